@@ -1,0 +1,39 @@
+// The `fleetproof` command: one entry point, one module per subcommand. Each
+// subcommand module exports `run(args): Promise<number>` (the exit code) and
+// a one-line summary; the dispatcher loads only the one it runs.
+import { UsageError } from './args.ts';
+
+interface Command {
+  summary: string;
+  load(): Promise<{ run(args: string[]): Promise<number> }>;
+}
+
+const COMMANDS: Record<string, Command> = {};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length), 8);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return ['usage: fleetproof <command> [options]', '', 'commands:', ...lines, '', 'Run `fleetproof <command> --help` for its options.'].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`fleetproof: unknown command ${name}\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await command.load()).run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`fleetproof ${name}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,101 @@
+// Catalog reads (spec.md §7–§8): filters, cursors and page assembly over the
+// visible definitions, which each store finds its own way.
+import type { CapabilityDefinition, CapabilityPage, CatalogQuery, RegistryLimits } from '../../contract/records.ts';
+import { DEFAULT_PAGE_LIMIT } from '../../contract/records.ts';
+import { invalid, staleCursor } from './registry-error.ts';
+import { assertShape } from './validation.ts';
+
+export interface VisibleDefinition {
+  id: string;
+  definition: CapabilityDefinition;
+  /** Canonical JSON byte length of the definition. */
+  size: number;
+}
+
+export interface NormalisedQuery {
+  capabilityId: string | undefined;
+  needle: string | undefined;
+  profile: string | undefined;
+  limit: number;
+  /** The last id of the previous page, when continuing. */
+  after: string | undefined;
+}
+
+const ASCII_UPPER = /[A-Z]/g;
+export function asciiLower(s: string): string {
+  return s.replace(ASCII_UPPER, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+
+export function encodeCursor(revision: number, lastId: string): string {
+  return `${revision}:${lastId}`;
+}
+
+/**
+ * Validates a query against the current revision ([page-limit],
+ * [page-stale-cursor], [page-invalid-cursor]). The revision part is checked
+ * before the id part, so a stale cursor is STALE_CURSOR whatever follows it.
+ */
+export function normaliseQuery(query: CatalogQuery, revision: number, limits: RegistryLimits, skipRevisionCheck = false): NormalisedQuery {
+  assertShape<CatalogQuery>('CatalogQuery', query);
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
+  let after: string | undefined;
+  if (query.cursor !== undefined) {
+    const colon = query.cursor.indexOf(':');
+    if (colon <= 0) throw invalid('malformed cursor');
+    const revPart = query.cursor.slice(0, colon);
+    if (!/^[0-9]{1,16}$/.test(revPart)) throw invalid('malformed cursor');
+    if (Number(revPart) !== revision && !skipRevisionCheck) throw staleCursor();
+    after = query.cursor.slice(colon + 1);
+    if (after === '') throw invalid('malformed cursor');
+  }
+  const trimmed = query.text?.trim();
+  return {
+    capabilityId: query.capability_id,
+    needle: trimmed ? asciiLower(trimmed) : undefined,
+    profile: query.profile,
+    limit,
+    after,
+  };
+}
+
+/** [catalog-filters] for the text needle (already trimmed and lowered). */
+export function textMatches(definition: CapabilityDefinition, needle: string): boolean {
+  const c = definition.capability;
+  return asciiLower(`${c.id} ${c.name} ${c.description ?? ''}`).includes(needle);
+}
+
+/**
+ * Builds one page from every match at `revision`, sorted by id. `total` counts
+ * all matches; the page starts after the cursor and stops at the count or the
+ * byte bound, whichever comes first ([page-bytes], [page-revision]).
+ */
+export function assemblePage(matches: readonly VisibleDefinition[], q: NormalisedQuery, revision: number, limits: RegistryLimits): CapabilityPage {
+  let start = 0;
+  if (q.after !== undefined) {
+    let lo = 0;
+    let hi = matches.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (matches[mid]!.id <= q.after) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const page: CapabilityDefinition[] = [];
+  let bytes = 0;
+  let i = start;
+  for (; i < matches.length && page.length < q.limit; i++) {
+    const m = matches[i]!;
+    if (bytes + m.size > limits.max_page_bytes) break;
+    bytes += m.size;
+    page.push(m.definition);
+  }
+  const more = i < matches.length;
+  return {
+    catalog_revision: revision,
+    capabilities: page,
+    next_cursor: more && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id) : null,
+    total: matches.length,
+  };
+}

@@ -1,0 +1,36 @@
+// Fence tokens: `route_` + a UUIDv7 in simple form (32 lowercase hex), unique
+// per assignment and time-ordered (spec.md [assignment-fence-token]). Random
+// bytes come from a pooled buffer so a resolve does not pay for a syscall.
+import { randomFillSync } from 'node:crypto';
+
+export type FenceTokenSource = () => string;
+
+const POOL_SIZE = 16 * 512;
+const pool = Buffer.alloc(POOL_SIZE);
+let offset = POOL_SIZE;
+
+function randomBytes16(): Buffer {
+  if (offset + 16 > POOL_SIZE) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const out = pool.subarray(offset, offset + 16);
+  offset += 16;
+  return out;
+}
+
+export function uuidv7Simple(nowMs: number = Date.now()): string {
+  const b = Buffer.from(randomBytes16());
+  b.writeUIntBE(nowMs, 0, 6);
+  b[6] = (b[6]! & 0x0f) | 0x70;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  return b.toString('hex');
+}
+
+export const uuidv7FenceTokens: FenceTokenSource = () => `route_${uuidv7Simple()}`;
+
+/** Deterministic tokens for tests: route_000001, route_000002, ... */
+export function sequentialFenceTokens(prefix = 'route_'): FenceTokenSource {
+  let n = 0;
+  return () => `${prefix}${String(++n).padStart(6, '0')}`;
+}

@@ -1,0 +1,77 @@
+// Lease maintenance and fleet status in the memory store (spec.md §15–§16).
+import type { FleetStatus, LeaseExpiryResult, RegistryLimits } from '../../../contract/records.ts';
+import { counterKey } from '../../domain/admission.ts';
+import type { Faults } from '../../domain/faults.ts';
+import { compareBytes } from '../../domain/ordering.ts';
+import { invalid } from '../../domain/registry-error.ts';
+import { toTimestamp } from '../../domain/time.ts';
+import type { MemoryState, StoredReplica } from './memory-state.ts';
+
+/** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
+export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, faults: Faults): LeaseExpiryResult {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
+    throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
+  }
+  const stale: StoredReplica[] = [];
+  for (const r of state.replicas.values()) if (r.status !== 'offline' && r.lease_expires_at_ms <= nowMs) stale.push(r);
+  stale.sort((a, b) => a.lease_expires_at_ms - b.lease_expires_at_ms || compareBytes(a.provision.id, b.provision.id));
+  const chosen = faults.has('unbounded-lease-expiry') ? stale : stale.slice(0, limit);
+  for (const r of chosen) {
+    const id = r.provision.id;
+    for (const actionId of state.reservedByReplica.get(id) ?? []) {
+      const route = state.routes.get(actionId)!;
+      for (const s of route.scopes) {
+        const key = counterKey(s.kind, s.key);
+        const next = Math.max(0, state.counter(key) - 1);
+        if (next === 0) state.counters.delete(key);
+        else state.counters.set(key, next);
+      }
+      route.reserved = false;
+      route.lastSettlement = 'lease_expired';
+    }
+    state.reservedByReplica.delete(id);
+    const leaseMs = Math.min(r.lease_expires_at_ms, nowMs);
+    r.provision = Object.freeze({
+      ...r.provision,
+      status: 'offline' as const,
+      health_revision: r.provision.health_revision + 1,
+      lease_expires_at: toTimestamp(leaseMs),
+    });
+    r.status = 'offline';
+    r.lease_expires_at_ms = leaseMs;
+    r.active = 0;
+  }
+  return { expired: chosen.length };
+}
+
+export function fleetStatus(state: MemoryState, nowMs: number): FleetStatus {
+  let activeVersions = 0;
+  for (const v of state.versions.values()) if (v.status === 'active' && v.supply_chain_qualified) activeVersions++;
+  let enabledInstances = 0;
+  for (const i of state.instances.values()) if (i.status === 'enabled') enabledInstances++;
+  const s = { ready: 0, draining: 0, offline: 0, expired: 0, readyCapacity: 0, active: 0 };
+  for (const r of state.replicas.values()) {
+    const live = r.lease_expires_at_ms > nowMs;
+    if (!live) s.expired++;
+    if (r.status === 'offline') s.offline++;
+    else if (r.status === 'ready' && live) {
+      s.ready++;
+      s.readyCapacity += r.capacity;
+    } else if (r.status === 'draining' && live) s.draining++;
+    s.active += r.active;
+  }
+  return {
+    catalog_revision: state.revision,
+    connector_types: state.types.size,
+    active_versions: activeVersions,
+    enabled_instances: enabledInstances,
+    replicas: state.replicas.size,
+    ready_replicas: s.ready,
+    draining_replicas: s.draining,
+    offline_replicas: s.offline,
+    expired_leases: s.expired,
+    ready_capacity: s.readyCapacity,
+    active_assignments: s.active,
+    observed_at: toTimestamp(nowMs),
+  };
+}

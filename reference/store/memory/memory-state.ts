@@ -1,0 +1,169 @@
+// The records of the memory store and the indexes that keep every hot read
+// proportional to its own candidates, never to the fleet: bindings by
+// (tenant, capability), replicas by instance, reserved routes by replica.
+import type {
+  AdmissionPolicy,
+  CapabilityBinding,
+  ConnectorInstance,
+  ConnectorType,
+  ConnectorVersion,
+  ReplicaProvision,
+  RouteAssignment,
+  ScopeReservation,
+  SettlementOutcome,
+} from '../../../contract/records.ts';
+import type { VisibleDefinition } from '../../domain/catalog.ts';
+import type { ReplicaFacts, VersionFacts } from '../../domain/eligibility.ts';
+import { compareBytes } from '../../domain/ordering.ts';
+import { bindingKeyOf } from '../../domain/rules/binding.ts';
+
+/** A stored version with its capability and profile sets, for O(1) checks. */
+export class StoredVersion implements VersionFacts {
+  readonly capabilityIds: ReadonlySet<string>;
+  readonly profiles: ReadonlySet<string>;
+
+  constructor(public record: ConnectorVersion) {
+    this.capabilityIds = new Set(record.manifest.capabilities.map((c) => c.id));
+    this.profiles = new Set(record.manifest.profiles);
+  }
+
+  get status() {
+    return this.record.status;
+  }
+  get supply_chain_qualified() {
+    return this.record.supply_chain_qualified;
+  }
+  get connector_type_id() {
+    return this.record.connector_type_id;
+  }
+  implements(capabilityId: string): boolean {
+    return this.capabilityIds.has(capabilityId);
+  }
+  declaresProfile(profile: string): boolean {
+    return this.profiles.has(profile);
+  }
+}
+
+export interface StoredBinding {
+  record: CapabilityBinding;
+  scopeKey: string;
+}
+
+export interface StoredReplica extends ReplicaFacts {
+  provision: ReplicaProvision;
+  hash: number;
+}
+
+/** One capability of a catalog view and the versions that make it visible. */
+export interface CatalogEntry {
+  visible: VisibleDefinition;
+  versions: StoredVersion[];
+}
+
+export interface StoredRoute {
+  assignment: RouteAssignment;
+  reserved: boolean;
+  lastSettlement: SettlementOutcome | null;
+  /** The scopes the last attempt reserved; held while `reserved`. */
+  scopes: ScopeReservation[];
+}
+
+function sortedInsert<T>(list: T[], item: T, compare: (a: T, b: T) => number): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(list[mid]!, item) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, item);
+}
+
+function byPriorityThenInstance(a: StoredBinding, b: StoredBinding): number {
+  return a.record.priority - b.record.priority || compareBytes(a.record.instance_id, b.record.instance_id);
+}
+
+export class MemoryState {
+  revision = 0;
+  readonly types = new Map<string, ConnectorType>();
+  readonly versions = new Map<string, StoredVersion>();
+  readonly versionByTypeAndString = new Map<string, string>();
+  readonly versionByArtifact = new Map<string, string>();
+  readonly definitions = new Map<string, VisibleDefinition>();
+  /** Capability id → versions that declare it, for the internal catalog view. */
+  readonly versionsByCapability = new Map<string, Set<string>>();
+  readonly instances = new Map<string, ConnectorInstance>();
+  readonly bindings = new Map<string, StoredBinding>();
+  readonly bindingsByTenantCapability = new Map<string, StoredBinding[]>();
+  readonly bindingsByTenant = new Map<string, Set<StoredBinding>>();
+  readonly bindingsByInstance = new Map<string, Set<StoredBinding>>();
+  readonly policies = new Map<string, AdmissionPolicy>();
+  readonly replicas = new Map<string, StoredReplica>();
+  readonly replicasByInstance = new Map<string, StoredReplica[]>();
+  readonly routes = new Map<string, StoredRoute>();
+  readonly reservedByReplica = new Map<string, Set<string>>();
+  readonly counters = new Map<string, number>();
+  /** Catalog views by context, valid for one revision. */
+  readonly catalogViews = new Map<string, CatalogEntry[]>();
+
+  advanceRevision(): void {
+    this.revision += 1;
+    this.catalogViews.clear();
+  }
+
+  putVersion(v: StoredVersion): void {
+    const r = v.record;
+    this.versions.set(r.id, v);
+    this.versionByTypeAndString.set(`${r.connector_type_id}\u001f${r.version}`, r.id);
+    this.versionByArtifact.set(r.attestation.artifact_digest, r.id);
+    for (const id of v.capabilityIds) {
+      let set = this.versionsByCapability.get(id);
+      if (!set) this.versionsByCapability.set(id, (set = new Set()));
+      set.add(r.id);
+    }
+  }
+
+  putBinding(record: CapabilityBinding, scopeKey: string): void {
+    const key = bindingKeyOf(record);
+    const previous = this.bindings.get(key);
+    const stored: StoredBinding = { record, scopeKey: previous?.scopeKey ?? scopeKey };
+    const tcKey = `${record.tenant_id}\u001f${record.capability_id}`;
+    let list = this.bindingsByTenantCapability.get(tcKey);
+    if (!list) this.bindingsByTenantCapability.set(tcKey, (list = []));
+    if (previous) {
+      list.splice(list.indexOf(previous), 1);
+      this.bindingsByTenant.get(record.tenant_id)!.delete(previous);
+      this.bindingsByInstance.get(record.instance_id)!.delete(previous);
+    }
+    sortedInsert(list, stored, byPriorityThenInstance);
+    this.bindings.set(key, stored);
+    let byTenant = this.bindingsByTenant.get(record.tenant_id);
+    if (!byTenant) this.bindingsByTenant.set(record.tenant_id, (byTenant = new Set()));
+    byTenant.add(stored);
+    let byInstance = this.bindingsByInstance.get(record.instance_id);
+    if (!byInstance) this.bindingsByInstance.set(record.instance_id, (byInstance = new Set()));
+    byInstance.add(stored);
+  }
+
+  addReplica(r: StoredReplica): void {
+    this.replicas.set(r.provision.id, r);
+    let list = this.replicasByInstance.get(r.provision.instance_id);
+    if (!list) this.replicasByInstance.set(r.provision.instance_id, (list = []));
+    list.push(r);
+  }
+
+  counter(key: string): number {
+    return this.counters.get(key) ?? 0;
+  }
+
+  markReserved(replicaId: string, actionId: string): void {
+    let set = this.reservedByReplica.get(replicaId);
+    if (!set) this.reservedByReplica.set(replicaId, (set = new Set()));
+    set.add(actionId);
+  }
+
+  markReleased(replicaId: string, actionId: string): void {
+    this.reservedByReplica.get(replicaId)?.delete(actionId);
+  }
+}
+
