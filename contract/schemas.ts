@@ -50,10 +50,17 @@ export function compileSchema(schema: unknown): ValidateFunction {
   return fn;
 }
 
+const byComponent = new Map<string, ValidateFunction>();
+
 /** The validator of one named component schema, e.g. `ConnectorInstance`. */
 export function componentValidator(name: string): ValidateFunction {
-  if (!(name in openApiDocument().components.schemas)) throw new Error(`openapi.yaml has no schema ${name}`);
-  return compileSchema({ $ref: `#/components/schemas/${name}` });
+  let fn = byComponent.get(name);
+  if (!fn) {
+    if (!(name in openApiDocument().components.schemas)) throw new Error(`openapi.yaml has no schema ${name}`);
+    fn = compileSchema({ $ref: `#/components/schemas/${name}` });
+    byComponent.set(name, fn);
+  }
+  return fn;
 }
 
 export function describeViolation(errors: ErrorObject[] | null | undefined): SchemaViolation {

@@ -32,7 +32,9 @@ export function buildAssignment(s: AssignmentSources): RouteAssignment {
     peer_did: r.peer_did,
     trust_domain: r.trust_domain,
     transport_profile: r.transport_profile,
-    topology: { region: r.topology.region, zone: r.topology.zone, capacity_class: r.topology.capacity_class },
+    // Shared with the replica record: both are frozen, and the topology of a
+    // replica never changes ([records-replica-provision]).
+    topology: r.topology,
     catalog_revision: s.catalogRevision,
     binding_policy_revision: s.binding.policy_revision,
     credential_revision_ref: s.binding.credential_revision_ref,

@@ -1,26 +1,38 @@
 // Digests the registry computes (spec.md §5, [admission-scopes]).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Capability, CapabilityDefinition, Manifest } from '../../contract/records.ts';
 import { canonicalJson } from '../../contract/canonical-json.js';
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export function digestOf(value: unknown): string {
   return `sha256:${sha256Hex(canonicalJson(value))}`;
 }
 
-export function manifestDigest(manifest: Manifest): string {
-  return digestOf(manifest);
+/** The digest and canonical byte length of a manifest, serialising it once. */
+export function manifestFacts(manifest: Manifest): { digest: string; size: number } {
+  const canonical = canonicalJson(manifest);
+  return { digest: `sha256:${sha256Hex(canonical)}`, size: Buffer.byteLength(canonical, 'utf8') };
 }
 
 export function capabilityDefinition(capability: Capability): CapabilityDefinition {
-  return {
-    capability,
-    contract_digest: digestOf(capability),
-    schema_digest: digestOf({ input: capability.input_schema, output: capability.output_schema ?? null }),
-  };
+  return sizedCapabilityDefinition(capability).definition;
+}
+
+/**
+ * The definition of a capability and the byte length of its canonical JSON,
+ * serialising the capability once: the definition's members sort as
+ * capability < contract_digest < schema_digest, so its canonical form is
+ * assembled from the capability's.
+ */
+export function sizedCapabilityDefinition(capability: Capability): { definition: CapabilityDefinition; size: number } {
+  const canonicalCapability = canonicalJson(capability);
+  const contract_digest = `sha256:${sha256Hex(canonicalCapability)}`;
+  const schema_digest = digestOf({ input: capability.input_schema, output: capability.output_schema ?? null });
+  const canonical = `{"capability":${canonicalCapability},"contract_digest":"${contract_digest}","schema_digest":"${schema_digest}"}`;
+  return { definition: { capability, contract_digest, schema_digest }, size: Buffer.byteLength(canonical, 'utf8') };
 }
 
 const UNIT_SEPARATOR = '\u001f';
@@ -36,7 +48,7 @@ export function bindingScopeKey(tenantId: string, capabilityId: string, instance
  * provisioned; a resolve computes only the action's.
  */
 export function tiebreakHash(s: string): number {
-  return createHash('sha256').update(s, 'utf8').digest().readUInt32BE(0);
+  return hash('sha256', s, 'buffer').readUInt32BE(0);
 }
 
 /** The tie-break key of one replica for one action; lower sorts first. */

@@ -43,13 +43,17 @@ export function bindingChainValid(
   );
 }
 
-export interface ReplicaFacts {
+/**
+ * The replica state routing reads. The circuit fields sit on the replica
+ * itself, so a candidate scan touches one object per replica, and topology is
+ * read only when the request constrains it.
+ */
+export interface ReplicaFacts extends Circuit {
   version_id: string;
   status: ReplicaStatus;
   lease_expires_at_ms: number;
   capacity: number;
   active: number;
-  circuit: Circuit;
   topology: Topology;
 }
 
@@ -60,7 +64,7 @@ export function replicaTakesNewRoute(r: ReplicaFacts, instanceVersionId: string,
     r.status === 'ready' &&
     r.lease_expires_at_ms > nowMs &&
     r.active < r.capacity &&
-    circuitClosed(r.circuit, nowMs) &&
+    circuitClosed(r, nowMs) &&
     (pref.capacity_class === undefined || r.topology.capacity_class === pref.capacity_class) &&
     (pref.allow_cross_region !== false || pref.region === undefined || r.topology.region === pref.region)
   );
@@ -72,7 +76,7 @@ export function replicaTakesRetry(r: ReplicaFacts, nowMs: number): boolean {
     (r.status === 'ready' || r.status === 'draining') &&
     r.lease_expires_at_ms > nowMs &&
     r.active < r.capacity &&
-    circuitClosed(r.circuit, nowMs)
+    circuitClosed(r, nowMs)
   );
 }
 

@@ -9,22 +9,18 @@ const POOL_SIZE = 16 * 512;
 const pool = Buffer.alloc(POOL_SIZE);
 let offset = POOL_SIZE;
 
-function randomBytes16(): Buffer {
+/** Writes a UUIDv7 into the next 16 pool bytes (used once) and returns it as hex. */
+export function uuidv7Simple(nowMs: number = Date.now()): string {
   if (offset + 16 > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
   }
-  const out = pool.subarray(offset, offset + 16);
+  const at = offset;
   offset += 16;
-  return out;
-}
-
-export function uuidv7Simple(nowMs: number = Date.now()): string {
-  const b = Buffer.from(randomBytes16());
-  b.writeUIntBE(nowMs, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  return b.toString('hex');
+  pool.writeUIntBE(nowMs, at, 6);
+  pool[at + 6] = (pool[at + 6]! & 0x0f) | 0x70;
+  pool[at + 8] = (pool[at + 8]! & 0x3f) | 0x80;
+  return pool.toString('hex', at, at + 16);
 }
 
 export const uuidv7FenceTokens: FenceTokenSource = () => `route_${uuidv7Simple()}`;

@@ -1,30 +1,54 @@
 // The order in which eligible replicas take a new action (spec.md [route-order]).
-import type { TopologyPreference } from '../../contract/records.ts';
+// A rank holds one candidate's sort key; the selection loop refills two rank
+// slots in place, so choosing among hundreds of replicas allocates nothing.
+import type { Topology, TopologyPreference } from '../../contract/records.ts';
 import { tiebreakKey } from './digest.ts';
 
-export interface Candidate {
+export interface Rank {
   priority: number;
+  regionMiss: number;
+  zoneMiss: number;
+  active: number;
+  tiebreak: number;
   instanceId: string;
   replicaId: string;
-  region: string;
-  zone: string;
-  active: number;
-  /** tiebreakHash(replica id), computed when the replica was provisioned. */
-  replicaHash: number;
 }
 
-function miss(preferred: string | undefined, actual: string): number {
-  return preferred === undefined || preferred === actual ? 0 : 1;
+export function emptyRank(): Rank {
+  return { priority: 0, regionMiss: 0, zoneMiss: 0, active: 0, tiebreak: 0, instanceId: '', replicaId: '' };
 }
 
-/** Negative when `a` comes before `b` for this action. */
-export function compareCandidates(a: Candidate, b: Candidate, pref: TopologyPreference, actionHash: number): number {
+
+/** Writes the rank of one candidate into `slot` and returns it. */
+export function fillRank(
+  slot: Rank,
+  priority: number,
+  instanceId: string,
+  replicaId: string,
+  topology: Topology,
+  active: number,
+  replicaHash: number,
+  pref: TopologyPreference,
+  actionHash: number,
+): Rank {
+  slot.priority = priority;
+  slot.regionMiss = pref.region === undefined || pref.region === topology.region ? 0 : 1;
+  slot.zoneMiss = pref.zone === undefined || pref.zone === topology.zone ? 0 : 1;
+  slot.active = active;
+  slot.tiebreak = tiebreakKey(replicaHash, actionHash);
+  slot.instanceId = instanceId;
+  slot.replicaId = replicaId;
+  return slot;
+}
+
+/** Negative when `a` comes before `b`. */
+export function compareRanks(a: Rank, b: Rank): number {
   return (
     a.priority - b.priority ||
-    miss(pref.region, a.region) - miss(pref.region, b.region) ||
-    miss(pref.zone, a.zone) - miss(pref.zone, b.zone) ||
+    a.regionMiss - b.regionMiss ||
+    a.zoneMiss - b.zoneMiss ||
     a.active - b.active ||
-    tiebreakKey(a.replicaHash, actionHash) - tiebreakKey(b.replicaHash, actionHash) ||
+    a.tiebreak - b.tiebreak ||
     compareBytes(a.instanceId, b.instanceId) ||
     compareBytes(a.replicaId, b.replicaId)
   );

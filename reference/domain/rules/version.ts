@@ -8,7 +8,7 @@ import type {
   VersionStatus,
   WriteOutcome,
 } from '../../../contract/records.ts';
-import { canonicalByteLength, capabilityDefinition, manifestDigest } from '../digest.ts';
+import { manifestFacts, sizedCapabilityDefinition } from '../digest.ts';
 import { admissionRejected, conflict, notFound } from '../registry-error.ts';
 import { assertShape, assertUnique, jsonEqual } from '../validation.ts';
 
@@ -55,11 +55,11 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
   if (manifest.capabilities.length > limits.max_capabilities_per_version) {
     throw admissionRejected(`manifest declares more than ${limits.max_capabilities_per_version} capabilities`);
   }
-  if (canonicalByteLength(manifest) > limits.max_manifest_bytes) throw admissionRejected(`manifest exceeds ${limits.max_manifest_bytes} bytes`);
-  if (manifestDigest(manifest) !== record.manifest_digest) throw admissionRejected('manifest_digest does not match the canonical manifest');
+  const facts = manifestFacts(manifest);
+  if (facts.size > limits.max_manifest_bytes) throw admissionRejected(`manifest exceeds ${limits.max_manifest_bytes} bytes`);
+  if (facts.digest !== record.manifest_digest) throw admissionRejected('manifest_digest does not match the canonical manifest');
   const definitions = manifest.capabilities.map((capability) => {
-    const definition = capabilityDefinition(capability);
-    const size = canonicalByteLength(definition);
+    const { definition, size } = sizedCapabilityDefinition(capability);
     if (size > limits.max_capability_bytes) throw admissionRejected(`capability ${capability.id} exceeds ${limits.max_capability_bytes} bytes`);
     return { definition, size, isNew: true };
   });

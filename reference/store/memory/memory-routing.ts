@@ -18,7 +18,7 @@ import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, pinnedTargetValid, replicaTakesNewRoute, replicaTakesRetry } from '../../domain/eligibility.ts';
 import type { Faults } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
-import { compareCandidates, type Candidate } from '../../domain/ordering.ts';
+import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
   admissionRejected,
   bindingUnavailable,
@@ -30,7 +30,7 @@ import {
 } from '../../domain/registry-error.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape, jsonEqual } from '../../domain/validation.ts';
-import type { MemoryState, StoredBinding, StoredReplica, StoredRoute } from './memory-state.ts';
+import type { MemoryState, RouteCandidates, RouteChain, StoredReplica, StoredRoute } from './memory-state.ts';
 
 export interface RoutingDeps {
   clock: Clock;
@@ -43,99 +43,145 @@ function viewOf(route: StoredRoute): RouteView {
   return { assignment: route.assignment, reserved: route.reserved, last_settlement: route.lastSettlement };
 }
 
+// Scope objects are shared by every assignment of a chain, so their counter
+// keys are worth remembering rather than rebuilding on every attempt.
+const counterKeys = new WeakMap<ScopeReservation, string>();
+function keyOf(s: ScopeReservation): string {
+  let key = counterKeys.get(s);
+  if (key === undefined) counterKeys.set(s, (key = counterKey(s.kind, s.key)));
+  return key;
+}
+
 /** [admission-all-or-nothing]: the first exhausted scope, or null when all have room. */
 function exhaustedScope(state: MemoryState, scopes: readonly ScopeReservation[]): ScopeReservation | null {
-  for (const s of scopes) if (state.counter(counterKey(s.kind, s.key)) >= s.limit) return s;
+  for (const s of scopes) if (state.counter(keyOf(s)) >= s.limit) return s;
   return null;
 }
 
 function addToCounters(state: MemoryState, scopes: readonly ScopeReservation[], delta: 1 | -1): void {
   for (const s of scopes) {
-    const key = counterKey(s.kind, s.key);
+    const key = keyOf(s);
     const next = state.counter(key) + delta;
     if (next === 0) state.counters.delete(key);
     else state.counters.set(key, next);
   }
 }
 
-function candidateOf(b: StoredBinding, r: StoredReplica): Candidate {
-  return {
-    priority: b.record.priority,
-    instanceId: b.record.instance_id,
-    replicaId: r.provision.id,
-    region: r.topology.region,
-    zone: r.topology.zone,
-    active: r.active,
-    replicaHash: r.hash,
-  };
-}
+const NO_PREFERENCE: TopologyPreference = Object.freeze({});
 
 interface Selection {
-  binding: StoredBinding;
+  chain: RouteChain;
   replica: StoredReplica;
+}
+
+/** The valid chains of (tenant, capability) in priority order, and their replicas, cached per revision. */
+function routeCandidates(state: MemoryState, tenantId: string, capabilityId: string): RouteCandidates {
+  const key = `${tenantId}\u001f${capabilityId}`;
+  let cached = state.routeCandidates.get(key);
+  if (cached) return cached;
+  const chains: RouteChain[] = [];
+  const replicas: StoredReplica[] = [];
+  const chainOf: number[] = [];
+  const priority: number[] = [];
+  const instanceId: string[] = [];
+  const versionId: string[] = [];
+  for (const binding of state.bindingsByTenantCapability.get(key) ?? []) {
+    const b = binding.record;
+    const instance = state.instances.get(b.instance_id);
+    const version = instance && state.versions.get(instance.version_id);
+    if (!version || !bindingChainValid(b, instance, version, state.types.get(version.connector_type_id))) continue;
+    const policy = b.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : state.policies.get(b.quota_policy_ref)!;
+    const admission = buildReservation(b.quota_policy_ref, policy, {
+      tenantId,
+      connectorTypeId: version.connector_type_id,
+      instanceId: instance.id,
+      bindingKey: binding.scopeKey,
+    });
+    chains.push({ binding, instance, version, policy, admission: deepFreeze(admission) });
+    for (const replica of state.replicaList(instance.id)) {
+      replicas.push(replica);
+      chainOf.push(chains.length - 1);
+      priority.push(b.priority);
+      instanceId.push(instance.id);
+      versionId.push(version.record.id);
+    }
+  }
+  cached = { chains, replicas, chainOf: Int32Array.from(chainOf), priority: Int32Array.from(priority), instanceId, versionId };
+  state.routeCandidates.set(key, cached);
+  return cached;
 }
 
 /** [route-binding-unavailable], [route-eligibility], [route-order], [route-replica-unavailable]. */
 function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest, pref: TopologyPreference, nowMs: number): Selection {
-  const bindings = state.bindingsByTenantCapability.get(`${tenantId}\u001f${req.capability_id}`) ?? [];
+  const c = routeCandidates(state, tenantId, req.capability_id);
+  if (c.chains.length === 0) throw bindingUnavailable(tenantId, req.capability_id);
   const actionHash = tiebreakHash(req.action_id);
-  let firstEligible: StoredBinding | undefined;
-  let best: { selection: Selection; candidate: Candidate } | undefined;
-  for (const b of bindings) {
-    // Bindings are sorted by priority; a lower priority can never win once a candidate exists.
-    if (best && b.record.priority > best.candidate.priority) break;
-    const instance = state.instances.get(b.record.instance_id);
-    const version = instance && state.versions.get(instance.version_id);
-    if (!version || !bindingChainValid(b.record, instance, version, state.types.get(version.connector_type_id))) continue;
-    firstEligible ??= b;
-    for (const r of state.replicasByInstance.get(instance.id) ?? []) {
-      if (!replicaTakesNewRoute(r, instance.version_id, pref, nowMs)) continue;
-      const candidate = candidateOf(b, r);
-      if (!best || compareCandidates(candidate, best.candidate, pref, actionHash) < 0) best = { selection: { binding: b, replica: r }, candidate };
+  let best = -1;
+  let bestRank = emptyRank();
+  let rank = emptyRank();
+  for (let i = 0; i < c.replicas.length; i++) {
+    const priority = c.priority[i]!;
+    // Candidates follow chain priority; a lower priority can never win once one is found.
+    if (best >= 0 && priority > bestRank.priority) break;
+    const r = c.replicas[i]!;
+    if (!replicaTakesNewRoute(r, c.versionId[i]!, pref, nowMs)) continue;
+    fillRank(rank, priority, c.instanceId[i]!, r.id, r.topology, r.active, r.hash, pref, actionHash);
+    if (best < 0 || compareRanks(rank, bestRank) < 0) {
+      best = i;
+      [bestRank, rank] = [rank, bestRank];
     }
   }
-  if (!firstEligible) throw bindingUnavailable(tenantId, req.capability_id);
-  if (!best) throw replicaUnavailable(firstEligible.record.instance_id);
-  return best.selection;
+  if (best < 0) throw replicaUnavailable(c.chains[0]!.instance.id);
+  return { chain: c.chains[c.chainOf[best]!]!, replica: c.replicas[best]! };
 }
 
-async function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): Promise<RouteView> {
+interface NewRoutePlan {
+  selection: Selection;
+  scopes: readonly ScopeReservation[];
+  nowMs: number;
+}
+
+/** Everything a new route must pass before anything changes. */
+function planNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): NewRoutePlan {
   const nowMs = deps.clock();
-  const { binding, replica } = selectReplica(state, tenantId, req, req.topology ?? {}, nowMs);
-  const b = binding.record;
-  const policy = b.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : state.policies.get(b.quota_policy_ref)!;
-  if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);
-  const instance = state.instances.get(b.instance_id)!;
-  const version = state.versions.get(instance.version_id)!;
-  const admission = buildReservation(b.quota_policy_ref, policy, {
-    tenantId,
-    connectorTypeId: version.connector_type_id,
-    instanceId: instance.id,
-    bindingKey: binding.scopeKey,
-  });
-  const scopes = attemptScopes(admission, false);
+  const selection = selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, nowMs);
+  const { chain } = selection;
+  if (!chain.policy.enabled) throw admissionRejected(`admission policy ${chain.policy.policy_ref} is disabled`);
+  const scopes = attemptScopes(chain.admission, false);
   const exhausted = exhaustedScope(state, scopes);
   if (exhausted) throw capacityExceeded(exhausted.kind);
-  if (deps.faults.has('capacity-outside-lock')) await new Promise((resolve) => setImmediate(resolve));
+  return { selection, scopes, nowMs };
+}
+
+/** [route-atomic]: reserve, count and store the assignment in one step. */
+function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest, plan: NewRoutePlan): RouteView {
+  const { chain, replica } = plan.selection;
   const assignment: RouteAssignment = buildAssignment({
     actionId: req.action_id,
     capabilityId: req.capability_id,
     tenantId,
-    instance,
-    manifestDigest: version.record.manifest_digest,
+    instance: chain.instance,
+    manifestDigest: chain.version.record.manifest_digest,
     replica: replica.provision,
-    binding: b,
+    binding: chain.binding.record,
     catalogRevision: state.revision,
     fenceToken: deps.fenceTokens(),
-    admission,
-    nowMs,
+    admission: chain.admission,
+    nowMs: plan.nowMs,
   });
-  addToCounters(state, scopes, 1);
+  addToCounters(state, plan.scopes, 1);
   replica.active += 1;
-  const route: StoredRoute = { assignment: deepFreeze(assignment), reserved: true, lastSettlement: null, scopes };
+  const route: StoredRoute = { assignment: Object.freeze(assignment), reserved: true, lastSettlement: null, scopes: plan.scopes };
   state.routes.set(req.action_id, route);
-  state.markReserved(replica.provision.id, req.action_id);
+  state.markReserved(replica.id, req.action_id);
   return viewOf(route);
+}
+
+function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
+  const plan = planNewRoute(state, deps, tenantId, req);
+  if (!deps.faults.has('capacity-outside-lock')) return commitNewRoute(state, deps, tenantId, req, plan);
+  // The fault: decide, yield to other requests, then commit what was decided.
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
@@ -157,11 +203,11 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   route.reserved = true;
   route.lastSettlement = null;
   route.scopes = scopes;
-  state.markReserved(replica.provision.id, a.action_id);
+  state.markReserved(replica.id, a.action_id);
   return viewOf(route);
 }
 
-export async function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): Promise<RouteView> {
+export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
   const existing = state.routes.get(req.action_id);
@@ -196,11 +242,15 @@ export function settle(
 ): SettlementResult {
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
-  assertShape('SettlementRequest', { assignment, outcome });
+  assertShape('SettlementOutcome', outcome);
   const stored = state.routes.get(actionId);
-  if (!stored || stored.assignment.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
-  if (!deps.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
-    throw fenceLost('the presented assignment differs from the stored one');
+  const owned = stored !== undefined && stored.assignment.tenant_id === tenantId;
+  // A presented assignment equal to the stored one is valid by construction,
+  // so the full shape check is only needed to tell bad input from a lost fence.
+  if (!owned || !jsonEqual(stored.assignment, assignment)) {
+    assertShape('RouteAssignment', assignment);
+    if (!owned) throw notFound(`route ${actionId}`);
+    if (!deps.faults.has('settle-skip-fence')) throw fenceLost('the presented assignment differs from the stored one');
   }
   const releaseAgain = !stored.reserved && deps.faults.has('settle-release-twice');
   if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.lastSettlement };
@@ -212,10 +262,10 @@ export function settle(
     addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   }
   replica.active = Math.max(0, replica.active - 1);
-  replica.circuit = circuitAfterSettlement(replica.circuit, outcome, stored.assignment.admission, deps.clock());
+  Object.assign(replica, circuitAfterSettlement(replica, outcome, stored.assignment.admission, deps.clock()));
   stored.reserved = false;
   stored.lastSettlement = outcome;
-  state.markReleased(replica.provision.id, actionId);
+  state.markReleased(replica.id, actionId);
   return { action_id: actionId, released: true, last_settlement: outcome };
 }
 

@@ -3,6 +3,7 @@
 // (tenant, capability), replicas by instance, reserved routes by replica.
 import type {
   AdmissionPolicy,
+  AdmissionReservation,
   CapabilityBinding,
   ConnectorInstance,
   ConnectorType,
@@ -50,8 +51,40 @@ export interface StoredBinding {
 }
 
 export interface StoredReplica extends ReplicaFacts {
+  id: string;
   provision: ReplicaProvision;
   hash: number;
+}
+
+/**
+ * One binding of a (tenant, capability) whose whole chain is valid at the
+ * current revision. The chain only changes with catalog writes, which advance
+ * the revision and drop the cache.
+ */
+export interface RouteChain {
+  binding: StoredBinding;
+  instance: ConnectorInstance;
+  version: StoredVersion;
+  /** The binding's policy; its limits are pinned into every new route of this chain. */
+  policy: AdmissionPolicy;
+  /** Built once per chain and shared, frozen, by every assignment it creates. */
+  admission: AdmissionReservation;
+}
+
+/**
+ * The replicas that may serve a (tenant, capability), in chain priority
+ * order, as parallel arrays: a candidate scan reads its chain's priority and
+ * ids from flat arrays and dereferences one object, the replica. Built on first use and dropped
+ * when the revision advances or a replica is provisioned.
+ */
+export interface RouteCandidates {
+  chains: RouteChain[];
+  replicas: StoredReplica[];
+  chainOf: Int32Array;
+  priority: Int32Array;
+  /** Per candidate: its instance's id and current version's id (the version record's own string). */
+  instanceId: string[];
+  versionId: string[];
 }
 
 /** One capability of a catalog view and the versions that make it visible. */
@@ -65,7 +98,7 @@ export interface StoredRoute {
   reserved: boolean;
   lastSettlement: SettlementOutcome | null;
   /** The scopes the last attempt reserved; held while `reserved`. */
-  scopes: ScopeReservation[];
+  scopes: readonly ScopeReservation[];
 }
 
 function sortedInsert<T>(list: T[], item: T, compare: (a: T, b: T) => number): void {
@@ -105,10 +138,13 @@ export class MemoryState {
   readonly counters = new Map<string, number>();
   /** Catalog views by context, valid for one revision. */
   readonly catalogViews = new Map<string, CatalogEntry[]>();
+  /** Valid chains and their candidates by tenant ␟ capability, for one revision. */
+  readonly routeCandidates = new Map<string, RouteCandidates>();
 
   advanceRevision(): void {
     this.revision += 1;
     this.catalogViews.clear();
+    this.routeCandidates.clear();
   }
 
   putVersion(v: StoredVersion): void {
@@ -145,11 +181,17 @@ export class MemoryState {
     byInstance.add(stored);
   }
 
+  /** The replica list of an instance; the same array for the instance's whole life. */
+  replicaList(instanceId: string): StoredReplica[] {
+    let list = this.replicasByInstance.get(instanceId);
+    if (!list) this.replicasByInstance.set(instanceId, (list = []));
+    return list;
+  }
+
   addReplica(r: StoredReplica): void {
-    this.replicas.set(r.provision.id, r);
-    let list = this.replicasByInstance.get(r.provision.instance_id);
-    if (!list) this.replicasByInstance.set(r.provision.instance_id, (list = []));
-    list.push(r);
+    this.replicas.set(r.id, r);
+    this.replicaList(r.provision.instance_id).push(r);
+    this.routeCandidates.clear();
   }
 
   counter(key: string): number {

@@ -73,11 +73,10 @@ export class MemoryStore implements RegistryStore {
     this.clock = options.clock ?? systemClock;
     this.fenceTokens = options.fenceTokens ?? uuidv7FenceTokens;
     this.faults = options.faults ?? NO_FAULTS;
+    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, faults: this.faults };
   }
 
-  private get routingDeps(): routing.RoutingDeps {
-    return { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, faults: this.faults };
-  }
+  private readonly routingDeps: routing.RoutingDeps;
 
   private result<T>(outcome: WriteOutcome, record: T): WriteResult<T> {
     if (outcome === 'applied') this.state.advanceRevision();
@@ -85,7 +84,7 @@ export class MemoryStore implements RegistryStore {
   }
 
   private replicaView(r: StoredReplica): ConnectorReplica {
-    return { ...r.provision, active_assignments: r.active, circuit: circuitView(r.circuit, this.clock()) };
+    return { ...r.provision, active_assignments: r.active, circuit: circuitView(r, this.clock()) };
   }
 
   // ---- catalog ------------------------------------------------------------
@@ -105,7 +104,7 @@ export class MemoryStore implements RegistryStore {
 
   // ---- routing ------------------------------------------------------------
 
-  resolve(tenantId: string, request: ResolveRequest): Promise<RouteView> {
+  async resolve(tenantId: string, request: ResolveRequest): Promise<RouteView> {
     return routing.resolve(this.state, this.routingDeps, tenantId, request);
   }
 
@@ -242,14 +241,16 @@ export class MemoryStore implements RegistryStore {
     if (outcome === 'applied') {
       const provision = own(record);
       s.addReplica({
+        id: provision.id,
         provision,
         hash: tiebreakHash(provision.id),
-        version_id: provision.version_id,
+        // The version's own id string: routing compares it with the instance's by identity first.
+        version_id: s.versions.get(provision.version_id)!.record.id,
         status: provision.status,
         lease_expires_at_ms: fromTimestamp(provision.lease_expires_at),
         capacity: provision.capacity,
         active: 0,
-        circuit: CLOSED_CIRCUIT,
+        ...CLOSED_CIRCUIT,
         topology: provision.topology,
       });
     }
