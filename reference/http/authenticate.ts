@@ -1,0 +1,109 @@
+// Bearer token verification (spec.md [auth-bearer], [auth-signature],
+// [auth-time], [auth-audience]). Verification is a pure function of the token
+// string and the time, so a verified token is cached by its exact string until
+// it expires; a cache hit re-checks `exp` and skips the signature check, which
+// is most of the cost of a small request.
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { componentValidator } from '../../contract/schemas.ts';
+import { DEFAULT_AUDIENCE, TOKEN_ALGORITHM } from '../../contract/tokens.ts';
+import { RegistryError } from '../domain/registry-error.ts';
+
+/** Who is calling, as far as the registry is concerned: roles and tenant, nothing else. */
+export interface Principal {
+  roles: ReadonlySet<string>;
+  /** The `tenant_id` claim; null when the token has none ([auth-tenant-from-token]). */
+  tenantId: string | null;
+  subject: string | null;
+}
+
+export interface TokenVerifierOptions {
+  jwks: JSONWebKeySet;
+  audience?: string;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+  cacheSize?: number;
+}
+
+/** [auth-time]: a not-yet-valid token is accepted within this much clock skew. */
+export const NBF_SKEW_SECONDS = 30;
+const DEFAULT_CACHE_SIZE = 10_000;
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+interface CachedToken {
+  principal: Principal;
+  expiresAtMs: number;
+}
+
+const unauthenticated = (message: string) => new RegistryError('UNAUTHENTICATED', message);
+
+export class TokenVerifier {
+  private readonly keys: ReturnType<typeof createLocalJWKSet>;
+  private readonly audience: string;
+  private readonly now: () => number;
+  private readonly cacheSize: number;
+  // Insertion order doubles as recency order: a hit moves its entry to the end.
+  private readonly cache = new Map<string, CachedToken>();
+  private readonly tenantIdValid = componentValidator('TenantId');
+
+  constructor(options: TokenVerifierOptions) {
+    this.keys = createLocalJWKSet(options.jwks);
+    this.audience = options.audience ?? DEFAULT_AUDIENCE;
+    this.now = options.now ?? Date.now;
+    this.cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+  }
+
+  /** How many verified tokens are cached; never more than the cache size. */
+  get cachedTokens(): number {
+    return this.cache.size;
+  }
+
+  /** The principal of an `Authorization` header value, or UNAUTHENTICATED. */
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (authorization === undefined) throw unauthenticated('an Authorization: Bearer token is required');
+    const m = BEARER.exec(authorization);
+    if (!m) throw unauthenticated('the Authorization header must be "Bearer <JWT>"');
+    const token = m[1]!;
+    const nowMs = this.now();
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (nowMs >= cached.expiresAtMs) {
+        this.cache.delete(token);
+        throw unauthenticated('the token has expired');
+      }
+      this.cache.delete(token);
+      this.cache.set(token, cached);
+      return cached.principal;
+    }
+    const entry = await this.verify(token, nowMs);
+    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(token, entry);
+    return entry.principal;
+  }
+
+  private async verify(token: string, nowMs: number): Promise<CachedToken> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys, {
+        algorithms: [TOKEN_ALGORITHM],
+        audience: this.audience,
+        requiredClaims: ['exp'],
+        clockTolerance: NBF_SKEW_SECONDS,
+        currentDate: new Date(nowMs),
+      }));
+    } catch (err) {
+      throw unauthenticated(`the token is not valid: ${(err as { code?: string }).code ?? 'ERR_JWT_INVALID'}`);
+    }
+    // jose grants the skew to `exp` as well; the contract allows it only for `nbf`.
+    const expiresAtMs = (payload.exp as number) * 1000;
+    if (nowMs >= expiresAtMs) throw unauthenticated('the token has expired');
+    return { principal: this.principalOf(payload), expiresAtMs };
+  }
+
+  private principalOf(payload: JWTPayload): Principal {
+    const { scope, tenant_id: tenantId, sub } = payload as JWTPayload & { scope?: unknown; tenant_id?: unknown };
+    if (scope !== undefined && typeof scope !== 'string') throw unauthenticated('the scope claim must be a string');
+    if (tenantId !== undefined && !this.tenantIdValid(tenantId)) throw unauthenticated('the tenant_id claim is not a valid tenant id');
+    const roles = new Set((scope ?? '').split(' ').filter((r) => r !== ''));
+    return { roles, tenantId: (tenantId as string | undefined) ?? null, subject: sub ?? null };
+  }
+}

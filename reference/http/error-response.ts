@@ -1,0 +1,28 @@
+// The one place where an error becomes a response ([error-body]). A
+// RegistryError answers with its catalogue status; anything else is a defect
+// and answers INTERNAL (500) after being logged with its request id.
+import { ERROR_CATALOGUE, type ErrorBody } from '../../contract/errors.ts';
+import { RegistryError } from '../domain/registry-error.ts';
+
+export interface ErrorReply {
+  status: number;
+  body: ErrorBody & { error: { request_id: string } };
+  headers: Record<string, string>;
+}
+
+export type ErrorLogger = (message: string, err: unknown) => void;
+
+export function errorReply(err: unknown, requestId: string, log: ErrorLogger): ErrorReply {
+  const known = RegistryError.is(err) ? err : null;
+  if (!known) log(`request ${requestId} failed with an unexpected error`, err);
+  const registryError = known ?? new RegistryError('INTERNAL', 'the registry failed unexpectedly');
+  const body = registryError.toBody() as ErrorReply['body'];
+  body.error.request_id = requestId;
+  const headers: Record<string, string> = {};
+  if (registryError.code === 'CAPACITY_EXCEEDED') {
+    // [error-capacity-guidance]: whole seconds, rounded up, never 0.
+    const ms = registryError.retryAfterMs ?? 1000;
+    headers['retry-after'] = String(Math.max(1, Math.ceil(ms / 1000)));
+  }
+  return { status: ERROR_CATALOGUE[registryError.code].status, body, headers };
+}

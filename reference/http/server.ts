@@ -1,0 +1,207 @@
+// The reference registry over HTTP: node:http, a route table from
+// openapi.yaml, and one pipeline every request walks in the contract's order
+// ([auth-before-state]): route → token → roles → media type → size → JSON →
+// shape → store. The server holds no registry state of its own, so several
+// processes can serve one shared store.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JSONWebKeySet } from 'jose';
+import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
+import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
+import { NO_FAULTS, type Faults } from '../domain/faults.ts';
+import { validateLimits } from '../domain/limits.ts';
+import { RegistryError } from '../domain/registry-error.ts';
+import type { RegistryStore } from '../store/registry-store.ts';
+import { TokenVerifier, type Principal } from './authenticate.ts';
+import { errorReply, type ErrorLogger } from './error-response.ts';
+import { HANDLERS } from './handlers/index.ts';
+import { HttpMetrics } from './metrics.ts';
+import type { OperationHandler, OperationInput, Reply, ServerDeps } from './operation.ts';
+import { checkMediaType, parseJson, readBody } from './request-body.ts';
+import { compileValidators, type OperationValidators } from './request-validation.ts';
+import { RouteTable } from './route-table.ts';
+import { liftBodyTenant } from './tenant-from-body.ts';
+
+export interface RegistryServerOptions {
+  store: RegistryStore;
+  /** The public keys tokens are verified against. */
+  jwks: JSONWebKeySet;
+  audience?: string;
+  /** Only `tenant-from-body` acts here; the store's faults are given to the store. */
+  faults?: Faults;
+  /** The body limit the server enforces; every other limit is the store's. */
+  limits?: Partial<Pick<RegistryLimits, 'max_body_bytes'>>;
+  implementation?: { name: string; version: string };
+  /** Milliseconds since the epoch, for token times; injectable for tests. */
+  now?: () => number;
+  log?: ErrorLogger;
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  shutdownGraceMs?: number;
+}
+
+export interface RegistryServer {
+  readonly httpServer: Server;
+  /** `http://host:port` once listening. */
+  readonly url: string | undefined;
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
+}
+
+interface PreparedOperation {
+  entry: OperationEntry;
+  operationId: string;
+  /** null: public; otherwise every role listed is needed. */
+  roles: readonly string[] | null;
+  validators: OperationValidators;
+  handler: OperationHandler;
+}
+
+const REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
+  const prepared = new Map<OperationEntry, PreparedOperation>();
+  const seen = new Set<string>();
+  for (const entry of table.entries) {
+    const operationId = entry.operation.operationId;
+    const handler = HANDLERS[operationId];
+    if (!handler) throw new Error(`openapi.yaml operation ${operationId} has no handler`);
+    if (seen.has(operationId)) throw new Error(`openapi.yaml names operation ${operationId} twice`);
+    seen.add(operationId);
+    prepared.set(entry, { entry, operationId, roles: entry.roles, validators: compileValidators(entry), handler });
+  }
+  for (const id of Object.keys(HANDLERS)) if (!seen.has(id)) throw new Error(`handler ${id} serves no operation of openapi.yaml`);
+  return prepared;
+}
+
+function requestIdOf(req: IncomingMessage, generate: () => string): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : generate();
+}
+
+function authorise(op: PreparedOperation, principal: Principal): void {
+  for (const role of op.roles!) {
+    if (!principal.roles.has(role)) throw new RegistryError('FORBIDDEN', `${op.operationId} needs ${role}`);
+  }
+  op.handler.authorize?.(principal);
+}
+
+export function createRegistryServer(options: RegistryServerOptions): RegistryServer {
+  const table = new RouteTable();
+  const prepared = prepareOperations(table);
+  const faults = options.faults ?? NO_FAULTS;
+  const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now });
+  const log: ErrorLogger = options.log ?? ((message, err) => console.error(message, err));
+  const limits = validateLimits({ ...options.store.limits, ...options.limits });
+  const version: VersionInfo = {
+    implementation: options.implementation ?? { name: 'fleetproof-reference', version: packageVersion() },
+    contract: CONTRACT_VERSION,
+    limits,
+    features: ['metrics'],
+  };
+  const metrics = new HttpMetrics();
+  const deps: ServerDeps = { store: options.store, limits, version, metrics, openApiJson: JSON.stringify(openApiDocument()) };
+  const idPrefix = randomBytes(4).toString('hex');
+  let requestCounter = 0;
+  const nextRequestId = () => `${idPrefix}-${(++requestCounter).toString(36)}`;
+  let closing = false;
+
+  function send(res: ServerResponse, started: number, operationId: string, requestId: string, reply: Reply, extra?: Record<string, string>): void {
+    const payload = reply.text ?? JSON.stringify(reply.body);
+    const headers: Record<string, string | number> = {
+      'content-type': reply.contentType ?? 'application/json',
+      'content-length': Buffer.byteLength(payload),
+      'x-request-id': requestId,
+      ...extra,
+    };
+    if (closing) headers['connection'] = 'close';
+    res.writeHead(reply.status, headers);
+    res.end(payload);
+    metrics.observe(operationId, reply.status, (performance.now() - started) / 1000);
+  }
+
+  async function run(op: PreparedOperation, req: IncomingMessage, rawParams: Record<string, string>, search: string): Promise<Reply> {
+    const principal = op.roles === null ? null : await verifier.authenticate(req.headers.authorization);
+    if (principal) authorise(op, principal);
+    let body: unknown;
+    let bodyTenant: string | undefined;
+    if (op.validators.body) {
+      checkMediaType(req);
+      body = parseJson(await readBody(req, limits.max_body_bytes));
+      if (faults.has('tenant-from-body')) bodyTenant = liftBodyTenant(op.operationId, body);
+    }
+    const input: OperationInput = { params: op.validators.params(rawParams), query: op.validators.query(search), body, principal };
+    op.validators.body?.(body);
+    if (bodyTenant !== undefined) input.bodyTenant = bodyTenant;
+    return op.handler.handle(input, deps);
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = requestIdOf(req, nextRequestId);
+    let operationId = 'unmatched';
+    try {
+      const url = req.url ?? '';
+      const q = url.indexOf('?');
+      const match = table.match(req.method ?? '', q === -1 ? url : url.slice(0, q));
+      if (match.kind === 'no-route') throw new RegistryError('NOT_FOUND', 'no operation at this path');
+      if (match.kind === 'method-not-allowed') {
+        const reply = errorReply(new RegistryError('METHOD_NOT_ALLOWED', `${req.method} is not supported here`), requestId, log);
+        return send(res, started, operationId, requestId, reply, { allow: match.allow });
+      }
+      const op = prepared.get(match.entry)!;
+      operationId = op.operationId;
+      send(res, started, operationId, requestId, await run(op, req, match.rawParams, q === -1 ? '' : url.slice(q + 1)));
+    } catch (err) {
+      const reply = errorReply(err, requestId, log);
+      // An oversized body is left unread; closing the connection keeps it from being taken as the next request.
+      const extra = reply.body.error.code === 'PAYLOAD_TOO_LARGE' ? { ...reply.headers, connection: 'close' } : reply.headers;
+      if (!res.headersSent) send(res, started, operationId, requestId, reply, extra);
+      else res.destroy();
+    }
+  }
+
+  const httpServer = createServer((req, res) => void onRequest(req, res));
+  let url: string | undefined;
+
+  return {
+    httpServer,
+    get url() {
+      return url;
+    },
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          const address = httpServer.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          url = `http://${shownHost}:${address.port}`;
+          resolve(url);
+        });
+      });
+    },
+    close() {
+      closing = true;
+      if (!httpServer.listening) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const cutoff = setTimeout(() => httpServer.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
+        cutoff.unref();
+        httpServer.close((err) => {
+          clearTimeout(cutoff);
+          if (err) reject(err);
+          else resolve();
+        });
+        // Idle keep-alive connections would otherwise hold close() open; busy ones answer with Connection: close.
+        httpServer.closeIdleConnections();
+      });
+    },
+  };
+}

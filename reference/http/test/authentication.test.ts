@@ -1,0 +1,95 @@
+// Every way a token can fail (spec.md [auth-bearer], [auth-signature],
+// [auth-time], [auth-audience]), each against an operation the token's roles
+// would otherwise allow, and the verified-token cache.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignJWT, base64url } from 'jose';
+import { generateSigningKeys, mintToken, signingKeyFromJwk, type SigningKey } from '../../../contract/tokens.ts';
+import { TokenVerifier } from '../authenticate.ts';
+import { expectError, expectOk, TestRegistry } from './support.ts';
+
+const OPERATOR = 'registry:operator';
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+async function otherKey(): Promise<SigningKey> {
+  return signingKeyFromJwk((await generateSigningKeys()).privateJwk);
+}
+
+describe('authentication', () => {
+  let api: TestRegistry;
+  before(async () => {
+    api = await TestRegistry.start();
+  });
+  after(() => api.close());
+
+  const withAuthorization = (authorization: string | null) =>
+    api.call('getFleetStatus', authorization === null ? { token: null } : { token: null, headers: { authorization } });
+  const withToken = (token: string) => withAuthorization(`Bearer ${token}`);
+  /** A token signed by the trusted key with claims chosen by the test. */
+  const signed = (claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT = (jwt) => jwt) =>
+    build(new SignJWT({ scope: OPERATOR, ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: api.key.kid })).sign(api.key.key);
+
+  it('[auth-bearer] a valid token passes; a missing header, another scheme or a non-JWS token is UNAUTHENTICATED', async () => {
+    expectOk(await withToken(await api.token([OPERATOR])));
+    for (const header of [null, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer not-a-jwt', 'Bearer a.b', 'Bearer a.b.c', 'Token abc.def.ghi']) {
+      expectError(await withAuthorization(header), 401, 'UNAUTHENTICATED');
+    }
+  });
+
+  it('[auth-signature] another key, an unknown key id, a tampered payload, alg none and HS256 are UNAUTHENTICATED', async () => {
+    const stranger = await otherKey();
+    expectError(await withToken(await mintToken({ key: stranger, roles: [OPERATOR] })), 401, 'UNAUTHENTICATED');
+    const impostor = { ...stranger, kid: api.key.kid };
+    expectError(await withToken(await mintToken({ key: impostor, roles: [OPERATOR] })), 401, 'UNAUTHENTICATED');
+    const [header, , signature] = (await api.token(['registry:reader'])).split('.');
+    const forgedPayload = base64url.encode(JSON.stringify({ scope: OPERATOR, aud: 'fleetproof-registry', exp: nowSeconds() + 600 }));
+    expectError(await withToken(`${header}.${forgedPayload}.${signature}`), 401, 'UNAUTHENTICATED');
+    const none = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
+    expectError(await withToken(`${none}.${forgedPayload}.`), 401, 'UNAUTHENTICATED');
+    const hs = await new SignJWT({ scope: OPERATOR })
+      .setProtectedHeader({ alg: 'HS256', kid: api.key.kid })
+      .setAudience('fleetproof-registry')
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(api.key.jwk.x!));
+    expectError(await withToken(hs), 401, 'UNAUTHENTICATED');
+  });
+
+  it('[auth-time] no exp, a past exp and an nbf beyond 30 s of skew are UNAUTHENTICATED; a small skew is accepted', async () => {
+    const now = nowSeconds();
+    const aud = 'fleetproof-registry';
+    expectError(await withToken(await signed({ aud })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await mintToken({ key: api.key, roles: [OPERATOR], now: now - 120, ttlSeconds: 60 })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await signed({ aud, exp: now - 1 })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await signed({ aud, exp: now + 600, nbf: now + 90 })), 401, 'UNAUTHENTICATED');
+    expectOk(await withToken(await signed({ aud, exp: now + 600, nbf: now + 10 })));
+  });
+
+  it('[auth-audience] a token for another audience, or for none, is UNAUTHENTICATED', async () => {
+    expectError(await withToken(await mintToken({ key: api.key, roles: [OPERATOR], audience: 'another-service' })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await signed({ exp: nowSeconds() + 600 })), 401, 'UNAUTHENTICATED');
+    expectOk(await withToken(await signed({ exp: nowSeconds() + 600, aud: ['another-service', 'fleetproof-registry'] })));
+  });
+
+  it('[auth-tenant-from-token] malformed scope or tenant_id claims are UNAUTHENTICATED, not a guess', async () => {
+    const base = { aud: 'fleetproof-registry', exp: nowSeconds() + 600 };
+    expectError(await withToken(await signed({ ...base, scope: [OPERATOR] })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await signed({ ...base, tenant_id: 42 })), 401, 'UNAUTHENTICATED');
+    expectError(await withToken(await signed({ ...base, tenant_id: 'tenant with spaces' })), 401, 'UNAUTHENTICATED');
+    expectOk(await withToken(await signed({ ...base, tenant_id: 'tenant-fine' })));
+  });
+
+  it('[auth-time] a cached token is refused once it expires, and the cache stays within its bound', async () => {
+    let nowMs = Date.now();
+    const verifier = new TokenVerifier({ jwks: api.jwks, now: () => nowMs, cacheSize: 2 });
+    const short = await mintToken({ key: api.key, roles: [OPERATOR], ttlSeconds: 5 });
+    assert.ok((await verifier.authenticate(`Bearer ${short}`)).roles.has(OPERATOR));
+    assert.equal(verifier.cachedTokens, 1);
+    nowMs += 6_000;
+    await assert.rejects(verifier.authenticate(`Bearer ${short}`), { code: 'UNAUTHENTICATED' });
+    for (const tenant of ['t1', 't2', 't3']) {
+      const principal = await verifier.authenticate(`Bearer ${await mintToken({ key: api.key, roles: [], tenant })}`);
+      assert.equal(principal.tenantId, tenant);
+    }
+    assert.equal(verifier.cachedTokens, 2);
+  });
+});
