@@ -4,7 +4,7 @@ import { createChange, diffSnapshots } from './change.ts';
 import { compareEndpoints, createEndpoint } from './endpoint.ts';
 import { createInstance, deriveLifecycle, isValidInstance } from './instance.ts';
 import { createRevision, createSnapshot, isValidSnapshot, snapshotsEqual } from './snapshot.ts';
-import { createTarget, targetKey, targetsEqual } from './target.ts';
+import { createTarget, lengthPrefixedKey, targetKey, targetsEqual } from './target.ts';
 import { throwsOutcome } from './testkit/assert-outcome.ts';
 import { instance, instancesChanged, REFERENCE_TARGET_INPUT, referenceTarget, snapshot, tcpEndpoint } from './testkit/fixtures.ts';
 
@@ -215,4 +215,13 @@ test('revisions need at least one safe token and a non-negative local order', ()
   throwsOutcome(() => createRevision(['a'], -1), 'invalid');
   assert.equal(createRevision(['a'], 2).localOrder, 2);
   assert.ok(isValidSnapshot(createSnapshot({ target: referenceTarget(), revision: createRevision(['x'], 0), state: 'empty', instances: [] })));
+});
+
+test('the key construction matches the published length-prefixed vector', () => {
+  // The vector published with the instance directory design this follows:
+  // six fields of its reference target, hashed the same way.
+  const fields = ['agent-a', '1.0.0', 'release-a', 'a'.repeat(64), 'https://agent.example/a2a', 'https://agent.example'];
+  assert.equal(lengthPrefixedKey(fields), 'f7nt6cxpnngsq3jmjii4h5fwo4gixmr6bk5jk2ptoh7knjxc7nmq');
+  const t = referenceTarget();
+  assert.equal(targetKey(t), lengthPrefixedKey([t.instanceId, t.versionId, t.manifestDigest, t.canonicalEndpoint, t.audience]));
 });

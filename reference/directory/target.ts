@@ -81,9 +81,14 @@ export function targetsEqual(a: DirectoryTarget, b: DirectoryTarget): boolean {
  */
 export function targetKey(target: DirectoryTarget): string {
   if (!isValidTarget(target)) throw invalidInput();
+  return lengthPrefixedKey(TARGET_FIELDS.map((f) => target[f]));
+}
+
+/** The key construction itself, over any ordered list of text fields. */
+export function lengthPrefixedKey(fields: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const f of TARGET_FIELDS) {
-    const bytes = Buffer.from(target[f], 'utf8');
+  for (const field of fields) {
+    const bytes = Buffer.from(field, 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32BE(bytes.length);
     hash.update(length).update(bytes);
