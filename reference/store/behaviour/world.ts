@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { recordBuilders } from '../../../contract/builders.js';
 import type {
   CapabilityBinding,
+  RegistryLimits,
   CatalogContext,
   ConnectorInstance,
   ReplicaProvision,
@@ -22,6 +23,8 @@ export const HOUR = 3_600_000;
 export interface StoreFactoryOptions {
   clock: ManualClock;
   fenceTokens: FenceTokenSource;
+  /** Limits to use instead of the defaults, for tests of the bounds themselves. */
+  limits?: Partial<RegistryLimits>;
 }
 
 export interface StoreHandle {
@@ -133,9 +136,9 @@ export class World {
   }
 }
 
-export async function withWorld(factory: StoreFactory, body: (w: World) => Promise<void>): Promise<void> {
+export async function withWorld(factory: StoreFactory, body: (w: World) => Promise<void>, limits?: Partial<RegistryLimits>): Promise<void> {
   const clock = new ManualClock(T0);
-  const handle = await factory({ clock, fenceTokens: sequentialFenceTokens() });
+  const handle = await factory({ clock, fenceTokens: sequentialFenceTokens(), ...(limits ? { limits } : {}) });
   try {
     await body(new World(handle.store, clock));
   } finally {
