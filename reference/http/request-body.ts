@@ -63,9 +63,34 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   });
 }
 
+/**
+ * The deepest nesting a request body may have. No record of the contract comes
+ * near it, and the digest and copy steps recurse once per level, so a body of
+ * a few hundred kilobytes of brackets would otherwise exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** Whether arrays and objects nest deeper than `max`, counted outside strings. */
+export function nestsDeeperThan(bytes: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === 0x5c /* backslash: skip the escaped byte */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
+}
+
 /** Parses a body as UTF-8 JSON; anything else is INVALID_REQUEST. */
 export function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) throw invalid('a JSON request body is required');
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw invalid(`the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -6,7 +6,8 @@ import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { storageUnavailable } from '../../domain/registry-error.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
-import { expectError, expectOk, TestRegistry, type TestRegistryOptions } from './support.ts';
+import { MAX_JSON_DEPTH } from '../request-body.ts';
+import { b, expectError, expectOk, TestRegistry, type TestRegistryOptions } from './support.ts';
 
 async function withRegistry(options: TestRegistryOptions, body: (api: TestRegistry) => Promise<void>): Promise<void> {
   const api = await TestRegistry.start(options);
@@ -145,6 +146,23 @@ describe('HTTP server', () => {
       const { response, closedByServer } = await rawExchange(api.url, [head, chunk, chunk]);
       assert.match(response, /^HTTP\/1\.1 413 /);
       assert.ok(closedByServer);
+    }));
+
+  it('[error-no-server-error-on-input] deeply nested JSON is INVALID_REQUEST, not a stack overflow', () =>
+    withRegistry({}, async (api) => {
+      const type = b.connectorType('ctype_deep');
+      expectOk(await api.call('putConnectorType', { params: { type_id: type.id }, body: type }));
+      const version = b.version('cver_deep', type.id, [b.capability('cap.deep')]);
+      const nested = (depth: number) => JSON.stringify(version).replace('"input_schema":{', `"input_schema":{"deep":${'['.repeat(depth)}${']'.repeat(depth)},`);
+      for (const depth of [MAX_JSON_DEPTH, 20_000, 400_000]) {
+        const res = await api.call('admitVersion', { params: { version_id: version.id }, body: nested(depth) });
+        expectError(res, 400, 'INVALID_REQUEST');
+        assert.match(res.body.error.message, /nests deeper/);
+      }
+      // Just inside the bound the body reaches the store, which judges the (now wrong) manifest digest.
+      const inside = await api.call('admitVersion', { params: { version_id: version.id }, body: nested(MAX_JSON_DEPTH - 5) });
+      expectError(inside, 422, 'ADMISSION_REJECTED');
+      assert.equal(await api.store.getVersion(version.id), null);
     }));
 
   it('[wire-json] a body without Content-Type is refused; an operation without one needs a body', () =>
