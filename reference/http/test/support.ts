@@ -29,6 +29,8 @@ export interface Response {
 
 export interface CallOptions {
   params?: Record<string, string>;
+  /** Path parameters sent exactly as given, without percent-encoding. */
+  encodedParams?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
   /** A string or Buffer is sent as it is; anything else as JSON. */
   body?: unknown;
@@ -140,6 +142,8 @@ export class TestRegistry {
   async call(operationId: string, options: CallOptions = {}): Promise<Response> {
     const entry = operationEntry(operationId);
     let path = entry.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+      const encoded = options.encodedParams?.[name];
+      if (encoded !== undefined) return encoded;
       const value = options.params?.[name];
       if (value === undefined) throw new Error(`${operationId}: path parameter ${name} missing`);
       return encodeURIComponent(value);
