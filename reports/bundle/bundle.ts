@@ -1,0 +1,93 @@
+// Writing and verifying a certification bundle: `bundle.json` (a DSSE
+// envelope over the statement) beside the run's result files, and the
+// signer's public key as `bundle.pub.jwk.json`.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { envelopeVerifies, privateKeyFromJwk, publicKeyFromJwk, signEnvelope, type DsseEnvelope } from './dsse.ts';
+import { fileDigest, PAYLOAD_TYPE, PREDICATE_TYPE, STATEMENT_TYPE, statementOf, subjectsOf, type CertificationPredicate, type Statement, type Verdict } from './statement.ts';
+
+export const BUNDLE_FILE = 'bundle.json';
+export const BUNDLE_PUBLIC_KEY_FILE = 'bundle.pub.jwk.json';
+
+export interface SignerKey {
+  privateKey: KeyObject;
+  publicJwk: Record<string, unknown>;
+  keyid: string;
+}
+
+/** The signer from a private Ed25519 JWK file, or a fresh one for this run. */
+export async function loadSigner(jwkPath?: string): Promise<SignerKey> {
+  if (jwkPath) {
+    const jwk = JSON.parse(await readFile(jwkPath, 'utf8')) as Record<string, unknown>;
+    if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['d'] !== 'string') throw new Error(`${jwkPath} is not a private Ed25519 JWK`);
+    const privateKey = privateKeyFromJwk(jwk);
+    const { d: _d, ...publicJwk } = jwk;
+    return { privateKey, publicJwk, keyid: String(jwk['kid'] ?? 'fleetproof') };
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const publicJwk = publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
+  return { privateKey, publicJwk: { ...publicJwk, kid: 'ephemeral' }, keyid: 'ephemeral' };
+}
+
+/** Signs every named file of `dir` (relative names) and writes the bundle and public key there. */
+export async function writeBundle(dir: string, files: readonly string[], predicate: CertificationPredicate, signer: SignerKey): Promise<string> {
+  const statement = statementOf(await subjectsOf(dir, files), predicate);
+  const envelope = signEnvelope(PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), signer.privateKey, signer.keyid);
+  const path = join(dir, BUNDLE_FILE);
+  await writeFile(path, JSON.stringify(envelope, null, 2) + '\n');
+  await writeFile(join(dir, BUNDLE_PUBLIC_KEY_FILE), JSON.stringify(signer.publicJwk, null, 2) + '\n');
+  return path;
+}
+
+export interface VerificationReport {
+  ok: boolean;
+  verdict: Verdict | null;
+  /** Whether the key came from the caller rather than from beside the bundle. */
+  keyPinned: boolean;
+  problems: string[];
+  checked: string[];
+}
+
+/**
+ * Checks the signature, every subject digest, and that `rederive` (which reads
+ * the stored results) reaches the signed verdict.
+ */
+export async function verifyBundle(
+  bundlePath: string,
+  rederive: (dir: string, statement: Statement) => Promise<{ verdict: Verdict; problems: string[] }>,
+  publicKeyPath?: string,
+): Promise<VerificationReport> {
+  const dir = dirname(bundlePath);
+  const problems: string[] = [];
+  const checked: string[] = [];
+  const envelope = JSON.parse(await readFile(bundlePath, 'utf8')) as DsseEnvelope;
+  const keyPath = publicKeyPath ?? join(dir, BUNDLE_PUBLIC_KEY_FILE);
+  const publicKey = publicKeyFromJwk(JSON.parse(await readFile(keyPath, 'utf8')) as object);
+  const report = (verdict: Verdict | null): VerificationReport => ({ ok: problems.length === 0, verdict, keyPinned: publicKeyPath !== undefined, problems, checked });
+  if (envelope.payloadType !== PAYLOAD_TYPE) problems.push(`payload type is ${envelope.payloadType}, not ${PAYLOAD_TYPE}`);
+  if (!envelopeVerifies(envelope, publicKey)) {
+    problems.push(`the signature does not verify under ${relative(process.cwd(), keyPath) || basename(keyPath)}`);
+    return report(null);
+  }
+  checked.push('signature');
+  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
+  if (statement._type !== STATEMENT_TYPE || statement.predicateType !== PREDICATE_TYPE) problems.push('the payload is not a fleetproof certification statement');
+  for (const s of statement.subject) {
+    let actual: string;
+    try {
+      actual = await fileDigest(join(dir, s.name));
+    } catch {
+      problems.push(`${s.name} is missing`);
+      continue;
+    }
+    if (actual !== s.digest.sha256) problems.push(`${s.name} does not match its signed digest`);
+    else checked.push(s.name);
+  }
+  const derived = await rederive(dir, statement);
+  problems.push(...derived.problems);
+  if (derived.verdict !== statement.predicate.verdict) {
+    problems.push(`the stored results give verdict ${derived.verdict}, the bundle claims ${statement.predicate.verdict}`);
+  }
+  return report(statement.predicate.verdict);
+}
