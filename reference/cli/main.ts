@@ -8,7 +8,11 @@ interface Command {
   load(): Promise<{ run(args: string[]): Promise<number> }>;
 }
 
-const COMMANDS: Record<string, Command> = {};
+const COMMANDS: Record<string, Command> = {
+  serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
+  keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
+  token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },
+};
 
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length), 8);
