@@ -43,12 +43,34 @@ export function bindingScopeKey(tenantId: string, capabilityId: string, instance
 }
 
 /**
- * H(s) of spec.md [route-tiebreak]: the first four bytes of SHA-256(s) as an
- * unsigned big-endian integer. A replica's value is computed once when it is
- * provisioned; a resolve computes only the action's.
+ * H(s) of spec.md [route-tiebreak]: 32-bit FNV-1a over the UTF-8 bytes of s,
+ * finished with MurmurHash3's fmix32 so that ids differing in one character
+ * spread over the whole range. Portable and cheap: a resolve hashes the action
+ * once, and a replica's value is computed when it is provisioned.
  */
 export function tiebreakHash(s: string): number {
-  return hash('sha256', s, 'buffer').readUInt32BE(0);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return tiebreakHashOfBytes(Buffer.from(s, 'utf8'));
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return fmix32(h);
+}
+
+function tiebreakHashOfBytes(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (const byte of bytes) h = Math.imul(h ^ byte, 0x01000193);
+  return fmix32(h);
+}
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** The tie-break key of one replica for one action; lower sorts first. */

@@ -5,8 +5,16 @@ export type Clock = () => number;
 
 export const systemClock: Clock = () => Date.now();
 
+let lastMs = Number.NaN;
+let lastTimestamp = '';
+
+/** RFC 3339 form of `ms`; consecutive calls within one millisecond share the string. */
 export function toTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastTimestamp = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastTimestamp;
 }
 
 /** Parses a wire timestamp already validated by the schema. */

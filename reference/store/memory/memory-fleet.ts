@@ -12,12 +12,13 @@ export function expireLeases(state: MemoryState, limit: number, nowMs: number, l
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
+  const table = state.replicaTable;
   const stale: StoredReplica[] = [];
-  for (const r of state.replicas.values()) if (r.status !== 'offline' && r.lease_expires_at_ms <= nowMs) stale.push(r);
-  stale.sort((a, b) => a.lease_expires_at_ms - b.lease_expires_at_ms || compareBytes(a.provision.id, b.provision.id));
+  for (const r of state.replicas.values()) if (table.status(r.row) !== 'offline' && table.leaseMs(r.row) <= nowMs) stale.push(r);
+  stale.sort((a, b) => table.leaseMs(a.row) - table.leaseMs(b.row) || compareBytes(a.id, b.id));
   const chosen = faults.has('unbounded-lease-expiry') ? stale : stale.slice(0, limit);
   for (const r of chosen) {
-    const id = r.provision.id;
+    const id = r.id;
     for (const actionId of state.reservedByReplica.get(id) ?? []) {
       const route = state.routes.get(actionId)!;
       for (const s of route.scopes) {
@@ -30,16 +31,15 @@ export function expireLeases(state: MemoryState, limit: number, nowMs: number, l
       route.lastSettlement = 'lease_expired';
     }
     state.reservedByReplica.delete(id);
-    const leaseMs = Math.min(r.lease_expires_at_ms, nowMs);
+    const leaseMs = Math.min(table.leaseMs(r.row), nowMs);
     r.provision = Object.freeze({
       ...r.provision,
       status: 'offline' as const,
       health_revision: r.provision.health_revision + 1,
       lease_expires_at: toTimestamp(leaseMs),
     });
-    r.status = 'offline';
-    r.lease_expires_at_ms = leaseMs;
-    r.active = 0;
+    table.setHealth(r.row, 'offline', leaseMs, table.capacity(r.row));
+    table.setActive(r.row, 0);
   }
   return { expired: chosen.length };
 }
@@ -50,15 +50,17 @@ export function fleetStatus(state: MemoryState, nowMs: number): FleetStatus {
   let enabledInstances = 0;
   for (const i of state.instances.values()) if (i.status === 'enabled') enabledInstances++;
   const s = { ready: 0, draining: 0, offline: 0, expired: 0, readyCapacity: 0, active: 0 };
-  for (const r of state.replicas.values()) {
-    const live = r.lease_expires_at_ms > nowMs;
+  const table = state.replicaTable;
+  for (let row = 0; row < table.size; row++) {
+    const live = table.leaseMs(row) > nowMs;
+    const status = table.status(row);
     if (!live) s.expired++;
-    if (r.status === 'offline') s.offline++;
-    else if (r.status === 'ready' && live) {
+    if (status === 'offline') s.offline++;
+    else if (status === 'ready' && live) {
       s.ready++;
-      s.readyCapacity += r.capacity;
-    } else if (r.status === 'draining' && live) s.draining++;
-    s.active += r.active;
+      s.readyCapacity += table.capacity(row);
+    } else if (status === 'draining' && live) s.draining++;
+    s.active += table.active(row);
   }
   return {
     catalog_revision: state.revision,

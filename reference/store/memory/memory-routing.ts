@@ -80,7 +80,7 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
   let cached = state.routeCandidates.get(key);
   if (cached) return cached;
   const chains: RouteChain[] = [];
-  const replicas: StoredReplica[] = [];
+  const rows: number[] = [];
   const chainOf: number[] = [];
   const priority: number[] = [];
   const instanceId: string[] = [];
@@ -99,14 +99,14 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
     });
     chains.push({ binding, instance, version, policy, admission: deepFreeze(admission) });
     for (const replica of state.replicaList(instance.id)) {
-      replicas.push(replica);
+      rows.push(replica.row);
       chainOf.push(chains.length - 1);
       priority.push(b.priority);
       instanceId.push(instance.id);
       versionId.push(version.record.id);
     }
   }
-  cached = { chains, replicas, chainOf: Int32Array.from(chainOf), priority: Int32Array.from(priority), instanceId, versionId };
+  cached = { chains, rows: Int32Array.from(rows), chainOf: Int32Array.from(chainOf), priority: Int32Array.from(priority), instanceId, versionId };
   state.routeCandidates.set(key, cached);
   return cached;
 }
@@ -116,23 +116,25 @@ function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest
   const c = routeCandidates(state, tenantId, req.capability_id);
   if (c.chains.length === 0) throw bindingUnavailable(tenantId, req.capability_id);
   const actionHash = tiebreakHash(req.action_id);
+  const table = state.replicaTable;
+  const cursor = state.replicaCursor;
   let best = -1;
   let bestRank = emptyRank();
   let rank = emptyRank();
-  for (let i = 0; i < c.replicas.length; i++) {
+  for (let i = 0; i < c.rows.length; i++) {
     const priority = c.priority[i]!;
     // Candidates follow chain priority; a lower priority can never win once one is found.
     if (best >= 0 && priority > bestRank.priority) break;
-    const r = c.replicas[i]!;
-    if (!replicaTakesNewRoute(r, c.versionId[i]!, pref, nowMs)) continue;
-    fillRank(rank, priority, c.instanceId[i]!, r.id, r.topology, r.active, r.hash, pref, actionHash);
+    const row = c.rows[i]!;
+    if (!replicaTakesNewRoute(cursor.at(row), c.versionId[i]!, pref, nowMs)) continue;
+    fillRank(rank, priority, c.instanceId[i]!, table.ids[row]!, cursor.topology, table.active(row), table.hash(row), pref, actionHash);
     if (best < 0 || compareRanks(rank, bestRank) < 0) {
       best = i;
       [bestRank, rank] = [rank, bestRank];
     }
   }
   if (best < 0) throw replicaUnavailable(c.chains[0]!.instance.id);
-  return { chain: c.chains[c.chainOf[best]!]!, replica: c.replicas[best]! };
+  return { chain: c.chains[c.chainOf[best]!]!, replica: state.replicas.get(table.ids[c.rows[best]!]!)! };
 }
 
 interface NewRoutePlan {
@@ -170,7 +172,7 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
     nowMs: plan.nowMs,
   });
   addToCounters(state, plan.scopes, 1);
-  replica.active += 1;
+  state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
   const route: StoredRoute = { assignment: Object.freeze(assignment), reserved: true, lastSettlement: null, scopes: plan.scopes };
   state.routes.set(req.action_id, route);
   state.markReserved(replica.id, req.action_id);
@@ -195,11 +197,11 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   const instance = state.instances.get(a.instance_id);
   const version = state.versions.get(a.version_id);
   const type = version && state.types.get(version.connector_type_id);
-  if (!replica || !replicaTakesRetry(replica, nowMs) || !pinnedTargetValid(a.version_id, instance, version, type)) {
+  if (!replica || !replicaTakesRetry(state.replicaCursor.at(replica.row), nowMs) || !pinnedTargetValid(a.version_id, instance, version, type)) {
     throw replicaUnavailable(a.instance_id);
   }
   addToCounters(state, scopes, 1);
-  replica.active += 1;
+  state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
   route.reserved = true;
   route.lastSettlement = null;
   route.scopes = scopes;
@@ -261,8 +263,10 @@ export function settle(
   } else {
     addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   }
-  replica.active = Math.max(0, replica.active - 1);
-  Object.assign(replica, circuitAfterSettlement(replica, outcome, stored.assignment.admission, deps.clock()));
+  const table = state.replicaTable;
+  table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
+  const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock());
+  table.setCircuit(replica.row, circuit.consecutive_failures, circuit.open_until_ms);
   stored.reserved = false;
   stored.lastSettlement = outcome;
   state.markReleased(replica.id, actionId);

@@ -14,9 +14,10 @@ import type {
   SettlementOutcome,
 } from '../../../contract/records.ts';
 import type { VisibleDefinition } from '../../domain/catalog.ts';
-import type { ReplicaFacts, VersionFacts } from '../../domain/eligibility.ts';
+import type { VersionFacts } from '../../domain/eligibility.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { bindingKeyOf } from '../../domain/rules/binding.ts';
+import { ReplicaCursor, ReplicaTable } from './replica-table.ts';
 
 /** A stored version with its capability and profile sets, for O(1) checks. */
 export class StoredVersion implements VersionFacts {
@@ -50,10 +51,12 @@ export interface StoredBinding {
   scopeKey: string;
 }
 
-export interface StoredReplica extends ReplicaFacts {
+/** A replica: its provisioned record, and its row of live state in the replica table. */
+export interface StoredReplica {
   id: string;
+  row: number;
+  /** The provisioned record with its current health fields. */
   provision: ReplicaProvision;
-  hash: number;
 }
 
 /**
@@ -73,13 +76,14 @@ export interface RouteChain {
 
 /**
  * The replicas that may serve a (tenant, capability), in chain priority
- * order, as parallel arrays: a candidate scan reads its chain's priority and
- * ids from flat arrays and dereferences one object, the replica. Built on first use and dropped
- * when the revision advances or a replica is provisioned.
+ * order, as parallel arrays: a candidate scan reads flat arrays and one row
+ * of the replica table, nothing else. Built on first use and dropped when the
+ * revision advances or a replica is provisioned.
  */
 export interface RouteCandidates {
   chains: RouteChain[];
-  replicas: StoredReplica[];
+  /** Per candidate: its row in the replica table, its chain, and that chain's priority. */
+  rows: Int32Array;
   chainOf: Int32Array;
   priority: Int32Array;
   /** Per candidate: its instance's id and current version's id (the version record's own string). */
@@ -132,6 +136,12 @@ export class MemoryState {
   readonly bindingsByInstance = new Map<string, Set<StoredBinding>>();
   readonly policies = new Map<string, AdmissionPolicy>();
   readonly replicas = new Map<string, StoredReplica>();
+  readonly replicaTable = new ReplicaTable();
+  /** Version ids by their index in the replica table's VERSION column. */
+  readonly versionIds: string[] = [];
+  /** One cursor over the replica table, moved from row to row by scans. */
+  readonly replicaCursor = new ReplicaCursor(this.replicaTable, this.versionIds);
+  readonly versionIndex = new Map<string, number>();
   readonly replicasByInstance = new Map<string, StoredReplica[]>();
   readonly routes = new Map<string, StoredRoute>();
   readonly reservedByReplica = new Map<string, Set<string>>();
@@ -150,6 +160,10 @@ export class MemoryState {
   putVersion(v: StoredVersion): void {
     const r = v.record;
     this.versions.set(r.id, v);
+    if (!this.versionIndex.has(r.id)) {
+      this.versionIndex.set(r.id, this.versionIds.length);
+      this.versionIds.push(r.id);
+    }
     this.versionByTypeAndString.set(`${r.connector_type_id}\u001f${r.version}`, r.id);
     this.versionByArtifact.set(r.attestation.artifact_digest, r.id);
     for (const id of v.capabilityIds) {

@@ -34,7 +34,7 @@ import {
   type WriteResult,
 } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
-import { circuitView, CLOSED_CIRCUIT } from '../../domain/circuit.ts';
+import { circuitView } from '../../domain/circuit.ts';
 import { bindingScopeKey, tiebreakHash } from '../../domain/digest.ts';
 import { NO_FAULTS, type Faults } from '../../domain/faults.ts';
 import { uuidv7FenceTokens, type FenceTokenSource } from '../../domain/fence-token.ts';
@@ -84,7 +84,8 @@ export class MemoryStore implements RegistryStore {
   }
 
   private replicaView(r: StoredReplica): ConnectorReplica {
-    return { ...r.provision, active_assignments: r.active, circuit: circuitView(r, this.clock()) };
+    const cursor = this.state.replicaCursor.at(r.row);
+    return { ...r.provision, active_assignments: cursor.active, circuit: circuitView(cursor, this.clock()) };
   }
 
   // ---- catalog ------------------------------------------------------------
@@ -240,31 +241,27 @@ export class MemoryStore implements RegistryStore {
     const outcome = decideProvisionReplica(record, existing?.provision, s.instances.get(record?.instance_id));
     if (outcome === 'applied') {
       const provision = own(record);
-      s.addReplica({
+      const row = s.replicaTable.add({
         id: provision.id,
-        provision,
-        hash: tiebreakHash(provision.id),
-        // The version's own id string: routing compares it with the instance's by identity first.
-        version_id: s.versions.get(provision.version_id)!.record.id,
         status: provision.status,
-        lease_expires_at_ms: fromTimestamp(provision.lease_expires_at),
+        leaseMs: fromTimestamp(provision.lease_expires_at),
         capacity: provision.capacity,
-        active: 0,
-        ...CLOSED_CIRCUIT,
+        hash: tiebreakHash(provision.id),
+        version: s.versionIndex.get(provision.version_id)!,
         topology: provision.topology,
       });
+      s.addReplica({ id: provision.id, row, provision });
     }
     return { outcome, catalog_revision: s.revision, record: this.replicaView(s.replicas.get(record.id)!) };
   }
 
   async reportHealth(id: string, report: HealthReport): Promise<WriteResult<ConnectorReplica>> {
     const r = this.state.replicas.get(id);
-    const outcome = decideReportHealth(id, report, r?.provision, r?.active ?? 0);
+    const table = this.state.replicaTable;
+    const outcome = decideReportHealth(id, report, r?.provision, r ? table.active(r.row) : 0);
     if (outcome === 'applied') {
       r!.provision = deepFreeze({ ...r!.provision, ...healthOf(report) });
-      r!.status = report.status;
-      r!.lease_expires_at_ms = fromTimestamp(report.lease_expires_at);
-      r!.capacity = report.capacity;
+      table.setHealth(r!.row, report.status, fromTimestamp(report.lease_expires_at), report.capacity);
     }
     return { outcome, catalog_revision: this.state.revision, record: this.replicaView(r!) };
   }
