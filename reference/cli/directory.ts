@@ -1,0 +1,145 @@
+// `fleetproof directory watch`: runs the directory bridge for one connector
+// instance. It observes the instance's Kubernetes Service through the API
+// server at --kube-api, and reports each pod as replica health to the
+// registry at --target, with tokens minted from the signing key at --key. It
+// runs until SIGINT or SIGTERM (exit 0) or until the Service is deleted
+// (exit 1: a new binding is needed, so it does not carry on by itself).
+import { readFile } from 'node:fs/promises';
+import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { DirectoryBridge, type BridgeEvent } from '../directory/bridge/bridge.ts';
+import { loadBindingFile, type BridgeBinding } from '../directory/bridge/binding-file.ts';
+import { HttpLifecyclePort } from '../directory/bridge/http-lifecycle.ts';
+import { lifecycleTokenSource } from '../directory/bridge/registry-token.ts';
+import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
+import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
+import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+
+export const summary = 'report a Kubernetes Service\'s pods to a registry as replica health';
+
+const WATCH_SUMMARY =
+  'Observes one connector instance\'s Service and EndpointSlices and reports each pod as a replica:\n' +
+  'ready -> ready, terminating but serving -> draining, anything else or deleted -> offline.\n' +
+  'Leases are renewed only while the watch is live. Exits 0 on SIGINT/SIGTERM, 1 when the Service is deleted.';
+
+const FLAGS = {
+  'kube-api': { type: 'string', description: 'Kubernetes API origin, e.g. https://kube.example:6443 (required)' },
+  binding: { type: 'string', description: 'binding file (YAML or JSON): target, kubernetes binding, replica template (required)' },
+  target: { type: 'string', description: 'registry base URL, e.g. http://127.0.0.1:8080 (required)' },
+  key: { type: 'string', description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required)' },
+  'kube-token-file': { type: 'string', description: 'file holding the bearer token for the Kubernetes API' },
+  'kube-ca-file': { type: 'string', description: 'PEM file of the CA that signed the Kubernetes API certificate' },
+  audience: { type: 'string', description: 'audience of the registry tokens', default: 'fleetproof-registry' },
+} satisfies Record<string, FlagSpec>;
+
+function usageError(message: string): UsageError {
+  return new UsageError(`${message}\n\n${helpText('directory watch', WATCH_SUMMARY, FLAGS)}`);
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw usageError(`--${flag} is required`);
+  return value;
+}
+
+async function readSecret(path: string | undefined, what: string): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch (err) {
+    throw usageError(`cannot read ${what} ${path}: ${(err as Error).message}`);
+  }
+}
+
+export function describeEvent(e: BridgeEvent): string {
+  switch (e.kind) {
+    case 'observing':
+      return 'observing';
+    case 'observed':
+      return `observed ${e.state} (${e.instances} pods)`;
+    case 'change':
+      return `change ${e.localOrder}: ${e.change}`;
+    case 'reported':
+      return `${e.provisioned ? 'provisioned' : 'reported'} ${e.replicaId} ${e.status} (health revision ${e.healthRevision})`;
+    case 'report_failed':
+      return `report for ${e.replicaId} failed: ${e.error}`;
+    case 'observe_failed':
+    case 'observation_ended':
+      return `${e.kind === 'observe_failed' ? 'observe failed' : 'observation ended'}: ${e.outcome ?? 'error'}${e.reason ? `/${e.reason}` : ''}`;
+    case 'retrying':
+      return `observing again in ${e.delayMs} ms`;
+    case 'renewed':
+      return `renewed ${e.replicas} leases`;
+  }
+}
+
+async function watch(argv: string[]): Promise<number> {
+  const parsed = parseFlags('directory watch', WATCH_SUMMARY, FLAGS, argv);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const kubeApi = required(values['kube-api'], 'kube-api');
+  const bindingPath = required(values.binding, 'binding');
+  const registryUrl = required(values.target, 'target');
+  const keyPath = required(values.key, 'key');
+  try {
+    const url = new URL(registryUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw usageError(`--target must be an http(s) URL, not ${registryUrl}`);
+  }
+
+  let binding: BridgeBinding;
+  let key: SigningKey;
+  try {
+    binding = await loadBindingFile(bindingPath, kubeApi);
+    key = await loadSigningKey(keyPath);
+  } catch (err) {
+    // A bad binding file or key is a usage problem: say what is wrong and stop.
+    throw usageError(err instanceof Error ? err.message : String(err));
+  }
+  const kubeToken = await readSecret(values['kube-token-file'], 'Kubernetes token file');
+  const kubeCa = await readSecret(values['kube-ca-file'], 'Kubernetes CA file');
+
+  const executor = new UndiciRequestExecutor({ origin: kubeApi, ...(kubeToken ? { bearerToken: kubeToken } : {}), ...(kubeCa ? { ca: kubeCa } : {}) });
+  const lifecycle = new HttpLifecyclePort({ baseUrl: registryUrl, token: lifecycleTokenSource(key, { audience: values.audience! }) });
+  const directory = new KubernetesDirectory({ bindings: [binding.kubernetes], executor });
+  const bridge = new DirectoryBridge({
+    directory,
+    target: binding.kubernetes.target,
+    template: binding.template,
+    lifecycle,
+    ...(binding.backoff ? { backoff: binding.backoff } : {}),
+    onEvent: (e) => console.log(`directory: ${describeEvent(e)}`),
+  });
+
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stoppedBy = signal;
+    void bridge.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const exit = await bridge.run();
+    if (exit === 'target_deleted') {
+      console.error('fleetproof directory watch: the Service was deleted; its replicas are offline. A new binding is needed.');
+      return 1;
+    }
+    console.error(`fleetproof directory watch: ${stoppedBy ?? 'stopped'}; leases are no longer renewed`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await directory.close();
+    await executor.close();
+    await lifecycle.close();
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    console.log(['usage: fleetproof directory watch [options]', '', summary, '', 'Run `fleetproof directory watch --help` for its options.'].join('\n'));
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== 'watch') throw new UsageError(`unknown subcommand ${sub}; the only one is "watch"`);
+  return watch(rest);
+}
