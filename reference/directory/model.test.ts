@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createChange, diffSnapshots } from './change.ts';
+import { createChange, diffSnapshots, isValidChange } from './change.ts';
 import { compareEndpoints, createEndpoint } from './endpoint.ts';
 import { createInstance, deriveLifecycle, isValidInstance } from './instance.ts';
 import { createRevision, createSnapshot, isValidSnapshot, snapshotsEqual } from './snapshot.ts';
@@ -224,4 +224,28 @@ test('the key construction matches the published length-prefixed vector', () => 
   assert.equal(lengthPrefixedKey(fields), 'f7nt6cxpnngsq3jmjii4h5fwo4gixmr6bk5jk2ptoh7knjxc7nmq');
   const t = referenceTarget();
   assert.equal(targetKey(t), lengthPrefixedKey([t.instanceId, t.versionId, t.manifestDigest, t.canonicalEndpoint, t.audience]));
+});
+
+test('change validation catches corrupted retained state', () => {
+  const result = snapshot('populated', [instance('a'), instance('b', { endpoints: [tcpEndpoint('10.0.0.2')] })], 1);
+  const good = structuredClone(instancesChanged(result, [result.instances[0]!], ['c', 'd']));
+  assert.ok(isValidChange(good));
+  const corruptions: Array<(c: Record<string, unknown>) => void> = [
+    (c) => (c['revision'] = { sourceTokens: ['x'], localOrder: 1 }),
+    (c) => (c['revision'] = { ...(c['revision'] as object), localOrder: 0 }),
+    (c) => (c['snapshot'] = { ...(c['snapshot'] as object), state: 'missing' }),
+    (c) => (c['upserts'] = [{ ...(c['upserts'] as object[])[0], id: '' }]),
+    (c) => (c['upserts'] = [(c['upserts'] as object[])[0], (c['upserts'] as object[])[0]]),
+    (c) => (c['deletedInstanceIds'] = ['d', 'c']),
+    (c) => (c['deletedInstanceIds'] = ['c', 'c']),
+    (c) => (c['deletedInstanceIds'] = ['a']),
+    (c) => ((c['upserts'] = []), (c['deletedInstanceIds'] = [])),
+    (c) => (c['previousState'] = 'empty'),
+    (c) => (c['kind'] = 'exploded'),
+  ];
+  for (const corrupt of corruptions) {
+    const copy = structuredClone(good) as unknown as Record<string, unknown>;
+    corrupt(copy);
+    assert.ok(!isValidChange(copy), corrupt.toString());
+  }
 });
