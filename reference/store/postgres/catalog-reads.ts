@@ -1,0 +1,146 @@
+// Catalog reads on PostgreSQL (spec.md §7–§8). A read takes the shared
+// publication lock, reads the revision, and pages over the view of its
+// context at that revision. A view lists the visible capabilities with their
+// sizes and profiles; it is built from indexed rows on first use at a
+// revision and kept until the revision moves, as the memory store keeps its
+// views. Definitions never change once stored, so they are cached for good.
+import type pg from 'pg';
+import type { CapabilityDefinition, CapabilityPage, CatalogContext, CatalogQuery, RegistryLimits, ResolvedCapability } from '../../../contract/records.ts';
+import { assemblePage, normaliseQuery, textMatches, type VisibleDefinition } from '../../domain/catalog.ts';
+import { compareBytes } from '../../domain/ordering.ts';
+import { assertShape } from '../../domain/validation.ts';
+import { run, transaction, type Db } from './database.ts';
+import { chainValid, type ChainFacts } from './route-selection.ts';
+import { sql } from './sql.ts';
+
+interface ViewEntry {
+  id: string;
+  size: number;
+  profiles: Set<string>;
+}
+
+interface View {
+  revision: number;
+  entries: ViewEntry[];
+  byId: Map<string, ViewEntry>;
+}
+
+interface TenantViewRow extends ChainFacts {
+  capability_id: string;
+  canonical_size: number;
+  profile_ids: string[];
+}
+
+const INTERNAL_VIEW = '\u0000internal';
+const MAX_VIEWS = 512;
+const MAX_CACHED_DEFINITION_BYTES = 64 * 1024 * 1024;
+
+export class CatalogReader {
+  private readonly views = new Map<string, View>();
+  private readonly definitions = new Map<string, { definition: CapabilityDefinition; size: number }>();
+  private cachedBytes = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly limits: RegistryLimits,
+    private readonly skipRevisionCheck: boolean,
+  ) {}
+
+  async query(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
+    return this.atOneRevision(async (db, revision) => {
+      const q = normaliseQuery(query, revision, this.limits, this.skipRevisionCheck);
+      let entries = (await this.view(db, ctx, revision)).entries.filter(
+        (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
+      );
+      if (q.needle !== undefined) {
+        const definitions = await this.loadDefinitions(db, entries.map((e) => e.id));
+        entries = entries.filter((e) => textMatches(definitions.get(e.id)!, q.needle!));
+      }
+      // Plan the page on ids and sizes, then fetch only the definitions it holds.
+      const placeholders: VisibleDefinition[] = entries.map((e) => ({ id: e.id, size: e.size, definition: { capability: { id: e.id } } as CapabilityDefinition }));
+      const plan = assemblePage(placeholders, q, revision, this.limits);
+      const ids = plan.capabilities.map((d) => d.capability.id);
+      const definitions = await this.loadDefinitions(db, ids);
+      return { ...plan, capabilities: ids.map((id) => definitions.get(id)!) };
+    });
+  }
+
+  async get(capabilityId: string, ctx: CatalogContext): Promise<ResolvedCapability | null> {
+    assertShape<string>('CapabilityId', capabilityId);
+    return this.atOneRevision(async (db, revision) => {
+      if (!(await this.view(db, ctx, revision)).byId.has(capabilityId)) return null;
+      const definitions = await this.loadDefinitions(db, [capabilityId]);
+      return { definition: definitions.get(capabilityId)!, catalog_revision: revision };
+    });
+  }
+
+  private atOneRevision<T>(body: (db: Db, revision: number) => Promise<T>): Promise<T> {
+    return transaction(this.pool, async (db) => {
+      await run(db, sql('lock-catalog-shared'));
+      const [row] = await run<{ revision: number }>(db, sql('read-revision'));
+      return body(db, row!.revision);
+    });
+  }
+
+  /** The view of a context: tenant context wins over unbound ([catalog-tenant-precedence]). */
+  private async view(db: Db, ctx: CatalogContext, revision: number): Promise<View> {
+    const key = ctx.tenant_id ?? (ctx.allow_unbound ? INTERNAL_VIEW : null);
+    if (key === null) return { revision, entries: [], byId: new Map() };
+    const cached = this.views.get(key);
+    if (cached && cached.revision === revision) return cached;
+    const entries = ctx.tenant_id !== null ? await this.tenantView(db, ctx.tenant_id) : await this.internalView(db);
+    entries.sort((a, b) => compareBytes(a.id, b.id));
+    const view: View = { revision, entries, byId: new Map(entries.map((e) => [e.id, e])) };
+    this.views.delete(key);
+    if (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, view);
+    return view;
+  }
+
+  private async tenantView(db: Db, tenantId: string): Promise<ViewEntry[]> {
+    const byId = new Map<string, ViewEntry>();
+    for (const row of await run<TenantViewRow>(db, sql('catalog-tenant-view'), [tenantId])) {
+      if (!chainValid(row, tenantId, row.capability_id)) continue;
+      let entry = byId.get(row.capability_id);
+      if (!entry) byId.set(row.capability_id, (entry = { id: row.capability_id, size: row.canonical_size, profiles: new Set() }));
+      for (const p of row.profile_ids) entry.profiles.add(p);
+    }
+    return [...byId.values()];
+  }
+
+  /** [catalog-internal]: capabilities of active, qualified versions of enabled types. */
+  private async internalView(db: Db): Promise<ViewEntry[]> {
+    const versions = (await run<{ version_id: string; status: string; supply_chain_qualified: boolean; type_enabled: boolean; profile_ids: string[] }>(db, sql('catalog-active-versions'))).filter(
+      (v) => v.status === 'active' && v.supply_chain_qualified && v.type_enabled,
+    );
+    const profiles = new Map(versions.map((v) => [v.version_id, v.profile_ids]));
+    if (versions.length === 0) return [];
+    const rows = await run<{ capability_id: string; canonical_size: number; version_ids: string[] }>(db, sql('catalog-version-capabilities'), [[...profiles.keys()]]);
+    return rows.map((row) => ({ id: row.capability_id, size: row.canonical_size, profiles: new Set(row.version_ids.flatMap((v) => profiles.get(v) ?? [])) }));
+  }
+
+  /** The definitions of `ids`, from the cache or the database. */
+  private async loadDefinitions(db: Db, ids: readonly string[]): Promise<Map<string, CapabilityDefinition>> {
+    const found = new Map<string, CapabilityDefinition>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const cached = this.definitions.get(id);
+      if (cached) found.set(id, cached.definition);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    const rows = await run<{ capability_id: string; definition: CapabilityDefinition; canonical_size: number }>(db, sql('load-definitions'), [missing]);
+    for (const row of rows) {
+      found.set(row.capability_id, row.definition);
+      // Bounded: the oldest entries go first; an evicted definition is read again when needed.
+      while (this.cachedBytes + row.canonical_size > MAX_CACHED_DEFINITION_BYTES && this.definitions.size > 0) {
+        const [oldest, entry] = this.definitions.entries().next().value!;
+        this.definitions.delete(oldest);
+        this.cachedBytes -= entry.size;
+      }
+      this.definitions.set(row.capability_id, { definition: row.definition, size: row.canonical_size });
+      this.cachedBytes += row.canonical_size;
+    }
+    return found;
+  }
+}

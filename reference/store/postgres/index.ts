@@ -1,0 +1,98 @@
+// The PostgreSQL store's entry point. `openPostgresStore` connects (or starts
+// an embedded server when given no URL), migrates or verifies the schema and
+// returns a RegistryStore.
+//
+// Connection modes:
+// - `url` alone: the owner's URL. Migrations run with it; the control pool
+//   assumes the fleetproof_control role and the data pool fleetproof_data, so
+//   the privilege split holds even with one login.
+// - `controlUrl` and `dataUrl`: login users granted those roles. Migrations
+//   need an owner: run `migrateRegistrySchema` separately, or pass `url` too.
+// - `dataPlaneOnly`: the data pool only (from `dataUrl`, or `url` assuming
+//   the data role). The schema version must match exactly; catalog writes are
+//   STORAGE_UNAVAILABLE naming the missing control-plane credentials.
+import { DEFAULT_LIMITS } from '../../../contract/records.ts';
+import { NO_FAULTS } from '../../domain/faults.ts';
+import { uuidv7FenceTokens } from '../../domain/fence-token.ts';
+import { validateLimits } from '../../domain/limits.ts';
+import { systemClock } from '../../domain/time.ts';
+import type { RegistryStore, StoreOptions } from '../registry-store.ts';
+import { asRegistryError, createPool } from './database.ts';
+import { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
+import { migrateRegistrySchema, verifySchemaVersion } from './migrate.ts';
+import { PostgresStore } from './postgres-store.ts';
+
+export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
+export { migrateRegistrySchema, SCHEMA_VERSION } from './migrate.ts';
+export { PostgresStore } from './postgres-store.ts';
+
+export const CONTROL_ROLE = 'fleetproof_control';
+export const DATA_ROLE = 'fleetproof_data';
+
+export interface PostgresStoreOptions extends StoreOptions {
+  /** Owner URL: migrates, and both pools assume their role through it. */
+  url?: string;
+  controlUrl?: string;
+  dataUrl?: string;
+  /** Hold no control pool; verify the schema instead of migrating. */
+  dataPlaneOnly?: boolean;
+  /** Apply pending migrations at open (default: when an owner `url` is given). */
+  migrate?: boolean;
+  controlPoolSize?: number;
+  dataPoolSize?: number;
+  statementTimeoutMs?: number;
+  /** Where the embedded server keeps its data when no URL is given. */
+  embedded?: EmbeddedServerOptions;
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<RegistryStore> {
+  const limits = validateLimits({ ...DEFAULT_LIMITS, ...options.limits });
+  let server: EmbeddedServer | undefined;
+  let url = options.url;
+  if (!url && !options.controlUrl && !options.dataUrl) {
+    server = await startEmbeddedPostgres(options.embedded);
+    url = server.url;
+  }
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  const dataPlaneOnly = options.dataPlaneOnly ?? false;
+  try {
+    if (url && !dataPlaneOnly && (options.migrate ?? true)) await migrateRegistrySchema(url);
+    const control =
+      dataPlaneOnly || !(options.controlUrl ?? url)
+        ? undefined
+        : createPool({
+            url: (options.controlUrl ?? url)!,
+            role: options.controlUrl ? undefined : CONTROL_ROLE,
+            max: options.controlPoolSize ?? 4,
+            statementTimeoutMs,
+            applicationName: 'fleetproof-control',
+          });
+    const dataUrl = options.dataUrl ?? url;
+    if (!dataUrl) throw new Error('openPostgresStore needs `url` or `dataUrl`');
+    const data = createPool({
+      url: dataUrl,
+      role: options.dataUrl ? undefined : DATA_ROLE,
+      max: options.dataPoolSize ?? 32,
+      statementTimeoutMs,
+      applicationName: 'fleetproof-data',
+    });
+    try {
+      await verifySchemaVersion((text) => data.query(text));
+    } catch (err) {
+      await Promise.all([control?.end(), data.end()]);
+      throw err;
+    }
+    return new PostgresStore({
+      control,
+      data,
+      limits,
+      clock: options.clock ?? systemClock,
+      fenceTokens: options.fenceTokens ?? uuidv7FenceTokens,
+      faults: options.faults ?? NO_FAULTS,
+      onClose: server ? () => server.stop() : undefined,
+    });
+  } catch (err) {
+    await server?.stop();
+    throw asRegistryError(err);
+  }
+}

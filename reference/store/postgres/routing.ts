@@ -1,0 +1,288 @@
+// Route resolution and settlement on PostgreSQL (spec.md §9–§14). Each call
+// is one data-pool transaction that begins with the action's advisory lock.
+// The domain rules decide; the SQL files lock and write (their headers give
+// the lock order: replica, then route, then counters in scope order).
+import type pg from 'pg';
+import type {
+  AdmissionPolicy,
+  RouteAssignment,
+  RouteView,
+  ResolveRequest,
+  ScopeReservation,
+  SettlementOutcome,
+  SettlementResult,
+} from '../../../contract/records.ts';
+import { attemptScopes, buildReservation, counterKey, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
+import { buildAssignment } from '../../domain/assignment.ts';
+import { circuitAfterSettlement } from '../../domain/circuit.ts';
+import { pinnedTargetValid, replicaTakesRetry } from '../../domain/eligibility.ts';
+import type { Faults } from '../../domain/faults.ts';
+import type { FenceTokenSource } from '../../domain/fence-token.ts';
+import { admissionRejected, capacityExceeded, conflict, fenceLost, notFound, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
+import type { Clock } from '../../domain/time.ts';
+import { assertShape, jsonEqual } from '../../domain/validation.ts';
+import { read, run, transaction, type Db } from './database.ts';
+import { circuitOf } from './rows.ts';
+import { chooseReplica, type ChainRow } from './route-selection.ts';
+import { sql } from './sql.ts';
+
+export interface RoutingContext {
+  data: pg.Pool;
+  clock: Clock;
+  fenceTokens: FenceTokenSource;
+  faults: Faults;
+}
+
+interface RouteRow {
+  tenant_id: string;
+  capability_id: string;
+  replica_id: string;
+  reserved: boolean;
+  last_settlement: SettlementOutcome | null;
+  reservation_scopes: ScopeReservation[];
+  assignment: RouteAssignment;
+}
+
+interface LockedRouteRow extends RouteRow {
+  pinned_version_id: string;
+  status: 'ready' | 'draining' | 'offline';
+  lease_expires_at_ms: number;
+  capacity: number;
+  active_assignments: number;
+  consecutive_failures: number;
+  circuit_open_until_ms: number;
+  replica_version_id: string;
+  region: string;
+  zone: string;
+  capacity_class: string;
+  instance_status: 'enabled' | 'disabled' | null;
+  instance_version_id: string | null;
+  instance_tenant_id: string | null;
+  version_status: 'admitted' | 'active' | 'revoked' | null;
+  supply_chain_qualified: boolean | null;
+  type_enabled: boolean | null;
+}
+
+interface ReserveResult {
+  kinds: string[] | null;
+  keys: string[] | null;
+  routes: number;
+}
+
+const viewOf = (r: Pick<RouteRow, 'assignment' | 'reserved' | 'last_settlement'>): RouteView => ({
+  assignment: r.assignment,
+  reserved: r.reserved,
+  last_settlement: r.last_settlement,
+});
+
+/** The limit the SQL checks: the pinned one, or none under the capacity-outside-lock fault. */
+const UNCHECKED_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/** [admission-all-or-nothing]: the first scope, in order, that the reservation statement could not take. */
+function firstMissing(scopes: readonly ScopeReservation[], result: ReserveResult): ScopeReservation | undefined {
+  const taken = new Set((result.kinds ?? []).map((kind, i) => counterKey(kind, result.keys![i]!)));
+  return scopes.find((s) => !taken.has(counterKey(s.kind, s.key)));
+}
+
+/**
+ * The deliberate capacity-outside-lock fault: the scopes are checked in a
+ * separate transaction and then taken without the limit check, so concurrent
+ * attempts can overbook ([admission-never-overbooked]).
+ */
+async function checkOutsideLock(ctx: RoutingContext, scopes: readonly ScopeReservation[]): Promise<void> {
+  for (const s of scopes) {
+    const [row] = await read<{ active: number }>(ctx.data, sql('read-counter'), [s.kind, s.key]);
+    if ((row?.active ?? 0) >= s.limit) throw capacityExceeded(s.kind);
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext): unknown[] {
+  const unchecked = ctx.faults.has('capacity-outside-lock');
+  return [scopes.map((s) => s.kind), scopes.map((s) => s.key), scopes.map((s) => (unchecked ? UNCHECKED_LIMIT : s.limit))];
+}
+
+async function createRoute(ctx: RoutingContext, db: Db, tenantId: string, req: ResolveRequest): Promise<RouteView> {
+  const nowMs = ctx.clock();
+  await run(db, sql('lock-catalog-shared'));
+  const rows = await run<ChainRow>(db, sql('routing-bindings'), [tenantId, req.capability_id]);
+  const { chain, replica, provision } = await chooseReplica(db, tenantId, req, rows, nowMs);
+  const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
+  if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);
+  const admission = buildReservation(chain.quota_policy_ref, policy, {
+    tenantId,
+    connectorTypeId: chain.version_type_id!,
+    instanceId: chain.instance_id,
+    bindingKey: chain.scope_key,
+  });
+  const scopes = attemptScopes(admission, false);
+  if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
+  const assignment = buildAssignment({
+    actionId: req.action_id,
+    capabilityId: req.capability_id,
+    tenantId,
+    instance: {
+      id: chain.instance_id,
+      connector_type_id: chain.instance_type_id!,
+      version_id: chain.version_id!,
+      tenant_id: chain.instance_tenant_id!,
+      config_revision: chain.config_revision!,
+      secret_provider_ref: chain.secret_provider_ref!,
+      status: chain.instance_status!,
+    },
+    manifestDigest: chain.manifest_digest!,
+    replica: provision,
+    binding: {
+      tenant_id: tenantId,
+      capability_id: req.capability_id,
+      instance_id: chain.instance_id,
+      priority: chain.priority,
+      policy_revision: chain.policy_revision,
+      credential_revision_ref: chain.credential_revision_ref,
+      quota_policy_ref: chain.quota_policy_ref,
+      enabled: chain.enabled,
+    },
+    catalogRevision: chain.catalog_revision,
+    fenceToken: ctx.fenceTokens(),
+    admission,
+    nowMs,
+  });
+  const [result] = await run<ReserveResult>(db, sql('create-route'), [
+    ...reserveParams(scopes, ctx),
+    replica.replica_id,
+    req.action_id,
+    tenantId,
+    req.capability_id,
+    assignment.fence_token,
+    JSON.stringify(scopes),
+    JSON.stringify(assignment),
+    nowMs,
+    assignment.version_id,
+  ]);
+  const missing = firstMissing(scopes, result!);
+  if (missing) throw capacityExceeded(missing.kind);
+  if (result!.routes !== 1) throw storageUnavailable(`route ${req.action_id} was not stored`);
+  return { assignment, reserved: true, last_settlement: null };
+}
+
+function policyOfChain(c: ChainRow): AdmissionPolicy {
+  return {
+    policy_ref: c.policy_ref!,
+    revision: c.policy_revision_number!,
+    enabled: c.policy_enabled!,
+    max_global_in_flight: c.max_global_in_flight!,
+    max_tenant_in_flight: c.max_tenant_in_flight!,
+    max_connector_type_in_flight: c.max_connector_type_in_flight!,
+    max_instance_in_flight: c.max_instance_in_flight!,
+    max_binding_in_flight: c.max_binding_in_flight!,
+    max_tenant_retry_in_flight: c.max_tenant_retry_in_flight!,
+    circuit_failure_threshold: c.circuit_failure_threshold!,
+    circuit_open_ms: c.circuit_open_ms!,
+  };
+}
+
+/** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
+async function reacquire(ctx: RoutingContext, db: Db, actionId: string): Promise<RouteView> {
+  const [locked] = await run<LockedRouteRow>(db, sql('lock-route-replica'), [actionId]);
+  const a = locked!.assignment;
+  const nowMs = ctx.clock();
+  const replicaUsable =
+    replicaTakesRetry(
+      {
+        version_id: locked!.replica_version_id,
+        status: locked!.status,
+        lease_expires_at_ms: locked!.lease_expires_at_ms,
+        capacity: locked!.capacity,
+        active: locked!.active_assignments,
+        ...circuitOf(locked!),
+        topology: { region: locked!.region, zone: locked!.zone, capacity_class: locked!.capacity_class },
+      },
+      nowMs,
+    ) &&
+    pinnedTargetValid(
+      locked!.pinned_version_id,
+      locked!.instance_status === null
+        ? undefined
+        : { id: a.instance_id, connector_type_id: '', version_id: locked!.instance_version_id!, tenant_id: locked!.instance_tenant_id!, config_revision: 0, secret_provider_ref: '', status: locked!.instance_status },
+      locked!.version_status === null ? undefined : { status: locked!.version_status, supply_chain_qualified: locked!.supply_chain_qualified! },
+      locked!.type_enabled === null ? undefined : { enabled: locked!.type_enabled },
+    );
+  const scopes = attemptScopes(a.admission, true);
+  if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
+  const [result] = await run<ReserveResult>(db, sql('reacquire-route'), [
+    ...reserveParams(scopes, ctx),
+    locked!.replica_id,
+    replicaUsable,
+    actionId,
+    JSON.stringify(scopes),
+  ]);
+  const missing = firstMissing(scopes, result!);
+  if (missing) throw capacityExceeded(missing.kind);
+  if (result!.routes !== 1) throw replicaUnavailable(a.instance_id);
+  return { assignment: a, reserved: true, last_settlement: null };
+}
+
+export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
+  assertShape<string>('TenantId', tenantId);
+  assertShape<ResolveRequest>('ResolveRequest', req);
+  return transaction(ctx.data, async (db) => {
+    await run(db, sql('lock-action'), [req.action_id]);
+    const [existing] = await run<RouteRow>(db, sql('read-route'), [req.action_id]);
+    if (!existing) return createRoute(ctx, db, tenantId, req);
+    if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
+      throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
+    }
+    if (existing.reserved) return viewOf(existing);
+    if (ctx.faults.has('reselect-on-retry')) {
+      await run(db, sql('delete-route'), [req.action_id]);
+      return createRoute(ctx, db, tenantId, req);
+    }
+    return reacquire(ctx, db, req.action_id);
+  });
+}
+
+export async function route(ctx: RoutingContext, tenantId: string, actionId: string): Promise<RouteView | null> {
+  assertShape<string>('TenantId', tenantId);
+  assertShape<string>('ActionId', actionId);
+  const [row] = await read<RouteRow>(ctx.data, sql('read-route'), [actionId]);
+  return row && row.tenant_id === tenantId ? viewOf(row) : null;
+}
+
+/** [settle-fence], [settle-release-once], [settle-idempotent], [circuit-counting]. */
+export async function settle(
+  ctx: RoutingContext,
+  tenantId: string,
+  actionId: string,
+  assignment: RouteAssignment,
+  outcome: SettlementOutcome,
+): Promise<SettlementResult> {
+  assertShape<string>('TenantId', tenantId);
+  assertShape<string>('ActionId', actionId);
+  assertShape('SettlementRequest', { assignment, outcome });
+  return transaction(ctx.data, async (db) => {
+    await run(db, sql('lock-action'), [actionId]);
+    const [stored] = await run<LockedRouteRow>(db, sql('lock-route-replica'), [actionId]);
+    if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
+    if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
+      throw fenceLost('the presented assignment differs from the stored one');
+    }
+    const releaseAgain = !stored.reserved && ctx.faults.has('settle-release-twice');
+    if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.last_settlement };
+    const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock());
+    const [result] = await run<{ routes: number; held: number; released: number }>(db, sql('settle-route'), [
+      actionId,
+      outcome,
+      stored.replica_id,
+      circuit.consecutive_failures,
+      circuit.open_until_ms,
+      releaseAgain,
+    ]);
+    if (result!.routes === 0) {
+      // Lease expiry released this reservation after it was read: nothing left to release.
+      const [now] = await run<RouteRow>(db, sql('read-route'), [actionId]);
+      return { action_id: actionId, released: false, last_settlement: now!.last_settlement };
+    }
+    if (!releaseAgain && result!.released < result!.held) throw fenceLost('an admission counter of this reservation is already released');
+    return { action_id: actionId, released: true, last_settlement: outcome };
+  });
+}

@@ -1,0 +1,3 @@
+-- The catalog revision, outside any catalog read. No lock: a single row read
+-- sees the last committed publication.
+SELECT revision FROM catalog_revision
