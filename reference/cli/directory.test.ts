@@ -107,6 +107,22 @@ describe('fleetproof directory watch', () => {
     assert.equal(await main(args({ binding: broken })), 2);
   });
 
+  test('labels prints the markers the Service and its slices must carry', async () => {
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => printed.push(line);
+    try {
+      assert.equal(await main(['directory', 'labels', '--binding', bindingPath]), 0);
+    } finally {
+      console.log = log;
+    }
+    const text = printed.join('\n');
+    assert.match(text, new RegExp(`fleetproof.dev/directory-target=${binding.targetKey}`));
+    assert.match(text, /fleetproof.dev\/binding-version=v1/);
+    assert.match(text, /kubernetes.io\/service-name=alpha/);
+    assert.equal(await main(['directory', 'labels']), 2);
+  });
+
   test('a child process provisions replicas and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, ...args()], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

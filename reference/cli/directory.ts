@@ -10,6 +10,7 @@ import { DirectoryBridge, type BridgeEvent } from '../directory/bridge/bridge.ts
 import { loadBindingFile, type BridgeBinding } from '../directory/bridge/binding-file.ts';
 import { HttpLifecyclePort } from '../directory/bridge/http-lifecycle.ts';
 import { lifecycleTokenSource } from '../directory/bridge/registry-token.ts';
+import { endpointSliceRequiredLabels, serviceLabels } from '../directory/kubernetes/binding.ts';
 import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
@@ -134,12 +135,53 @@ async function watch(argv: string[]): Promise<number> {
   }
 }
 
+const LABELS_SUMMARY = 'Prints the labels the bound Service and its EndpointSlices must carry (the markers include the target key).';
+const LABEL_FLAGS = {
+  binding: { type: 'string', description: 'binding file (YAML or JSON) (required)' },
+} satisfies Record<string, FlagSpec>;
+
+/** The labels depend only on the target and the Kubernetes names, never on the API origin. */
+const ANY_ORIGIN = 'https://kubernetes.invalid';
+
+async function labels(argv: string[]): Promise<number> {
+  const parsed = parseFlags('directory labels', LABELS_SUMMARY, LABEL_FLAGS, argv);
+  if (!parsed) return 0;
+  const path = parsed.values.binding;
+  if (path === undefined) throw new UsageError(`--binding is required\n\n${helpText('directory labels', LABELS_SUMMARY, LABEL_FLAGS)}`);
+  let binding: BridgeBinding;
+  try {
+    binding = await loadBindingFile(path, ANY_ORIGIN, { ignoreApiOrigin: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const show = (title: string, map: Record<string, string>) => [title, ...Object.keys(map).sort().map((k) => `  ${k}=${map[k]}`)];
+  console.log(
+    [
+      ...show('Service labels:', serviceLabels(binding.kubernetes)),
+      ...show('EndpointSlice labels:', endpointSliceRequiredLabels(binding.kubernetes)),
+    ].join('\n'),
+  );
+  return 0;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    console.log(['usage: fleetproof directory watch [options]', '', summary, '', 'Run `fleetproof directory watch --help` for its options.'].join('\n'));
+    console.log(
+      [
+        'usage: fleetproof directory <watch|labels> [options]',
+        '',
+        summary,
+        '',
+        '  watch   observe the Service and report its pods to the registry',
+        '  labels  print the labels the Service and its slices must carry',
+        '',
+        'Run `fleetproof directory <subcommand> --help` for its options.',
+      ].join('\n'),
+    );
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'watch') throw new UsageError(`unknown subcommand ${sub}; the only one is "watch"`);
-  return watch(rest);
+  if (sub === 'watch') return watch(rest);
+  if (sub === 'labels') return labels(rest);
+  throw new UsageError(`unknown subcommand ${sub}; use watch or labels`);
 }

@@ -51,8 +51,13 @@ function labels(doc: Doc, key: string, path: string): Record<string, string> {
   return v as Record<string, string>;
 }
 
+export interface ParseOptions {
+  /** Accept a kubernetes.api_origin that differs from `apiOrigin` (for label printing). */
+  ignoreApiOrigin?: boolean;
+}
+
 /** Parses a binding file's document; `apiOrigin` comes from the command line. */
-export function parseBindingFile(value: unknown, apiOrigin: string): BridgeBinding {
+export function parseBindingFile(value: unknown, apiOrigin: string, options: ParseOptions = {}): BridgeBinding {
   const root = section(value, 'binding', ['version', 'target', 'kubernetes', 'replica'], ['backoff']);
   if (root['version'] !== BINDING_FILE_VERSION) throw new BindingFileError(`binding.version must be ${BINDING_FILE_VERSION}`);
   if (!isCanonicalOrigin(apiOrigin)) throw new BindingFileError(`the Kubernetes API must be a canonical origin such as https://kube.example:6443 (no path, no trailing slash)`);
@@ -62,7 +67,7 @@ export function parseBindingFile(value: unknown, apiOrigin: string): BridgeBindi
     'namespace', 'service_name', 'service_uid', 'endpoint_slice_managed_by', 'service_owner_labels', 'endpoint_slice_labels',
     'address_type', 'port_name', 'protocol', 'bounds',
   ], ['api_origin']);
-  if (k['api_origin'] !== undefined && k['api_origin'] !== apiOrigin) throw new BindingFileError('kubernetes.api_origin differs from --kube-api');
+  if (k['api_origin'] !== undefined && k['api_origin'] !== apiOrigin && !options.ignoreApiOrigin) throw new BindingFileError('kubernetes.api_origin differs from --kube-api');
   const bounds = section(k['bounds'], 'kubernetes.bounds', ['list_response_bytes', 'watch_envelope_bytes', 'endpoint_slice_count', 'endpoint_count', 'pending_changes']);
   const r = section(root['replica'], 'replica', [
     'id_pattern', 'endpoint_pattern', 'peer_principal_id_pattern', 'peer_principal_kind', 'peer_did_pattern', 'trust_domain', 'transport_profile',
@@ -133,7 +138,7 @@ export function parseBindingFile(value: unknown, apiOrigin: string): BridgeBindi
   return { kubernetes, template, backoff };
 }
 
-export async function loadBindingFile(path: string, apiOrigin: string): Promise<BridgeBinding> {
+export async function loadBindingFile(path: string, apiOrigin: string, options: ParseOptions = {}): Promise<BridgeBinding> {
   let textContent: string;
   try {
     textContent = await readFile(path, 'utf8');
@@ -147,5 +152,5 @@ export async function loadBindingFile(path: string, apiOrigin: string): Promise<
   } catch (err) {
     throw new BindingFileError(`binding file ${path} is neither JSON nor YAML: ${(err as Error).message}`);
   }
-  return parseBindingFile(doc, apiOrigin);
+  return parseBindingFile(doc, apiOrigin, options);
 }
