@@ -61,6 +61,12 @@ export class TestDatabases {
   private pending: TestDatabase[] = [];
   /** Databases of passed tests, ready to be emptied and reused. */
   private spare: TestDatabase[] = [];
+  private readonly disposable = new Set<string>();
+
+  /** Login roles named after this file's databases start with this; dropped at the end. */
+  get rolePrefix(): string {
+    return this.prefix;
+  }
   readonly kept: string[] = [];
 
   constructor(readonly serverUrl: string) {
@@ -78,9 +84,12 @@ export class TestDatabases {
     return this.template;
   }
 
-  /** A database holding the migrated schema and no records. */
-  async create(): Promise<TestDatabase> {
-    let db = this.spare.pop();
+  /**
+   * A database holding the migrated schema and no records. A test that
+   * alters the schema itself asks for a `disposable` one, never reused.
+   */
+  async create(options: { disposable?: boolean } = {}): Promise<TestDatabase> {
+    let db = options.disposable ? undefined : this.spare.pop();
     if (db) {
       await emptyDatabase(db.url);
     } else {
@@ -89,6 +98,7 @@ export class TestDatabases {
       await this.admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
       db = { name, url: databaseUrl(this.serverUrl, name) };
     }
+    if (options.disposable) this.disposable.add(db.name);
     this.pending.push(db);
     return db;
   }
@@ -116,14 +126,19 @@ export class TestDatabases {
   async settleTest(passed: boolean): Promise<void> {
     const used = this.pending;
     this.pending = [];
-    if (passed) this.spare.push(...used);
-    else this.kept.push(...used.map((db) => db.name));
+    if (!passed) this.kept.push(...used.map((db) => db.name));
+    for (const db of passed ? used : []) {
+      if (this.disposable.has(db.name)) await this.drop(db.name);
+      else this.spare.push(db);
+    }
   }
 
   async close(): Promise<void> {
     await this.settleTest(true);
     for (const db of this.spare.splice(0)) await this.drop(db.name);
     if (this.template) await this.drop(await this.template).catch(() => {});
+    const roles = await this.admin.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)', [this.prefix]);
+    for (const { rolname } of roles.rows) if (!this.kept.some((k) => rolname.startsWith(k))) await this.admin.query(`DROP ROLE IF EXISTS ${rolname}`);
     if (this.kept.length > 0) console.log(`kept databases of failed tests for inspection: ${this.kept.join(', ')}`);
     await this.admin.end();
   }
