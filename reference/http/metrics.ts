@@ -26,7 +26,10 @@ export class HttpMetrics {
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     let h = this.latency.get(operationId);
     if (!h) this.latency.set(operationId, (h = { counts: BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
-    for (let i = 0; i < BUCKETS_SECONDS.length; i++) if (seconds <= BUCKETS_SECONDS[i]!) h.counts[i]!++;
+    // One count per observation in its own bucket; render() makes them cumulative.
+    let i = 0;
+    while (i < BUCKETS_SECONDS.length && seconds > BUCKETS_SECONDS[i]!) i++;
+    if (i < BUCKETS_SECONDS.length) h.counts[i]!++;
     h.sum += seconds;
     h.count++;
   }
@@ -45,7 +48,11 @@ export class HttpMetrics {
     );
     for (const [op, h] of this.latency) {
       const label = `operation="${escapeLabel(op)}"`;
-      BUCKETS_SECONDS.forEach((le, i) => lines.push(`fleetproof_http_request_duration_seconds_bucket{${label},le="${le}"} ${h.counts[i]}`));
+      let cumulative = 0;
+      BUCKETS_SECONDS.forEach((le, i) => {
+        cumulative += h.counts[i]!;
+        lines.push(`fleetproof_http_request_duration_seconds_bucket{${label},le="${le}"} ${cumulative}`);
+      });
       lines.push(`fleetproof_http_request_duration_seconds_bucket{${label},le="+Inf"} ${h.count}`);
       lines.push(`fleetproof_http_request_duration_seconds_sum{${label}} ${h.sum}`);
       lines.push(`fleetproof_http_request_duration_seconds_count{${label}} ${h.count}`);

@@ -2,11 +2,11 @@
 // limit ([wire-body-limit]) — from Content-Length before a byte is read, and
 // while reading for bodies without one — then UTF-8 and JSON well-formedness
 // ([wire-malformed-json]). Nothing here looks at the body's meaning.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { invalid, RegistryError } from '../domain/registry-error.ts';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Thrown for PAYLOAD_TOO_LARGE; the server closes the connection after answering. */
 export const payloadTooLarge = (max: number) => new RegistryError('PAYLOAD_TOO_LARGE', `the request body exceeds ${max} bytes`);
@@ -26,47 +26,69 @@ export function checkMediaType(req: IncomingMessage): void {
   if (!JSON_MEDIA_TYPE.test(type)) throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', `media type ${type.slice(0, 100)} is not application/json`);
 }
 
+/**
+ * Collects one body. Its listeners are prototype methods bound once, rather
+ * than closures made per request, which keeps the hot path light.
+ */
+class BodyCollector {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly onData = this.data.bind(this);
+  private readonly onEnd = this.end.bind(this);
+  private readonly onError = this.error.bind(this);
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly maxBytes: number,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
+    req.on('data', this.onData);
+    req.on('end', this.onEnd);
+    req.on('error', this.onError);
+  }
+
+  private data(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.detach();
+      this.req.pause();
+      this.reject(payloadTooLarge(this.maxBytes));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private end(): void {
+    this.detach();
+    this.resolve(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
+  }
+
+  // The client went away mid-body: nobody is left to answer, and it is no server fault.
+  private error(): void {
+    this.detach();
+    this.reject(invalid('the request body could not be read'));
+  }
+
+  private detach(): void {
+    this.req.off('data', this.onData);
+    this.req.off('end', this.onEnd);
+    this.req.off('error', this.onError);
+  }
+}
+
 /** Reads at most `maxBytes`; stops reading as soon as the body is known to be larger. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        req.pause();
-        reject(payloadTooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    // The client went away mid-body: nobody is left to answer, and it is no server fault.
-    const onError = () => {
-      cleanup();
-      reject(invalid('the request body could not be read'));
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
+  return new Promise((resolve, reject) => new BodyCollector(req, maxBytes, resolve, reject));
 }
 
 /**
- * The deepest nesting a request body may have. No record of the contract comes
- * near it, and the digest and copy steps recurse once per level, so a body of
- * a few hundred kilobytes of brackets would otherwise exhaust the stack.
+ * The deepest nesting a body with open content may have (open-content.ts). No
+ * record of the contract comes near it, and the digest and copy steps recurse
+ * once per level, so a few hundred kilobytes of brackets would otherwise
+ * exhaust the stack.
  */
 export const MAX_JSON_DEPTH = 128;
 
@@ -87,18 +109,14 @@ export function nestsDeeperThan(bytes: Buffer, max: number): boolean {
   return false;
 }
 
-/** Parses a body as UTF-8 JSON; anything else is INVALID_REQUEST. */
-export function parseJson(bytes: Buffer): unknown {
+/** Parses a body as UTF-8 JSON nested at most `maxDepth` deep; anything else is INVALID_REQUEST. */
+export function parseJson(bytes: Buffer, maxDepth = Infinity): unknown {
   if (bytes.length === 0) throw invalid('a JSON request body is required');
-  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw invalid(`the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
-  let text: string;
+  if (!isUtf8(bytes)) throw invalid('the request body is not valid UTF-8');
+  // A body of n bytes cannot nest deeper than n/2 levels, so small bodies skip the scan.
+  if (bytes.length > 2 * maxDepth && nestsDeeperThan(bytes, maxDepth)) throw invalid(`the request body nests deeper than ${maxDepth} levels`);
   try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw invalid('the request body is not valid UTF-8');
-  }
-  try {
-    return JSON.parse(text);
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     throw invalid('the request body is not well-formed JSON');
   }

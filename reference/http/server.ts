@@ -19,7 +19,7 @@ import { errorReply, type ErrorLogger } from './error-response.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { HttpMetrics } from './metrics.ts';
 import type { OperationHandler, OperationInput, Reply, ServerDeps } from './operation.ts';
-import { checkMediaType, parseJson, readBody } from './request-body.ts';
+import { checkMediaType, MAX_JSON_DEPTH, parseJson, readBody } from './request-body.ts';
 import { compileValidators, type OperationValidators } from './request-validation.ts';
 import { RouteTable } from './route-table.ts';
 import { liftBodyTenant } from './tenant-from-body.ts';
@@ -134,7 +134,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     let bodyTenant: string | undefined;
     if (op.validators.body) {
       checkMediaType(req);
-      body = parseJson(await readBody(req, limits.max_body_bytes));
+      body = parseJson(await readBody(req, limits.max_body_bytes), op.validators.openBody ? MAX_JSON_DEPTH : Infinity);
       if (faults.has('tenant-from-body')) bodyTenant = liftBodyTenant(op.operationId, body);
     }
     const input: OperationInput = { params: op.validators.params(rawParams), query: op.validators.query(search), body, principal };

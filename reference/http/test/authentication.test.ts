@@ -92,4 +92,17 @@ describe('authentication', () => {
     }
     assert.equal(verifier.cachedTokens, 2);
   });
+
+  it('[auth-signature] the cache evicts the least recently used token, not one in steady use', async () => {
+    const verifier = new TokenVerifier({ jwks: api.jwks, cacheSize: 4 });
+    const mint = (tenant: string) => mintToken({ key: api.key, roles: [], tenant });
+    const [a, b, c, d, e, f, g] = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(mint));
+    for (const t of [a, b, c, d]) await verifier.authenticate(`Bearer ${t}`);
+    for (const t of [e, f, g]) {
+      await verifier.authenticate(`Bearer ${a}`);
+      await verifier.authenticate(`Bearer ${t}`);
+    }
+    assert.equal(verifier.cachedTokens, 4);
+    assert.deepEqual([a, b, c, d, e, f, g].map((t) => verifier.holds(t!)), [true, false, false, false, true, true, true]);
+  });
 });

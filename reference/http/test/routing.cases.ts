@@ -163,5 +163,11 @@ export function routingCases(registry: () => TestRegistry): void {
     assert.match(metrics.text, /^fleetproof_http_requests_total\{operation="getHealth",status="200"\} [1-9]/m);
     assert.match(metrics.text, /^fleetproof_http_request_duration_seconds_count\{operation="getReady"\} [1-9]/m);
     assert.match(metrics.text, /^fleetproof_fleet_catalog_revision \d+$/m);
+    // Buckets are cumulative and end at the count.
+    const buckets = [...metrics.text.matchAll(/^fleetproof_http_request_duration_seconds_bucket\{operation="getHealth",le="([^"]+)"\} (\d+)$/gm)];
+    const counts = buckets.map((m) => Number(m[2]));
+    assert.equal(buckets.at(-1)?.[1], '+Inf');
+    assert.deepEqual(counts, [...counts].sort((x, y) => x - y));
+    assert.match(metrics.text, new RegExp(`^fleetproof_http_request_duration_seconds_count\\{operation="getHealth"\\} ${counts.at(-1)}$`, 'm'));
   });
 }
