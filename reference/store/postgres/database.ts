@@ -42,6 +42,9 @@ export function createPool(spec: PoolSpec): pg.Pool {
   // An idle connection that dies (server restart, terminated backend) is
   // reported here and dropped by the pool; the next checkout opens a new one.
   pool.on('error', () => {});
+  // A checked-out connection that dies between two statements reports it on
+  // the client; the next statement then fails and becomes STORAGE_UNAVAILABLE.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
