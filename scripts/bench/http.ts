@@ -5,9 +5,12 @@
 // own process. Each round is a registry slice followed at once by a bare
 // slice, so a neighbour's load falls on both alike; the medians are compared:
 //   ratio = registry pairs/s ÷ bare requests/s × 2   (cost per request; target ≥ 0.5)
+// It also reports the CPU time each server spends per request (from /proc),
+// which swings far less with a neighbour's load than throughput does.
 // Knobs: BENCH_ROUNDS (9), BENCH_ROUND_MS (1500), BENCH_CONNECTIONS (32), BENCH_TENANTS (8);
 // BENCH_CPU_PROF=DIR writes V8 CPU profiles of both server processes into DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +65,29 @@ function start(command: string[]): Promise<{ child: ChildProcess; url: string }>
     child.once('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
     lines.once('line', (line) => resolve({ child, url: line.replace('listening on ', '') }));
   });
+}
+
+/**
+ * CPU seconds a process has used (user + system), from /proc; null where there
+ * is none. Throughput swings with a neighbour's load, CPU time per request much
+ * less, so it is the figure to compare when profiling.
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a slice and returns its rate and the server's CPU microseconds per request. */
+async function measured(pid: number | undefined, requestsPerUnit: number, slice: () => Promise<number>): Promise<{ rate: number; cpuUs: number | null }> {
+  const before = cpuSeconds(pid);
+  const rate = await slice();
+  const after = cpuSeconds(pid);
+  const requests = (rate * requestsPerUnit * ROUND_MS) / 1000;
+  return { rate, cpuUs: before === null || after === null || requests === 0 ? null : ((after - before) * 1e6) / requests };
 }
 
 async function send(pool: Pool, x: Exchange): Promise<string> {
@@ -174,11 +200,20 @@ async function main(): Promise<void> {
     const pairs: number[] = [];
     const bareRequests: number[] = [];
     const roundRatios: number[] = [];
+    const registryCpu: number[] = [];
+    const bareCpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      pairs.push(await registryRound(pool, tokens, String(round), ROUND_MS));
-      bareRequests.push(await bareRound(barePool, { resolve, settle }, ROUND_MS));
-      roundRatios.push((pairs.at(-1)! / bareRequests.at(-1)!) * 2);
-      console.log(`round ${round + 1}: registry ${fmt(pairs.at(-1)!)} pairs/s, bare ${fmt(bareRequests.at(-1)!)} requests/s, ratio ${fmt(roundRatios.at(-1)!, 2)}`);
+      const r = await measured(registry.child.pid, 2, () => registryRound(pool, tokens, String(round), ROUND_MS));
+      const b = await measured(bare.child.pid, 1, () => bareRound(barePool, { resolve, settle }, ROUND_MS));
+      pairs.push(r.rate);
+      bareRequests.push(b.rate);
+      roundRatios.push((r.rate / b.rate) * 2);
+      if (r.cpuUs !== null && b.cpuUs !== null) {
+        registryCpu.push(r.cpuUs);
+        bareCpu.push(b.cpuUs);
+      }
+      const cpu = r.cpuUs !== null && b.cpuUs !== null ? `; server CPU per request ${fmt(r.cpuUs)} µs vs ${fmt(b.cpuUs)} µs` : '';
+      console.log(`round ${round + 1}: registry ${fmt(r.rate)} pairs/s, bare ${fmt(b.rate)} requests/s, ratio ${fmt(roundRatios.at(-1)!, 2)}${cpu}`);
     }
     await Promise.all([pool.close(), barePool.close()]);
     const registryMedian = median(pairs);
@@ -186,6 +221,7 @@ async function main(): Promise<void> {
     console.log(`registry: ${fmt(registryMedian)} resolve+settle pairs/s (median)`);
     console.log(`bare: ${fmt(bareMedian)} requests/s (median)`);
     console.log(`median of round ratios: ${fmt(median(roundRatios), 2)}`);
+    if (registryCpu.length > 0) console.log(`server CPU per request (median): registry ${fmt(median(registryCpu))} µs, bare ${fmt(median(bareCpu))} µs`);
     console.log(`ratio: ${fmt((registryMedian / bareMedian) * 2, 2)} (target >= 0.5)`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
