@@ -1,0 +1,142 @@
+// Indexed at fleet scale: the aip-fleet-slo-v1 dataset (10,000 instances and
+// replicas, 100,000 bindings) seeded through the batch operation, then the
+// plans of every routing and catalog statement, as custom plans for real
+// parameters and as the generic plans prepared statements fall back to,
+// must not scan bindings or replicas sequentially.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { scaleDataset } from '../../../load/lib/dataset.js';
+import { tiebreakHash } from '../../domain/digest.ts';
+import { sql } from './sql.ts';
+import { postgresTestDatabases, type TestDatabase } from './test-database.ts';
+import type { PostgresStore } from './postgres-store.ts';
+
+const databases = postgresTestDatabases();
+const sha256Hex = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
+const GUARDED_TABLES = new Set(['capability_bindings', 'connector_replicas']);
+/** Node types that read a table through one of its indexes. */
+const INDEXED_READ = /^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+describe('postgres plans at aip-fleet-slo-v1 scale', () => {
+  const data = scaleDataset({ runId: 'plans', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });
+  let db: TestDatabase;
+  let store: PostgresStore;
+  let client: pg.Client;
+  let seedSeconds = 0;
+
+  before(async () => {
+    ({ store, db } = await databases.openStore());
+    const started = performance.now();
+    for (const items of data.batches(1000)) {
+      const { results } = await store.applyBatch(items);
+      const rejected = results.find((r) => r.outcome === 'rejected');
+      if (rejected) throw new Error(`seed item rejected: ${JSON.stringify(rejected)}`);
+    }
+    seedSeconds = (performance.now() - started) / 1000;
+    client = new pg.Client(db.url);
+    await client.connect();
+    await client.query('ANALYZE');
+  });
+
+  after(async () => {
+    await client?.end();
+    await store?.close();
+  });
+
+  /** The statement's plan nodes, custom (real parameters) then generic. */
+  async function plans(statement: string, values: unknown[]): Promise<PlanNode[]> {
+    const text = sql(statement).text;
+    const out: PlanNode[] = [];
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      await client.query(`SET plan_cache_mode = ${mode}`);
+      const [{ 'QUERY PLAN': [root] }] = (await client.query({ name: `explain_${statement}_${mode}`, text: `EXPLAIN (FORMAT JSON) ${text}`, values })).rows;
+      out.push(...nodes(root.Plan));
+    }
+    await client.query('RESET plan_cache_mode');
+    return out;
+  }
+
+  function assertIndexed(statement: string, found: PlanNode[]): void {
+    const scans = found.filter((n) => n['Node Type'] === 'Seq Scan' && GUARDED_TABLES.has(n['Relation Name'] ?? ''));
+    assert.deepEqual(
+      scans.map((n) => n['Relation Name']),
+      [],
+      `${statement} scans ${scans.map((n) => n['Relation Name']).join(', ')} sequentially`,
+    );
+  }
+
+  it('seeds the whole dataset through batches in under 60 s', async () => {
+    const counts = (await client.query(`SELECT (SELECT count(*) FROM capability_bindings)::integer AS bindings,
+      (SELECT count(*) FROM connector_replicas)::integer AS replicas, (SELECT count(*) FROM connector_instances)::integer AS instances`)).rows[0];
+    assert.deepEqual(counts, { bindings: data.counts.bindings, replicas: data.counts.replicas, instances: data.counts.instances });
+    assert.ok(seedSeconds < 60, `seeding took ${seedSeconds.toFixed(1)} s`);
+  });
+
+  it('routing statements use indexes on bindings and replicas', async () => {
+    const tenant = data.ids.tenant(7);
+    const capability = data.tenantCapabilities(7)[3]!;
+    const bindings = await plans('routing-bindings', [tenant, capability]);
+    assertIndexed('routing-bindings', bindings);
+    assert.ok(bindings.some((n) => n['Relation Name'] === 'capability_bindings' && INDEXED_READ.test(n['Node Type'])), 'routing-bindings reads bindings through an index');
+
+    const eligible = (
+      await client.query(
+        `SELECT b.instance_id, i.version_id FROM capability_bindings b JOIN connector_instances i USING (instance_id)
+         WHERE b.tenant_id = $1 AND b.capability_id = $2 ORDER BY b.instance_id`,
+        [tenant, capability],
+      )
+    ).rows;
+    assert.ok(eligible.length > 0);
+    const instances = eligible.map((r) => r.instance_id);
+    const versions = eligible.map((r) => r.version_id);
+    const now = Date.now();
+    const select = await plans('select-replica', [instances, versions, instances.map(() => 0), now, null, null, null, null, tiebreakHash('act-plan')]);
+    assertIndexed('select-replica', select);
+    assert.ok(select.some((n) => n['Relation Name'] === 'connector_replicas' && INDEXED_READ.test(n['Node Type'])), 'select-replica reads replicas through an index');
+    assertIndexed('replica-candidate-exists', await plans('replica-candidate-exists', [instances, versions, now, null, null]));
+    assertIndexed('lock-route-replica', await plans('lock-route-replica', ['act-plan']));
+    assertIndexed('read-route', await plans('read-route', ['act-plan']));
+    assertIndexed('expire-select-replicas', await plans('expire-select-replicas', [now, 200]));
+    assertIndexed('expire-reserved-routes', await plans('expire-reserved-routes', [[data.ids.replica(1)]]));
+    assertIndexed('load-bindings', await plans('load-bindings', [[tenant], [capability], [instances[0]]]));
+    assertIndexed('load-bound-capabilities', await plans('load-bound-capabilities', [[instances[0]]]));
+  });
+
+  it('catalog statements use indexes on bindings and replicas', async () => {
+    const tenant = data.ids.tenant(42);
+    assertIndexed('catalog-tenant-view', await plans('catalog-tenant-view', [tenant]));
+    const versions = (await client.query('SELECT version_id FROM connector_versions LIMIT 50')).rows.map((r) => r.version_id);
+    assertIndexed('catalog-version-capabilities', await plans('catalog-version-capabilities', [versions]));
+    assertIndexed('catalog-active-versions', await plans('catalog-active-versions', []));
+    assertIndexed('load-definitions', await plans('load-definitions', [data.tenantCapabilities(42).slice(0, 50)]));
+  });
+
+  it('a tenant catalog walk at scale is consistent and quick', async () => {
+    const tenant = data.ids.tenant(42);
+    const expected = data.tenantCapabilities(42);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const started = performance.now();
+    do {
+      const page = await store.queryCatalog({ limit: 50, ...(cursor ? { cursor } : {}) }, { tenant_id: tenant, allow_unbound: false });
+      assert.equal(page.total, expected.length);
+      seen.push(...page.capabilities.map((d) => d.capability.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    assert.deepEqual(seen, expected);
+    assert.ok(performance.now() - started < 10_000, 'the walk took more than 10 s');
+  });
+});
