@@ -28,7 +28,7 @@ describe('open content', () => {
 
   it('[wire-closed-records] the operations that take open bodies are exactly the version admission and the batch', () => {
     const open = operations()
-      .filter((e) => e.operation.requestBody && admitsOpenContent(e.operation.requestBody.content['application/json']!.schema as object))
+      .filter((e) => e.operation.requestBody && admitsOpenContent(e.operation.requestBody.content['application/json']!.schema as Record<string, unknown>))
       .map((e) => e.operation.operationId);
     assert.deepEqual(open.sort(), ['admitVersion', 'applyBatch']);
   });
