@@ -13,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
   token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },
   directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
+  load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
 };
 
 export function usage(): string {
