@@ -180,6 +180,30 @@ export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs }
     return out;
   }
 
+  /**
+   * The instances behind eligibleReplicas (instance i has replica i).
+   * @param {number} k
+   * @param {string} capabilityId
+   */
+  function eligibleInstances(k, capabilityId) {
+    return eligibleReplicas(k, capabilityId).map((id) => id.replace(/^crepl_/, 'cinst_'));
+  }
+
+  /**
+   * The capability of binding slot 1 of tenant k's first instance: the one
+   * the qualification routes for that tenant (capability 1 for tenant 1).
+   * @param {number} k
+   */
+  function primaryCapability(k) {
+    return ids.capability(slot(typeOf(k), 1));
+  }
+
+  /** The binding seeded last: once it is readable, the whole dataset is. */
+  function lastBinding() {
+    const i = d.instances;
+    return { tenant_id: ids.tenant(tenantOf(i)), capability_id: ids.capability(slot(typeOf(i), d.bindings_per_instance)), instance_id: ids.instance(i) };
+  }
+
   return {
     dimensions: d,
     ids,
@@ -187,6 +211,12 @@ export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs }
     batches,
     tenantCapabilities,
     eligibleReplicas,
+    eligibleInstances,
+    primaryCapability,
+    lastBinding,
+    version,
+    typeOf,
+    tenantOf,
     counts: {
       connector_types: d.connector_types,
       versions: d.connector_types,

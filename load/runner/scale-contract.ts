@@ -1,0 +1,146 @@
+// The fleetproof-scale/v1 contract document (load/contract/): loading it,
+// validating it against its JSON Schema, and resolving one profile with the
+// operator's overrides (`--set dimension=value`, `--set phase.param=value`,
+// `--duration`). The resolved profile is what the load script receives.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateDimensions, type Dimensions } from '../lib/dataset.js';
+
+export const CONTRACT_FORMAT = 'fleetproof-scale/v1';
+const CONTRACT_URL = new URL('../contract/fleetproof-scale-v1.json', import.meta.url);
+const SCHEMA_URL = new URL('../contract/fleetproof-scale-v1.schema.json', import.meta.url);
+
+export type PhaseName =
+  | 'seed'
+  | 'version_rollout'
+  | 'noisy_tenant'
+  | 'retry_storm'
+  | 'catalog_walk'
+  | 'parallel_catalog'
+  | 'concurrent_routes'
+  | 'retry_rotation'
+  | 'lease_churn'
+  | 'sustained_routes'
+  | 'sustained_catalog'
+  | 'heartbeats'
+  | 'sustained_lease_churn'
+  | 'replica_monitor';
+
+export interface PhaseSpec {
+  name: PhaseName;
+  start?: 'after_previous' | 'with_previous';
+  budget_s?: number;
+  params?: Record<string, number>;
+}
+
+export interface ThresholdSpec {
+  id: string;
+  label: string;
+  metric: string;
+  expression: string;
+  unit: string;
+  source?: string;
+}
+
+export interface ProfileSpec {
+  description: string;
+  duration_s?: number;
+  dataset: Dimensions;
+  phases: PhaseSpec[];
+  thresholds: ThresholdSpec[];
+}
+
+export interface ScaleContract {
+  format: typeof CONTRACT_FORMAT;
+  description: string;
+  percentiles: string;
+  phase_checks: string;
+  profiles: Record<string, ProfileSpec>;
+}
+
+/** A profile with every override applied: what one run executes. */
+export interface ResolvedProfile extends ProfileSpec {
+  name: string;
+  format: typeof CONTRACT_FORMAT;
+  phase_checks: string;
+  /** The overrides that produced it, for the report. */
+  overrides: string[];
+}
+
+export class ContractError extends Error {}
+
+export function loadScaleContract(): ScaleContract {
+  const contract = JSON.parse(readFileSync(CONTRACT_URL, 'utf8')) as unknown;
+  const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object;
+  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+  if (!validate(contract)) {
+    const where = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    throw new ContractError(`load/contract/fleetproof-scale-v1.json does not match its schema: ${where}`);
+  }
+  return contract as ScaleContract;
+}
+
+function parseNumber(text: string, what: string): number {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text)) throw new ContractError(`${what} must be a non-negative number, not ${text}`);
+  return Number(text);
+}
+
+function applySet(profile: ResolvedProfile, assignment: string): void {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) throw new ContractError(`--set needs name=value, not ${assignment}`);
+  const name = assignment.slice(0, eq).trim();
+  const value = parseNumber(assignment.slice(eq + 1).trim(), `--set ${name}`);
+  const dot = name.indexOf('.');
+  if (dot === -1) {
+    if (!Object.hasOwn(profile.dataset, name)) {
+      throw new ContractError(`--set ${name}: not a dataset dimension (${Object.keys(profile.dataset).join(', ')}) nor phase.param`);
+    }
+    if (!Number.isInteger(value)) throw new ContractError(`--set ${name}: dimensions are integers`);
+    (profile.dataset as unknown as Record<string, number>)[name] = value;
+    return;
+  }
+  const phaseName = name.slice(0, dot);
+  const param = name.slice(dot + 1);
+  const phase = profile.phases.find((p) => p.name === phaseName);
+  if (!phase) throw new ContractError(`--set ${name}: profile ${profile.name} has no phase ${phaseName}`);
+  if (param === 'budget_s') {
+    phase.budget_s = value;
+    return;
+  }
+  if (!phase.params || !Object.hasOwn(phase.params, param)) {
+    throw new ContractError(`--set ${name}: phase ${phaseName} has no parameter ${param} (${Object.keys(phase.params ?? {}).join(', ') || 'none'})`);
+  }
+  phase.params[param] = value;
+}
+
+/**
+ * The named profile with `sets` applied in order and, when given, the
+ * duration of its sustained phases replaced.
+ */
+export function resolveProfile(contract: ScaleContract, name: string, sets: readonly string[] = [], durationS?: number): ResolvedProfile {
+  const spec = contract.profiles[name];
+  if (!spec) throw new ContractError(`unknown profile ${name} (${Object.keys(contract.profiles).join(', ')})`);
+  const profile: ResolvedProfile = { ...structuredClone(spec), name, format: contract.format, phase_checks: contract.phase_checks, overrides: [...sets] };
+  for (const s of sets) applySet(profile, s);
+  if (durationS !== undefined) {
+    if (!(durationS > 0)) throw new ContractError('--duration must be positive');
+    profile.duration_s = durationS;
+    profile.overrides.push(`duration_s=${durationS}`);
+  }
+  try {
+    validateDimensions(profile.dataset);
+  } catch (err) {
+    throw new ContractError((err as Error).message);
+  }
+  if (profile.phases[0]?.name !== 'seed') throw new ContractError(`profile ${name} must start with the seed phase`);
+  return profile;
+}
+
+/** Parses `90`, `90s`, `5m`, `1h` into seconds. */
+export function parseDuration(text: string): number {
+  const m = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new ContractError(`--duration must look like 90s, 5m or 1h, not ${text}`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return unit === 'ms' ? n / 1000 : unit === 's' ? n : unit === 'm' ? n * 60 : n * 3600;
+}
