@@ -1,0 +1,90 @@
+// Phase `seed` (setup): every record of the dataset through POST /v1/batch,
+// batches of one record kind sent `parallel` at a time, in dependency order.
+// In a distributed run only the instance whose segment starts at 0 seeds;
+// the others wait until the last record is readable.
+import { sleep } from 'k6';
+import { seedDuration } from '../lib/metrics.js';
+import { segmentStart } from '../lib/plan.js';
+import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
+import { verify } from '../lib/verify.js';
+
+const PHASE = 'seed';
+
+/**
+ * Splits a batch so that no request body exceeds maxBytes.
+ * @param {unknown[]} items
+ * @param {number} maxBytes
+ */
+function bySize(items, maxBytes) {
+  /** @type {unknown[][]} */
+  const out = [];
+  /** @type {unknown[]} */
+  let current = [];
+  let size = 0;
+  for (const item of items) {
+    const bytes = JSON.stringify(item).length;
+    if (current.length > 0 && size + bytes > maxBytes) {
+      out.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += bytes;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/**
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ * @param {Record<string, number>} params
+ */
+export function seedDataset(plan, data, params) {
+  const client = registryClient(plan, PHASE);
+  if (segmentStart() > 0) return waitForSeed(client, data);
+  const started = Date.now();
+  let sent = 0;
+  let rejected = 0;
+  /** @type {import('../lib/registry.js').RegistryRequest[]} */
+  let wave = [];
+  let waveOp = '';
+  const flush = () => {
+    for (const res of sendAll(wave)) {
+      const body = expectResponse(res, ['200']) ? bodyOf(res) : null;
+      for (const r of body ? body.results : [{ outcome: 'rejected', error: { code: `HTTP ${res.status}` } }]) {
+        if (r.outcome === 'rejected' && rejected++ < 3) console.error(`seed item rejected: ${JSON.stringify(r.error)}`);
+      }
+    }
+    wave = [];
+  };
+  for (const items of data.batches(params['batch_items'] || 1000)) {
+    for (const chunk of bySize(items, params['max_batch_bytes'] || 4000000)) {
+      const op = /** @type {{ op: string }} */ (chunk[0]).op;
+      // Records of one kind are independent; the next kind may depend on them.
+      if (op !== waveOp || wave.length >= (params['parallel'] || 1)) flush();
+      waveOp = op;
+      wave.push(client.batch(chunk));
+      sent += chunk.length;
+    }
+  }
+  flush();
+  const elapsed = Date.now() - started;
+  seedDuration.add(elapsed, { phase: PHASE });
+  const ok = verify(PHASE, '01 seed: every record applied or unchanged', rejected === 0, `${rejected} of ${sent} rejected`);
+  if (!ok) throw new Error(`seeding failed: ${rejected} of ${sent} records rejected`);
+  return { seeded_records: sent, seed_ms: elapsed };
+}
+
+/**
+ * @param {ReturnType<typeof registryClient>} client
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+function waitForSeed(client, data) {
+  const deadline = Date.now() + 30 * 60 * 1000;
+  while (Date.now() < deadline) {
+    if (send(client.binding(data.lastBinding())).status === 200) return { seeded_records: 0, seed_ms: 0 };
+    sleep(1);
+  }
+  throw new Error('the instance seeding the dataset did not finish within 30 minutes');
+}

@@ -1,0 +1,134 @@
+// The sustained phases, run side by side at constant arrival rates for the
+// profile's duration: resolve+settle (`sustained_routes`), first catalog
+// pages (`sustained_catalog`), lease heartbeats (`heartbeats`), batches of
+// replicas expired (`sustained_lease_churn`) and replica reads
+// (`replica_monitor`). Each iteration picks its work from
+// exec.scenario.iterationInTest, which is unique across the instances of a
+// distributed run, so ids never collide and no two iterations heartbeat or
+// expire the same replica at the same revision.
+//
+// CAPACITY_EXCEEDED is the one refusal a resolve may meet here: a registry
+// may protect itself with admission limits of its own. It is counted
+// (fleetproof_capacity_refusals), never treated as an error.
+import exec from 'k6/execution';
+import { routingTenants, sustainedPools } from '../lib/fleet-facts.js';
+import { journal, journalRoute } from '../lib/journal.js';
+import { capacityRefusals, expiredReplicas, routesCreated } from '../lib/metrics.js';
+import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
+import { verify } from '../lib/verify.js';
+import { expireUntilDone, reportHealth } from './lease-churn.js';
+
+/** @type {ReturnType<typeof sustainedPools> | undefined} */
+let pools;
+/** @type {Record<number, number>} */
+const bound = {};
+
+/**
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+function poolsOf(plan, data) {
+  return (pools = pools || sustainedPools(plan, data));
+}
+
+/**
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+export function sustainedRoute(plan, data) {
+  const phase = 'sustained_routes';
+  const client = registryClient(plan, phase);
+  const n = exec.scenario.iterationInTest;
+  const k = 1 + (n % routingTenants(plan, data));
+  const res = send(client.resolve(k, `act-${plan.run_id}-sustained-${n}`, data.primaryCapability(k)));
+  const allowed = expectResponse(res, ['200', '429:CAPACITY_EXCEEDED']);
+  verify(phase, '01 sustained: resolve admitted or refused with CAPACITY_EXCEEDED', allowed);
+  if (!allowed) return;
+  if (res.status === 429) {
+    const details = bodyOf(res).error.details;
+    capacityRefusals.add(1, { scope: details ? String(details.scope) : 'unknown' });
+    return;
+  }
+  const assignment = bodyOf(res).assignment;
+  journalRoute(phase, assignment);
+  routesCreated.add(1);
+  const settled = send(client.settle(k, assignment, 'completed'));
+  verify(phase, '02 sustained: settlement releases the reservation', expectResponse(settled, ['200']) && bodyOf(settled).released === true);
+}
+
+/**
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ * @param {Record<string, number>} params
+ */
+export function sustainedCatalog(plan, data, params) {
+  const phase = 'sustained_catalog';
+  const client = registryClient(plan, phase);
+  const k = 1 + (exec.scenario.iterationInTest % data.dimensions.tenants);
+  const res = send(client.catalog(k, params['page_limit'] || 50));
+  const page = expectResponse(res, ['200']) ? bodyOf(res) : null;
+  if (bound[k] === undefined) bound[k] = data.tenantCapabilities(k).length;
+  verify(phase, "01 sustained catalog: first page with the tenant's total", Boolean(page) && page.total === bound[k]);
+}
+
+/**
+ * Replica n mod P of the heartbeat pool, at health revision 2 + ⌊n / P⌋: the
+ * same replica comes round again only after P other heartbeats.
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+export function heartbeat(plan, data) {
+  const phase = 'heartbeats';
+  const client = registryClient(plan, phase);
+  const pool = poolsOf(plan, data).heartbeat;
+  if (pool.length === 0) return;
+  const n = exec.scenario.iterationInTest;
+  const id = /** @type {string} */ (pool[n % pool.length]);
+  const report = {
+    health_revision: 2 + Math.floor(n / pool.length),
+    status: /** @type {const} */ ('ready'),
+    lease_expires_at: new Date(plan.lease_until_ms).toISOString(),
+    capacity: data.dimensions.replica_capacity,
+  };
+  const res = send(client.health(id, report));
+  verify(phase, '01 heartbeat: applied', expectResponse(res, ['200']) && bodyOf(res).outcome === 'applied');
+}
+
+/**
+ * Iteration n expires slice n of the churn pool.
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ * @param {Record<string, number>} params
+ */
+export function sustainedLeaseChurn(plan, data, params) {
+  const phase = 'sustained_lease_churn';
+  const client = registryClient(plan, phase);
+  const size = params['batch'] || 50;
+  const n = exec.scenario.iterationInTest;
+  const slice = poolsOf(plan, data).churn.slice(n * size, (n + 1) * size).map((id) => ({ id, revision: 1 }));
+  if (slice.length === 0) return;
+  journal({ k: 'offline', phase, ids: slice.map((r) => r.id) });
+  const capacity = data.dimensions.replica_capacity;
+  const lapsed = reportHealth(client, slice, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity }));
+  verify(phase, '01 sustained churn: leases reported expired', lapsed === slice.length);
+  expiredReplicas.add(expireUntilDone(client, size), { phase });
+  const after = sendAll(slice.map((r) => client.replica(r.id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  verify(phase, '02 sustained churn: the replicas are offline', after.every((r) => r && r.status === 'offline'));
+}
+
+/**
+ * Reads one replica of the routing tenants per iteration; the audit checks
+ * that no observation shows more active assignments than capacity.
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+export function replicaMonitor(plan, data) {
+  const phase = 'replica_monitor';
+  const client = registryClient(plan, phase);
+  const pool = poolsOf(plan, data).heartbeat;
+  if (pool.length === 0) return;
+  const res = send(client.replica(/** @type {string} */ (pool[exec.scenario.iterationInTest % pool.length])));
+  const r = expectResponse(res, ['200']) ? bodyOf(res) : null;
+  if (r) journal({ k: 'replica', phase, id: r.id, active: r.active_assignments, capacity: r.capacity });
+  verify(phase, '01 monitor: active assignments within capacity', Boolean(r) && r.active_assignments <= r.capacity);
+}

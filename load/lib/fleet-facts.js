@@ -1,0 +1,107 @@
+// What the phases change in the fleet, derived from the plan alone so that
+// every VU (and every k6 instance of a distributed run) computes the same
+// answer without sharing state: which replica the rollout drains and adds,
+// which replicas lease churn takes offline, which replicas the sustained
+// phases heartbeat and which they churn.
+import { phaseParams } from './plan.js';
+
+/** @param {number} n @param {number} width */
+const pad = (n, width) => String(n).padStart(width, '0');
+
+/**
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {string} name
+ */
+export function runsPhase(plan, name) {
+  return phaseParams(plan, name) !== null;
+}
+
+/**
+ * The rollout moves the last connector type's instance to a new version.
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ */
+export function rolloutIds(plan, data) {
+  const t = data.dimensions.connector_types;
+  return {
+    type: t,
+    instance: data.ids.instance(t),
+    oldReplica: data.ids.replica(t),
+    newReplica: `crepl_${plan.run_id}_rollout_${pad(t, 8)}`,
+    newVersion: `cver_${plan.run_id}_rollout_${pad(t, 6)}`,
+  };
+}
+
+/**
+ * Replicas eligible for tenant k's capability once the rollout has run: the
+ * drained replica leaves, its replacement joins.
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ * @param {number} k
+ * @param {string} capabilityId
+ */
+export function eligibleAfterRollout(plan, data, k, capabilityId) {
+  const seeded = data.eligibleReplicas(k, capabilityId);
+  if (!runsPhase(plan, 'version_rollout')) return seeded;
+  const r = rolloutIds(plan, data);
+  return seeded.includes(r.oldReplica) ? [...seeded.filter((id) => id !== r.oldReplica), r.newReplica] : seeded;
+}
+
+/**
+ * The replicas the qualification's lease churn expires: the first N ready
+ * replicas of the run ordered by id (the drained one is not ready), with the
+ * health revision each holds before the churn.
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ * @returns {{ id: string, revision: number }[]}
+ */
+export function qualificationChurn(plan, data) {
+  const params = phaseParams(plan, 'lease_churn');
+  if (!params) return [];
+  const rollout = runsPhase(plan, 'version_rollout') ? rolloutIds(plan, data) : null;
+  const want = Math.max(0, params['replicas'] || 0);
+  /** @type {{ id: string, revision: number }[]} */
+  const out = [];
+  // Zero-padded numeric ids sort before the rollout replica's id.
+  for (let i = 1; i <= data.dimensions.instances && out.length < want; i++) {
+    const id = data.ids.replica(i);
+    if (!rollout || id !== rollout.oldReplica) out.push({ id, revision: 1 });
+  }
+  if (rollout && out.length < want) out.push({ id: rollout.newReplica, revision: 2 });
+  return out;
+}
+
+/**
+ * Replicas the sustained phases may change, split by tenant: replicas of the
+ * routing tenants are heartbeated (and serve the routes), the others are
+ * churned. Replicas the qualification phases already changed are left out,
+ * so every replica here is still at health revision 1.
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ */
+export function sustainedPools(plan, data) {
+  const routing = routingTenants(plan, data);
+  const touched = new Set(qualificationChurn(plan, data).map((r) => r.id));
+  if (runsPhase(plan, 'version_rollout')) touched.add(rolloutIds(plan, data).oldReplica);
+  /** @type {string[]} */
+  const heartbeat = [];
+  /** @type {string[]} */
+  const churn = [];
+  for (let i = 1; i <= data.dimensions.instances; i++) {
+    const id = data.ids.replica(i);
+    if (touched.has(id)) continue;
+    (data.tenantOf(i) <= routing ? heartbeat : churn).push(id);
+  }
+  return { heartbeat, churn };
+}
+
+/**
+ * How many tenants (1..n) the sustained routes use.
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ */
+export function routingTenants(plan, data) {
+  const params = phaseParams(plan, 'sustained_routes');
+  const wanted = params ? params['routing_tenants'] || 1 : Math.ceil(data.dimensions.tenants / 2);
+  return Math.max(1, Math.min(data.dimensions.tenants, wanted));
+}

@@ -1,0 +1,86 @@
+// The run plan a load script executes: written by `fleetproof load` before
+// the run (run id, target, resolved profile, tokens minted in advance) and
+// read here with open() in the init context. Nothing is signed inside k6.
+import { SharedArray } from 'k6/data';
+import exec from 'k6/execution';
+import { sha256 } from 'k6/crypto';
+import { scaleDataset } from './dataset.js';
+
+/**
+ * @typedef {object} PhasePlan
+ * @property {string} name
+ * @property {'after_previous' | 'with_previous'} [start]
+ * @property {number} [budget_s]
+ * @property {Record<string, number>} [params]
+ */
+
+/**
+ * @typedef {object} ThresholdPlan
+ * @property {string} id
+ * @property {string} label
+ * @property {string} metric
+ * @property {string} expression
+ * @property {string} unit
+ * @property {string} [source]
+ */
+
+/**
+ * @typedef {object} ProfilePlan
+ * @property {string} name
+ * @property {string} format
+ * @property {string} phase_checks
+ * @property {number} [duration_s]
+ * @property {import('./dataset.js').Dimensions} dataset
+ * @property {PhasePlan[]} phases
+ * @property {ThresholdPlan[]} thresholds
+ */
+
+/**
+ * @typedef {object} RunPlan
+ * @property {string} run_id
+ * @property {string} target
+ * @property {ProfilePlan} profile
+ * @property {{ control: string, tenants: string[] }} tokens
+ * @property {number} lease_until_ms  lease end of every seeded replica
+ */
+
+/** @returns {RunPlan} */
+export function loadRunPlan() {
+  const file = __ENV.FLEETPROOF_RUN_FILE;
+  if (!file) throw new Error('FLEETPROOF_RUN_FILE is not set: start the script with `fleetproof load`, which writes the run plan');
+  // One parsed copy shared by every VU instead of one per VU.
+  return new SharedArray('fleetproof-run-plan', () => [JSON.parse(open(file))])[0];
+}
+
+/** @param {string} text */
+export function sha256Hex(text) {
+  return sha256(text, 'hex');
+}
+
+/** @param {RunPlan} plan */
+export function datasetOf(plan) {
+  return scaleDataset({ runId: plan.run_id, dimensions: plan.profile.dataset, sha256Hex, leaseUntilMs: plan.lease_until_ms });
+}
+
+/**
+ * The parameters of a phase, or null when the profile does not run it.
+ * @param {RunPlan} plan
+ * @param {string} name
+ * @returns {Record<string, number> | null}
+ */
+export function phaseParams(plan, name) {
+  const phase = plan.profile.phases.find((p) => p.name === name);
+  return phase ? phase.params || {} : null;
+}
+
+/**
+ * Where this instance's share of the test starts, from its execution segment
+ * ("0:1/2", "1/2:1"); 0 for a run that is not split.
+ */
+export function segmentStart() {
+  const segment = exec.test.options.executionSegment;
+  if (!segment) return 0;
+  const from = String(segment).split(':')[0] || '0';
+  const [num, den] = from.split('/');
+  return den ? Number(num) / Number(den) : Number(from);
+}

@@ -1,0 +1,139 @@
+// Requests of fleetproof-registry/v1 (contract/openapi.yaml) as k6 request
+// objects, so one helper serves http.request and http.batch alike. Every
+// request is tagged with its phase, its operation and a URL template as
+// `name`, which keeps ids out of metric tags.
+import http from 'k6/http';
+import { unexpectedResponses } from './metrics.js';
+
+/** @typedef {import('k6/http').Params} Params */
+/** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
+/** @typedef {{ method: string, url: string, body?: string | null, params: Params }} RegistryRequest */
+
+// A resolve may be refused with CAPACITY_EXCEEDED by design; it is not an HTTP failure then.
+const OK_OR_CAPACITY = http.expectedStatuses({ min: 200, max: 299 }, 429);
+
+/**
+ * @param {import('./plan.js').RunPlan} plan
+ * @param {string} phase
+ */
+export function registryClient(plan, phase) {
+  const base = plan.target.replace(/\/+$/, '');
+  /** @param {number} k 1-based tenant number */
+  const tenantToken = (k) => {
+    const token = plan.tokens.tenants[k - 1];
+    if (!token) throw new Error(`the run plan holds no token for tenant ${k}`);
+    return token;
+  };
+
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {string} name URL template for the `name` tag
+   * @param {string} operation
+   * @param {string} token
+   * @param {unknown} [body]
+   * @param {Params} [extra]
+   * @returns {RegistryRequest}
+   */
+  function request(method, path, name, operation, token, body, extra = {}) {
+    /** @type {Record<string, string>} */
+    const headers = { Authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return {
+      method,
+      url: base + path,
+      body: body === undefined ? null : JSON.stringify(body),
+      params: { headers, tags: { phase, operation, name }, timeout: '60s', ...extra },
+    };
+  }
+  const control = plan.tokens.control;
+  const enc = encodeURIComponent;
+
+  return {
+    /** @param {unknown[]} items */
+    batch: (items) => request('POST', '/v1/batch', '/v1/batch', 'batch', control, { items }),
+    /** @param {import('../../contract/records.ts').AdmissionPolicy} policy */
+    putPolicy: (policy) => request('PUT', `/v1/admission-policies/${enc(policy.policy_ref)}`, '/v1/admission-policies/{policy_ref}', 'policy', control, policy),
+    /** @param {number} k @param {string} actionId @param {string} capabilityId */
+    resolve: (k, actionId, capabilityId) =>
+      request('POST', '/v1/routes', '/v1/routes', 'resolve', tenantToken(k), { action_id: actionId, capability_id: capabilityId }, { responseCallback: OK_OR_CAPACITY }),
+    /** @param {number} k @param {string} actionId */
+    route: (k, actionId) => request('GET', `/v1/routes/${enc(actionId)}`, '/v1/routes/{action_id}', 'read_route', tenantToken(k)),
+    /** @param {number} k @param {import('../../contract/records.ts').RouteAssignment} assignment @param {string} outcome */
+    settle: (k, assignment, outcome) =>
+      request('POST', `/v1/routes/${enc(assignment.action_id)}/settlement`, '/v1/routes/{action_id}/settlement', 'settle', tenantToken(k), { assignment, outcome }),
+    /** @param {number} k @param {number} limit @param {string | null} [cursor] */
+    catalog: (k, limit, cursor) =>
+      request('GET', `/v1/catalog?limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`, '/v1/catalog', 'catalog', tenantToken(k)),
+    /** @param {string} id */
+    replica: (id) => request('GET', `/v1/replicas/${enc(id)}`, '/v1/replicas/{replica_id}', 'read_replica', control),
+    /** @param {string} id @param {import('../../contract/records.ts').HealthReport} report */
+    health: (id, report) => request('POST', `/v1/replicas/${enc(id)}/health`, '/v1/replicas/{replica_id}/health', 'health', control, report),
+    /** @param {number} limit */
+    expire: (limit) => request('POST', '/v1/fleet/lease-expiry', '/v1/fleet/lease-expiry', 'expire', control, { limit }),
+    /** @param {{ tenant_id: string, capability_id: string, instance_id: string }} b */
+    binding: (b) =>
+      request('GET', `/v1/bindings/${enc(b.tenant_id)}/${enc(b.capability_id)}/${enc(b.instance_id)}`, '/v1/bindings/{tenant_id}/{capability_id}/{instance_id}', 'read_binding', control),
+  };
+}
+
+/** @param {RegistryRequest} r */
+export function send(r) {
+  return /** @type {Response} */ (http.request(r.method, r.url, r.body, r.params));
+}
+
+/**
+ * Sends requests concurrently (http.batch), in waves of at most `width`.
+ * @param {RegistryRequest[]} requests
+ * @param {number} [width]
+ * @returns {Response[]}
+ */
+export function sendAll(requests, width = requests.length) {
+  /** @type {Response[]} */
+  const out = [];
+  for (let i = 0; i < requests.length; i += Math.max(1, width)) {
+    const wave = requests.slice(i, i + Math.max(1, width));
+    const responses = /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (wave))));
+    for (const r of responses) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The parsed JSON body, or null.
+ * @param {Response} res
+ * @returns {any}
+ */
+export function bodyOf(res) {
+  if (typeof res.body !== 'string' || res.body === '') return null;
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    return null;
+  }
+}
+
+/** @param {Response} res */
+export function errorCodeOf(res) {
+  const body = bodyOf(res);
+  return body && body.error && typeof body.error.code === 'string' ? body.error.code : '';
+}
+
+let reported = 0;
+
+/**
+ * Whether the response is one the phase allows (a status, or status:CODE);
+ * anything else is counted as unexpected, and the first few are printed.
+ * @param {Response} res
+ * @param {string[]} allowed e.g. ['200', '429:CAPACITY_EXCEEDED']
+ */
+export function expectResponse(res, allowed) {
+  const code = res.status >= 400 ? errorCodeOf(res) : '';
+  if (allowed.includes(String(res.status)) || (code && allowed.includes(`${res.status}:${code}`))) return true;
+  unexpectedResponses.add(1, { status: String(res.status), code: code || 'none' });
+  if (reported++ < 5) {
+    const text = typeof res.body === 'string' ? res.body.slice(0, 300) : res.error;
+    console.error(`unexpected response ${res.status} ${code} from ${res.url}: ${text}`);
+  }
+  return false;
+}

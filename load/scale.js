@@ -1,0 +1,102 @@
+// fleetproof scale qualification (fleetproof-scale/v1) for any
+// fleetproof-registry/v1 implementation, over HTTP.
+//
+//   fleetproof load --target URL --key FILE --profile smoke|aip-fleet-slo-v1|sustained
+//
+// writes the run plan (run id, resolved profile, tokens) and runs this file
+// with k6, or with fleetproof's Node runner where k6 is absent. Only k6's own
+// modules are imported, so it runs unchanged on k6 v0.48 through v1.x.
+// setup() seeds the dataset through the batch API; every other phase is a
+// scenario (lib/options.js), one flow per file under flows/.
+import { catalogWalk, parallelCatalog } from './flows/catalog.js';
+import { concurrentRoutes } from './flows/concurrent-routes.js';
+import { leaseChurn } from './flows/lease-churn.js';
+import { noisyTenant } from './flows/noisy-tenant.js';
+import { retryRotation } from './flows/retry-rotation.js';
+import { retryStorm } from './flows/retry-storm.js';
+import { seedDataset } from './flows/seed-dataset.js';
+import { versionRollout } from './flows/version-rollout.js';
+import { heartbeat, replicaMonitor, sustainedCatalog, sustainedLeaseChurn, sustainedRoute } from './flows/sustained.js';
+import { journal } from './lib/journal.js';
+import { buildOptions } from './lib/options.js';
+import { datasetOf, loadRunPlan, phaseParams } from './lib/plan.js';
+import { buildSummary } from './lib/summary.js';
+
+const plan = loadRunPlan();
+const data = datasetOf(plan);
+/** @param {string} name */
+const params = (name) => phaseParams(plan, name) || {};
+
+export const options = buildOptions(plan);
+
+/**
+ * Runs one qualification phase and journals its wall time, from which the
+ * report derives the phase's throughput.
+ * @param {string} phase
+ * @param {() => void} flow
+ */
+function timed(phase, flow) {
+  const started = Date.now();
+  try {
+    flow();
+  } finally {
+    journal({ k: 'phase', phase, started, ms: Date.now() - started });
+  }
+}
+
+export function setup() {
+  const started = Date.now();
+  const result = seedDataset(plan, data, params('seed'));
+  journal({ k: 'phase', phase: 'seed', started, ms: Date.now() - started });
+  return result;
+}
+
+export function versionRolloutPhase() {
+  timed('version_rollout', () => versionRollout(plan, data));
+}
+export function noisyTenantPhase() {
+  timed('noisy_tenant', () => noisyTenant(plan, data, params('noisy_tenant')));
+}
+export function retryStormPhase() {
+  timed('retry_storm', () => retryStorm(plan, data, params('retry_storm')));
+}
+export function catalogWalkPhase() {
+  timed('catalog_walk', () => catalogWalk(plan, data, params('catalog_walk')));
+}
+export function parallelCatalogPhase() {
+  timed('parallel_catalog', () => parallelCatalog(plan, data, params('parallel_catalog')));
+}
+export function concurrentRoutesPhase() {
+  timed('concurrent_routes', () => concurrentRoutes(plan, data, params('concurrent_routes')));
+}
+export function retryRotationPhase() {
+  timed('retry_rotation', () => retryRotation(plan, data, params('retry_rotation'), params('concurrent_routes')));
+}
+export function leaseChurnPhase() {
+  timed('lease_churn', () => leaseChurn(plan, data, params('lease_churn')));
+}
+export function sustainedRoutesPhase() {
+  sustainedRoute(plan, data);
+}
+export function sustainedCatalogPhase() {
+  sustainedCatalog(plan, data, params('sustained_catalog'));
+}
+export function heartbeatsPhase() {
+  heartbeat(plan, data);
+}
+export function sustainedLeaseChurnPhase() {
+  sustainedLeaseChurn(plan, data, params('sustained_lease_churn'));
+}
+export function replicaMonitorPhase() {
+  replicaMonitor(plan, data);
+}
+
+/** @param {any} summaryData */
+export function handleSummary(summaryData) {
+  const summary = buildSummary(plan, summaryData);
+  const verdict = summary.thresholds_passed ? 'thresholds held' : 'THRESHOLDS FAILED';
+  return {
+    [__ENV.FLEETPROOF_SUMMARY_FILE || 'fleetproof-load-summary.json']: JSON.stringify(summary, null, 2),
+    stdout: `fleetproof ${plan.profile.name} run ${plan.run_id}: ${verdict}\n`,
+  };
+}
