@@ -1,0 +1,222 @@
+// The Node runner: executes a k6 script where k6 is not installed, with the
+// subset of k6 the fleetproof scripts use. Init (VU 0 reads `options`),
+// setup, the scenarios on their executors, teardown, threshold evaluation
+// and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
+// 99 thresholds failed, 107 script error, 108 aborted).
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
+import { HttpService } from './http-service.ts';
+import { MetricStore, type Sample } from './metrics.ts';
+import { ProgressReporter } from './progress.ts';
+import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
+import { buildSummaryData } from './summary-data.ts';
+import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdVerdict } from './thresholds.ts';
+import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
+
+export const NODE_RUNNER_NAME = 'node-runner';
+export const NODE_RUNNER_VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export const EXIT = { ok: 0, thresholds: 99, scriptError: 107, aborted: 108 } as const;
+
+export interface NodeEngineOptions {
+  scriptPath: string;
+  env?: Record<string, string>;
+  /** File that receives the script's console output, one raw line each (k6 --console-output, --log-format raw). */
+  consoleOutput?: string;
+  /** Progress lines; defaults to the terminal. Pass () => {} to silence. */
+  progress?: (line: string, final: boolean) => void;
+}
+
+export interface NodeEngineResult {
+  exitCode: number;
+  thresholds: ThresholdVerdict[];
+  aborted: string | null;
+  error: string | null;
+  testRunDurationMs: number;
+}
+
+const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+
+export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEngineResult> {
+  const scriptPath = resolve(opts.scriptPath);
+  const env = opts.env ?? {};
+  const store = new MetricStore();
+  let consoleFile: WriteStream | undefined;
+  if (opts.consoleOutput) {
+    mkdirSync(dirname(opts.consoleOutput), { recursive: true });
+    consoleFile = createWriteStream(opts.consoleOutput);
+  }
+  const sinks = {
+    samples: (samples: Sample[]) => samples.forEach((s) => store.add(s)),
+    console: (level: string, text: string) => {
+      if (consoleFile) consoleFile.write(text + '\n');
+      else (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(text + '\n');
+    },
+  };
+
+  // The init VU reads options before any other VU exists, as in k6; the HTTP
+  // service is rebuilt with the options' batch limits once they are known,
+  // and the init VU always uses the current one.
+  let http = new HttpService({});
+  const initVu = new VirtualUser(0, scriptPath, env, { all: (r) => http.all(r) } as HttpService, sinks);
+  let pool: VuPool | undefined;
+  let error: string | null = null;
+  let aborted: string | null = null;
+  let testStartedAt = 0;
+  let durationMs = 0;
+  let verdicts: ThresholdVerdict[] = [];
+  const progress = new ProgressReporter(opts.progress);
+  try {
+    const facts = await initVu.ready;
+    const options = facts.options;
+    const scenarios = scenariosOf(options);
+    for (const s of scenarios) if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
+    for (const m of facts.metrics) store.declare(m.name, m.type, m.time);
+    declareBuiltins(store);
+    const thresholds = parseThresholds(options['thresholds'] as Parameters<typeof parseThresholds>[0]);
+    checkAggregations(thresholds, (m) => store.typeOf(m));
+    const trendStats = (options['summaryTrendStats'] as string[] | undefined) ?? DEFAULT_TREND_STATS;
+    http = new HttpService({ batch: options['batch'] as number | undefined, batchPerHost: options['batchPerHost'] as number | undefined });
+    const configure = {
+      type: 'configure',
+      options,
+      testTags: (options['tags'] as Record<string, string> | undefined) ?? {},
+      systemTags: (options['systemTags'] as string[] | undefined) ?? null,
+      testStartedAt: Date.now(),
+    };
+    initVu.send(configure);
+    pool = new VuPool((id) => {
+      const vu = new VirtualUser(id, scriptPath, env, http, sinks);
+      void vu.ready.then(() => vu.send({ ...configure, testStartedAt }));
+      return vu;
+    });
+    progress.stage('initialising VUs');
+    await pool.prepare(peakInitialVus(scenarios));
+
+    let setupData: unknown = null;
+    if (facts.functions.includes('setup')) {
+      progress.stage('setup');
+      const r = await withTimeout(initVu.call('setup', undefined, null, 0, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
+      if (r.aborted) aborted = r.aborted;
+      else if (r.error) throw new Error(`setup failed: ${r.error}`);
+      setupData = r.result;
+    }
+
+    testStartedAt = Date.now();
+    for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
+    const runs = scenarios.map((c) => new ScenarioRun(c));
+    if (!aborted) {
+      const p = pool;
+      const host: ExecutorHost = {
+        pool: p,
+        now: () => Date.now() - testStartedAt,
+        aborted: () => aborted !== null,
+        dropped: (run) => {
+          run.dropped++;
+          store.add({ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() });
+        },
+        iterate: async (vu, run, deadline) => {
+          const n = run.nextIteration(vu);
+          vu.iterationInInstance++;
+          const c = run.config;
+          const ctx: ScenarioContext = {
+            name: c.name,
+            executor: c.executor,
+            startTime: testStartedAt + c.startTimeMs,
+            progress: Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs)),
+            iterationInInstance: n.inInstance,
+            iterationInTest: n.inInstance,
+            tags: c.tags,
+          };
+          const outcome = await raceDeadline(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline - (Date.now() - testStartedAt));
+          if (outcome === 'interrupted') {
+            run.interrupted++;
+            await vu.stop();
+            return false;
+          }
+          const tags = { ...configure.testTags, ...c.tags, scenario: c.name, group: '' };
+          if (outcome.aborted) aborted = outcome.aborted;
+          if (outcome.error) sinks.console('error', `${c.name}: ${outcome.error.split('\n')[0]}`);
+          store.add({ metric: 'iterations', type: 'counter', time: false, value: 1, tags, at: Date.now() });
+          store.add({ metric: 'iteration_duration', type: 'trend', time: true, value: outcome.ms, tags, at: Date.now() });
+          run.completed++;
+          return outcome.error === null;
+        },
+      };
+      progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);
+      await Promise.all(runs.map((run) => runScenario(host, run)));
+      progress.stop();
+    }
+    durationMs = Date.now() - testStartedAt;
+
+    if (facts.functions.includes('teardown') && !error) {
+      progress.stage('teardown');
+      const r = await withTimeout(initVu.call('teardown', setupData, null, 0, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
+      if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
+    }
+    // Samples posted while the last calls ended arrive before this turn of the loop ends.
+    await new Promise((r) => setTimeout(r, 50));
+    verdicts = evaluateThresholds(thresholds, store, durationMs);
+    const data = buildSummaryData({ store, thresholds, verdicts, trendStats, durationMs, setupData, options });
+    if (facts.functions.includes('handleSummary')) {
+      const r = await initVu.call('handleSummary', data, null, 0, '');
+      if (r.error) throw new Error(`handleSummary failed: ${r.error}`);
+      writeSummaryOutputs(r.result as Record<string, string>);
+    } else {
+      process.stdout.write(defaultSummary(verdicts));
+    }
+  } catch (err) {
+    error = (err as Error).message;
+  } finally {
+    progress.stop();
+    await Promise.all([initVu.stop(), pool?.stopAll()]);
+    await http.close();
+    await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
+  }
+  const exitCode = error ? EXIT.scriptError : aborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
+  return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
+}
+
+function declareBuiltins(store: MetricStore): void {
+  for (const name of ['http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving', 'iteration_duration', 'group_duration']) {
+    store.declare(name, 'trend', true);
+  }
+  for (const name of ['http_reqs', 'iterations', 'data_sent', 'data_received', 'dropped_iterations']) store.declare(name, 'counter', false);
+  for (const name of ['checks', 'http_req_failed']) store.declare(name, 'rate', false);
+  for (const name of ['vus', 'vus_max']) store.declare(name, 'gauge', false);
+}
+
+async function raceDeadline<T>(work: Promise<T>, remainingMs: number): Promise<T | 'interrupted'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'interrupted'>((r) => (timer = setTimeout(() => r('interrupted'), Math.max(0, remainingMs))));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  const r = await raceDeadline(work, ms);
+  if (r === 'interrupted') throw new Error(`${what} exceeded its timeout of ${ms} ms`);
+  return r;
+}
+
+/** handleSummary's map: stdout, stderr, or a file path (relative to the working directory). */
+function writeSummaryOutputs(outputs: Record<string, string> | null): void {
+  for (const [where, content] of Object.entries(outputs ?? {})) {
+    const text = typeof content === 'string' ? content : JSON.stringify(content);
+    if (where === 'stdout') process.stdout.write(text);
+    else if (where === 'stderr') process.stderr.write(text);
+    else {
+      mkdirSync(dirname(resolve(where)), { recursive: true });
+      writeFileSync(resolve(where), text);
+    }
+  }
+}
+
+function defaultSummary(verdicts: ThresholdVerdict[]): string {
+  const lines = verdicts.map((v) => `  ${v.ok ? '✓' : '✗'} ${v.key}: ${v.source} (${v.value ?? 'n/a'})`);
+  return lines.length ? `thresholds:\n${lines.join('\n')}\n` : '';
+}

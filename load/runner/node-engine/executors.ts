@@ -1,0 +1,163 @@
+// k6's executors on the Node runner's VU pool. Closed-model executors keep a
+// fixed set of VUs looping; open-model ones start iterations on a schedule
+// and drop those that find no free VU (dropped_iterations), initialising
+// more VUs in the background up to maxVUs, as k6 does. Every scenario has a
+// hard end (maxDuration or duration, plus gracefulStop) at which iterations
+// still running are interrupted by stopping their VU thread.
+import { hardEndMs, type ScenarioConfig } from './scenarios.ts';
+import type { VirtualUser, VuPool } from './vu-pool.ts';
+
+export interface ExecutorHost {
+  pool: VuPool;
+  /** Milliseconds since the test (after setup) started. */
+  now(): number;
+  /** True once the test is aborted. */
+  aborted(): boolean;
+  /** Runs one iteration; resolves false when it failed or was interrupted. */
+  iterate(vu: VirtualUser, run: ScenarioRun, deadlineMs: number): Promise<boolean>;
+  dropped(run: ScenarioRun): void;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+export class ScenarioRun {
+  /** Iterations started, which numbers the next one (iterationInInstance/InTest). */
+  started = 0;
+  completed = 0;
+  interrupted = 0;
+  dropped = 0;
+  /** Per-VU iteration counts within this scenario (__ITER). */
+  readonly perVu = new Map<number, number>();
+  state: 'waiting' | 'running' | 'done' = 'waiting';
+  /** Work that must finish before the scenario is done (iterations in flight, VUs being made). */
+  readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(readonly config: ScenarioConfig) {}
+
+  nextIteration(vu: VirtualUser): { inInstance: number; inScenario: number } {
+    const inScenario = this.perVu.get(vu.id) ?? 0;
+    this.perVu.set(vu.id, inScenario + 1);
+    return { inInstance: this.started++, inScenario };
+  }
+
+  get hardEnd(): number {
+    return hardEndMs(this.config);
+  }
+
+  track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+    return p;
+  }
+}
+
+async function takeVus(host: ExecutorHost, count: number): Promise<VirtualUser[]> {
+  const vus: VirtualUser[] = [];
+  for (let i = 0; i < count; i++) vus.push(await host.pool.takeOrCreate());
+  return vus;
+}
+
+/** per-vu-iterations, shared-iterations, constant-vus: each VU loops until its work or time is up. */
+async function closedModel(host: ExecutorHost, run: ScenarioRun): Promise<void> {
+  const c = run.config;
+  const vus = await takeVus(host, c.vus);
+  const start = c.startTimeMs;
+  const stopStartingAt = c.executor === 'constant-vus' ? start + c.durationMs : start + c.maxDurationMs;
+  let shared = c.iterations;
+  const loop = async (vu: VirtualUser) => {
+    let own = c.iterations;
+    for (;;) {
+      if (host.aborted() || host.now() >= stopStartingAt) break;
+      if (c.executor === 'per-vu-iterations' && own-- <= 0) break;
+      if (c.executor === 'shared-iterations' && shared-- <= 0) break;
+      await run.track(host.iterate(vu, run, run.hardEnd));
+      if (!vu.alive) break;
+    }
+    host.pool.give(vu);
+  };
+  await Promise.all(vus.map(loop));
+}
+
+/** The start time (ms after the scenario start) of arrival number n, or null past the end. */
+type ArrivalClock = (n: number) => number | null;
+
+function constantArrivals(c: ScenarioConfig): ArrivalClock {
+  const every = c.timeUnitMs / c.rate;
+  return (n) => (c.rate > 0 && n * every < c.durationMs ? n * every : null);
+}
+
+/** Arrival n happens when the integral of the rate over time reaches n. */
+function rampingArrivals(c: ScenarioConfig): ArrivalClock {
+  const segments: { from: number; to: number; start: number; duration: number; before: number }[] = [];
+  let rate = c.startRate / c.timeUnitMs;
+  let t = 0;
+  let area = 0;
+  for (const s of c.stages) {
+    const to = s.target / c.timeUnitMs;
+    segments.push({ from: rate, to, start: t, duration: s.durationMs, before: area });
+    area += ((rate + to) / 2) * s.durationMs;
+    t += s.durationMs;
+    rate = to;
+  }
+  return (n) => {
+    for (const seg of segments) {
+      const inSegment = ((seg.from + seg.to) / 2) * seg.duration;
+      if (n < seg.before + inSegment || (n === 0 && inSegment > 0)) {
+        const need = n - seg.before;
+        const slope = (seg.to - seg.from) / Math.max(seg.duration, 1e-9);
+        // Solve from*x + slope*x²/2 = need for x in [0, duration].
+        const x = Math.abs(slope) < 1e-12 ? need / seg.from : (-seg.from + Math.sqrt(seg.from * seg.from + 2 * slope * need)) / slope;
+        return seg.start + Math.min(Math.max(x, 0), seg.duration);
+      }
+    }
+    return null;
+  };
+}
+
+/** constant-arrival-rate, ramping-arrival-rate. */
+async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClock): Promise<void> {
+  const c = run.config;
+  const idle = await takeVus(host, c.preAllocatedVUs);
+  let owned = idle.length;
+  const growing = new Set<Promise<void>>();
+  const grow = () => {
+    owned++;
+    const p = host.pool.takeOrCreate().then((vu) => void idle.push(vu));
+    growing.add(p);
+    void p.finally(() => growing.delete(p));
+  };
+  for (let n = 0; ; n++) {
+    const at = clock(n);
+    if (at === null || host.aborted()) break;
+    await sleep(c.startTimeMs + at - host.now());
+    const vu = idle.pop();
+    if (!vu) {
+      host.dropped(run);
+      if (owned < c.maxVUs) grow();
+      continue;
+    }
+    void run.track(
+      host.iterate(vu, run, run.hardEnd).then(() => {
+        if (vu.alive) idle.push(vu);
+        else owned--;
+      }),
+    );
+  }
+  while (run.inFlight.size > 0) await Promise.race(run.inFlight);
+  await Promise.all(growing);
+  for (const vu of idle) host.pool.give(vu);
+}
+
+export async function runScenario(host: ExecutorHost, run: ScenarioRun): Promise<void> {
+  await sleep(run.config.startTimeMs - host.now());
+  if (host.aborted()) {
+    run.state = 'done';
+    return;
+  }
+  run.state = 'running';
+  const c = run.config;
+  if (c.executor === 'constant-arrival-rate') await openModel(host, run, constantArrivals(c));
+  else if (c.executor === 'ramping-arrival-rate') await openModel(host, run, rampingArrivals(c));
+  else await closedModel(host, run);
+  run.state = 'done';
+}

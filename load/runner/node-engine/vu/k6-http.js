@@ -1,0 +1,182 @@
+// The Node runner's `k6/http`: request, the method helpers and batch, with
+// k6's request metrics and tags. Requests are performed by the main thread
+// (undici) while this VU blocks (sync-bridge.js); a batch is sent as one
+// message and its requests run concurrently there, at most
+// options.batch/batchPerHost at a time, as in k6.
+import { callMain } from './sync-bridge.js';
+import { contextTags, emit, vu } from './vu-state.js';
+
+const EXPECTED = Symbol('expectedStatuses');
+
+/**
+ * @typedef {{ [EXPECTED]: Array<number | { min: number, max: number }> }} ExpectedStatuses
+ * @typedef {{ headers?: Record<string, string>, tags?: Record<string, string>, timeout?: string | number,
+ *   responseType?: 'text' | 'binary' | 'none', responseCallback?: ExpectedStatuses | null }} Params
+ */
+
+/** @param {Array<number | { min: number, max: number }>} statuses */
+export function expectedStatuses(...statuses) {
+  for (const s of statuses) {
+    if (typeof s !== 'number' && !(s && typeof s.min === 'number' && typeof s.max === 'number')) {
+      throw new Error('expectedStatuses takes status codes and {min, max} ranges');
+    }
+  }
+  return { [EXPECTED]: statuses };
+}
+
+/** @type {ExpectedStatuses | null} */
+let defaultCallback = expectedStatuses({ min: 200, max: 399 });
+
+/** @param {ExpectedStatuses | null} callback */
+export function setResponseCallback(callback) {
+  defaultCallback = callback;
+}
+
+/** @param {string | number | undefined} t */
+function timeoutMs(t) {
+  if (t === undefined) return 60000;
+  if (typeof t === 'number') return t;
+  const m = /^([0-9.]+)(ms|s|m|h)?$/.exec(t.trim());
+  if (!m) throw new Error(`invalid timeout ${t}`);
+  const unit = { ms: 1, s: 1000, m: 60000, h: 3600000 }[/** @type {'ms' | 's' | 'm' | 'h'} */ (m[2] ?? 'ms')];
+  return Number(m[1]) * unit;
+}
+
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {unknown} body
+ * @param {Params} [params]
+ */
+function prepare(method, url, body, params = {}) {
+  const headers = { 'User-Agent': vu.options.userAgent || 'fleetproof-node-runner', ...(params.headers || {}) };
+  let text = null;
+  if (body !== null && body !== undefined) {
+    if (typeof body === 'string') text = body;
+    else if (typeof body === 'object') {
+      // k6 form-encodes plain objects.
+      text = new URLSearchParams(/** @type {Record<string, string>} */ (body)).toString();
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    } else text = String(body);
+  }
+  return { method: method.toUpperCase(), url: String(url), headers, body: text, timeoutMs: timeoutMs(params.timeout), params };
+}
+
+/**
+ * @param {unknown} entry a URL, [method, url, body, params] or { method, url, body, params }
+ */
+function fromBatchEntry(entry) {
+  if (typeof entry === 'string') return prepare('GET', entry, null);
+  if (Array.isArray(entry)) return prepare(entry[0], entry[1], entry[2], entry[3]);
+  const e = /** @type {{ method?: string, url: string, body?: unknown, params?: Params }} */ (entry);
+  return prepare(e.method || 'GET', e.url, e.body, e.params);
+}
+
+/**
+ * @param {number} status
+ * @param {ExpectedStatuses | null | undefined} callback
+ */
+function isExpected(status, callback) {
+  if (!callback) return true;
+  return callback[EXPECTED].some((s) => (typeof s === 'number' ? s === status : status >= s.min && status <= s.max));
+}
+
+/**
+ * Emits k6's request metrics and builds the Response object.
+ * @param {ReturnType<typeof prepare>} req
+ * @param {any} raw the main thread's reply for this request
+ */
+function respond(req, raw) {
+  const callback = req.params.responseCallback === undefined ? defaultCallback : req.params.responseCallback;
+  const expected = raw.status !== 0 && isExpected(raw.status, callback);
+  const userTags = req.params.tags || {};
+  /** @type {Record<string, string>} */
+  const tags = { ...contextTags(), method: req.method, url: req.url, name: userTags['name'] || req.url, status: String(raw.status), proto: 'HTTP/1.1' };
+  if (callback) tags['expected_response'] = String(expected);
+  if (raw.error) {
+    tags['error'] = raw.error;
+    tags['error_code'] = String(raw.error_code);
+  }
+  Object.assign(tags, userTags);
+  const t = raw.timings;
+  emit('http_reqs', 'counter', 1, tags);
+  emit('http_req_duration', 'trend', t.duration, tags, true);
+  emit('http_req_blocked', 'trend', t.blocked, tags, true);
+  emit('http_req_connecting', 'trend', t.connecting, tags, true);
+  emit('http_req_tls_handshaking', 'trend', 0, tags, true);
+  emit('http_req_sending', 'trend', t.sending, tags, true);
+  emit('http_req_waiting', 'trend', t.waiting, tags, true);
+  emit('http_req_receiving', 'trend', t.receiving, tags, true);
+  if (callback) emit('http_req_failed', 'rate', expected ? 0 : 1, tags);
+  emit('data_sent', 'counter', raw.bytes_sent, tags);
+  emit('data_received', 'counter', raw.bytes_received, tags);
+
+  const responseType = req.params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+  const body = responseType === 'none' ? null : responseType === 'binary' ? new TextEncoder().encode(raw.body).buffer : raw.body;
+  return {
+    status: raw.status,
+    status_text: raw.status_text,
+    url: req.url,
+    body,
+    headers: raw.headers,
+    timings: t,
+    error: raw.error || '',
+    error_code: raw.error_code || 0,
+    proto: 'HTTP/1.1',
+    remote_ip: raw.remote_ip || '',
+    remote_port: raw.remote_port || 0,
+    request: { method: req.method, url: req.url, headers: req.headers, body: req.body ?? '', cookies: {} },
+    cookies: {},
+    /** @param {string} [selector] */
+    json(selector) {
+      if (typeof body !== 'string') throw new Error('the response has no text body');
+      const value = JSON.parse(body);
+      if (!selector) return value;
+      return selector.split('.').reduce((v, key) => (v == null ? undefined : v[key]), value);
+    },
+  };
+}
+
+/** @param {Array<ReturnType<typeof prepare>>} requests */
+function perform(requests) {
+  const wire = requests.map((r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs }));
+  const reply = callMain({ type: 'http', requests: wire });
+  return requests.map((r, i) => respond(r, reply.responses[i]));
+}
+
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @param {Params} [params]
+ */
+export function request(method, url, body, params) {
+  if (vu.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  return /** @type {ReturnType<typeof respond>} */ (perform([prepare(method, url, body ?? null, params)])[0]);
+}
+
+/** @param {unknown[] | Record<string, unknown>} requests */
+export function batch(requests) {
+  if (vu.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  if (Array.isArray(requests)) return perform(requests.map(fromBatchEntry));
+  const keys = Object.keys(requests);
+  const responses = perform(keys.map((k) => fromBatchEntry(requests[k])));
+  return Object.fromEntries(keys.map((k, i) => [k, responses[i]]));
+}
+
+/** @param {string} url @param {Params} [params] */
+export const get = (url, params) => request('GET', url, null, params);
+/** @param {string} url @param {unknown} [body] @param {Params} [params] */
+export const post = (url, body, params) => request('POST', url, body, params);
+/** @param {string} url @param {unknown} [body] @param {Params} [params] */
+export const put = (url, body, params) => request('PUT', url, body, params);
+/** @param {string} url @param {unknown} [body] @param {Params} [params] */
+export const patch = (url, body, params) => request('PATCH', url, body, params);
+/** @param {string} url @param {unknown} [body] @param {Params} [params] */
+export const del = (url, body, params) => request('DELETE', url, body, params);
+/** @param {string} url @param {Params} [params] */
+export const head = (url, params) => request('HEAD', url, null, params);
+/** @param {string} url @param {unknown} [body] @param {Params} [params] */
+export const options = (url, body, params) => request('OPTIONS', url, body, params);
+
+export default { request, batch, get, post, put, patch, del, head, options, expectedStatuses, setResponseCallback };

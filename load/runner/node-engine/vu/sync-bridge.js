@@ -1,0 +1,48 @@
+// Synchronous calls from a VU thread to the main thread. k6 scripts are
+// written as sequential code whose http calls block; the Node runner keeps
+// that meaning by running each VU in its own worker thread, which posts the
+// request to the main thread (where undici performs it, concurrently with
+// every other VU's) and then blocks in Atomics.wait until the main thread has
+// posted the reply and raised the flag. The VU's own thread is the only
+// thing that waits, exactly as a k6 VU's goroutine does.
+import { receiveMessageOnPort } from 'node:worker_threads';
+import { flushSamples } from './vu-state.js';
+
+/** @type {{ port: import('node:worker_threads').MessagePort, flag: Int32Array } | null} */
+let bridge = null;
+
+/**
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {SharedArrayBuffer} flagBuffer
+ */
+export function connectBridge(port, flagBuffer) {
+  bridge = { port, flag: new Int32Array(flagBuffer) };
+}
+
+/**
+ * Posts `message` and blocks until the main thread replies.
+ * @param {unknown} message
+ * @returns {any}
+ */
+export function callMain(message) {
+  if (!bridge) throw new Error('the VU is not connected to the runner');
+  // Samples produced so far reach the main thread while this thread waits.
+  flushSamples();
+  Atomics.store(bridge.flag, 0, 0);
+  bridge.port.postMessage(message);
+  for (;;) {
+    Atomics.wait(bridge.flag, 0, 0, 1000);
+    if (Atomics.load(bridge.flag, 0) === 0) continue;
+    const reply = receiveMessageOnPort(bridge.port);
+    if (reply) return reply.message;
+    // The flag can be seen a moment before the message is readable.
+    Atomics.wait(bridge.flag, 0, 1, 1);
+  }
+}
+
+/** Blocks this VU for `seconds` without busy waiting. */
+export function blockFor(/** @type {number} */ seconds) {
+  if (!(seconds > 0)) return;
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(cell, 0, 0, seconds * 1000);
+}
