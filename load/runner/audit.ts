@@ -1,0 +1,142 @@
+// The invariant audit that follows the load: the runner reads the target's
+// state through the API and checks what must hold whatever the latencies.
+// A violated invariant fails the run.
+import { Agent, request } from 'undici';
+import { canonicalJson } from '../../contract/canonical-json.js';
+import { sha256Hex } from '../../reference/domain/digest.ts';
+import type { Journal } from './journal.ts';
+import { tenantId, type RunPlan } from './run-plan.ts';
+
+export type InvariantId = 'routes_pinned' | 'reservations_released' | 'replicas_at_baseline' | 'counters_at_baseline' | 'never_over_capacity' | 'offline_as_expected';
+
+export const INVARIANTS: Record<InvariantId, string> = {
+  routes_pinned: 'every route the load was told about is still pinned identically',
+  reservations_released: 'every route is settled: none still holds a reservation',
+  replicas_at_baseline: "every replica of the run is back to 0 active assignments",
+  counters_at_baseline: 'every admission counter the routes used is back to 0',
+  never_over_capacity: 'no replica was ever seen with more active assignments than capacity',
+  offline_as_expected: 'exactly the replicas the run expired are offline',
+};
+
+export interface InvariantResult {
+  id: InvariantId;
+  description: string;
+  ok: boolean;
+  checked: number;
+  violations: number;
+  /** The first few violations, for people. */
+  examples: string[];
+}
+
+export interface AuditResult {
+  ok: boolean;
+  invariants: InvariantResult[];
+  /** Reads that failed for a reason other than a violation (network, 5xx). */
+  errors: string[];
+}
+
+const MAX_EXAMPLES = 10;
+const CONCURRENCY = 32;
+
+class Tally {
+  checked = 0;
+  violations = 0;
+  readonly examples: string[] = [];
+  constructor(readonly id: InvariantId) {}
+  check(ok: boolean, example: () => string): void {
+    this.checked++;
+    if (ok) return;
+    this.violations++;
+    if (this.examples.length < MAX_EXAMPLES) this.examples.push(example());
+  }
+  result(): InvariantResult {
+    return { id: this.id, description: INVARIANTS[this.id], ok: this.violations === 0, checked: this.checked, violations: this.violations, examples: this.examples };
+  }
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+export interface AuditSubject {
+  plan: RunPlan;
+  journal: Journal;
+  /** Every replica id of the run: the seeded ones and those the run created. */
+  replicaIds: string[];
+}
+
+export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Promise<AuditResult> {
+  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
+  const errors: string[] = [];
+  const base = plan.target.replace(/\/+$/, '');
+  const tenantTokens = new Map(plan.tokens.tenants.map((t, i) => [tenantId(plan.run_id, i + 1), t]));
+  const getJson = async (path: string, token: string): Promise<{ status: number; body: any }> => {
+    try {
+      const res = await request(base + path, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text ? JSON.parse(text) : null };
+    } catch (err) {
+      if (errors.length < MAX_EXAMPLES) errors.push(`GET ${path}: ${(err as Error).message}`);
+      return { status: 0, body: null };
+    }
+  };
+  const enc = encodeURIComponent;
+  try {
+    const pinned = new Tally('routes_pinned');
+    const released = new Tally('reservations_released');
+    await mapLimited([...journal.routes.values()], CONCURRENCY, async (route) => {
+      const token = tenantTokens.get(route.tenant_id);
+      const res = token ? await getJson(`/v1/routes/${enc(route.action_id)}`, token) : { status: 0, body: null };
+      const digest = res.status === 200 ? sha256Hex(canonicalJson(res.body.assignment)) : '';
+      pinned.check(digest === route.digest, () => `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`);
+      if (res.status === 200) released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
+    });
+
+    const baseline = new Tally('replicas_at_baseline');
+    const capacity = new Tally('never_over_capacity');
+    const offline = new Tally('offline_as_expected');
+    for (const o of journal.replicaObservations) {
+      capacity.check(o.active <= o.capacity, () => `${o.id} showed ${o.active} active assignments over capacity ${o.capacity} during ${o.phase}`);
+    }
+    await mapLimited(replicaIds, CONCURRENCY, async (id) => {
+      const res = await getJson(`/v1/replicas/${enc(id)}`, plan.tokens.control);
+      if (res.status !== 200) {
+        baseline.check(false, () => `${id}: read answered ${res.status}`);
+        return;
+      }
+      const r = res.body;
+      baseline.check(r.active_assignments === 0, () => `${id} has ${r.active_assignments} active assignments`);
+      capacity.check(r.active_assignments <= r.capacity, () => `${id} has ${r.active_assignments} active assignments over capacity ${r.capacity}`);
+      const expected = journal.offline.has(id);
+      offline.check((r.status === 'offline') === expected, () => `${id} is ${r.status}, expected ${expected ? 'offline' : 'not offline'}`);
+    });
+
+    const counters = new Tally('counters_at_baseline');
+    const keys = new Set<string>();
+    for (let k = 1; k <= plan.profile.dataset.tenants; k++) {
+      keys.add(`tenant\u001f${tenantId(plan.run_id, k)}`);
+      keys.add(`tenant_retry\u001f${tenantId(plan.run_id, k)}`);
+    }
+    for (const route of journal.routes.values()) for (const [kind, key] of route.scopes) keys.add(`${kind}\u001f${key}`);
+    await mapLimited([...keys], CONCURRENCY, async (entry) => {
+      const [kind, key] = entry.split('\u001f') as [string, string];
+      // Only the run's own keys have a known baseline (0); a shared global counter does not.
+      if (!key.includes(plan.run_id) && kind !== 'binding') return;
+      const res = await getJson(`/v1/admission-counters/${enc(kind)}/${enc(key)}`, plan.tokens.control);
+      counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
+    });
+    const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
+    return { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors };
+  } finally {
+    await agent.close();
+  }
+}

@@ -1,0 +1,103 @@
+// Reads the run journal (load/lib/journal.js) back from the console output
+// file: routes as first seen, replica observations, replicas expired on
+// purpose, replicas created, raw latencies. Lines without the journal
+// prefix are the script's messages for people.
+import { readFile } from 'node:fs/promises';
+
+export const JOURNAL_PREFIX = 'fleetproof-journal ';
+
+export interface RouteFact {
+  t: number;
+  phase: string;
+  action_id: string;
+  tenant_id: string;
+  replica_id: string;
+  instance_id: string;
+  fence_token: string;
+  credential_revision_ref: string | null;
+  digest: string;
+  scopes: [string, string][];
+}
+
+export interface ReplicaObservation {
+  t: number;
+  phase: string;
+  id: string;
+  active: number;
+  capacity: number;
+}
+
+export interface LatencyFact {
+  phase: string;
+  operation: string;
+  ms: number[];
+}
+
+export interface PhaseTiming {
+  phase: string;
+  started: number;
+  ms: number;
+}
+
+export interface Journal {
+  /** First sighting of each action. */
+  routes: Map<string, RouteFact>;
+  replicaObservations: ReplicaObservation[];
+  /** Replicas the run expired on purpose. */
+  offline: Set<string>;
+  /** Replicas the run created beyond the seeded dataset. */
+  created: Set<string>;
+  latencies: LatencyFact[];
+  /** Wall time of each qualification phase (one iteration each). */
+  phases: PhaseTiming[];
+  /** The script's other console lines. */
+  messages: string[];
+  malformed: number;
+}
+
+export function parseJournal(text: string): Journal {
+  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], messages: [], malformed: 0 };
+  for (const line of text.split('\n')) {
+    const at = line.indexOf(JOURNAL_PREFIX);
+    if (at === -1) {
+      if (line.trim()) j.messages.push(line);
+      continue;
+    }
+    let fact: Record<string, unknown>;
+    try {
+      fact = JSON.parse(line.slice(at + JOURNAL_PREFIX.length)) as Record<string, unknown>;
+    } catch {
+      j.malformed++;
+      continue;
+    }
+    switch (fact['k']) {
+      case 'route': {
+        const r = fact as unknown as RouteFact;
+        if (!j.routes.has(r.action_id)) j.routes.set(r.action_id, r);
+        break;
+      }
+      case 'replica':
+        j.replicaObservations.push(fact as unknown as ReplicaObservation);
+        break;
+      case 'offline':
+        for (const id of fact['ids'] as string[]) j.offline.add(id);
+        break;
+      case 'replica_created':
+        j.created.add(fact['id'] as string);
+        break;
+      case 'phase':
+        j.phases.push(fact as unknown as PhaseTiming);
+        break;
+      case 'latency':
+        j.latencies.push(fact as unknown as LatencyFact);
+        break;
+      default:
+        j.malformed++;
+    }
+  }
+  return j;
+}
+
+export async function readJournal(path: string): Promise<Journal> {
+  return parseJournal(await readFile(path, 'utf8').catch(() => ''));
+}

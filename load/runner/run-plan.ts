@@ -1,0 +1,50 @@
+// The run plan a load script reads (load/lib/plan.js): a fresh run id, the
+// resolved profile, and every token the run needs, minted here before the
+// run so that nothing is signed inside k6. The file holds bearer tokens, so
+// it is private to the user and removed after the run.
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { mintToken, type SigningKey } from '../../contract/tokens.ts';
+import type { ResolvedProfile } from './scale-contract.ts';
+
+export interface RunPlan {
+  run_id: string;
+  target: string;
+  profile: ResolvedProfile;
+  tokens: { control: string; tenants: string[] };
+  lease_until_ms: number;
+}
+
+const CONTROL_ROLES = ['registry:admin', 'registry:lifecycle', 'registry:reader', 'registry:operator'] as const;
+
+/** A UUIDv7 as 32 hex digits: time-ordered, so runs sort by start. */
+export function newRunId(nowMs = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  return bytes.toString('hex');
+}
+
+/** The tenant id of tenant k in the scale dataset (load/lib/dataset.js). */
+export function tenantId(runId: string, k: number): string {
+  return `tenant-${runId}-${String(k).padStart(3, '0')}`;
+}
+
+export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey; runId?: string; nowMs?: number }): Promise<RunPlan> {
+  const runId = args.runId ?? newRunId();
+  const nowMs = args.nowMs ?? Date.now();
+  // Leases and tokens outlive the longest the run can take: every phase budget, the sustained duration, and an hour.
+  const budgetS = args.profile.phases.reduce((n, p) => n + (p.budget_s ?? 0), 0) + (args.profile.duration_s ?? 0) + 1800;
+  const ttlSeconds = Math.ceil(budgetS + 3600);
+  const control = await mintToken({ key: args.key, roles: [...CONTROL_ROLES], ttlSeconds, subject: `fleetproof-load:${runId}` });
+  const tenants: string[] = [];
+  for (let k = 1; k <= args.profile.dataset.tenants; k++) {
+    tenants.push(await mintToken({ key: args.key, roles: ['registry:dispatch'], tenant: tenantId(runId, k), ttlSeconds }));
+  }
+  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: nowMs + ttlSeconds * 1000 };
+}
+
+export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {
+  await writeFile(path, JSON.stringify(plan), { mode: 0o600 });
+}

@@ -1,0 +1,48 @@
+// `fleetproof load`: scale qualification of a registry over HTTP with the
+// k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
+import { parseDuration } from '../../load/runner/scale-contract.ts';
+import { runLoad } from '../../load/runner/run-load.ts';
+import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+
+export const summary = 'run a scale qualification profile against a registry and audit it';
+
+const FLAGS = {
+  target: { type: 'string', description: 'base URL of the registry' },
+  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
+  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
+  engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
+  set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
+  duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
+  out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
+  quiet: { type: 'boolean', description: 'no progress output' },
+} satisfies Record<string, FlagSpec>;
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseFlags('load', summary, FLAGS, argv);
+  if (!parsed) return 0;
+  const v = parsed.values;
+  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('load', summary, FLAGS)}`);
+  if (!v.target) throw usage('--target is required');
+  if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
+  if (!v.key) throw usage('--key is required');
+  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(`--engine must be auto, k6 or node, not ${v.engine}`);
+  let durationS: number | undefined;
+  try {
+    durationS = v.duration === undefined ? undefined : parseDuration(v.duration);
+  } catch (err) {
+    throw usage((err as Error).message);
+  }
+  const outcome = await runLoad({
+    target: v.target,
+    keyPath: v.key,
+    profile: v.profile!,
+    engine: v.engine,
+    sets: v.set ?? [],
+    ...(durationS !== undefined ? { durationS } : {}),
+    ...(v.out ? { outDir: v.out } : {}),
+    quiet: v.quiet ?? false,
+  });
+  (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
+  for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
+  return outcome.exitCode;
+}

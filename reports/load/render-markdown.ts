@@ -1,0 +1,38 @@
+// The load report as Markdown, for pull requests and terminals.
+import type { LoadReport } from './load-report.ts';
+
+const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
+
+export function renderLoadMarkdown(r: LoadReport): string {
+  const lines: string[] = [];
+  lines.push(`# Scale qualification: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${r.profile}`, '');
+  if (r.reasons.length > 0) lines.push(...r.reasons.map((x) => `- ${x}`), '');
+  lines.push(`Run \`${r.run_id}\` against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
+  lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
+  lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
+  for (const t of r.thresholds) {
+    const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit} ${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;
+    lines.push(`| ${t.ok ? '✓' : '✗'} | ${t.label}${t.source ? ` (${t.source})` : ''} | \`${t.metric}\` | \`${t.expression}\` | ${num(t.value, 2)} ${t.unit} | ${margin} |`);
+  }
+  lines.push('', '## Phases', '', '| phase | checks | requests | wall ms | req/s | med ms | p95 ms | p99 ms | nearest-rank p99 |', '|---|---|---|---|---|---|---|---|---|');
+  for (const p of r.phases) {
+    const l = p.latency_ms ?? {};
+    const nr = p.nearest_rank.map((x) => `${x.operation} ${num(x.p99, 2)}`).join(', ') || '';
+    lines.push(`| ${p.name} | ${p.checks_ok ? '✓' : '✗'} ${p.checks.passes}/${p.checks.passes + p.checks.fails} | ${p.requests} | ${num(p.wall_ms, 0)} | ${num(p.throughput_rps)} | ${num(l['med'], 2)} | ${num(l['p(95)'], 2)} | ${num(l['p(99)'], 2)} | ${nr} |`);
+  }
+  if (r.failed_checks.length > 0) {
+    lines.push('', '## Failed checks', '');
+    for (const c of r.failed_checks) lines.push(`- ${c.name}: ${c.fails} failed, ${c.passes} passed`);
+  }
+  lines.push('', '## Audit', '');
+  if (!r.audit) lines.push('The audit did not run.');
+  else for (const i of r.audit.invariants) lines.push(`- ${i.ok ? '✓' : '✗'} ${i.description} (${i.checked} checked, ${i.violations} violations)${i.examples.length ? `: ${i.examples.slice(0, 3).join('; ')}` : ''}`);
+  lines.push('', '## Dataset', '', ...Object.entries(r.dataset).map(([k, v]) => `- ${k}: ${v}`));
+  const e = r.environment;
+  lines.push('', '## Environment', '');
+  lines.push(`- harness: ${e.harness.name} ${e.harness.version}, commit ${e.harness.commit ?? 'unknown'}${e.harness.dirty ? ' (uncommitted changes)' : ''}`);
+  lines.push(`- engine: ${e.engine.name} ${e.engine.version}`);
+  lines.push(`- target: ${e.target.url}, /version ${JSON.stringify((e.target.version as { implementation?: unknown } | null)?.implementation ?? e.target.version)}`);
+  lines.push(`- load machine: ${e.machine.cpus} × ${e.machine.cpu_model}, ${(e.machine.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${e.machine.platform}, Node ${e.machine.node}`);
+  return lines.join('\n') + '\n';
+}
