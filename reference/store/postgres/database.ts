@@ -71,13 +71,24 @@ async function checkout(pool: pg.Pool): Promise<Db> {
 /**
  * Runs `body` in one transaction on one connection. Any error rolls the
  * transaction back; a connection whose state is unknown afterwards (lost,
- * failed rollback) is destroyed rather than returned to the pool.
+ * failed rollback) is destroyed rather than returned to the pool. `opening`
+ * (simple-protocol statements, see oneTrip) is sent with the BEGIN in the
+ * same round trip; the rows of its last statement go to `body`.
  */
-export async function transaction<T>(pool: pg.Pool, body: (db: Db) => Promise<T>): Promise<T> {
+export async function transaction<T, R extends pg.QueryResultRow = pg.QueryResultRow>(
+  pool: pg.Pool,
+  body: (db: Db, opened: R[]) => Promise<T>,
+  opening?: string,
+): Promise<T> {
   const db = await checkout(pool);
   try {
-    await db.query('BEGIN');
-    const result = await body(db);
+    let opened: R[] = [];
+    if (opening === undefined) await db.query('BEGIN');
+    else {
+      const results = (await db.query(`BEGIN;\n${opening}`)) as unknown as Array<pg.QueryResult<R>>;
+      opened = results[results.length - 1]!.rows;
+    }
+    const result = await body(db, opened);
     await db.query('COMMIT');
     db.release();
     return result;

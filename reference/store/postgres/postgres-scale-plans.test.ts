@@ -78,11 +78,13 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     );
   }
 
-  it('seeds the whole dataset through batches in under 60 s', async () => {
+  // Seeding speed is a benchmark figure (npm run bench:pg), not asserted
+  // here: a shared CI machine makes wall time an unreliable verdict.
+  it('seeds the whole dataset through batches', async (t) => {
     const counts = (await client.query(`SELECT (SELECT count(*) FROM capability_bindings)::integer AS bindings,
       (SELECT count(*) FROM connector_replicas)::integer AS replicas, (SELECT count(*) FROM connector_instances)::integer AS instances`)).rows[0];
     assert.deepEqual(counts, { bindings: data.counts.bindings, replicas: data.counts.replicas, instances: data.counts.instances });
-    assert.ok(seedSeconds < 60, `seeding took ${seedSeconds.toFixed(1)} s`);
+    t.diagnostic(`seeded in ${seedSeconds.toFixed(1)} s`);
   });
 
   it('routing statements use indexes on bindings and replicas', async () => {

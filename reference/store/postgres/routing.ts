@@ -2,7 +2,7 @@
 // is one data-pool transaction that begins with the action's advisory lock.
 // The domain rules decide; the SQL files lock and write (their headers give
 // the lock order: replica, then route, then counters in scope order).
-import type pg from 'pg';
+import pg from 'pg';
 import type {
   AdmissionPolicy,
   RouteAssignment,
@@ -24,7 +24,7 @@ import { assertShape, jsonEqual } from '../../domain/validation.ts';
 import { read, run, transaction, type Db } from './database.ts';
 import { circuitOf } from './rows.ts';
 import { chooseReplica, type ChainRow } from './route-selection.ts';
-import { sql } from './sql.ts';
+import { oneTrip, sql } from './sql.ts';
 
 export interface RoutingContext {
   data: pg.Pool;
@@ -104,7 +104,6 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
 
 async function createRoute(ctx: RoutingContext, db: Db, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   const nowMs = ctx.clock();
-  await run(db, sql('lock-catalog-shared'));
   const rows = await run<ChainRow>(db, sql('routing-bindings'), [tenantId, req.capability_id]);
   const { chain, replica, provision } = await chooseReplica(db, tenantId, req, rows, nowMs);
   const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
@@ -225,9 +224,7 @@ async function reacquire(ctx: RoutingContext, db: Db, actionId: string): Promise
 export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
-  return transaction(ctx.data, async (db) => {
-    await run(db, sql('lock-action'), [req.action_id]);
-    const [existing] = await run<RouteRow>(db, sql('read-route'), [req.action_id]);
+  return transaction<RouteView, RouteRow>(ctx.data, async (db, [existing]) => {
     if (!existing) return createRoute(ctx, db, tenantId, req);
     if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
       throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
@@ -238,7 +235,16 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
       return createRoute(ctx, db, tenantId, req);
     }
     return reacquire(ctx, db, req.action_id);
-  });
+  }, openWith('read-route', req.action_id));
+}
+
+/**
+ * The opening of a routing transaction, sent with its BEGIN in one round
+ * trip: the action's advisory lock, then `statement` for the action (a new
+ * snapshot, taken once the lock is held).
+ */
+function openWith(statement: string, actionId: string): string {
+  return oneTrip([sql('lock-action').text, sql(statement).text], pg.escapeLiteral(actionId));
 }
 
 export async function route(ctx: RoutingContext, tenantId: string, actionId: string): Promise<RouteView | null> {
@@ -259,9 +265,7 @@ export async function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementRequest', { assignment, outcome });
-  return transaction(ctx.data, async (db) => {
-    await run(db, sql('lock-action'), [actionId]);
-    const [stored] = await run<LockedRouteRow>(db, sql('lock-route-replica'), [actionId]);
+  return transaction<SettlementResult, LockedRouteRow>(ctx.data, async (db, [stored]) => {
     if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
     if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
       throw fenceLost('the presented assignment differs from the stored one');
@@ -284,5 +288,5 @@ export async function settle(
     }
     if (!releaseAgain && result!.released < result!.held) throw fenceLost('an admission counter of this reservation is already released');
     return { action_id: actionId, released: true, last_settlement: outcome };
-  });
+  }, openWith('lock-route-replica', actionId));
 }

@@ -30,3 +30,14 @@ export function sql(name: string): Statement {
 export function allStatements(): ReadonlyMap<string, Statement> {
   return statements;
 }
+
+/**
+ * Several statements as one simple-protocol message, their `$1` replaced by
+ * `literal` (already quoted by the caller). PostgreSQL runs them in order,
+ * each with a fresh snapshot, in one round trip; used to open a transaction
+ * with its first locks. Only statements whose single parameter is `$1`
+ * qualify.
+ */
+export function oneTrip(texts: readonly string[], literal: string): string {
+  return texts.map((t) => t.replace(/\$1\b/g, literal)).join(';\n');
+}
