@@ -112,3 +112,10 @@ export async function read<R extends pg.QueryResultRow = pg.QueryResultRow>(pool
     throw asRegistryError(err);
   }
 }
+
+/** The URL of the same server and credentials with another database. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const u = new URL(serverUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, afterEach } from 'node:test';
 import pg from 'pg';
 import type { StoreFactory } from '../behaviour/world.ts';
+import { databaseUrl } from './database.ts';
 import { openPostgresStore, type PostgresStoreOptions } from './index.ts';
 import { migrateRegistrySchema } from './migrate.ts';
 import type { PostgresStore } from './postgres-store.ts';
@@ -20,12 +21,7 @@ export interface TestDatabase {
   url: string;
 }
 
-/** The URL of the same server and credentials with another database. */
-export function databaseUrl(serverUrl: string, database: string): string {
-  const u = new URL(serverUrl);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+export { databaseUrl } from './database.ts';
 
 const RECORD_TABLES = [
   'connector_types',
