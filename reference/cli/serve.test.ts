@@ -90,6 +90,20 @@ describe('fleetproof serve', { concurrency: true }, () => {
     assert.equal((await served.exit).code, 0);
   });
 
+  it('[auth-signature] FLEETPROOF_JWKS gives the trusted set when there is no --jwks, and prints no signing key', async () => {
+    const { privateJwk, jwks } = await generateSigningKeys();
+    const served = serve(['--port', '0'], { FLEETPROOF_JWKS: JSON.stringify(jwks) });
+    const url = (await served.nextLine()).replace('listening on ', '');
+    assert.equal(await fleetStatus(url, await mintToken({ key: await signingKeyFromJwk(privateJwk), roles: ['registry:operator'] })), 200);
+    served.child.kill('SIGTERM');
+    const { code } = await served.exit;
+    assert.equal(code, 0);
+    await assert.rejects(served.nextLine(), /ended before printing/, 'no signing key line');
+    const broken = await serve(['--port', '0'], { FLEETPROOF_JWKS: '{"keys":' }).exit;
+    assert.equal(broken.code, 2);
+    assert.match(broken.stderr, /FLEETPROOF_JWKS/);
+  });
+
   it('faults are refused unless FLEETPROOF_ALLOW_FAULTS=1, and unknown ones always', async () => {
     const [refused, unknown] = await Promise.all([
       serve(['--port', '0', '--fault', 'tenant-from-body']).exit,

@@ -1,12 +1,12 @@
 // `fleetproof serve`: the reference registry over HTTP. The first stdout line
 // is exactly `listening on http://HOST:PORT`, so a harness can start it on
-// port 0 and read the address; without --jwks it also prints where the
+// port 0 and read the address; without --jwks (or FLEETPROOF_JWKS) it also prints where the
 // ephemeral signing key is, so the harness can mint tokens.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
-import { loadJwks, writeSigningKeys } from '../../contract/tokens.ts';
+import { loadJwks, parseJwks, writeSigningKeys } from '../../contract/tokens.ts';
 import { isFaultName, type FaultName, type Faults } from '../domain/faults.ts';
 import { createRegistryServer } from '../http/server.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
@@ -20,7 +20,7 @@ const FLAGS = {
   'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
   host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
   port: { type: 'string', description: 'port to listen on; 0 picks a free one', default: '8080' },
-  jwks: { type: 'string', description: 'trusted public JWK set (default: a fresh key pair in a temporary directory)' },
+  jwks: { type: 'string', description: 'trusted public JWK set file (else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
 } satisfies Record<string, FlagSpec>;
 
@@ -67,6 +67,14 @@ async function trustedKeys(jwksPath: string | undefined): Promise<{ jwks: JSONWe
       return { jwks: await loadJwks(jwksPath) };
     } catch (err) {
       throw usageError((err as Error).message);
+    }
+  }
+  const fromEnv = process.env['FLEETPROOF_JWKS'];
+  if (fromEnv !== undefined && fromEnv !== '') {
+    try {
+      return { jwks: parseJwks(JSON.parse(fromEnv)) };
+    } catch (err) {
+      throw usageError(`FLEETPROOF_JWKS: ${(err as Error).message}`);
     }
   }
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-keys-'));
