@@ -168,7 +168,13 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     }
   }
 
-  const httpServer = createServer((req, res) => void onRequest(req, res));
+  // onRequest answers every error itself; this catches only a failure to answer at all.
+  const httpServer = createServer((req, res) => {
+    onRequest(req, res).catch((err: unknown) => {
+      log('a response could not be written', err);
+      res.destroy();
+    });
+  });
   let url: string | undefined;
 
   return {

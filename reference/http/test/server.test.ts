@@ -102,6 +102,20 @@ describe('HTTP server', () => {
     });
   });
 
+  it('[error-body] a store answer that cannot be serialised is INTERNAL, and the server keeps serving', async () => {
+    const logged: string[] = [];
+    const options: TestRegistryOptions = {
+      log: (message) => logged.push(message),
+      wrapStore: overriding({ fleetStatus: () => Promise.resolve({ observed_at: 1n }) }),
+    };
+    await withRegistry(options, async (api) => {
+      const headers = { authorization: `Bearer ${await api.token(['registry:operator'])}` };
+      expectError(await api.raw('GET', '/v1/fleet/status', { headers }), 500, 'INTERNAL');
+      assert.equal(logged.length, 1);
+      expectOk(await api.call('getHealth', { token: null }));
+    });
+  });
+
   it('[failure-storage] STORAGE_UNAVAILABLE from the store is 503 and nothing else', () =>
     withRegistry({ wrapStore: overriding({ getReplica: () => Promise.reject(storageUnavailable('database down')) }) }, async (api) => {
       expectError(await api.call('getReplica', { params: { replica_id: 'crepl_a' } }), 503, 'STORAGE_UNAVAILABLE');
