@@ -54,7 +54,7 @@ export class VirtualUser {
     sinks: VuSinks,
   ) {
     const { port1, port2 } = new MessageChannel();
-    const flagBuffer = new SharedArrayBuffer(4);
+    const flagBuffer = new SharedArrayBuffer(8);
     this.flag = new Int32Array(flagBuffer);
     this.port = port1;
     this.port.on('message', (msg: { type: 'http'; requests: WireRequest[] }) => void this.serve(msg.requests));
@@ -119,6 +119,10 @@ export class VirtualUser {
   /** Stops the thread, interrupting whatever it runs. */
   async stop(): Promise<void> {
     if (this.exited) return;
+    // Wake the thread from any Atomics.wait, or terminate() would wait for it.
+    Atomics.store(this.flag, 1, 1);
+    Atomics.notify(this.flag, 0);
+    Atomics.notify(this.flag, 1);
     await this.worker.terminate();
     this.port.close();
   }

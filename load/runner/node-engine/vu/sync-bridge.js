@@ -5,6 +5,11 @@
 // every other VU's) and then blocks in Atomics.wait until the main thread has
 // posted the reply and raised the flag. The VU's own thread is the only
 // thing that waits, exactly as a k6 VU's goroutine does.
+//
+// The shared buffer holds two cells: [0] is raised when a reply is ready,
+// [1] when the runner interrupts the VU (a scenario's hard end). A thread
+// blocked in Atomics.wait cannot be terminated, so every wait here also
+// watches cell [1] and the runner wakes both before terminating.
 import { receiveMessageOnPort } from 'node:worker_threads';
 import { flushSamples } from './vu-state.js';
 
@@ -32,6 +37,7 @@ export function callMain(message) {
   bridge.port.postMessage(message);
   for (;;) {
     Atomics.wait(bridge.flag, 0, 0, 1000);
+    if (Atomics.load(bridge.flag, 1) !== 0) throw new Error('iteration interrupted');
     if (Atomics.load(bridge.flag, 0) === 0) continue;
     const reply = receiveMessageOnPort(bridge.port);
     if (reply) return reply.message;
@@ -43,6 +49,7 @@ export function callMain(message) {
 /** Blocks this VU for `seconds` without busy waiting. */
 export function blockFor(/** @type {number} */ seconds) {
   if (!(seconds > 0)) return;
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  Atomics.wait(cell, 0, 0, seconds * 1000);
+  const cells = bridge ? bridge.flag : new Int32Array(new SharedArrayBuffer(8));
+  Atomics.wait(cells, 1, 0, seconds * 1000);
+  if (Atomics.load(cells, 1) !== 0) throw new Error('iteration interrupted');
 }
