@@ -1,0 +1,100 @@
+// The Node runner running a fixture script against a local HTTP server:
+// executors, their timing, checks, metrics, tags, lifecycle and exit codes.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { EXIT, runWithNodeEngine } from '../engine.ts';
+
+const FIXTURE = new URL('./fixtures/lifecycle.js', import.meta.url).pathname;
+
+test('the Node runner honours executors, checks, metrics and the k6 lifecycle', async (t) => {
+  const server = createServer((req, res) => {
+    const reply = () => res.end(String(req.headers['authorization'] ?? 'ok'));
+    if (req.url === '/slow') setTimeout(reply, 100);
+    else if (req.url === '/slower') setTimeout(reply, 300);
+    else if (req.url?.startsWith('/status/')) {
+      res.statusCode = Number(req.url.slice(8));
+      res.end();
+    } else reply();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
+  t.after(async () => {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const out = join(dir, 'summary.json');
+  const consoleFile = join(dir, 'console.log');
+  const result = await runWithNodeEngine({
+    scriptPath: FIXTURE,
+    env: { FIXTURE_BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FIXTURE_OUT: out },
+    consoleOutput: consoleFile,
+    progress: () => {},
+  });
+  assert.equal(result.error, null);
+  assert.equal(result.exitCode, EXIT.ok, JSON.stringify(result.thresholds.filter((v) => !v.ok)));
+  const data = JSON.parse(await readFile(out, 'utf8'));
+  const m = data.metrics;
+
+  // per-vu-iterations 2×3 and shared-iterations 7, counted by scenario tag.
+  assert.equal(m['fixture_iterations_seen{phase:shared}'].values.count, 7);
+  assert.equal(m['fixture_iterations_seen'].values.count, 13, 'the cut iteration never counted');
+  // iterationInTest numbers every iteration of a scenario once: 0..5.
+  assert.equal(m['fixture_iteration_id'].values.max, 5);
+  assert.equal(m['fixture_iteration_id'].values.min, 0);
+  assert.ok(m['fixture_last_vu'].values.value >= 1, '__VU numbers VUs from 1; 0 is setup');
+  // Checks: per-VU ones all passed; shared ones failed for odd iterations (503).
+  const checks = data.root_group.checks.concat(...data.root_group.groups.map((g: { checks: unknown[] }) => g.checks));
+  const byName = Object.fromEntries(checks.map((c: { name: string; passes: number; fails: number }) => [c.name, c]));
+  assert.deepEqual([byName['per vu: 200'].passes, byName['per vu: header seen'].passes], [6, 6]);
+  assert.deepEqual([byName['shared: 200'].passes, byName['shared: 200'].fails], [4, 3]);
+  assert.equal(data.root_group.groups[0].name, 'step');
+  assert.equal(m['fixture_even'].values.rate, 4 / 7);
+  assert.equal(m['http_req_failed'].values.passes, 3, 'the 503s count as failed requests');
+  // constant-vus: 4 VUs for 2 s against a 100 ms endpoint. One VU alone
+  // could make at most 20 requests; four side by side make about 80 (fewer
+  // on a loaded machine, but more than one VU could).
+  const closed = m['http_req_duration{phase:closed}'].values;
+  assert.ok(closed.count > 24 && closed.count <= 88, `closed model made ${closed.count} requests`);
+  assert.ok(closed['p(95)'] >= 90);
+  // Arrival-rate executors start exactly rate × duration iterations, run or dropped:
+  // 20/s for 1 s, and a ramp from 0 to 20/s over 1 s (its integral, 10).
+  const arrivals = (s: string) => (m[`iterations{scenario:${s}}`].values.count ?? 0) + (m[`dropped_iterations{scenario:${s}}`].values.count ?? 0);
+  assert.equal(arrivals('open'), 20);
+  assert.equal(arrivals('ramp'), 10);
+  // The 300 ms budget interrupted the 20 s sleep: no iteration of it completed, and the test did not wait for it.
+  assert.equal(m['iterations{scenario:cut}'].values.count ?? 0, 0);
+  assert.ok(result.testRunDurationMs < 15000, `the test ran ${result.testRunDurationMs} ms`);
+  await teardownRan(consoleFile);
+  assert.equal(data.setup_data.digest, 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});
+
+/** The teardown's console lines: setup data reached it, and its batch ran concurrently. */
+async function teardownRan(consoleFile: string): Promise<void> {
+  const lines = (await readFile(consoleFile, 'utf8')).trim().split('\n');
+  assert.ok(lines.includes('teardown saw ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'));
+  const batch = lines.find((l) => l.startsWith('batch '))!.split(' ');
+  assert.deepEqual(batch.slice(0, 3), ['batch', '5', 'true']);
+  // One after the other they would take 1500 ms.
+  assert.ok(Number(batch[3]) < 1200, `five 300 ms requests in one batch took ${batch[3]} ms`);
+}
+
+test('failed thresholds give exit code 99 and a script error 107', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const { writeFile } = await import('node:fs/promises');
+  const failing = join(dir, 'failing.js');
+  await writeFile(failing, `import { Counter } from 'k6/metrics';\nconst c = new Counter('c');\nexport const options = { iterations: 2, thresholds: { c: ['count<2'] } };\nexport default function () { c.add(1); }\n`);
+  const r = await runWithNodeEngine({ scriptPath: failing, progress: () => {} });
+  assert.equal(r.exitCode, EXIT.thresholds);
+  assert.deepEqual(r.thresholds.map((v) => [v.key, v.ok, v.value]), [['c', false, 2]]);
+  const broken = join(dir, 'broken.js');
+  await writeFile(broken, `import nope from 'k6/nope';\nexport default function () {}\n`);
+  const b = await runWithNodeEngine({ scriptPath: broken, progress: () => {} });
+  assert.equal(b.exitCode, EXIT.scriptError);
+  assert.match(b.error ?? '', /does not provide k6\/nope/);
+});

@@ -1,0 +1,90 @@
+// Threshold syntax and evaluation of the Node runner, against k6's rules.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MetricStore, percentile, type Sample } from '../metrics.ts';
+import { checkAggregations, evaluateThresholds, parseExpression, parseSelector, parseThresholds, ThresholdError } from '../thresholds.ts';
+
+const sample = (metric: string, type: Sample['type'], value: number, tags: Record<string, string> = {}, at = 0): Sample => ({ metric, type, time: type === 'trend', value, tags, at });
+
+test('selectors split the metric from tag filters, keeping colons in values', () => {
+  assert.deepEqual(parseSelector('http_req_duration{phase:routes, operation:resolve}'), {
+    key: 'http_req_duration{phase:routes, operation:resolve}',
+    metric: 'http_req_duration',
+    filter: { phase: 'routes', operation: 'resolve' },
+  });
+  assert.deepEqual(parseSelector('group_duration{group:::checkout}').filter, { group: '::checkout' });
+  assert.throws(() => parseSelector('http_reqs{phase}'), ThresholdError);
+  assert.throws(() => parseSelector('http_reqs{phase:x'), ThresholdError);
+});
+
+test('expressions parse aggregation, operator and limit; garbage is refused', () => {
+  assert.deepEqual(
+    { ...parseExpression('p(99.9) <= 3000') },
+    { source: 'p(99.9) <= 3000', aggregation: 'p(99.9)', operator: '<=', limit: 3000, abortOnFail: false, delayAbortEvalMs: 0 },
+  );
+  assert.equal(parseExpression('count==0').operator, '==');
+  assert.throws(() => parseExpression('p99<3'), ThresholdError);
+  assert.throws(() => parseExpression('avg < fast'), ThresholdError);
+  const [set] = parseThresholds({ checks: [{ threshold: 'rate>0.9', abortOnFail: true, delayAbortEval: '10s' }] });
+  assert.equal(set!.expressions[0]!.abortOnFail, true);
+  assert.equal(set!.expressions[0]!.delayAbortEvalMs, 10000);
+});
+
+test("percentiles interpolate between closest ranks as k6's trend sink does", () => {
+  const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  assert.equal(percentile(sorted, 50), 5.5);
+  assert.equal(percentile(sorted, 90), 9.1);
+  assert.equal(percentile(sorted, 100), 10);
+  assert.equal(percentile([7], 99), 7);
+  assert.equal(percentile([], 99), 0);
+});
+
+test('tag-filtered thresholds see only the matching samples', () => {
+  const store = new MetricStore();
+  for (let i = 1; i <= 100; i++) store.add(sample('http_req_duration', 'trend', i, { phase: 'fast', operation: 'resolve' }));
+  for (let i = 1; i <= 10; i++) store.add(sample('http_req_duration', 'trend', 1000 * i, { phase: 'slow', operation: 'resolve' }));
+  store.add(sample('http_req_duration', 'trend', 1_000_000, { phase: 'fast', operation: 'settle' }));
+  const sets = parseThresholds({
+    'http_req_duration{phase:fast,operation:resolve}': ['p(99)<100', 'max<=100', 'med==50.5'],
+    'http_req_duration{phase:slow}': ['min>=1000', 'avg<5000'],
+    http_req_duration: ['max<1000'],
+  });
+  const verdicts = evaluateThresholds(sets, store, 1000);
+  assert.deepEqual(
+    verdicts.map((v) => [v.source, v.ok]),
+    [
+      ['p(99)<100', true],
+      ['max<=100', true],
+      ['med==50.5', true],
+      ['min>=1000', true],
+      ['avg<5000', false],
+      ['max<1000', false],
+    ],
+  );
+  assert.equal(verdicts[0]!.value, 99.01);
+});
+
+test('counters, rates and gauges aggregate as k6 does, and empty metrics read zero', () => {
+  const store = new MetricStore();
+  store.declare('unused', 'counter', false);
+  for (const v of [1, 0, 1, 1]) store.add(sample('checks', 'rate', v, { phase: 'a' }));
+  store.add(sample('checks', 'rate', 0, { phase: 'b' }));
+  store.add(sample('errors', 'counter', 2, { code: 'X' }));
+  store.add(sample('errors', 'counter', 3, { code: 'Y' }));
+  store.add(sample('spread', 'gauge', 5, {}, 1));
+  store.add(sample('spread', 'gauge', 2, {}, 2));
+  const verdicts = evaluateThresholds(
+    parseThresholds({ 'checks{phase:a}': 'rate==0.75', 'checks{phase:b}': 'rate==1', errors: ['count==5', 'rate==2.5'], 'errors{code:Y}': 'count==3', spread: 'value==2', unused: 'count==0' }),
+    store,
+    2000,
+  );
+  assert.deepEqual(verdicts.map((v) => v.ok), [true, false, true, true, true, true, true]);
+});
+
+test('an aggregation the metric type lacks is refused before the run', () => {
+  const typeOf = (m: string) => (m === 'checks' ? 'rate' : m === 'http_reqs' ? 'counter' : undefined) as 'rate' | 'counter' | undefined;
+  assert.throws(() => checkAggregations(parseThresholds({ checks: 'p(95)<1' }), typeOf), /not an aggregation of rate/);
+  assert.throws(() => checkAggregations(parseThresholds({ http_reqs: 'avg<1' }), typeOf), /not an aggregation of counter/);
+  assert.throws(() => checkAggregations(parseThresholds({ nothing: 'count<1' }), typeOf), /unknown metric/);
+  assert.doesNotThrow(() => checkAggregations(parseThresholds({ 'http_reqs{phase:x}': 'count>=0' }), typeOf));
+});

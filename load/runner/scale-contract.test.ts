@@ -1,0 +1,39 @@
+// The scale contract document and profile resolution.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ContractError, loadScaleContract, parseDuration, resolveProfile } from './scale-contract.ts';
+
+test('the contract matches its schema and carries the anchor thresholds in aip-fleet-slo-v1', () => {
+  const contract = loadScaleContract();
+  const aip = contract.profiles['aip-fleet-slo-v1']!;
+  assert.deepEqual(
+    aip.phases.map((p) => p.name),
+    ['seed', 'version_rollout', 'noisy_tenant', 'retry_storm', 'catalog_walk', 'parallel_catalog', 'concurrent_routes', 'retry_rotation', 'lease_churn'],
+  );
+  const bySource = Object.fromEntries(aip.thresholds.filter((t) => t.source).map((t) => [t.source, t.expression]));
+  assert.deepEqual(bySource, {
+    MAX_SEED_MILLIS: 'max<=60000',
+    MAX_CATALOG_P99_MICROS: 'p(99)<=2000',
+    MAX_ROUTE_P99_MICROS: 'p(99)<=3000',
+    MIN_ROUTE_THROUGHPUT_PER_SECOND: 'min>=100',
+  });
+  assert.equal(aip.dataset.instances * aip.dataset.bindings_per_instance, 100000);
+  assert.ok(['smoke', 'sustained'].every((p) => p in contract.profiles));
+});
+
+test('--set overrides dimensions and phase parameters; bad overrides are refused', () => {
+  const contract = loadScaleContract();
+  const p = resolveProfile(contract, 'aip-fleet-slo-v1', ['instances=2000', 'connector_types=200', 'concurrent_routes.routes=50', 'lease_churn.budget_s=5'], 30);
+  assert.equal(p.dataset.instances, 2000);
+  assert.equal(p.phases.find((x) => x.name === 'concurrent_routes')!.params!['routes'], 50);
+  assert.equal(p.phases.find((x) => x.name === 'lease_churn')!.budget_s, 5);
+  assert.equal(p.duration_s, 30);
+  assert.equal(contract.profiles['aip-fleet-slo-v1']!.dataset.instances, 10000, 'the contract itself is untouched');
+  assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['replicas=3']), ContractError);
+  assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['tenants=1.5']), ContractError);
+  assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['noisy_tenant.nope=1']), ContractError);
+  assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['instances=10']), /instances must be at least connector_types/);
+  assert.throws(() => resolveProfile(contract, 'nope'), /unknown profile/);
+  assert.equal(parseDuration('5m'), 300);
+  assert.throws(() => parseDuration('soon'), ContractError);
+});

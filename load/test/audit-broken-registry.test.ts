@@ -1,0 +1,32 @@
+// A deliberately broken registry fails the run through the audit, whatever
+// its latencies: with capacity-outside-lock, concurrent resolves decide on a
+// replica, yield, and then all reserve it. The dataset gives tenant 1 a
+// single replica of capacity 1 for the capability it routes, so every
+// resolve decided in the same turn as another lands on it at once.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { runLoad } from '../runner/run-load.ts';
+import { startTarget } from './in-process-target.ts';
+
+test('a registry that overbooks replicas fails the audit', async (t) => {
+  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  t.after(() => target.close());
+  const outcome = await runLoad({
+    target: target.url,
+    keyPath: target.keyPath,
+    profile: 'smoke',
+    engine: 'node',
+    sets: ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64'],
+    outDir: join(target.dir, 'report'),
+    quiet: true,
+  });
+  assert.equal(outcome.exitCode, 1);
+  const audit = outcome.report!.audit!;
+  assert.equal(audit.ok, false);
+  const overCapacity = audit.invariants.find((i) => i.id === 'never_over_capacity')!;
+  assert.equal(overCapacity.ok, false, 'the audit saw a replica above its capacity');
+  assert.match(overCapacity.examples[0]!, /active assignments over capacity 1/);
+  assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: no replica was ever seen')));
+});

@@ -1,0 +1,32 @@
+// A reference registry served in-process on a loopback port with ephemeral
+// keys, for the load tests: the smoke profile, the broken-registry audit.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadJwks, writeSigningKeys } from '../../contract/tokens.ts';
+import { createRegistryServer } from '../../reference/http/server.ts';
+import type { RegistryStore } from '../../reference/store/registry-store.ts';
+
+export interface InProcessTarget {
+  url: string;
+  keyPath: string;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function startTarget(store: RegistryStore): Promise<InProcessTarget> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleetproof-load-'));
+  const files = await writeSigningKeys(dir);
+  const server = createRegistryServer({ store, jwks: await loadJwks(files.jwksPath), log: () => {} });
+  const url = await server.listen(0, '127.0.0.1');
+  return {
+    url,
+    keyPath: files.signingKeyPath,
+    dir,
+    async close() {
+      await server.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

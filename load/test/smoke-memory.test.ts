@@ -1,0 +1,27 @@
+// The smoke profile end to end on the Node runner against the reference on
+// the memory store: every threshold, phase check and audited invariant holds.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { runLoad } from '../runner/run-load.ts';
+import { startTarget } from './in-process-target.ts';
+
+test('the smoke profile passes against the reference on the memory store, audit included', async (t) => {
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true });
+  const report = outcome.report!;
+  assert.deepEqual(report.reasons, []);
+  assert.equal(outcome.exitCode, 0);
+  assert.equal(report.environment.engine.name, 'node-runner');
+  assert.ok(report.thresholds.length >= 5 && report.thresholds.every((x) => x.ok && x.value !== null));
+  assert.ok(report.phases.every((p) => p.checks_ok && p.checks.passes > 0), 'every phase ran its checks');
+  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'every invariant was checked on something');
+  assert.ok(report.routes_seen > 100);
+  const html = await readFile(join(outcome.outDir!, 'report.html'), 'utf8');
+  assert.match(html, /PASS: smoke/);
+  assert.ok((html.match(/<svg/g) ?? []).length >= 3, 'thresholds, latency and throughput charts');
+  assert.doesNotMatch(html, /<script|<link|src=/, 'the page needs nothing from the network');
+});

@@ -1,0 +1,23 @@
+// The smoke profile end to end on the Node runner against the reference on
+// the PostgreSQL store (PG_URL, which npm test provides).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openPostgresStore } from '../../reference/store/postgres/index.ts';
+import { postgresTestDatabases } from '../../reference/store/postgres/test-database.ts';
+import { runLoad } from '../runner/run-load.ts';
+import { startTarget } from './in-process-target.ts';
+
+const databases = postgresTestDatabases();
+
+test('the smoke profile passes against the reference on the PostgreSQL store, audit included', async (t) => {
+  const db = await databases.create();
+  const target = await startTarget(await openPostgresStore({ url: db.url, migrate: false }));
+  t.after(() => target.close());
+  const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true });
+  const report = outcome.report!;
+  assert.deepEqual(report.reasons, []);
+  assert.equal(outcome.exitCode, 0);
+  assert.ok(report.phases.every((p) => p.checks_ok && p.checks.passes > 0), 'every phase ran its checks');
+  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'every invariant was checked on something');
+});
