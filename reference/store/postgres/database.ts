@@ -71,24 +71,13 @@ async function checkout(pool: pg.Pool): Promise<Db> {
 /**
  * Runs `body` in one transaction on one connection. Any error rolls the
  * transaction back; a connection whose state is unknown afterwards (lost,
- * failed rollback) is destroyed rather than returned to the pool. `opening`
- * (simple-protocol statements, see oneTrip) is sent with the BEGIN in the
- * same round trip; the rows of its last statement go to `body`.
+ * failed rollback) is destroyed rather than returned to the pool.
  */
-export async function transaction<T, R extends pg.QueryResultRow = pg.QueryResultRow>(
-  pool: pg.Pool,
-  body: (db: Db, opened: R[]) => Promise<T>,
-  opening?: string,
-): Promise<T> {
+export async function transaction<T>(pool: pg.Pool, body: (db: Db) => Promise<T>): Promise<T> {
   const db = await checkout(pool);
   try {
-    let opened: R[] = [];
-    if (opening === undefined) await db.query('BEGIN');
-    else {
-      const results = (await db.query(`BEGIN;\n${opening}`)) as unknown as Array<pg.QueryResult<R>>;
-      opened = results[results.length - 1]!.rows;
-    }
-    const result = await body(db, opened);
+    await db.query('BEGIN');
+    const result = await body(db);
     await db.query('COMMIT');
     db.release();
     return result;
@@ -102,6 +91,70 @@ export async function transaction<T, R extends pg.QueryResultRow = pg.QueryResul
     db.release(healthy ? undefined : true);
     throw asRegistryError(err);
   }
+}
+
+/** Connections that ran their PREPARE statements. */
+const prepared = new WeakSet<Db>();
+
+export interface MessageTransaction {
+  db: Db;
+  /** Results of the opening statements, after BEGIN, in order. */
+  opened: pg.QueryResult[];
+  /** Sends a last statement and COMMIT as one message; returns the statement's rows. */
+  commitWith<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string): Promise<R[]>;
+}
+
+/**
+ * A transaction that travels as few messages as possible. `prepare` (SQL
+ * PREPARE statements) runs once per connection, on its first such
+ * transaction. BEGIN goes with
+ * `opening` (simple-protocol statements, each run with a fresh snapshot, in
+ * order), and the body may send its last write together with COMMIT. A
+ * statement that fails aborts the rest of its message and the transaction,
+ * which is then rolled back.
+ */
+export async function messageTransaction<T>(
+  pool: pg.Pool,
+  prepare: string,
+  opening: string,
+  body: (tx: MessageTransaction) => Promise<T>,
+): Promise<T> {
+  const db = await checkout(pool);
+  let committed = false;
+  try {
+    if (!prepared.has(db)) {
+      await db.query(prepare);
+      prepared.add(db);
+    }
+    const results = (await db.query(`BEGIN;\n${opening}`)) as unknown as pg.QueryResult[];
+    const tx: MessageTransaction = {
+      db,
+      opened: results.slice(1),
+      async commitWith<R extends pg.QueryResultRow>(text: string): Promise<R[]> {
+        const rs = (await db.query(`${text};\nCOMMIT`)) as unknown as Array<pg.QueryResult<R>>;
+        committed = true;
+        return rs[0]!.rows;
+      },
+    };
+    const result = await body(tx);
+    if (!committed) await db.query('COMMIT');
+    db.release();
+    return result;
+  } catch (err) {
+    let healthy = true;
+    try {
+      await db.query('ROLLBACK');
+    } catch {
+      healthy = false;
+    }
+    db.release(healthy ? undefined : true);
+    throw asRegistryError(err);
+  }
+}
+
+/** The reason a statement gave for refusing (fleetproof_refuse), if it did. */
+export function refusalOf(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'FP001' ? (err as Error).message : undefined;
 }
 
 /** A single statement outside any explicit transaction. */

@@ -2,7 +2,8 @@
 // is one data-pool transaction that begins with the action's advisory lock.
 // The domain rules decide; the SQL files lock and write (their headers give
 // the lock order: replica, then route, then counters in scope order).
-import pg from 'pg';
+import type pg from 'pg';
+import type { ScopeKind } from '../../../contract/errors.ts';
 import type {
   AdmissionPolicy,
   RouteAssignment,
@@ -21,10 +22,13 @@ import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { admissionRejected, capacityExceeded, conflict, fenceLost, notFound, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape, jsonEqual } from '../../domain/validation.ts';
-import { read, run, transaction, type Db } from './database.ts';
+import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
 import { circuitOf } from './rows.ts';
 import { chooseReplica, type ChainRow } from './route-selection.ts';
-import { oneTrip, sql } from './sql.ts';
+import { execute, prepareExecutables, sql } from './sql.ts';
+
+/** The routing statements, prepared on each data connection for EXECUTE in multi-statement messages. */
+const PREPARED = prepareExecutables();
 
 export interface RoutingContext {
   data: pg.Pool;
@@ -63,12 +67,6 @@ interface LockedRouteRow extends RouteRow {
   type_enabled: boolean | null;
 }
 
-interface ReserveResult {
-  kinds: string[] | null;
-  keys: string[] | null;
-  routes: number;
-}
-
 const viewOf = (r: Pick<RouteRow, 'assignment' | 'reserved' | 'last_settlement'>): RouteView => ({
   assignment: r.assignment,
   reserved: r.reserved,
@@ -78,10 +76,17 @@ const viewOf = (r: Pick<RouteRow, 'assignment' | 'reserved' | 'last_settlement'>
 /** The limit the SQL checks: the pinned one, or none under the capacity-outside-lock fault. */
 const UNCHECKED_LIMIT = Number.MAX_SAFE_INTEGER;
 
-/** [admission-all-or-nothing]: the first scope, in order, that the reservation statement could not take. */
-function firstMissing(scopes: readonly ScopeReservation[], result: ReserveResult): ScopeReservation | undefined {
-  const taken = new Set((result.kinds ?? []).map((kind, i) => counterKey(kind, result.keys![i]!)));
-  return scopes.find((s) => !taken.has(counterKey(s.kind, s.key)));
+/**
+ * The registry error for a statement's refusal (sql/*.sql call
+ * fleetproof_refuse); any other error passes through unchanged.
+ */
+function refused(err: unknown, instanceId: string): unknown {
+  const reason = refusalOf(err);
+  if (reason === undefined) return err;
+  if (reason.startsWith('capacity:')) return capacityExceeded(reason.slice('capacity:'.length) as ScopeKind);
+  if (reason === 'replica') return replicaUnavailable(instanceId);
+  if (reason === 'fence') return fenceLost('an admission counter of this reservation is already released');
+  return storageUnavailable(`a routing statement refused: ${reason}`);
 }
 
 /**
@@ -102,10 +107,9 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
   return [scopes.map((s) => s.kind), scopes.map((s) => s.key), scopes.map((s) => (unchecked ? UNCHECKED_LIMIT : s.limit))];
 }
 
-async function createRoute(ctx: RoutingContext, db: Db, tenantId: string, req: ResolveRequest): Promise<RouteView> {
+async function createRoute(ctx: RoutingContext, tx: MessageTransaction, tenantId: string, req: ResolveRequest, rows: ChainRow[]): Promise<RouteView> {
   const nowMs = ctx.clock();
-  const rows = await run<ChainRow>(db, sql('routing-bindings'), [tenantId, req.capability_id]);
-  const { chain, replica, provision } = await chooseReplica(db, tenantId, req, rows, nowMs);
+  const { chain, replica, provision } = await chooseReplica(tx.db, tenantId, req, rows, nowMs);
   const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
   if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);
   const admission = buildReservation(chain.quota_policy_ref, policy, {
@@ -146,21 +150,26 @@ async function createRoute(ctx: RoutingContext, db: Db, tenantId: string, req: R
     admission,
     nowMs,
   });
-  const [result] = await run<ReserveResult>(db, sql('create-route'), [
-    ...reserveParams(scopes, ctx),
-    replica.replica_id,
-    req.action_id,
-    tenantId,
-    req.capability_id,
-    assignment.fence_token,
-    JSON.stringify(scopes),
-    JSON.stringify(assignment),
-    nowMs,
-    assignment.version_id,
-  ]);
-  const missing = firstMissing(scopes, result!);
-  if (missing) throw capacityExceeded(missing.kind);
-  if (result!.routes !== 1) throw storageUnavailable(`route ${req.action_id} was not stored`);
+  // The reservation, the replica unit and the route are written, and
+  // committed, by one message; a refusal aborts all of it.
+  await tx
+    .commitWith(
+      execute('create-route', [
+        ...reserveParams(scopes, ctx),
+        replica.replica_id,
+        req.action_id,
+        tenantId,
+        req.capability_id,
+        assignment.fence_token,
+        JSON.stringify(scopes),
+        JSON.stringify(assignment),
+        nowMs,
+        assignment.version_id,
+      ]),
+    )
+    .catch((err) => {
+      throw refused(err, chain.instance_id);
+    });
   return { assignment, reserved: true, last_settlement: null };
 }
 
@@ -181,8 +190,8 @@ function policyOfChain(c: ChainRow): AdmissionPolicy {
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
-async function reacquire(ctx: RoutingContext, db: Db, actionId: string): Promise<RouteView> {
-  const [locked] = await run<LockedRouteRow>(db, sql('lock-route-replica'), [actionId]);
+async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: string): Promise<RouteView> {
+  const [locked] = await run<LockedRouteRow>(tx.db, sql('lock-route-replica'), [actionId]);
   const a = locked!.assignment;
   const nowMs = ctx.clock();
   const replicaUsable =
@@ -208,43 +217,38 @@ async function reacquire(ctx: RoutingContext, db: Db, actionId: string): Promise
     );
   const scopes = attemptScopes(a.admission, true);
   if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
-  const [result] = await run<ReserveResult>(db, sql('reacquire-route'), [
-    ...reserveParams(scopes, ctx),
-    locked!.replica_id,
-    replicaUsable,
-    actionId,
-    JSON.stringify(scopes),
-  ]);
-  const missing = firstMissing(scopes, result!);
-  if (missing) throw capacityExceeded(missing.kind);
-  if (result!.routes !== 1) throw replicaUnavailable(a.instance_id);
+  await tx
+    .commitWith(execute('reacquire-route', [...reserveParams(scopes, ctx), locked!.replica_id, replicaUsable, actionId, JSON.stringify(scopes)]))
+    .catch((err) => {
+      throw refused(err, a.instance_id);
+    });
   return { assignment: a, reserved: true, last_settlement: null };
 }
 
 export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
-  return transaction<RouteView, RouteRow>(ctx.data, async (db, [existing]) => {
-    if (!existing) return createRoute(ctx, db, tenantId, req);
+  // One message opens the transaction: the action's lock, then its route and
+  // the tenant's bindings, each read with a snapshot taken after the lock.
+  const opening = [
+    execute('lock-action', [req.action_id]),
+    execute('read-route', [req.action_id]),
+    execute('routing-bindings', [tenantId, req.capability_id]),
+  ].join(';\n');
+  return messageTransaction(ctx.data, PREPARED, opening, async (tx) => {
+    const existing = tx.opened[1]!.rows[0] as RouteRow | undefined;
+    const bindings = tx.opened[2]!.rows as ChainRow[];
+    if (!existing) return createRoute(ctx, tx, tenantId, req, bindings);
     if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
       throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
     }
     if (existing.reserved) return viewOf(existing);
     if (ctx.faults.has('reselect-on-retry')) {
-      await run(db, sql('delete-route'), [req.action_id]);
-      return createRoute(ctx, db, tenantId, req);
+      await run(tx.db, sql('delete-route'), [req.action_id]);
+      return createRoute(ctx, tx, tenantId, req, bindings);
     }
-    return reacquire(ctx, db, req.action_id);
-  }, openWith('read-route', req.action_id));
-}
-
-/**
- * The opening of a routing transaction, sent with its BEGIN in one round
- * trip: the action's advisory lock, then `statement` for the action (a new
- * snapshot, taken once the lock is held).
- */
-function openWith(statement: string, actionId: string): string {
-  return oneTrip([sql('lock-action').text, sql(statement).text], pg.escapeLiteral(actionId));
+    return reacquire(ctx, tx, req.action_id);
+  });
 }
 
 export async function route(ctx: RoutingContext, tenantId: string, actionId: string): Promise<RouteView | null> {
@@ -265,7 +269,9 @@ export async function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementRequest', { assignment, outcome });
-  return transaction<SettlementResult, LockedRouteRow>(ctx.data, async (db, [stored]) => {
+  const opening = [execute('lock-action', [actionId]), execute('lock-route-replica', [actionId])].join(';\n');
+  return messageTransaction(ctx.data, PREPARED, opening, async (tx) => {
+    const stored = tx.opened[1]!.rows[0] as LockedRouteRow | undefined;
     if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
     if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
       throw fenceLost('the presented assignment differs from the stored one');
@@ -273,20 +279,18 @@ export async function settle(
     const releaseAgain = !stored.reserved && ctx.faults.has('settle-release-twice');
     if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.last_settlement };
     const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock());
-    const [result] = await run<{ routes: number; held: number; released: number }>(db, sql('settle-route'), [
-      actionId,
-      outcome,
-      stored.replica_id,
-      circuit.consecutive_failures,
-      circuit.open_until_ms,
-      releaseAgain,
-    ]);
+    const [result] = await tx
+      .commitWith<{ routes: number }>(
+        execute('settle-route', [actionId, outcome, stored.replica_id, circuit.consecutive_failures, circuit.open_until_ms, releaseAgain]),
+      )
+      .catch((err) => {
+        throw refused(err, stored.assignment.instance_id);
+      });
     if (result!.routes === 0) {
-      // Lease expiry released this reservation after it was read: nothing left to release.
-      const [now] = await run<RouteRow>(db, sql('read-route'), [actionId]);
+      // Lease expiry released this reservation after it was read: nothing was left to release.
+      const [now] = await run<RouteRow>(tx.db, sql('read-route'), [actionId]);
       return { action_id: actionId, released: false, last_settlement: now!.last_settlement };
     }
-    if (!releaseAgain && result!.released < result!.held) throw fenceLost('an admission counter of this reservation is already released');
     return { action_id: actionId, released: true, last_settlement: outcome };
-  }, openWith('lock-route-replica', actionId));
+  });
 }

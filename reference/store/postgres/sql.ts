@@ -2,7 +2,13 @@
 // comment on what it locks and why. Files are read once, when this module
 // loads, and run as named prepared statements, so each connection parses a
 // statement once.
+//
+// The routing statements are also prepared with SQL PREPARE on every data
+// connection, so that they can run as EXECUTE inside a simple-protocol
+// message holding several statements: BEGIN with the first locks and reads,
+// or the last write with its COMMIT, each in one round trip.
 import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 
 export interface Statement {
   /** Prepared statement name: the file name. */
@@ -31,13 +37,34 @@ export function allStatements(): ReadonlyMap<string, Statement> {
   return statements;
 }
 
-/**
- * Several statements as one simple-protocol message, their `$1` replaced by
- * `literal` (already quoted by the caller). PostgreSQL runs them in order,
- * each with a fresh snapshot, in one round trip; used to open a transaction
- * with its first locks. Only statements whose single parameter is `$1`
- * qualify.
- */
-export function oneTrip(texts: readonly string[], literal: string): string {
-  return texts.map((t) => t.replace(/\$1\b/g, literal)).join(';\n');
+/** Statements run through EXECUTE in multi-statement messages. */
+const EXECUTABLE = ['lock-action', 'read-route', 'routing-bindings', 'lock-route-replica', 'create-route', 'reacquire-route', 'settle-route'];
+
+const executeName = (name: string) => `fleetproof_x_${name.replaceAll('-', '_')}`;
+
+/** The PREPARE statements a data connection runs once, when it opens. */
+export function prepareExecutables(): string {
+  return EXECUTABLE.map((name) => `PREPARE ${executeName(name)} AS ${sql(name).text}`).join(';\n');
+}
+
+/** A value as an SQL literal (strings quoted, arrays in array syntax). */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`${value} is not an SQL number`);
+    return String(value);
+  }
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (Array.isArray(value)) {
+    const elements = value.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/["\\]/g, '\\$&')}"`));
+    return pg.escapeLiteral(`{${elements.join(',')}}`);
+  }
+  throw new TypeError(`no SQL literal for ${typeof value}`);
+}
+
+/** EXECUTE of a prepared routing statement with literal arguments. */
+export function execute(name: string, values: readonly unknown[]): string {
+  if (!EXECUTABLE.includes(name)) throw new Error(`${name} is not prepared for EXECUTE`);
+  return `EXECUTE ${executeName(name)}(${values.map(literal).join(', ')})`;
 }

@@ -11,8 +11,10 @@
 -- taken in the order of $1 (scope kind order global, tenant, connector_type,
 -- instance, binding, tenant_retry), the order every transaction uses, so
 -- attempts never wait on each other in a cycle. A scope at its limit returns
--- no row; then neither the replica nor the route is written, and the caller
--- rolls the transaction back, undoing the increments of the other scopes.
+-- no row; then neither the replica nor the route is written and the
+-- statement refuses with the first such scope in that order
+-- ([admission-all-or-nothing]), which aborts it and its transaction and so
+-- undoes the increments of the other scopes.
 --
 -- $1 scope kinds, $2 scope keys, $3 scope limits; $4 replica id; $5 action
 -- id, $6 tenant id, $7 capability id, $8 fence token, $9 scopes json,
@@ -27,12 +29,15 @@ reserved AS (
   WHERE c.active < (SELECT w.lim FROM wanted w WHERE w.kind = c.scope_kind AND w.key = c.scope_key)
   RETURNING c.scope_kind, c.scope_key
 ),
-complete AS (
-  SELECT count(*) = cardinality($1::text[]) AS ok FROM reserved
+missing AS (
+  SELECT w.kind FROM wanted w
+  WHERE NOT EXISTS (SELECT 1 FROM reserved r WHERE r.scope_kind = w.kind AND r.scope_key = w.key)
+  ORDER BY w.ord
+  LIMIT 1
 ),
 replica AS (
   UPDATE connector_replicas SET active_assignments = active_assignments + 1
-  WHERE replica_id = $4 AND (SELECT ok FROM complete)
+  WHERE replica_id = $4 AND NOT EXISTS (SELECT 1 FROM missing)
   RETURNING replica_id
 ),
 route AS (
@@ -42,5 +47,5 @@ route AS (
   SELECT $5, $6, $7, replica_id, $12, $8, true, NULL, $9::json, $10::json, $11 FROM replica
   RETURNING action_id
 )
-SELECT array_agg(scope_kind) AS kinds, array_agg(scope_key) AS keys, (SELECT count(*) FROM route)::integer AS routes
-FROM reserved
+SELECT (SELECT fleetproof_refuse('capacity:' || kind) FROM missing) AS refused,
+  CASE WHEN (SELECT count(*) FROM route) <> 1 THEN fleetproof_refuse('route not stored') END AS unstored

@@ -3,8 +3,10 @@
 -- them fit and the caller found the pinned replica usable ($5), takes one
 -- unit of the replica and marks the route reserved. The replica row is
 -- already locked by lock-route-replica.sql in this transaction; the counters
--- are locked as in create-route.sql, in the same order. On any miss the
--- caller rolls back, undoing the increments.
+-- are locked as in create-route.sql, in the same order. On a miss the
+-- statement refuses, naming the first scope at its limit before an unusable
+-- replica ([pinned-precedence]); the refusal aborts the transaction and so
+-- undoes the increments.
 --
 -- $1 scope kinds, $2 scope keys, $3 scope limits; $4 replica id; $5 replica
 -- usable; $6 action id; $7 scopes json.
@@ -18,12 +20,15 @@ reserved AS (
   WHERE c.active < (SELECT w.lim FROM wanted w WHERE w.kind = c.scope_kind AND w.key = c.scope_key)
   RETURNING c.scope_kind, c.scope_key
 ),
-complete AS (
-  SELECT count(*) = cardinality($1::text[]) AND $5::boolean AS ok FROM reserved
+missing AS (
+  SELECT w.kind FROM wanted w
+  WHERE NOT EXISTS (SELECT 1 FROM reserved r WHERE r.scope_kind = w.kind AND r.scope_key = w.key)
+  ORDER BY w.ord
+  LIMIT 1
 ),
 replica AS (
   UPDATE connector_replicas SET active_assignments = active_assignments + 1
-  WHERE replica_id = $4 AND (SELECT ok FROM complete)
+  WHERE replica_id = $4 AND $5::boolean AND NOT EXISTS (SELECT 1 FROM missing)
   RETURNING replica_id
 ),
 route AS (
@@ -31,5 +36,6 @@ route AS (
   WHERE action_id = $6 AND EXISTS (SELECT 1 FROM replica)
   RETURNING action_id
 )
-SELECT array_agg(scope_kind) AS kinds, array_agg(scope_key) AS keys, (SELECT count(*) FROM route)::integer AS routes
-FROM reserved
+SELECT (SELECT fleetproof_refuse('capacity:' || kind) FROM missing) AS refused_capacity,
+  CASE WHEN NOT $5::boolean THEN fleetproof_refuse('replica') END AS refused_replica,
+  CASE WHEN (SELECT count(*) FROM route) <> 1 THEN fleetproof_refuse('route not stored') END AS unstored

@@ -6,8 +6,8 @@
 -- re-checks `reserved` against the latest committed row, so a reservation
 -- that lease expiry released meanwhile is not released twice. Counters are
 -- locked in the order the scopes were reserved, then decremented only while
--- above zero; fewer released than held means a fence was lost and the caller
--- rolls back.
+-- above zero; fewer released than held means a fence was lost, and the
+-- statement refuses, which aborts it and its transaction.
 --
 -- $1 action id; $2 outcome; $3 replica id; $4 consecutive failures;
 -- $5 circuit open until (ms); $6 release even when not reserved (the
@@ -40,5 +40,5 @@ replica AS (
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM route)::integer AS routes,
-  (SELECT count(*) FROM scopes)::integer AS held,
-  (SELECT count(*) FROM released)::integer AS released
+  CASE WHEN NOT $6::boolean AND (SELECT count(*) FROM released) < (SELECT count(*) FROM scopes)
+    THEN fleetproof_refuse('fence') END AS refused
