@@ -11,7 +11,7 @@ import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
 import { buildSummaryData } from './summary-data.ts';
-import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdVerdict } from './thresholds.ts';
+import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
@@ -145,7 +145,9 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         },
       };
       progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);
+      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => (aborted ??= reason));
       await Promise.all(runs.map((run) => runScenario(host, run)));
+      clearInterval(watch);
       progress.stop();
     }
     durationMs = Date.now() - testStartedAt;
@@ -176,6 +178,20 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   }
   const exitCode = error ? EXIT.scriptError : aborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
+}
+
+/** Thresholds with abortOnFail are evaluated every second once their delayAbortEval has passed. */
+function watchAbortOnFail(thresholds: ThresholdSet[], store: MetricStore, elapsedMs: () => number, abort: (reason: string) => void): NodeJS.Timeout {
+  const watched = thresholds
+    .map((t) => ({ ...t, expressions: t.expressions.filter((e) => e.abortOnFail) }))
+    .filter((t) => t.expressions.length > 0);
+  const timer = setInterval(() => {
+    const now = elapsedMs();
+    const due = watched.map((t) => ({ ...t, expressions: t.expressions.filter((e) => now >= e.delayAbortEvalMs) }));
+    for (const v of evaluateThresholds(due, store, now)) if (!v.ok) abort(`threshold ${v.key} ${v.source} failed`);
+  }, 1000);
+  timer.unref();
+  return timer;
 }
 
 function declareBuiltins(store: MetricStore): void {

@@ -6,6 +6,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
+import type {} from './vu/checked-modules.ts';
 
 const WORKER_URL = new URL('./vu/vu-worker.js', import.meta.url);
 

@@ -49,6 +49,7 @@ function timeoutMs(t) {
  * @param {Params} [params]
  */
 function prepare(method, url, body, params = {}) {
+  /** @type {Record<string, string>} */
   const headers = { 'User-Agent': vu.options.userAgent || 'fleetproof-node-runner', ...(params.headers || {}) };
   let text = null;
   if (body !== null && body !== undefined) {
