@@ -148,7 +148,8 @@ export function postgresTestDatabases(): TestDatabases {
   const url = process.env['PG_URL'];
   if (!url) throw new Error('PG_URL is not set: run the PostgreSQL tests through `npm test`, which starts a server');
   const databases = new TestDatabases(url);
-  // A hook's context reports whether its test passed (Node 20.?+); without it, keep nothing.
+  // The hook's context says whether its test passed; a Node without
+  // `passed` counts every test as passed (its databases are reused).
   afterEach(async (t) => databases.settleTest(!('passed' in t) || t.passed !== false));
   after(() => databases.close());
   return databases;

@@ -46,7 +46,6 @@ export interface DraftReplica {
   provision: ReplicaProvision;
   active: number;
   circuit: Circuit;
-  tiebreakHash?: number;
 }
 
 export interface DraftBinding {
