@@ -35,6 +35,14 @@ export interface AuditResult {
   errors: string[];
 }
 
+/** A replica's health as the audit read it, which retirement builds on. */
+export interface ReplicaHealth {
+  id: string;
+  health_revision: number;
+  status: string;
+  capacity: number;
+}
+
 const MAX_EXAMPLES = 10;
 const CONCURRENCY = 32;
 
@@ -74,7 +82,7 @@ export interface AuditSubject {
   replicaIds: string[];
 }
 
-export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Promise<AuditResult> {
+export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Promise<{ result: AuditResult; replicas: ReplicaHealth[] }> {
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
   const errors: string[] = [];
   const base = plan.target.replace(/\/+$/, '');
@@ -104,6 +112,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     const baseline = new Tally('replicas_at_baseline');
     const capacity = new Tally('never_over_capacity');
     const offline = new Tally('offline_as_expected');
+    const replicas: ReplicaHealth[] = [];
     for (const o of journal.replicaObservations) {
       capacity.check(o.active <= o.capacity, () => `${o.id} showed ${o.active} active assignments over capacity ${o.capacity} during ${o.phase}`);
     }
@@ -114,6 +123,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
         return;
       }
       const r = res.body;
+      replicas.push({ id, health_revision: r.health_revision, status: r.status, capacity: r.capacity });
       baseline.check(r.active_assignments === 0, () => `${id} has ${r.active_assignments} active assignments`);
       capacity.check(r.active_assignments <= r.capacity, () => `${id} has ${r.active_assignments} active assignments over capacity ${r.capacity}`);
       const expected = journal.offline.has(id);
@@ -135,7 +145,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
       counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
     });
     const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
-    return { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors };
+    return { result: { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors }, replicas };
   } finally {
     await agent.close();
   }

@@ -2,7 +2,7 @@
 // load/scale.js on k6 or the Node runner, audit the target, write the
 // report. Exit 0 when every threshold, phase check and invariant holds, 1
 // otherwise, 2 when the run cannot start.
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../../reports/load/load-report.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
@@ -13,6 +13,7 @@ import { captureEnvironment, targetVersion } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, writeRunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile } from './scale-contract.ts';
+import { retireRun, type Retirement } from './retire.ts';
 import { replicaIdsOfRun } from './run-replicas.ts';
 
 export interface LoadRunOptions {
@@ -26,6 +27,8 @@ export interface LoadRunOptions {
   outDir?: string;
   /** No progress or engine output on the terminal. */
   quiet?: boolean;
+  /** Leave the run's records as they are instead of retiring them. */
+  keepData?: boolean;
 }
 
 export interface LoadRunOutcome {
@@ -62,7 +65,6 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const runFile = join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');
   const journalFile = join(outDir, 'journal.ndjson');
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(outDir, { recursive: true });
   await writeRunPlan(runFile, plan);
   let run;
@@ -79,8 +81,12 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const journal = await readJournal(journalFile);
   let audit: AuditResult | null = null;
   let auditError: string | null = null;
+  let retirement: Retirement | null = null;
   try {
-    audit = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
+    const audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
+    audit = audited.result;
+    // Retire only after the audit has read the state it checks.
+    if (!o.keepData) retirement = await retireRun(plan, audited.replicas);
   } catch (err) {
     auditError = (err as Error).message;
   }
@@ -97,6 +103,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     dataset: { ...profile.dataset },
     startedAt,
     finishedAt: new Date(),
+    retirement,
   });
   const files = await writeLoadReport(outDir, report);
   const exitCode = report.verdict === 'pass' ? 0 : 1;

@@ -20,6 +20,9 @@ test('the smoke profile passes against the reference on the memory store, audit 
   assert.ok(report.phases.every((p) => p.checks_ok && p.checks.passes > 0), 'every phase ran its checks');
   assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'every invariant was checked on something');
   assert.ok(report.routes_seen > 100);
+  // After the audit the run retires its records: every type disabled, every replica still up taken offline.
+  assert.deepEqual(report.retirement, { types_disabled: 8, replicas_offline: report.retirement!.replicas_offline, rejected: 0 });
+  assert.ok(report.retirement!.replicas_offline > 0);
   const html = await readFile(join(outcome.outDir!, 'report.html'), 'utf8');
   assert.match(html, /PASS: smoke/);
   assert.ok((html.match(/<svg/g) ?? []).length >= 3, 'thresholds, latency and throughput charts');

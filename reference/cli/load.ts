@@ -15,6 +15,7 @@ const FLAGS = {
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
   out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
+  'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -41,6 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(durationS !== undefined ? { durationS } : {}),
     ...(v.out ? { outDir: v.out } : {}),
     quiet: v.quiet ?? false,
+    keepData: v['keep-data'] ?? false,
   });
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);

@@ -6,6 +6,7 @@
 import type { AuditResult } from '../../load/runner/audit.ts';
 import type { LoadEnvironment } from '../../load/runner/environment.ts';
 import type { Journal } from '../../load/runner/journal.ts';
+import type { Retirement } from '../../load/runner/retire.ts';
 
 export interface EngineSummary {
   format: string;
@@ -64,6 +65,8 @@ export interface LoadReport {
   routes_over_time: { start_ms: number; bucket_ms: number; counts: number[] };
   routes_seen: number;
   audit: AuditResult | null;
+  /** What the run retired after the audit; null when kept (--keep-data) or not reached. */
+  retirement: Retirement | null;
   environment: LoadEnvironment;
   script_messages: string[];
 }
@@ -100,6 +103,7 @@ export function buildLoadReport(args: {
   dataset: Record<string, number>;
   startedAt: Date;
   finishedAt: Date;
+  retirement: Retirement | null;
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
@@ -166,6 +170,7 @@ export function buildLoadReport(args: {
     routes_over_time: routesOverTime(journal),
     routes_seen: journal.routes.size,
     audit,
+    retirement: args.retirement,
     environment: args.environment,
     script_messages: journal.messages.slice(0, 50),
   };

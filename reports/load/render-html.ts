@@ -10,7 +10,7 @@ const mark = (ok: boolean) => (ok ? '<span class="ok">✓</span>' : '<span class
 export function renderLoadHtml(r: LoadReport): string {
   const e = r.environment;
   const thresholdRows = r.thresholds
-    .map((t) => `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)} ${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`}</td></tr>`)
+    .map((t) => `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`}</td></tr>`)
     .join('');
   const phaseRows = r.phases
     .map((p) => {
@@ -46,6 +46,7 @@ ${r.failed_checks.length ? `<h3>Failed checks</h3><ul>${r.failed_checks.map((c) 
 ${throughputChart(r.routes_over_time)}
 <h2>Audit</h2>
 ${audit}
+${r.retirement ? `<p>Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.</p>` : ''}
 <h2>Dataset</h2>
 <table>${Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('')}</table>
 <h2>Environment</h2>

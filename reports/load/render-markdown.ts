@@ -11,7 +11,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
   lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
-    const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit} ${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;
+    const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;
     lines.push(`| ${t.ok ? '✓' : '✗'} | ${t.label}${t.source ? ` (${t.source})` : ''} | \`${t.metric}\` | \`${t.expression}\` | ${num(t.value, 2)} ${t.unit} | ${margin} |`);
   }
   lines.push('', '## Phases', '', '| phase | checks | requests | wall ms | req/s | med ms | p95 ms | p99 ms | nearest-rank p99 |', '|---|---|---|---|---|---|---|---|---|');
@@ -27,6 +27,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   lines.push('', '## Audit', '');
   if (!r.audit) lines.push('The audit did not run.');
   else for (const i of r.audit.invariants) lines.push(`- ${i.ok ? '✓' : '✗'} ${i.description} (${i.checked} checked, ${i.violations} violations)${i.examples.length ? `: ${i.examples.slice(0, 3).join('; ')}` : ''}`);
+  if (r.retirement) lines.push('', `Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.`);
   lines.push('', '## Dataset', '', ...Object.entries(r.dataset).map(([k, v]) => `- ${k}: ${v}`));
   const e = r.environment;
   lines.push('', '## Environment', '');

@@ -1,0 +1,44 @@
+// Retiring a run's data after the audit (DESIGN: records are never deleted,
+// a run retires what it created): every connector type of the run is
+// disabled, which takes its capabilities out of every catalog and route,
+// and every replica still up goes offline with a health report.
+import { Agent, request } from 'undici';
+import type { ReplicaHealth } from './audit.ts';
+import type { RunPlan } from './run-plan.ts';
+
+export interface Retirement {
+  types_disabled: number;
+  replicas_offline: number;
+  rejected: number;
+}
+
+const BATCH = 1000;
+
+export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promise<Retirement> {
+  const agent = new Agent({ connections: 4 });
+  const now = new Date().toISOString();
+  const items: unknown[] = [];
+  for (let t = 1; t <= plan.profile.dataset.connector_types; t++) {
+    items.push({ op: 'set_connector_type_enabled', id: `ctype_${plan.run_id}_${String(t).padStart(6, '0')}`, enabled: false });
+  }
+  const typeCount = items.length;
+  for (const r of replicas) {
+    if (r.status !== 'offline') items.push({ op: 'report_health', id: r.id, report: { health_revision: r.health_revision + 1, status: 'offline', lease_expires_at: now, capacity: r.capacity } });
+  }
+  let rejected = 0;
+  try {
+    for (let i = 0; i < items.length; i += BATCH) {
+      const res = await request(`${plan.target.replace(/\/+$/, '')}/v1/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${plan.tokens.control}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: items.slice(i, i + BATCH) }),
+        dispatcher: agent,
+      });
+      const body = (await res.body.json()) as { results?: { outcome: string }[] };
+      rejected += res.statusCode === 200 ? (body.results ?? []).filter((r) => r.outcome === 'rejected').length : Math.min(BATCH, items.length - i);
+    }
+  } finally {
+    await agent.close();
+  }
+  return { types_disabled: typeCount, replicas_offline: items.length - typeCount, rejected };
+}
