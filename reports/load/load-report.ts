@@ -63,6 +63,12 @@ export interface LoadReport {
   phases: PhaseRow[];
   failed_checks: { name: string; passes: number; fails: number }[];
   routes_over_time: { start_ms: number; bucket_ms: number; counts: number[] };
+  /**
+   * Seed plus the rollout, noisy-tenant and retry-storm phases, summed from
+   * their wall times: the span getaip/core's seed timer covers. Null when a
+   * phase of the four did not run.
+   */
+  anchor_seed_window_ms: number | null;
   routes_seen: number;
   audit: AuditResult | null;
   /** What the run retired after the audit; null when kept (--keep-data) or not reached. */
@@ -88,6 +94,13 @@ function routesOverTime(journal: Journal): LoadReport['routes_over_time'] {
   const counts = new Array<number>(Math.floor(span / bucket) + 1).fill(0);
   for (const t of times) counts[Math.floor((t - start) / bucket)]!++;
   return { start_ms: start, bucket_ms: bucket, counts };
+}
+
+const ANCHOR_SEED_PHASES = ['seed', 'version_rollout', 'noisy_tenant', 'retry_storm'];
+
+function anchorSeedWindow(journal: Journal): number | null {
+  const times = ANCHOR_SEED_PHASES.map((name) => journal.phases.find((p) => p.phase === name)?.ms);
+  return times.every((t) => t !== undefined) ? times.reduce((a, b) => a! + b!, 0)! : null;
 }
 
 export function buildLoadReport(args: {
@@ -168,6 +181,7 @@ export function buildLoadReport(args: {
     phases,
     failed_checks: (summary?.checks ?? []).filter((c) => c.fails > 0),
     routes_over_time: routesOverTime(journal),
+    anchor_seed_window_ms: anchorSeedWindow(journal),
     routes_seen: journal.routes.size,
     audit,
     retirement: args.retirement,

@@ -37,6 +37,7 @@ ${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>
 <h2>Thresholds</h2>
 ${thresholdChart(r.thresholds)}
 <table><tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}</table>
+${r.anchor_seed_window_ms !== null ? `<p>Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.</p>` : ''}
 <h2>Phases</h2>
 ${latencyChart(r.phases)}
 <table><tr><th>phase</th><th>checks</th><th>requests</th><th>wall ms</th><th>req/s</th><th>med ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>nearest-rank (anchor method)</th></tr>${phaseRows}</table>

@@ -14,6 +14,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
     const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;
     lines.push(`| ${t.ok ? '✓' : '✗'} | ${t.label}${t.source ? ` (${t.source})` : ''} | \`${t.metric}\` | \`${t.expression}\` | ${num(t.value, 2)} ${t.unit} | ${margin} |`);
   }
+  if (r.anchor_seed_window_ms !== null) lines.push('', `Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.`);
   lines.push('', '## Phases', '', '| phase | checks | requests | wall ms | req/s | med ms | p95 ms | p99 ms | nearest-rank p99 |', '|---|---|---|---|---|---|---|---|---|');
   for (const p of r.phases) {
     const l = p.latency_ms ?? {};
