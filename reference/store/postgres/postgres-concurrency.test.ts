@@ -9,6 +9,7 @@ import { RegistryError } from '../../domain/registry-error.ts';
 import type { RegistryStore } from '../registry-store.ts';
 import { b } from '../behaviour/world.ts';
 import { postgresTestDatabases, type TestDatabase } from './test-database.ts';
+import { assertReconciled } from './test-invariants.ts';
 
 const databases = postgresTestDatabases();
 const HOUR = 3_600_000;
@@ -189,6 +190,55 @@ describe('postgres concurrency', () => {
       assert.equal((await f.store.getAdmissionCounter('instance', f.instanceId)).active, 0);
       const failures = (await f.store.getReplica(f.replicaIds[0]!))!.circuit.consecutive_failures;
       assert.equal(failures, released.last_settlement === 'outcome_unknown' ? 1 : 0);
+    } finally {
+      await f.store.close();
+    }
+  });
+
+  it('[lease-expiry-effect] lease expiry racing routes, retries and settlements leaves counts reconciled', async () => {
+    const f = await fleet('expiry', 12, 50, { max_tenant_in_flight: 10_000, max_instance_in_flight: 10_000, max_tenant_retry_in_flight: 10_000 });
+    try {
+      // Half the replicas will see their lease end while the run goes on.
+      const expiring = f.replicaIds.slice(0, 6);
+      for (const id of expiring) await f.store.reportHealth(id, b.health(2, Date.now() + 400, { capacity: 50 }));
+      const end = Date.now() + 1500;
+      let expired = 0;
+      const unexpected: string[] = [];
+      const worker = async (w: number) => {
+        const mine: RouteView[] = [];
+        for (let n = 0; Date.now() < end; n++) {
+          try {
+            const retry = n % 3 === 2 && mine.length > 0;
+            const actionId = retry ? mine[n % mine.length]!.assignment.action_id : `act-exp-${w}-${n}`;
+            const view = await f.store.resolve('tenant-a', { action_id: actionId, capability_id: f.capabilityId });
+            if (!retry) mine.push(view);
+            if (n % 2 === 0) await f.store.settle('tenant-a', actionId, view.assignment, 'cancelled');
+          } catch (err) {
+            if (!RegistryError.is(err) || err.code !== 'REPLICA_UNAVAILABLE') unexpected.push(String(err));
+          }
+        }
+      };
+      const maintenance = async () => {
+        while (Date.now() < end) {
+          expired += (await f.store.expireLeases(2)).expired;
+          await new Promise((resolve) => setTimeout(resolve, 15));
+        }
+        expired += (await f.store.expireLeases(100)).expired;
+      };
+      await Promise.all([...Array.from({ length: 8 }, (_, w) => worker(w)), maintenance()]);
+      assert.deepEqual(unexpected, []);
+      assert.equal(expired, expiring.length);
+      for (const id of expiring) {
+        const r = (await f.store.getReplica(id))!;
+        assert.equal(r.status, 'offline');
+        assert.equal(r.active_assignments, 0);
+      }
+      const client = new pg.Client(f.db.url);
+      await client.connect();
+      const { rows } = await client.query(`SELECT count(*)::integer AS n FROM route_assignments WHERE last_settlement = 'lease_expired'`);
+      await client.end();
+      assert.ok(rows[0].n > 0, 'expiry released no reservation while routes were held');
+      await assertReconciled(f.db.url);
     } finally {
       await f.store.close();
     }

@@ -15,6 +15,7 @@ import { b } from '../behaviour/world.ts';
 import { openPostgresStore } from './index.ts';
 import { startEmbeddedPostgres } from './embedded-server.ts';
 import { migrateRegistrySchema } from './migrate.ts';
+import { assertReconciled } from './test-invariants.ts';
 import { postgresTestDatabases } from './test-database.ts';
 
 const databases = postgresTestDatabases();
@@ -86,30 +87,7 @@ async function assertConsistent(url: string, store: RegistryStore, ledger: Ledge
     assert.deepEqual(stored.assignment, view.assignment);
     if (ledger.released.has(actionId)) assert.equal(stored.reserved, false, `settlement of ${actionId} was reported but not stored`);
   }
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    const replicas = await client.query(`
-      SELECT r.replica_id, r.active_assignments, count(a.action_id)::integer AS reserved
-      FROM connector_replicas r LEFT JOIN route_assignments a ON a.replica_id = r.replica_id AND a.reserved
-      GROUP BY r.replica_id, r.active_assignments
-      HAVING r.active_assignments <> count(a.action_id)`);
-    assert.deepEqual(replicas.rows, [], 'replica active counts differ from their reserved routes');
-    const counters = await client.query(`
-      WITH held AS (
-        SELECT s ->> 'kind' AS kind, s ->> 'key' AS key, count(*)::integer AS n
-        FROM route_assignments a, json_array_elements(a.reservation_scopes) AS s
-        WHERE a.reserved GROUP BY 1, 2
-      )
-      SELECT coalesce(c.scope_kind, h.kind) AS kind, coalesce(c.scope_key, h.key) AS key, c.active, h.n
-      FROM admission_counters c FULL JOIN held h ON c.scope_kind = h.kind AND c.scope_key = h.key
-      WHERE coalesce(c.active, 0) <> coalesce(h.n, 0)`);
-    assert.deepEqual(counters.rows, [], 'admission counters differ from the scopes reserved routes hold');
-    const orphans = await client.query(`SELECT count(*)::integer AS n FROM route_assignments WHERE assignment IS NULL OR reservation_scopes IS NULL`);
-    assert.equal(orphans.rows[0].n, 0);
-  } finally {
-    await client.end();
-  }
+  await assertReconciled(url);
 }
 
 describe('postgres storage faults', () => {
