@@ -12,6 +12,7 @@ const COMMANDS: Record<string, Command> = {
   serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
   keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
   token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },
+  conform: { summary: 'certify a registry over HTTP with the conformance suite', load: () => import('./conform.ts') },
   directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
   load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
 };

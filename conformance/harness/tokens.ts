@@ -1,0 +1,129 @@
+// Tokens for any tenant and role, minted from the signing key the vendor's
+// registry trusts (spec.md §3), plus the deliberately bad tokens the
+// authentication cases present. Every token the harness makes is remembered
+// with the claims it carries, so an exchange can name the caller without
+// ever showing the token.
+import { generateKeyPair, SignJWT, base64url } from 'jose';
+import { createHmac } from 'node:crypto';
+import { mintToken, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
+import type { Role } from '../../contract/records.ts';
+import type { CallerSummary } from './exchange.ts';
+
+/** Long enough for any run; a token expiring mid-run would turn passes into errors. */
+const TOKEN_TTL_SECONDS = 4 * 3600;
+
+export interface Caller {
+  roles: readonly (Role | string)[];
+  tenant?: string | undefined;
+}
+
+export type ForgedToken =
+  | 'expired'
+  | 'without-exp'
+  | 'not-yet-valid'
+  | 'wrong-audience'
+  | 'unknown-key'
+  | 'unknown-kid'
+  | 'alg-none'
+  | 'alg-hs256'
+  | 'tampered-payload'
+  | 'not-a-jws';
+
+export class TokenMinter {
+  private readonly cache = new Map<string, Promise<string>>();
+  private readonly callers = new Map<string, CallerSummary>();
+
+  constructor(
+    private readonly key: SigningKey,
+    readonly audience: string,
+  ) {}
+
+  /** A valid token for these roles and tenant (cached per run). */
+  mint(caller: Caller): Promise<string> {
+    const roles = [...caller.roles].sort();
+    const cacheKey = JSON.stringify([roles, caller.tenant ?? null]);
+    let token = this.cache.get(cacheKey);
+    if (!token) {
+      token = mintToken({
+        key: this.key,
+        roles,
+        audience: this.audience,
+        ttlSeconds: TOKEN_TTL_SECONDS,
+        ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}),
+      }).then((t) => {
+        this.callers.set(t, { roles, tenant: caller.tenant ?? null });
+        return t;
+      });
+      this.cache.set(cacheKey, token);
+    }
+    return token;
+  }
+
+  /** The claims behind a token this minter made, for exchange records. */
+  describe(token: string): CallerSummary | null {
+    return this.callers.get(token) ?? null;
+  }
+
+  /** A token that must be refused with UNAUTHENTICATED, carrying these roles and tenant otherwise. */
+  async forged(kind: ForgedToken, caller: Caller): Promise<string> {
+    const token = await this.forge(kind, caller);
+    this.callers.set(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
+    return token;
+  }
+
+  private claims(caller: Caller): Record<string, unknown> {
+    const claims: Record<string, unknown> = { scope: caller.roles.join(' ') };
+    if (caller.tenant !== undefined) claims['tenant_id'] = caller.tenant;
+    return claims;
+  }
+
+  private async forge(kind: ForgedToken, caller: Caller): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const header = { alg: TOKEN_ALGORITHM, kid: this.key.kid, typ: 'JWT' };
+    const base = () => new SignJWT(this.claims(caller)).setProtectedHeader(header).setAudience(this.audience).setSubject('fleetproof-conformance');
+    switch (kind) {
+      case 'expired':
+        // Expired ten minutes ago: far outside any skew the registry may allow.
+        return base().setIssuedAt(now - 3600).setExpirationTime(now - 600).sign(this.key.key);
+      case 'without-exp':
+        return base().setIssuedAt(now).sign(this.key.key);
+      case 'not-yet-valid':
+        return base().setIssuedAt(now).setNotBefore(now + 600).setExpirationTime(now + 3600).sign(this.key.key);
+      case 'wrong-audience':
+        return mintToken({ key: this.key, roles: caller.roles, audience: `${this.audience}-elsewhere`, ...(caller.tenant ? { tenant: caller.tenant } : {}) });
+      case 'unknown-key': {
+        // Same kid, different private key: the signature cannot verify.
+        const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519' });
+        return base().setIssuedAt(now).setExpirationTime(now + 3600).sign(privateKey);
+      }
+      case 'unknown-kid': {
+        const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519' });
+        const jwt = new SignJWT(this.claims(caller)).setProtectedHeader({ ...header, kid: `${this.key.kid}-unknown` }).setAudience(this.audience);
+        return jwt.setIssuedAt(now).setExpirationTime(now + 3600).sign(privateKey);
+      }
+      case 'alg-none':
+        return `${this.segment({ alg: 'none', typ: 'JWT' })}.${this.segment(this.payload(caller, now))}.`;
+      case 'alg-hs256': {
+        // The classic confusion: HMAC keyed with the public key's bytes.
+        const signingInput = `${this.segment({ alg: 'HS256', kid: this.key.kid, typ: 'JWT' })}.${this.segment(this.payload(caller, now))}`;
+        const secret = Buffer.from(String(this.key.jwk.x ?? ''), 'base64url');
+        return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
+      }
+      case 'tampered-payload': {
+        const valid = await mintToken({ key: this.key, roles: ['registry:reader'], audience: this.audience });
+        const [h, , s] = valid.split('.');
+        return `${h}.${this.segment(this.payload(caller, now))}.${s}`;
+      }
+      case 'not-a-jws':
+        return 'not-a-jwt-at-all';
+    }
+  }
+
+  private payload(caller: Caller, now: number): Record<string, unknown> {
+    return { ...this.claims(caller), aud: this.audience, iat: now, exp: now + 3600, sub: 'fleetproof-conformance' };
+  }
+
+  private segment(value: unknown): string {
+    return base64url.encode(JSON.stringify(value));
+  }
+}

@@ -1,0 +1,163 @@
+// The configuration of a conformance run, defined once and read from three
+// places, as the OCI conformance suite does: command-line flags win over
+// FLEETPROOF_* environment variables, which win over a JSON config file
+// (--config FILE or FLEETPROOF_CONFIG). A bad value anywhere is a
+// ConfigError, which the CLI turns into exit 2 ("could not run").
+import { readFileSync } from 'node:fs';
+import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
+import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface ConformConfig {
+  /** Base URL of the registry under test. */
+  target: string;
+  /** Private Ed25519 JWK the target trusts (its public half is in the target's JWK set). */
+  keyFile: string;
+  /** Where reports go; default reports/runs/<run id>/. */
+  out: string | null;
+  categories: Category[];
+  cases: string[];
+  /** Replaces the features the target declares, when set. */
+  features: Feature[] | null;
+  concurrency: number;
+  /** Per case; `slow` cases get four times as long. Each request gets the same bound. */
+  timeoutMs: number;
+  audience: string;
+}
+
+/** What each source may give: every field optional, values as text or already typed (config file). */
+export type ConfigInput = Partial<Record<keyof ConformConfig, unknown>>;
+
+export const DEFAULTS = { concurrency: 8, timeoutMs: 30_000, audience: DEFAULT_AUDIENCE } as const;
+
+/** Environment variable → config field. Lists are comma-separated. */
+export const ENVIRONMENT: Record<string, keyof ConformConfig> = {
+  FLEETPROOF_TARGET: 'target',
+  FLEETPROOF_KEY: 'keyFile',
+  FLEETPROOF_OUT: 'out',
+  FLEETPROOF_CATEGORIES: 'categories',
+  FLEETPROOF_CASES: 'cases',
+  FLEETPROOF_FEATURES: 'features',
+  FLEETPROOF_CONCURRENCY: 'concurrency',
+  FLEETPROOF_TIMEOUT_MS: 'timeoutMs',
+  FLEETPROOF_AUDIENCE: 'audience',
+};
+
+/** Config file member → config field (snake_case, as the rest of the project's JSON). */
+export const FILE_KEYS: Record<string, keyof ConformConfig> = {
+  target: 'target',
+  key: 'keyFile',
+  out: 'out',
+  categories: 'categories',
+  cases: 'cases',
+  features: 'features',
+  concurrency: 'concurrency',
+  timeout_ms: 'timeoutMs',
+  audience: 'audience',
+};
+
+export function fromEnvironment(env: NodeJS.ProcessEnv): ConfigInput {
+  const input: ConfigInput = {};
+  for (const [name, field] of Object.entries(ENVIRONMENT)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[field] = value;
+  }
+  return input;
+}
+
+export function fromFile(path: string): ConfigInput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`config file ${path}: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`config file ${path} must hold a JSON object`);
+  const input: ConfigInput = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const field = FILE_KEYS[key];
+    if (!field) throw new ConfigError(`config file ${path}: unknown member "${key}" (known: ${Object.keys(FILE_KEYS).join(', ')})`);
+    input[field] = value;
+  }
+  return input;
+}
+
+function list(value: unknown, what: string): string[] {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  throw new ConfigError(`${what} must be a list of names`);
+}
+
+function integer(value: unknown, what: string, min: number, max: number): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${what} must be an integer between ${min} and ${max}, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${what} must be a non-empty string`);
+  return value.trim();
+}
+
+/** Merges sources (earlier wins) and validates every field. */
+export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
+  const pick = (field: keyof ConformConfig): unknown => {
+    for (const s of sources) if (s[field] !== undefined) return s[field];
+    return undefined;
+  };
+  const targetValue = pick('target');
+  if (targetValue === undefined) throw new ConfigError('no target: give --target URL (or FLEETPROOF_TARGET, or "target" in the config file)');
+  const target = text(targetValue, 'target').replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new ConfigError(`target ${target} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`target ${target} must be an http or https URL`);
+  if (url.search || url.hash) throw new ConfigError(`target ${target} must be a base URL without query or fragment`);
+  const keyValue = pick('keyFile');
+  if (keyValue === undefined) throw new ConfigError('no signing key: give --key FILE (or FLEETPROOF_KEY, or "key" in the config file)');
+  const categories = list(pick('categories') ?? [], 'categories');
+  const unknownCategory = categories.find((c) => !isCategory(c));
+  if (unknownCategory) throw new ConfigError(`unknown category ${unknownCategory} (known: ${CATEGORY_NAMES.join(', ')})`);
+  const featuresValue = pick('features');
+  const features = featuresValue === undefined ? null : list(featuresValue, 'features');
+  const unknownFeature = features?.find((f) => !isFeature(f));
+  if (unknownFeature) throw new ConfigError(`unknown feature ${unknownFeature} (known: ${FEATURES.join(', ')})`);
+  const out = pick('out');
+  return {
+    target,
+    keyFile: text(keyValue, 'key'),
+    out: out === undefined || out === null ? null : text(out, 'out'),
+    categories: [...new Set(categories)] as Category[],
+    cases: [...new Set(list(pick('cases') ?? [], 'cases'))],
+    features: features ? ([...new Set(features)] as Feature[]) : null,
+    concurrency: integer(pick('concurrency') ?? DEFAULTS.concurrency, 'concurrency', 1, 256),
+    timeoutMs: integer(pick('timeoutMs') ?? DEFAULTS.timeoutMs, 'timeout-ms', 100, 3_600_000),
+    audience: text(pick('audience') ?? DEFAULTS.audience, 'audience'),
+  };
+}
+
+/** The configuration as reports show it: no credentials, no secrets in URLs. */
+export function redactConfig(config: ConformConfig, keyId: string | null): Record<string, unknown> {
+  const url = new URL(config.target);
+  if (url.username || url.password) {
+    url.username = url.username ? 'redacted' : '';
+    url.password = url.password ? 'redacted' : '';
+  }
+  return {
+    target: url.toString().replace(/\/$/, ''),
+    key: { file: config.keyFile, kid: keyId, private_key: '[redacted]' },
+    out: config.out,
+    categories: config.categories,
+    cases: config.cases,
+    features: config.features,
+    concurrency: config.concurrency,
+    timeout_ms: config.timeoutMs,
+    audience: config.audience,
+  };
+}

@@ -1,0 +1,70 @@
+// The result document of a run: the source every report is rendered from.
+// Its JSON Schema is reports/schemas/conformance-result.v1.schema.json; a
+// change to its meaning gets a new schema id (INTERPRETING.md, versioning).
+import type { Keyword, Severity } from '../../contract/clauses.ts';
+import type { VersionInfo } from '../../contract/records.ts';
+import type { Exchange } from '../harness/exchange.ts';
+import type { RetirementOutcome } from '../harness/retirement.ts';
+import type { CaseStatus, RollupStatus, Verdict } from './status.ts';
+
+export const RESULT_SCHEMA = 'fleetproof-conformance-result/v1';
+
+export interface CaseResult {
+  id: string;
+  clause: string;
+  category: string;
+  severity: Severity | null;
+  description: string;
+  flags: string[];
+  features: string[];
+  status: CaseStatus;
+  started_at: string | null;
+  duration_ms: number;
+  /** Why it failed, errored or was skipped; null on pass. */
+  message: string | null;
+  /** The clause the failure broke, when the case failed. */
+  failure_clause: string | null;
+  /** The request and response that showed the failure or error. */
+  exchange: Exchange | null;
+  exchange_count: number;
+}
+
+export interface ClauseResult {
+  id: string;
+  keyword: Keyword;
+  severity: Severity;
+  section: string;
+  status: RollupStatus;
+  cases: string[];
+  /** Cases whose failure broke this clause although they cite another. */
+  failed_by: string[];
+  exempt: string | null;
+}
+
+export interface CategoryResult {
+  id: string;
+  status: RollupStatus;
+  counts: Record<CaseStatus, number>;
+}
+
+export interface ConformanceResult {
+  schema: typeof RESULT_SCHEMA;
+  run_id: string;
+  harness: { name: string; version: string; commit: string; dirty: boolean | null; node: string };
+  contract: { version: string; clauses: number; required_clauses: number };
+  target: {
+    url: string;
+    version: VersionInfo;
+    clock: { offset_ms: number; uncertainty_ms: number | null; source: string };
+  };
+  config: Record<string, unknown>;
+  features: { declared: string[]; effective: string[]; overridden: boolean };
+  selection: { complete: boolean; categories: string[]; cases: string[]; selected: number; total: number };
+  timings: { started_at: string; finished_at: string; duration_ms: number; cases_ms: number; retirement_ms: number };
+  verdict: Verdict;
+  summary: Record<CaseStatus, number> & { total: number; blocking: number };
+  clauses: ClauseResult[];
+  categories: CategoryResult[];
+  cases: CaseResult[];
+  retirement: RetirementOutcome;
+}

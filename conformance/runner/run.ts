@@ -1,0 +1,240 @@
+// One conformance run, start to finish: read the target's /version, select
+// cases, run them (independent cases concurrently, then serial ones, then
+// exclusive ones, each alone), retire the run's data, roll results up per
+// clause and category, and write the reports. The CLI and the tests call
+// this same function, so what the tests prove is what vendors run.
+import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
+import { Agent } from 'undici';
+import { clauses } from '../../contract/clauses.ts';
+import { componentValidator, describeViolation } from '../../contract/schemas.ts';
+import { CONTRACT_VERSION, type FleetStatus, type VersionInfo } from '../../contract/records.ts';
+import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { RegistryClient } from '../harness/client.ts';
+import { clockFrom, ServerClock } from '../harness/clock.ts';
+import { createCaseContext, type RunScope } from '../harness/context.ts';
+import type { ConformanceCase } from '../harness/define-case.ts';
+import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
+import { newRunId } from '../harness/ids.ts';
+import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
+import { TokenMinter } from '../harness/tokens.ts';
+import { FEATURES, type Feature } from '../harness/vocabulary.ts';
+import { writeConformanceReports } from '../../reports/conformance/write.ts';
+import { redactConfig, type ConformConfig } from './config.ts';
+import { loadCases, type LoadedCase } from './load-cases.ts';
+import { silentProgress, type ProgressSink } from './progress.ts';
+import { buildResult } from './rollup.ts';
+import type { CaseResult, ConformanceResult } from './result.ts';
+import { EXIT } from './status.ts';
+
+export class CouldNotRun extends Error {
+  override readonly name = 'CouldNotRun';
+}
+
+export interface ConformOptions {
+  config: ConformConfig;
+  /** Use this key instead of reading config.keyFile (tests with ephemeral keys). */
+  signingKey?: SigningKey;
+  progress?: ProgressSink;
+  /** Default true; false leaves the result in memory only. */
+  writeReports?: boolean;
+  casesRoot?: string;
+  runId?: string;
+}
+
+export interface ConformOutcome {
+  exitCode: 0 | 1 | 2;
+  result: ConformanceResult | null;
+  outDir: string | null;
+  /** Why the run could not happen (exit 2). */
+  error?: string;
+}
+
+const SLOW_FACTOR = 4;
+
+function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
+  const known = new Set(loaded.map((l) => l.id));
+  const unknown = config.cases.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new CouldNotRun(`no such case: ${unknown.join(', ')}`);
+  if (config.categories.length === 0 && config.cases.length === 0) return loaded;
+  const categories = new Set<string>(config.categories);
+  const cases = new Set(config.cases);
+  return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
+}
+
+async function readVersion(client: RegistryClient): Promise<{ version: VersionInfo; dateHeader: string | undefined }> {
+  let reply;
+  try {
+    reply = await client.raw('GET', '/version', { as: null });
+  } catch (err) {
+    if (err instanceof HarnessError) throw new CouldNotRun(`target unreachable: ${err.message}`);
+    throw new CouldNotRun(`GET /version: ${(err as Error).message}`);
+  }
+  if (reply.status !== 200) throw new CouldNotRun(`GET /version answered ${reply.status}; the run needs the target's limits and features [ops-version]`);
+  const validate = componentValidator('VersionInfo');
+  if (!validate(reply.json)) throw new CouldNotRun(`GET /version is not a VersionInfo [ops-version]: ${describeViolation(validate.errors).message}`);
+  const version = reply.json as VersionInfo;
+  if (version.contract !== CONTRACT_VERSION) throw new CouldNotRun(`the target implements ${String(version.contract)}; this suite certifies ${CONTRACT_VERSION}`);
+  return { version, dateHeader: reply.headers['date'] };
+}
+
+async function measureClock(operator: RegistryClient, dateHeader: string | undefined): Promise<ServerClock> {
+  const sent = Date.now();
+  try {
+    const reply = await operator.call('getFleetStatus');
+    if (reply.status === 200) return clockFrom((reply.json as FleetStatus).observed_at, sent, Date.now(), 'GET /v1/fleet/status observed_at');
+  } catch {
+    // fall back to the Date header below
+  }
+  const dateMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
+  // The Date header has whole seconds: the offset is good to about a second, enough for leases of minutes.
+  if (Number.isFinite(dateMs)) return new ServerClock(Math.round(dateMs + 500 - sent), 'Date header of GET /version', 1000);
+  return clockFrom(undefined, sent, sent, '');
+}
+
+async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): Promise<CaseResult> {
+  const controller = new AbortController();
+  // Concurrency cases put a hundred requests in flight on one signal.
+  setMaxListeners(0, controller.signal);
+  const { ctx, exchanges } = createCaseContext(scope, c.id, controller.signal);
+  const startedAt = Date.now();
+  const budget = c.flags.includes('slow') ? timeoutMs * SLOW_FACTOR : timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new HarnessError(`timed out after ${budget} ms (no verdict: a slow or stuck target is not proof of a violation)`);
+      controller.abort(err);
+      reject(err);
+    }, budget);
+  });
+  const base = { id: c.id, clause: c.clause, category: c.category, severity: c.severity, description: c.description, flags: [...c.flags], features: [...c.features] };
+  const running = c.run(ctx);
+  running.catch(() => {});
+  try {
+    await Promise.race([running, timedOut]);
+    return { ...base, status: 'pass', started_at: new Date(startedAt).toISOString(), duration_ms: Date.now() - startedAt, message: null, failure_clause: null, exchange: null, exchange_count: exchanges.length };
+  } catch (err) {
+    const last = exchanges.at(-1) ?? null;
+    const common = { ...base, started_at: new Date(startedAt).toISOString(), duration_ms: Date.now() - startedAt, exchange_count: exchanges.length };
+    if (ConformanceFailure.is(err)) {
+      return { ...common, status: 'fail', message: err.message, failure_clause: err.clause ?? c.clause, exchange: err.exchange ?? last };
+    }
+    const message = err instanceof HarnessError ? err.message : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${(err as Error)?.stack?.split('\n').find((l) => l.includes('/conformance/'))?.trim() ?? ''}`.trim();
+    return { ...common, status: 'error', message, failure_clause: null, exchange: last };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function staticResult(l: LoadedCase, status: 'skip' | 'error', message: string): CaseResult {
+  const c = l.case;
+  return {
+    id: l.id,
+    clause: c?.clause ?? 'unknown',
+    category: c?.category ?? l.id.split('/')[0] ?? 'unknown',
+    severity: c?.severity ?? null,
+    description: c?.description ?? '',
+    flags: [...(c?.flags ?? [])],
+    features: [...(c?.features ?? [])],
+    status,
+    started_at: null,
+    duration_ms: 0,
+    message,
+    failure_clause: null,
+    exchange: null,
+    exchange_count: 0,
+  };
+}
+
+async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+}
+
+export async function runConformance(options: ConformOptions): Promise<ConformOutcome> {
+  const progress = options.progress ?? silentProgress;
+  const config = options.config;
+  const startedAt = Date.now();
+  const runId = options.runId ?? newRunId(new Date(startedAt));
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  try {
+    let key: SigningKey;
+    try {
+      key = options.signingKey ?? (await loadSigningKey(config.keyFile));
+    } catch (err) {
+      throw new CouldNotRun(`signing key: ${(err as Error).message}`);
+    }
+    const loaded = await loadCases(options.casesRoot);
+    const selected = select(loaded, config);
+    if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
+    const tokens = new TokenMinter(key, config.audience);
+    const ledger = new RetirementLedger();
+    const bare = new RegistryClient({ baseUrl: config.target, dispatcher, tokens, requestTimeoutMs: config.timeoutMs });
+    const { version, dateHeader } = await readVersion(bare);
+    const clock = await measureClock(bare.as({ roles: ['registry:operator'] }), dateHeader);
+    const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
+    const scope: RunScope = { runId, baseUrl: config.target, dispatcher, tokens, version, clock, ledger, requestTimeoutMs: config.timeoutMs };
+    progress.start({ runId, target: config.target, implementation: `${version.implementation.name} ${version.implementation.version}`, total: selected.length });
+
+    const results = new Map<string, CaseResult>();
+    const finish = (r: CaseResult) => {
+      results.set(r.id, r);
+      progress.caseFinished(r);
+    };
+    const runnable: Array<{ loaded: LoadedCase; c: ConformanceCase }> = [];
+    for (const l of selected) {
+      if (!l.case || l.problems.length > 0) {
+        finish(staticResult(l, 'error', `the case itself is broken: ${l.problems.map((p) => `${p.code} ${p.message}`).join('; ')}`));
+        continue;
+      }
+      const missing = l.case.features.filter((f) => !effective.includes(f));
+      if (missing.length > 0) finish(staticResult(l, 'skip', `needs feature ${missing.join(', ')}, which the target does not declare`));
+      else runnable.push({ loaded: l, c: l.case });
+    }
+    const casesStarted = Date.now();
+    const alone = (c: ConformanceCase) => c.flags.includes('serial') || c.flags.includes('exclusive');
+    progress.phase('concurrent cases');
+    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => finish(await runCase(scope, c, config.timeoutMs)));
+    progress.phase('serial cases');
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    progress.phase('exclusive cases');
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    const casesMs = Date.now() - casesStarted;
+
+    progress.phase('retiring run data');
+    const admin = bare.as({ roles: ['registry:admin'] });
+    const retirement: RetirementOutcome = await retire(
+      ledger,
+      { admin, lifecycle: bare.as({ roles: ['registry:lifecycle'] }), reader: bare.as({ roles: ['registry:reader'] }), dispatch: (t) => bare.as({ roles: ['registry:dispatch'], tenant: t }) },
+      clock,
+    );
+    const finishedAt = Date.now();
+    const result = buildResult({
+      runId,
+      config: redactConfig(config, key.kid),
+      targetUrl: String(redactConfig(config, key.kid)['target']),
+      version,
+      clock,
+      declared: version.features,
+      effective,
+      overridden: config.features !== null,
+      selection: { categories: config.categories, cases: config.cases, selected: selected.length, total: loaded.length },
+      cases: selected.map((l) => results.get(l.id)!),
+      spec: clauses(),
+      timings: { startedAt, finishedAt, casesMs, retirementMs: retirement.duration_ms },
+      retirement,
+    });
+    const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
+    if (outDir) await writeConformanceReports(result, outDir);
+    progress.finish(result, outDir ?? '(not written)');
+    return { exitCode: result.verdict === 'qualified' ? EXIT.qualified : EXIT.nonConformant, result, outDir };
+  } catch (err) {
+    if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };
+    throw err;
+  } finally {
+    await dispatcher.close();
+  }
+}

@@ -1,0 +1,46 @@
+// Statuses and how they roll up (INTERPRETING.md). Cases end pass, fail,
+// skip or error; a clause or category takes the worst status of its cases in
+// the order unknown < skip < pass < fail < error, as the OCI suite's results
+// only ever move up. `error` is a fault of the harness or the environment,
+// kept apart from `fail`, and outranks it: a verdict built on a case that
+// could not run is no verdict.
+import type { Severity } from '../../contract/clauses.ts';
+
+export const CASE_STATUSES = ['pass', 'fail', 'skip', 'error'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+export const ROLLUP_ORDER = ['unknown', 'skip', 'pass', 'fail', 'error'] as const;
+export type RollupStatus = (typeof ROLLUP_ORDER)[number];
+
+export function worst(a: RollupStatus, b: RollupStatus): RollupStatus {
+  return ROLLUP_ORDER.indexOf(a) >= ROLLUP_ORDER.indexOf(b) ? a : b;
+}
+
+export function rollUp(statuses: Iterable<RollupStatus>): RollupStatus {
+  let out: RollupStatus = 'unknown';
+  for (const s of statuses) out = worst(out, s);
+  return out;
+}
+
+export type Verdict = 'qualified' | 'non-conformant';
+
+/** Exit codes of `fleetproof conform`. */
+export const EXIT = { qualified: 0, nonConformant: 1, couldNotRun: 2 } as const;
+
+export interface JudgedCase {
+  status: CaseStatus;
+  severity: Severity | null;
+  /** Severity of the clause a failure broke, when it is not the case's own. */
+  failure_severity?: Severity | null;
+}
+
+/** Does this case's outcome block qualification? */
+export function blocksQualification(c: JudgedCase): boolean {
+  if (c.status === 'error') return c.severity === 'required' || c.severity === null;
+  if (c.status === 'fail') return c.severity === 'required' || c.failure_severity === 'required' || c.severity === null;
+  return false;
+}
+
+export function verdictOf(cases: readonly JudgedCase[]): Verdict {
+  return cases.some(blocksQualification) ? 'non-conformant' : 'qualified';
+}

@@ -1,0 +1,94 @@
+// The harness's small parts: configuration precedence and validation,
+// run-scoped ids that fit every id pattern of openapi.yaml, and expectations
+// that only ever throw the branded ConformanceFailure.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { componentValidator } from '../../contract/schemas.ts';
+import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
+import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
+import { caseTag, Ids, newRunId } from '../harness/ids.ts';
+import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
+
+describe('configuration', () => {
+  it('takes flags over environment over file, and fills defaults', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetproof-config-'));
+    try {
+      const file = join(dir, 'conform.json');
+      await writeFile(file, JSON.stringify({ target: 'http://file.invalid', key: 'file.jwk', categories: ['wire'], timeout_ms: 9000, audience: 'from-file' }));
+      const env = fromEnvironment({ FLEETPROOF_TARGET: 'http://env.invalid/', FLEETPROOF_CATEGORIES: 'routing, pinned', FLEETPROOF_CONCURRENCY: '3' });
+      const config = resolveConfig({ categories: ['batch'] }, env, fromFile(file));
+      assert.deepEqual(
+        { target: config.target, key: config.keyFile, categories: config.categories, concurrency: config.concurrency, timeout: config.timeoutMs, audience: config.audience, features: config.features },
+        { target: 'http://env.invalid', key: 'file.jwk', categories: ['batch'], concurrency: 3, timeout: 9000, audience: 'from-file', features: null },
+      );
+      assert.deepEqual(resolveConfig({ target: 'http://x.invalid', keyFile: 'k' }).concurrency, 8);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses what it cannot use, naming the problem', async () => {
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ keyFile: 'k' }, /no target/],
+      [{ target: 'http://x.invalid' }, /no signing key/],
+      [{ target: 'ftp://x.invalid', keyFile: 'k' }, /http or https/],
+      [{ target: 'http://x.invalid', keyFile: 'k', categories: 'nowhere' }, /unknown category nowhere/],
+      [{ target: 'http://x.invalid', keyFile: 'k', features: 'teleport' }, /unknown feature teleport/],
+      [{ target: 'http://x.invalid', keyFile: 'k', concurrency: '0' }, /concurrency/],
+      [{ target: 'http://x.invalid', keyFile: 'k', timeoutMs: '1.5' }, /timeout-ms/],
+    ];
+    for (const [input, message] of bad) assert.throws(() => resolveConfig(input), (err) => err instanceof ConfigError && message.test(err.message));
+    const dir = await mkdtemp(join(tmpdir(), 'fleetproof-config-'));
+    await writeFile(join(dir, 'c.json'), '{"target": "http://x.invalid", "tokn": 1}');
+    assert.throws(() => fromFile(join(dir, 'c.json')), /unknown member "tokn"/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('redacts credentials from the reported configuration', () => {
+    const shown = redactConfig(resolveConfig({ target: 'https://user:secret@registry.invalid', keyFile: '/keys/private.jwk' }), 'kid-1');
+    assert.equal(shown['target'], 'https://redacted:redacted@registry.invalid');
+    assert.deepEqual(shown['key'], { file: '/keys/private.jwk', kid: 'kid-1', private_key: '[redacted]' });
+  });
+});
+
+describe('run-scoped ids', () => {
+  it('fit every id pattern of openapi.yaml and embed the run id', () => {
+    const runId = newRunId(new Date('2026-11-30T12:34:56.789Z'));
+    assert.match(runId, /^fp-20261130-123456-[0-9a-f]{6}$/);
+    const ids = new Ids(runId, 'settlement/an-unusually-long-behaviour-name-that-goes-on-and-on');
+    const checks: Array<[string, string]> = [
+      ['TypeId', ids.type()], ['VersionId', ids.version()], ['InstanceId', ids.instance()], ['ReplicaId', ids.replica('named.one')],
+      ['TenantId', ids.tenant()], ['CapabilityId', ids.capability()], ['ActionId', ids.action()], ['PolicyRef', ids.policy()],
+    ];
+    for (const [schema, id] of checks) {
+      assert.ok(componentValidator(schema)(id), `${schema} ${id}`);
+      assert.ok(id.includes(runId), `${id} embeds the run id`);
+    }
+    assert.notEqual(ids.action(), ids.action());
+    assert.throws(() => ids.type('has space'));
+  });
+
+  it('tag cases distinctly even when their names share a prefix', () => {
+    assert.notEqual(caseTag('routing/a-very-long-name-shared-by-two-cases-one'), caseTag('routing/a-very-long-name-shared-by-two-cases-two'));
+  });
+});
+
+describe('expectations', () => {
+  it('throw only branded ConformanceFailures, naming what differs', () => {
+    assert.throws(() => fail('x'), (err) => ConformanceFailure.is(err));
+    assert.throws(() => expectEqual(1, 2, 'count'), (err) => ConformanceFailure.is(err) && /count: got 1, expected 2/.test((err as Error).message));
+    assert.throws(() => expectIdentical({ a: { b: 1 } }, { a: { b: 2 } }, 'record'), /differs at \.a\.b: 1 ≠ 2/);
+    assert.ok(!ConformanceFailure.is(new HarnessError('no answer')));
+    assert.ok(!ConformanceFailure.is(new TypeError('bug')));
+  });
+
+  it('expectError checks the catalogue status as well as the code', () => {
+    const reply = (status: number, code: string) => ({ op: 'getInstance', status, headers: {}, text: '', json: { error: { code, message: 'm' } }, exchange: undefined as never }) as never;
+    assert.doesNotThrow(() => expectError(reply(409, 'FENCE_LOST'), 'FENCE_LOST'));
+    assert.throws(() => expectError(reply(400, 'FENCE_LOST'), 'FENCE_LOST'), /expected 409 FENCE_LOST, got 400 FENCE_LOST/);
+    assert.throws(() => expectError(reply(409, 'CONFLICT'), 'FENCE_LOST'), (err) => ConformanceFailure.is(err));
+  });
+});

@@ -1,0 +1,50 @@
+// The Markdown report: verdict first, then what was run against what, the
+// clauses that did not pass, every failure with its exchange, and the clause
+// table. Readable as plain text and on any forge that renders Markdown.
+import type { ConformanceResult } from '../../conformance/runner/result.ts';
+import { exchangeText } from './exchange-text.ts';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderMarkdown(r: ConformanceResult): string {
+  const s = r.summary;
+  const out: string[] = [];
+  out.push(`# fleetproof conformance: ${r.verdict === 'qualified' ? 'QUALIFIED' : 'NON-CONFORMANT'}`, '');
+  if (!r.selection.complete) out.push('> Partial run (a selection of cases, or overridden features): not a certification.', '');
+  out.push(
+    `**${r.target.version.implementation.name} ${r.target.version.implementation.version}** at \`${r.target.url}\` against \`${r.contract.version}\`.`,
+    '',
+    `${s.total} cases: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error; ${s.blocking} block qualification.`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| run | \`${r.run_id}\` |`,
+    `| harness | ${r.harness.name} ${r.harness.version}, commit \`${r.harness.commit}\`${r.harness.dirty ? ' (modified)' : ''}, Node ${r.harness.node} |`,
+    `| features | declared: ${r.features.declared.join(', ') || '(none)'}; tested: ${r.features.effective.join(', ') || '(none)'}${r.features.overridden ? ' (overridden)' : ''} |`,
+    `| started | ${r.timings.started_at} (${(r.timings.duration_ms / 1000).toFixed(1)} s) |`,
+    `| server clock | offset ${r.target.clock.offset_ms} ms (${r.target.clock.source}) |`,
+    `| retirement | ${r.retirement.status} |`,
+    '',
+  );
+  const problems = r.cases.filter((c) => c.status === 'fail' || c.status === 'error');
+  if (problems.length > 0) {
+    out.push('## Failures and errors', '');
+    for (const c of problems) {
+      out.push(`### ${c.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c.id}\``, '', `Clause [${c.failure_clause ?? c.clause}] (${c.severity ?? 'unknown'}). ${c.description}`, '', `> ${c.message ?? ''}`, '');
+      if (c.exchange) out.push('```http', exchangeText(c.exchange), '```', '');
+    }
+  }
+  out.push('## Clauses', '', '| status | clause | keyword | cases |', '|---|---|---|---|');
+  for (const c of r.clauses) {
+    const note = c.exempt ? `exempt: ${c.exempt}` : c.cases.length === 0 ? 'no case run' : c.cases.join(', ');
+    const by = c.failed_by.length ? `; broken by ${c.failed_by.join(', ')}` : '';
+    out.push(`| ${c.status} | [${c.id}] | ${c.keyword} | ${cell(note + by)} |`);
+  }
+  out.push('', '## Categories', '', '| status | category | pass | fail | skip | error |', '|---|---|---|---|---|---|');
+  for (const c of r.categories) out.push(`| ${c.status} | ${c.id} | ${c.counts.pass} | ${c.counts.fail} | ${c.counts.skip} | ${c.counts.error} |`);
+  if (r.retirement.failures.length > 0) {
+    out.push('', '## Retirement problems', '');
+    for (const f of r.retirement.failures) out.push(`- ${f.kind} \`${f.id}\`: ${cell(f.message)}`);
+  }
+  return out.join('\n') + '\n';
+}
