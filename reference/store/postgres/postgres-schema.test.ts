@@ -118,4 +118,15 @@ describe('postgres schema and roles', () => {
     const older = openPostgresStore({ dataUrl: await loginUrl(db, DATA_ROLE), dataPlaneOnly: true });
     assert.match((await rejectsWith(older, 'STORAGE_UNAVAILABLE')).message, /schema version/);
   });
+
+  it('without a URL the store runs on an embedded server of its own, stopped by close', async () => {
+    const store = await openPostgresStore();
+    const typeId = 'ctype_embedded';
+    assert.equal((await store.putConnectorType(b.connectorType(typeId))).outcome, 'applied');
+    assert.equal((await store.getConnectorType(typeId))?.id, typeId);
+    assert.equal(await store.ready(), true);
+    await store.close();
+    await store.close();
+    assert.equal(await store.ready(), false);
+  });
 });

@@ -235,8 +235,14 @@ export class PostgresStore implements RegistryStore {
     }
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.parts.control?.end(), this.parts.data.end()]);
-    await this.parts.onClose?.();
+  private closing: Promise<void> | undefined;
+
+  /** Ends both pools (and an embedded server the store started); a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([this.parts.control?.end(), this.parts.data.end()]);
+      await this.parts.onClose?.();
+    })();
+    return this.closing;
   }
 }
