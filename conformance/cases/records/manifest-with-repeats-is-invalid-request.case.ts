@@ -1,0 +1,23 @@
+import { defineCase } from '../../harness/define-case.ts';
+import { expectError } from '../../harness/expect.ts';
+
+export default defineCase({
+  id: 'records/manifest-with-repeats-is-invalid-request',
+  clause: 'records-version-manifest-shape',
+  category: 'records',
+  description: 'a manifest with no profile, a profile twice or a capability id twice is 400',
+  async run(ctx) {
+    const type = await ctx.fx.type();
+    const cap = ctx.fx.capability();
+    const attempts: Array<[string, Parameters<typeof ctx.build.version>[2], Parameters<typeof ctx.build.version>[3]]> = [
+      ['a capability twice', [cap, cap], {}],
+      ['the same id with different content', [cap, { ...cap, name: 'another name' }], {}],
+      ['a profile twice', [cap], { profiles: ['p.one', 'p.one'] }],
+      ['no profile', [cap], { profiles: [] }],
+    ];
+    for (const [what, capabilities, over] of attempts) {
+      const v = ctx.build.version(ctx.ids.version(), type.id, capabilities, over);
+      expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'INVALID_REQUEST', undefined, what);
+    }
+  },
+});

@@ -1,0 +1,20 @@
+import { defineCase } from '../../harness/define-case.ts';
+import { expectError } from '../../harness/expect.ts';
+import { HarnessError } from '../../harness/failure.ts';
+
+export default defineCase({
+  id: 'records/too-many-capabilities-is-admission-rejected',
+  clause: 'records-version-limits',
+  category: 'records',
+  flags: ['slow'],
+  description: 'a manifest with one capability more than max_capabilities_per_version is 422',
+  async run(ctx) {
+    const count = ctx.limits.max_capabilities_per_version + 1;
+    const type = await ctx.fx.type();
+    const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }));
+    const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
+    const size = Buffer.byteLength(JSON.stringify(v));
+    if (size > ctx.limits.max_body_bytes) throw new HarnessError(`${count} capabilities take ${size} bytes, above max_body_bytes`);
+    expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `${count} capabilities`);
+  },
+});
