@@ -1,0 +1,24 @@
+import { defineCase } from '../../harness/define-case.ts';
+import { expectEqual, expectOk } from '../../harness/expect.ts';
+
+export default defineCase({
+  id: 'catalog/text-filter-is-trimmed-literal-and-case-blind',
+  clause: 'catalog-filters',
+  category: 'catalog',
+  description: 'the text filter is trimmed, literal (no % or _ wildcards) and ignores ASCII case',
+  async run(ctx) {
+    const odd = ctx.fx.capability({ name: 'Percent 100% Under_Score', description: 'Mixed CASE Words' }, 'odd');
+    const plain = ctx.fx.capability({ name: 'Plain name', description: 'nothing special' }, 'plain');
+    const fleet = await ctx.fx.fleet({ capabilities: [odd, plain] });
+    const ids = async (text: string, capability_id?: string) =>
+      expectOk(await ctx.catalogFor(fleet.tenant).call('queryCatalog', { query: { text, ...(capability_id ? { capability_id } : {}) } })).capabilities.map((d) => d.capability.id);
+    expectEqual(await ids('  mixed case words  '), [odd.id], 'trimmed, case-blind description match');
+    expectEqual(await ids('100%'), [odd.id], 'a literal %');
+    expectEqual(await ids('1%0'), [], '% is not a wildcard');
+    expectEqual(await ids('under_score'), [odd.id], 'a literal _');
+    expectEqual(await ids('under score'), [], '_ is not a wildcard');
+    expectEqual(await ids(`${ctx.ids.prefix}.PLAIN`.toUpperCase()), [plain.id], 'an upper-cased id');
+    expectEqual(await ids('   '), [odd.id, plain.id].sort(), 'blank text filters nothing');
+    expectEqual(await ids('plain', odd.id), [], 'text AND capability_id');
+  },
+});
