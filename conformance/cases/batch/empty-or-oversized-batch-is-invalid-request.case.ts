@@ -1,0 +1,18 @@
+import { defineCase } from '../../harness/define-case.ts';
+import { expectError } from '../../harness/expect.ts';
+
+export default defineCase({
+  id: 'batch/empty-or-oversized-batch-is-invalid-request',
+  clause: 'batch-items',
+  category: 'batch',
+  flags: ['slow'],
+  description: 'a batch of 0 items, or one more than max_batch_items, is 400 and applies nothing',
+  async run(ctx) {
+    const admin = ctx.as({ roles: ['registry:admin'] });
+    expectError(await admin.call('applyBatch', { body: { items: [] } }), 'INVALID_REQUEST', undefined, 'an empty batch');
+    const count = ctx.limits.max_batch_items + 1;
+    const items = Array.from({ length: count }, (_, i) => ({ op: 'put_connector_type' as const, record: ctx.build.connectorType(ctx.ids.type(`t${i}`)) }));
+    expectError(await admin.call('applyBatch', { body: { items } }), 'INVALID_REQUEST', undefined, `a batch of ${count} items`);
+    expectError(await ctx.reader.call('getConnectorType', { params: { type_id: items[0]!.record.id } }), 'NOT_FOUND', undefined, 'the first item of the refused batch');
+  },
+});

@@ -1,0 +1,31 @@
+import { defineCase } from '../../harness/define-case.ts';
+import { MINUTE } from '../../harness/clock.ts';
+import { expectOk, fail } from '../../harness/expect.ts';
+
+export default defineCase({
+  id: 'leases/expiry-changes-at-most-limit-in-lease-order',
+  clause: 'lease-expiry-bounded',
+  category: 'leases',
+  flags: ['serial'],
+  description: 'each lease maintenance call changes at most limit replicas, oldest lease first, then replica id',
+  async run(ctx) {
+    const fleet = await ctx.fx.fleet({ replicas: 0 });
+    // Expected order: lease first, then replica id (byte order) among equal leases.
+    const leases = [-40, -30, -30, -20].map((m) => ctx.clock.at(m * MINUTE));
+    const replicas = await Promise.all(leases.map((lease, i) => ctx.fx.replica(fleet.instance.id, fleet.version.id, { id: ctx.ids.replica(`r${i}`), lease_expires_at: lease })));
+    for (let call = 0; call < 1000; call++) {
+      const reply = await ctx.operator.call('expireLeases', { body: { limit: 1 } });
+      const { expired } = expectOk(reply);
+      if (expired > 1) fail(`a call with limit 1 changed ${expired} replicas`, { exchange: reply.exchange });
+      const offline = await Promise.all(replicas.map(async (r) => (await ctx.fx.replicaState(r.id)).status === 'offline'));
+      // Whoever else is calling, the offline ones among these must always be a prefix of the order.
+      const firstOnline = offline.indexOf(false);
+      if (firstOnline !== -1 && offline.slice(firstOnline).includes(true)) {
+        fail(`replicas went offline out of lease order: ${offline.map((o, i) => `${replicas[i]!.id}=${o ? 'offline' : 'not offline'}`).join(', ')}`, { exchange: reply.exchange });
+      }
+      if (firstOnline === -1) return;
+      if (expired === 0) fail(`a call returned 0 while ${replicas[firstOnline]!.id} was stale and not offline`, { exchange: reply.exchange });
+    }
+    fail('stale replicas were never all taken offline in 1000 calls');
+  },
+});
