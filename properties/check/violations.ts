@@ -1,0 +1,76 @@
+// How a property run ends early. A PropertyViolation is a counterexample: it
+// names the property it breaks, so a report reads "pinned routes: ..." rather
+// than an assertion diff. An IndeterminateOutcome is not a failure: a request
+// timed out or storage was unavailable, so whether it took effect is unknown
+// (a Jepsen :info) and the run cannot be judged. Both carry a brand so they
+// are recognised across module copies.
+import { pre } from 'fast-check';
+
+export const PROPERTIES = {
+  'pinned-routes': 'Pinned routes',
+  'idempotent-settlement': 'Idempotent settlement',
+  'stale-cursor': 'Stale-cursor rejection',
+  'no-overbooking': 'No overbooking under concurrency',
+  'tenant-isolation': 'Tenant isolation',
+  'circuit-behaviour': 'Circuit behaviour',
+  'model-agreement': 'Agreement with the sequential model',
+} as const;
+
+export type PropertyName = keyof typeof PROPERTIES;
+
+const VIOLATION = Symbol.for('fleetproof.PropertyViolation');
+const INDETERMINATE = Symbol.for('fleetproof.IndeterminateOutcome');
+
+export class PropertyViolation extends Error {
+  readonly [VIOLATION] = true;
+  constructor(
+    readonly property: PropertyName,
+    readonly detail: string,
+  ) {
+    super(`${PROPERTIES[property]} violated: ${detail}`);
+    this.name = 'PropertyViolation';
+  }
+
+  static is(value: unknown): value is PropertyViolation {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[VIOLATION] === true;
+  }
+}
+
+/** Throws a violation of `property` unless `holds`. */
+export function expectProperty(property: PropertyName, holds: boolean, detail: () => string): asserts holds {
+  if (!holds) throw new PropertyViolation(property, detail());
+}
+
+export function diverged(detail: string): never {
+  throw new PropertyViolation('model-agreement', detail);
+}
+
+export class IndeterminateOutcome extends Error {
+  readonly [INDETERMINATE] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IndeterminateOutcome';
+  }
+
+  static is(value: unknown): value is IndeterminateOutcome {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INDETERMINATE] === true;
+  }
+}
+
+/**
+ * Ends a run that cannot be judged as skipped rather than failed: fast-check
+ * counts it among the skipped runs, and a run with too many of them reports
+ * that the property could not be checked.
+ */
+export function skipIndeterminateRun(err: IndeterminateOutcome): never {
+  indeterminateNotes.push(err.message);
+  pre(false);
+  throw err;
+}
+
+/** Why runs were skipped since the last call, for the report; fast-check records only that they were. */
+const indeterminateNotes: string[] = [];
+
+export function takeIndeterminateNotes(): string[] {
+  return indeterminateNotes.splice(0);
+}

@@ -1,0 +1,170 @@
+// The small, fixed fleet every property run starts from, named logically
+// ("tenant a", "instance a-alpha", "replica a-alpha/2") so that generated
+// commands and printed counterexamples read the same on every target. A run
+// maps the logical names to wire ids under its own namespace, so runs against
+// a shared registry (a vendor's server, one PostgreSQL database) never meet.
+//
+// The shape is chosen to make the interesting cases reachable in a few
+// commands: two tenants sharing capability ids, two connector types, a second
+// version for rollouts that is admitted but not yet active, two bindings of
+// different priority for one capability, small capacities and a tight policy.
+import { createHash } from 'node:crypto';
+import { recordBuilders, SCOPE_OFF } from '../../contract/builders.js';
+import type { AdmissionPolicy, Capability, Topology, VersionStatus } from '../../contract/records.ts';
+
+export const TENANTS = ['a', 'b'] as const;
+export type TenantKey = (typeof TENANTS)[number];
+
+/** `archive` is declared only by beta-1 and bound to nobody at first. */
+export const CAPABILITIES = ['search', 'fetch', 'notify', 'archive'] as const;
+export type CapabilityKey = (typeof CAPABILITIES)[number];
+
+export const PROFILES = ['http', 'grpc'] as const;
+export type ProfileKey = (typeof PROFILES)[number];
+
+export const TYPES = ['alpha', 'beta'] as const;
+export type TypeKey = (typeof TYPES)[number];
+
+export interface VersionSpec {
+  type: TypeKey;
+  version: string;
+  capabilities: readonly CapabilityKey[];
+  profiles: readonly ProfileKey[];
+  status: VersionStatus;
+}
+
+export const VERSIONS = {
+  'alpha-1': { type: 'alpha', version: '1.0.0', capabilities: ['search', 'fetch'], profiles: ['http'], status: 'active' },
+  'alpha-2': { type: 'alpha', version: '2.0.0', capabilities: ['search', 'fetch', 'notify'], profiles: ['http', 'grpc'], status: 'admitted' },
+  'beta-1': { type: 'beta', version: '1.0.0', capabilities: ['search', 'notify', 'archive'], profiles: ['grpc'], status: 'active' },
+} as const satisfies Record<string, VersionSpec>;
+export type VersionKey = keyof typeof VERSIONS;
+export const VERSION_KEYS = Object.keys(VERSIONS) as VersionKey[];
+
+export const INSTANCES = {
+  'a-alpha': { tenant: 'a', type: 'alpha', version: 'alpha-1' },
+  'a-beta': { tenant: 'a', type: 'beta', version: 'beta-1' },
+  'b-alpha': { tenant: 'b', type: 'alpha', version: 'alpha-1' },
+} as const satisfies Record<string, { tenant: TenantKey; type: TypeKey; version: VersionKey }>;
+export type InstanceKey = keyof typeof INSTANCES;
+export const INSTANCE_KEYS = Object.keys(INSTANCES) as InstanceKey[];
+
+/** Replica slots per instance: the first two exist from the start, the others are provisioned by commands. */
+export const REPLICA_SLOTS = [1, 2, 3, 4] as const;
+export type ReplicaSlot = (typeof REPLICA_SLOTS)[number];
+export const INITIAL_SLOTS: readonly ReplicaSlot[] = [1, 2];
+export const INITIAL_CAPACITY = 2;
+
+export const SLOT_TOPOLOGY: Record<ReplicaSlot, Topology> = {
+  1: { region: 'eu', zone: 'eu-1', capacity_class: 'standard' },
+  2: { region: 'us', zone: 'us-1', capacity_class: 'standard' },
+  3: { region: 'eu', zone: 'eu-2', capacity_class: 'large' },
+  4: { region: 'us', zone: 'us-2', capacity_class: 'standard' },
+};
+
+export const POLICIES = ['tight', 'roomy'] as const;
+export type PolicyKey = (typeof POLICIES)[number];
+
+/** Limits of the seeded policies; `tight` makes every scope reachable with a handful of routes. */
+export const POLICY_LIMITS: Record<PolicyKey, Omit<AdmissionPolicy, 'policy_ref'>> = {
+  tight: {
+    revision: 1,
+    enabled: true,
+    max_global_in_flight: 8,
+    max_tenant_in_flight: 4,
+    max_connector_type_in_flight: 5,
+    max_instance_in_flight: 3,
+    max_binding_in_flight: 2,
+    max_tenant_retry_in_flight: 1,
+    circuit_failure_threshold: 2,
+    circuit_open_ms: 300,
+  },
+  roomy: {
+    revision: 1,
+    enabled: true,
+    max_global_in_flight: SCOPE_OFF,
+    max_tenant_in_flight: SCOPE_OFF,
+    max_connector_type_in_flight: SCOPE_OFF,
+    max_instance_in_flight: SCOPE_OFF,
+    max_binding_in_flight: SCOPE_OFF,
+    max_tenant_retry_in_flight: 2,
+    circuit_failure_threshold: 3,
+    circuit_open_ms: 60_000,
+  },
+};
+
+export interface BindingSpec {
+  tenant: TenantKey;
+  capability: CapabilityKey;
+  instance: InstanceKey;
+  priority: number;
+  policy: PolicyKey | null;
+}
+
+export const INITIAL_BINDINGS: readonly BindingSpec[] = [
+  { tenant: 'a', capability: 'search', instance: 'a-alpha', priority: 0, policy: 'tight' },
+  { tenant: 'a', capability: 'search', instance: 'a-beta', priority: 1, policy: null },
+  { tenant: 'a', capability: 'fetch', instance: 'a-alpha', priority: 0, policy: 'roomy' },
+  { tenant: 'a', capability: 'notify', instance: 'a-beta', priority: 0, policy: 'tight' },
+  { tenant: 'b', capability: 'search', instance: 'b-alpha', priority: 0, policy: 'tight' },
+  { tenant: 'b', capability: 'fetch', instance: 'b-alpha', priority: 0, policy: null },
+];
+
+/** Every binding a command may put: each capability of each instance's tenant. */
+export const BINDABLE: ReadonlyArray<{ tenant: TenantKey; capability: CapabilityKey; instance: InstanceKey }> = INSTANCE_KEYS.flatMap((instance) =>
+  CAPABILITIES.map((capability) => ({ tenant: INSTANCES[instance].tenant, capability, instance })),
+);
+
+export const ACTIONS = ['act-1', 'act-2', 'act-3', 'act-4', 'act-5', 'act-6'] as const;
+export type ActionKey = (typeof ACTIONS)[number];
+
+export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+export const builders = recordBuilders(sha256Hex);
+
+/** Wire ids of one run: every logical name under the run's namespace. */
+export class Universe {
+  /** `ns` is empty for a fresh store, or a short tag ending in '.' for a shared registry. */
+  constructor(readonly ns: string) {}
+
+  tenant(t: TenantKey): string {
+    return `${this.ns}tenant-${t}`;
+  }
+  capability(c: CapabilityKey): string {
+    return `${this.ns}${c}`;
+  }
+  profile(p: ProfileKey): string {
+    return `${this.ns}${p}`;
+  }
+  type(t: TypeKey): string {
+    return `ctype_${this.ns}${t}`;
+  }
+  version(v: VersionKey): string {
+    return `cver_${this.ns}${v}`;
+  }
+  instance(i: InstanceKey): string {
+    return `cinst_${this.ns}${i}`;
+  }
+  replica(i: InstanceKey, slot: ReplicaSlot): string {
+    return `crepl_${this.ns}${i}.${slot}`;
+  }
+  policy(p: PolicyKey): string {
+    return `${this.ns}quota.${p}`;
+  }
+  action(a: ActionKey): string {
+    return `${this.ns}${a}`;
+  }
+  /** A credential revision reference; `n` counts rotations. */
+  credential(n: number): string {
+    return `${this.ns}credential-${n}`;
+  }
+
+  capabilityRecord(c: CapabilityKey): Capability {
+    return builders.capability(this.capability(c), { name: `${c} capability`, description: `Runs ${c} for the property suites.` });
+  }
+
+  /** The logical name of a wire id, for readable messages; the id itself when unknown. */
+  describe(wireId: string): string {
+    const bare = wireId.replace(/^(ctype|cver|cinst|crepl)_/, '');
+    return this.ns && bare.startsWith(this.ns) ? bare.slice(this.ns.length) : bare;
+  }
+}

@@ -1,0 +1,82 @@
+// What a property suite runs against. A target opens one run at a time: a
+// registry to talk to (the RegistryStore port, in-process or over HTTP), a
+// clock the suite either drives or can only observe, and the namespace that
+// keeps this run's records apart from earlier runs on a shared registry.
+import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import type { TimeWindow } from '../model/rules/settlement.ts';
+import { Universe } from '../model/universe.ts';
+
+/** The port minus the store kind: an HTTP target is neither of the reference's stores. */
+export type TargetStore = Omit<RegistryStore, 'kind'>;
+
+export interface TargetClock {
+  /** True when the harness decides what time it is for the registry. */
+  readonly manual: boolean;
+  /** Runs a call; the window surely contains the instant the registry acted on it. */
+  around<T>(call: () => Promise<T>): Promise<{ result: PromiseSettledResult<T>; window: TimeWindow }>;
+  /** The best estimate of the registry's now. */
+  now(): number;
+  /** Moves a manual clock forward; a target with a real clock cannot. */
+  advance(ms: number): void;
+  /** Returns once the registry's now is surely at or past `ms`. */
+  waitUntil(ms: number): Promise<void>;
+}
+
+export interface RunContext {
+  readonly store: TargetStore;
+  readonly clock: TargetClock;
+  readonly u: Universe;
+  /** True when later runs share this registry, so what this run holds must be released. */
+  readonly shared: boolean;
+  close(): Promise<void>;
+}
+
+export interface Target {
+  /** memory, postgres or http. */
+  readonly kind: 'memory' | 'postgres' | 'http';
+  /** For reports: the store, or the URL of the server. */
+  readonly description: string;
+  readonly manualClock: boolean;
+  openRun(): Promise<RunContext>;
+  close(): Promise<void>;
+}
+
+/** The start of every manual clock, matching the reference's behaviour tests. */
+export const T0 = Date.parse('2026-11-30T12:00:00.000Z');
+
+/** A manual clock's view for the suites; `current` is read by the store at every call. */
+export class DrivenClock implements TargetClock {
+  readonly manual = true;
+  constructor(public current: number) {}
+
+  async around<T>(call: () => Promise<T>): Promise<{ result: PromiseSettledResult<T>; window: TimeWindow }> {
+    const at = this.current;
+    const result = await settled(call);
+    return { result, window: { lo: at, hi: at } };
+  }
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  async waitUntil(ms: number): Promise<void> {
+    this.current = Math.max(this.current, ms);
+  }
+}
+
+export async function settled<T>(call: () => Promise<T>): Promise<PromiseSettledResult<T>> {
+  try {
+    return { status: 'fulfilled', value: await call() };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+}
+
+let runCounter = 0;
+
+/** A namespace unique within this process and, with the random part, across processes. */
+export function freshNamespace(): string {
+  runCounter += 1;
+  return `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.`;
+}
