@@ -67,31 +67,40 @@ export class TokenVerifier {
     return this.cache.has(token);
   }
 
+  /**
+   * The principal of a header whose token is cached as verified, without
+   * waiting for anything; null when it is not cached. An expired cached
+   * token is UNAUTHENTICATED.
+   */
+  cachedPrincipal(authorization: string | undefined): Principal | null {
+    // Cached keys are verified tokens, so a hit on the plain form needs no parsing.
+    if (authorization === undefined || !authorization.startsWith('Bearer ')) return null;
+    const token = authorization.slice(7);
+    const cached = this.cache.get(token);
+    return cached ? this.hit(token, cached) : null;
+  }
+
   /** The principal of an `Authorization` header value, or UNAUTHENTICATED. */
   async authenticate(authorization: string | undefined): Promise<Principal> {
     if (authorization === undefined) throw unauthenticated('an Authorization: Bearer token is required');
-    // Cached keys are verified tokens, so a hit on the plain form needs no parsing.
-    let token = authorization.startsWith('Bearer ') ? authorization.slice(7) : '';
-    let cached = this.cache.get(token);
-    if (!cached) {
-      const m = BEARER.exec(authorization);
-      if (!m) throw unauthenticated('the Authorization header must be "Bearer <JWT>"');
-      token = m[1]!;
-      cached = this.cache.get(token);
-    }
-    const nowMs = this.now();
-    if (cached) {
-      if (nowMs >= cached.expiresAtMs) {
-        this.cache.delete(token);
-        throw unauthenticated('the token has expired');
-      }
-      if (this.moves - cached.movedAt >= this.cacheSize / 2) this.moveToRecent(token, cached);
-      return cached.principal;
-    }
-    const entry = await this.verify(token, nowMs);
+    const m = BEARER.exec(authorization);
+    if (!m) throw unauthenticated('the Authorization header must be "Bearer <JWT>"');
+    const token = m[1]!;
+    const cached = this.cache.get(token);
+    if (cached) return this.hit(token, cached);
+    const entry = await this.verify(token, this.now());
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
     this.moveToRecent(token, entry);
     return entry.principal;
+  }
+
+  private hit(token: string, cached: CachedToken): Principal {
+    if (this.now() >= cached.expiresAtMs) {
+      this.cache.delete(token);
+      throw unauthenticated('the token has expired');
+    }
+    if (this.moves - cached.movedAt >= this.cacheSize / 2) this.moveToRecent(token, cached);
+    return cached.principal;
   }
 
   private moveToRecent(token: string, entry: CachedToken): void {

@@ -64,6 +64,7 @@ export function compileValidators(entry: OperationEntry): OperationValidators {
   const validators: OperationValidators = {
     openBody: bodySchema !== undefined && admitsOpenContent(bodySchema as Record<string, unknown>),
     params(raw) {
+      if (pathParams.length === 0) return raw;
       const decoded: Record<string, string> = {};
       for (const [name, value] of Object.entries(raw)) {
         try {

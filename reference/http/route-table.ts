@@ -32,6 +32,8 @@ function literalCount(route: PathRoute): number {
 export class RouteTable {
   /** Routes grouped by segment count; within a group, more literal segments match first. */
   private readonly byLength = new Map<number, PathRoute[]>();
+  /** Paths without parameters, found with one lookup. */
+  private readonly exact = new Map<string, PathRoute>();
   readonly entries: readonly OperationEntry[];
 
   constructor(entries: readonly OperationEntry[] = operations()) {
@@ -47,6 +49,7 @@ export class RouteTable {
     }
     for (const route of byTemplate.values()) {
       route.allow = [...route.methods.keys()].join(', ');
+      if (route.segments.every((seg) => 'literal' in seg)) this.exact.set(route.template, route);
       const group = this.byLength.get(route.segments.length) ?? [];
       group.push(route);
       this.byLength.set(route.segments.length, group);
@@ -56,15 +59,20 @@ export class RouteTable {
 
   /** Matches a raw (still percent-encoded) path; parameters come back encoded. */
   match(method: string, pathname: string): RouteMatch {
+    const exact = this.exact.get(pathname);
+    if (exact) return this.methodOf(exact, method, {});
     if (pathname.charCodeAt(0) !== 47 /* / */) return { kind: 'no-route' };
     const parts = pathname.slice(1).split('/');
     for (const route of this.byLength.get(parts.length) ?? []) {
       const rawParams = matchSegments(route.segments, parts);
-      if (!rawParams) continue;
-      const entry = route.methods.get(method);
-      return entry ? { kind: 'found', entry, rawParams } : { kind: 'method-not-allowed', allow: route.allow };
+      if (rawParams) return this.methodOf(route, method, rawParams);
     }
     return { kind: 'no-route' };
+  }
+
+  private methodOf(route: PathRoute, method: string, rawParams: Record<string, string>): RouteMatch {
+    const entry = route.methods.get(method);
+    return entry ? { kind: 'found', entry, rawParams } : { kind: 'method-not-allowed', allow: route.allow };
   }
 }
 
