@@ -1,0 +1,47 @@
+// Any registry over HTTP as a property target. Every run gets its own
+// namespace on the one server, and the suites observe the server's clock
+// instead of driving it.
+import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { Universe } from '../model/universe.ts';
+import { HttpRegistryStore } from './http/http-registry-store.ts';
+import { ServerClock } from './server-clock.ts';
+import { freshNamespace, type RunContext, type Target } from './target.ts';
+
+export interface HttpTargetOptions {
+  url: string;
+  /** The private signing key, or the path of its JWK file. */
+  key: SigningKey | string;
+  audience?: string;
+  requestTimeoutMs?: number;
+}
+
+export interface HttpTarget extends Target {
+  readonly store: HttpRegistryStore;
+}
+
+export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget> {
+  const key = typeof options.key === 'string' ? await loadSigningKey(options.key) : options.key;
+  const store = await HttpRegistryStore.open({
+    url: options.url,
+    key,
+    ...(options.audience !== undefined ? { audience: options.audience } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  });
+  try {
+    const clock = await ServerClock.calibrate(async () => (await store.fleetStatus()).observed_at);
+    const impl = store.version.implementation;
+    return {
+      kind: 'http',
+      description: `${options.url} (${impl.name} ${impl.version})`,
+      manualClock: false,
+      store,
+      async openRun(): Promise<RunContext> {
+        return { store, clock, u: new Universe(freshNamespace()), shared: true, close: async () => {} };
+      },
+      close: () => store.close(),
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
