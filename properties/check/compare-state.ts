@@ -1,0 +1,123 @@
+// After every command: read what the registry shows through the port
+// (catalog revision, every replica of the run, every counter an assignment
+// names, every route) and compare it with the model. Reads on a registry with
+// its own clock happen inside a window, and time-dependent values (circuit
+// state) are only compared where the window decides them.
+import type { AdmissionCounter, ConnectorReplica, RouteView, ScopeReservation } from '../../contract/records.ts';
+import type { ScopeKind } from '../../contract/errors.ts';
+import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { firstDifference } from '../model/json.ts';
+import { counterName, type ModelReplica, type ModelState } from '../model/model-state.ts';
+import type { RegistryModel } from '../model/registry-model.ts';
+import type { TimeWindow } from '../model/rules/settlement.ts';
+import type { RunContext } from '../targets/target.ts';
+import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from './violations.ts';
+
+interface CounterRef {
+  kind: ScopeKind;
+  key: string;
+}
+
+/** Counters any assignment of the run names, and any the model holds above zero. */
+function countersToRead(s: ModelState): CounterRef[] {
+  const refs = new Map<string, CounterRef>();
+  const add = (scope: CounterRef) => refs.set(counterName(scope.kind, scope.key), { kind: scope.kind, key: scope.key });
+  for (const route of Object.values(s.routes)) {
+    route.assignment.admission.base_scopes.forEach(add);
+    if (route.assignment.admission.retry_scope) add(route.assignment.admission.retry_scope);
+  }
+  for (const name of Object.keys(s.counters)) {
+    const [kind, ...key] = name.split('/');
+    if ((s.counters[name] ?? 0) !== 0) add({ kind: kind as ScopeKind, key: key.join('/') });
+  }
+  return [...refs.values()];
+}
+
+/** The largest limit pinned by a reservation the model says holds this counter. */
+function largestHeldLimit(s: ModelState, kind: string, key: string): number {
+  let limit = 0;
+  for (const route of Object.values(s.routes)) {
+    if (!route.reserved) continue;
+    for (const scope of route.held as ScopeReservation[]) if (scope.kind === kind && scope.key === key) limit = Math.max(limit, scope.limit);
+  }
+  return limit;
+}
+
+function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, read: TimeWindow, after: string): void {
+  const c = seen.circuit;
+  if (c.consecutive_failures !== r.failures) diverged(`after ${after}: replica ${name} has ${c.consecutive_failures} consecutive failures, the model ${r.failures}`);
+  const openUntil = c.open_until === null ? null : Date.parse(c.open_until);
+  if (r.openUntil === 0) {
+    // Never opened, or closed by a completion: nothing to wait for.
+    if (openUntil !== null && openUntil > read.lo) diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until}; the model has it closed`);
+    if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; the model has it closed`);
+    return;
+  }
+  if (openUntil === null || openUntil < r.openUntil || openUntil > r.openUntil + r.openUntilSpan) {
+    diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until ?? 'never'}; the model expects ${new Date(r.openUntil).toISOString()}${r.openUntilSpan ? ` to +${r.openUntilSpan} ms` : ''}`);
+  }
+  // The registry stamped the instant; from now on the model knows it exactly.
+  r.openUntil = openUntil;
+  r.openUntilSpan = 0;
+  const expected = openUntil > read.hi ? 'open' : openUntil <= read.lo ? 'closed' : null;
+  if (expected !== null && c.state !== expected) diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; open until ${c.open_until} it must be ${expected}`);
+}
+
+function compareReplica(m: RegistryModel, r: ModelReplica, seen: ConnectorReplica | null, read: TimeWindow, after: string): void {
+  const name = m.u.describe(r.provision.id);
+  if (!seen) return diverged(`after ${after}: replica ${name} is missing`);
+  expectProperty('no-overbooking', seen.active_assignments <= seen.capacity, () => `after ${after}: replica ${name} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}`);
+  const { active_assignments, circuit, ...record } = seen;
+  const expected = { ...r.provision, ...r.health };
+  const difference = firstDifference({ ...record, lease_expires_at: Date.parse(record.lease_expires_at) }, { ...expected, lease_expires_at: r.leaseMs });
+  if (difference) diverged(`after ${after}: replica ${name} differs from the model at ${difference}`);
+  if (active_assignments !== r.active) diverged(`after ${after}: replica ${name} holds ${active_assignments} assignments, the model ${r.active}`);
+  compareCircuit(name, r, seen, read, after);
+}
+
+function compareRoute(m: RegistryModel, actionId: string, seen: RouteView | null, after: string): void {
+  const route = m.s.routes[actionId]!;
+  const name = m.u.describe(actionId);
+  if (!seen) return diverged(`after ${after}: the route of ${name} is missing`);
+  const difference = firstDifference(seen.assignment, route.assignment);
+  expectProperty('pinned-routes', difference === null, () => `after ${after}: the stored assignment of ${name} changed at ${difference}`);
+  if (seen.reserved !== route.reserved) diverged(`after ${after}: the route of ${name} is ${seen.reserved ? '' : 'not '}reserved; the model says ${route.reserved ? '' : 'not '}reserved`);
+  if (seen.last_settlement !== route.last) diverged(`after ${after}: the route of ${name} records ${seen.last_settlement}; the model ${route.last}`);
+}
+
+function compareCounter(m: RegistryModel, ref: CounterRef, seen: AdmissionCounter, after: string): void {
+  const name = `${ref.kind} counter ${m.u.describe(ref.key)}`;
+  const expected = m.s.counters[counterName(ref.kind, ref.key)] ?? 0;
+  const held = largestHeldLimit(m.s, ref.kind, ref.key);
+  const overbooked = held > 0 && seen.active > held && seen.active > expected;
+  expectProperty('no-overbooking', !overbooked, () => `after ${after}: ${name} is ${seen.active}, above every limit pinned by the reservations it holds (at most ${held})`);
+  if (seen.active !== expected) diverged(`after ${after}: ${name} is ${seen.active}, the model ${expected}`);
+}
+
+export async function compareWithModel(m: RegistryModel, run: RunContext, after: string): Promise<void> {
+  const s = m.s;
+  const replicas = Object.values(s.replicas);
+  const actions = Object.keys(s.routes);
+  const counters = countersToRead(s);
+  const store = run.store;
+  const { result, window } = await run.clock.around(() =>
+    Promise.all([
+      store.catalogRevision(),
+      Promise.all(replicas.map((r) => store.getReplica(r.provision.id))),
+      Promise.all(counters.map((c) => store.getAdmissionCounter(c.kind, c.key))),
+      Promise.all(actions.map((a) => store.route(s.routes[a]!.assignment.tenant_id, a))),
+    ]),
+  );
+  if (result.status === 'rejected') {
+    const err = result.reason;
+    if (IndeterminateOutcome.is(err)) skipIndeterminateRun(err);
+    if (RegistryError.is(err)) diverged(`after ${after}: reading the registry's state failed with ${err.code}: ${err.message}`);
+    throw err;
+  }
+  const [revision, seenReplicas, seenCounters, seenRoutes] = result.value;
+  if (revision !== s.revision) diverged(`after ${after}: the catalog revision is ${revision}, the model ${s.revision}`);
+  replicas.forEach((r, i) => compareReplica(m, r, seenReplicas[i]!, window, after));
+  counters.forEach((c, i) => compareCounter(m, c, seenCounters[i]!, after));
+  actions.forEach((a, i) => compareRoute(m, a, seenRoutes[i]!, after));
+}
+

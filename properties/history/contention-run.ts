@@ -1,0 +1,116 @@
+// Runs a contention scenario on one run of a target and checks it twice: the
+// recorded history with the overbooking checker, and the registry's own
+// numbers after quiescence — first that replicas and counters hold exactly
+// the reservations the routes say they hold, then, once everything is
+// settled, that they are back to their baseline.
+import type { ScopeKind } from '../../contract/errors.ts';
+import type { RouteView, ScopeReservation } from '../../contract/records.ts';
+import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { expectProperty, IndeterminateOutcome } from '../check/violations.ts';
+import type { RegistryModel } from '../model/registry-model.ts';
+import type { TargetStore } from '../targets/target.ts';
+import type { ContentionScenario } from './contention-scenario.ts';
+import { describeOp, type Instant, type Op } from './history.ts';
+import { certainHolds, findOverbooking } from './overbooking-checker.ts';
+
+/** How a client reaches the store: directly, or through fast-check's scheduler. */
+export type StoreAccess = Pick<TargetStore, 'resolve' | 'settle'>;
+
+/** A registry's refusal is a fail, a timeout an info; anything else ends the burst. */
+function errorText(err: unknown): { type: 'fail' | 'info'; error: string } {
+  if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message };
+  if (RegistryError.is(err)) return { type: 'fail', error: err.code };
+  throw err;
+}
+
+async function runClient(m: RegistryModel, access: StoreAccess, client: number, steps: ContentionScenario['clients'][number], now: Instant, history: Op[]): Promise<void> {
+  let latest: { tenant: string; action: string; capability: string; view?: RouteView } | undefined;
+  let count = 0;
+  for (const step of steps) {
+    if (step.kind === 'resolve') latest = { tenant: m.u.tenant(step.tenant), action: `${m.u.ns}c${client}.${++count}`, capability: m.u.capability(step.capability) };
+    if (!latest || (step.kind === 'settle' && !latest.view)) continue;
+    const { tenant, action } = latest;
+    const op: Op = { client, kind: step.kind, tenant, action, invoke: now(), complete: 0, type: 'ok' };
+    history.push(op);
+    try {
+      if (step.kind === 'settle') op.released = (await access.settle(tenant, action, latest.view!.assignment, step.outcome)).released;
+      else latest.view = op.view = await access.resolve(tenant, { action_id: action, capability_id: latest.capability });
+    } catch (err) {
+      Object.assign(op, errorText(err));
+    }
+    op.complete = now();
+    // After an indeterminate operation a client issues nothing more ([Jepsen :info]).
+    if (op.type === 'info') return;
+  }
+}
+
+export async function runClients(m: RegistryModel, access: StoreAccess, s: ContentionScenario, now: Instant): Promise<Op[]> {
+  const history: Op[] = [];
+  await Promise.all(s.clients.map((steps, i) => runClient(m, access, i + 1, steps, now, history)));
+  return history;
+}
+
+export function checkHistory(history: Op[], quiescence: number, capacity: number): void {
+  const found = findOverbooking(certainHolds(history, quiescence), () => capacity);
+  expectProperty('no-overbooking', found === null, () => {
+    const f = found!;
+    const ops = history.filter((op) => f.holds.some((h) => h.action === op.action));
+    return `${f.holds.length} reservations certainly overlapped on ${f.key} (limit ${f.limit}):\n    ${ops.map(describeOp).join('\n    ')}`;
+  });
+}
+
+function scopesOf(view: RouteView, retry: boolean): ScopeReservation[] {
+  const a = view.assignment.admission;
+  return retry && a.retry_scope ? [...a.base_scopes, a.retry_scope] : [...a.base_scopes];
+}
+
+/**
+ * Whether the reservation a route holds now came from a retry (which also
+ * takes the tenant retry scope) rather than the action's first route: the
+ * last attempt made while nothing was held, including one whose answer
+ * never came, after an earlier attempt that may have routed the action.
+ */
+function reservedByRetry(history: readonly Op[], action: string): boolean {
+  let held = false;
+  let routed = false;
+  let retry = false;
+  for (const op of history.filter((o) => o.action === action).sort((a, b) => a.invoke - b.invoke)) {
+    if (op.kind === 'settle') {
+      if (op.type === 'ok' && op.released) held = false;
+    } else if (!held && op.type !== 'fail') {
+      retry = routed;
+      routed = true;
+      held = op.type === 'ok';
+    }
+  }
+  return retry;
+}
+
+/** Reads every route the burst touched and every replica and counter they name. */
+export async function auditQuiescence(m: RegistryModel, store: TargetStore, history: Op[], baseline: Record<string, number>, phase: string): Promise<RouteView[]> {
+  const actions = [...new Map(history.map((op) => [op.action, op])).values()];
+  const views = (await Promise.all(actions.map((op) => store.route(op.tenant, op.action)))).filter((v): v is RouteView => v !== null);
+  const expectedReplicas = new Map<string, number>(Object.keys(m.s.replicas).map((id) => [id, 0]));
+  const expectedCounters = new Map<string, number>(Object.entries(baseline));
+  for (const v of views) {
+    for (const s of scopesOf(v, true)) if (!expectedCounters.has(`${s.kind}/${s.key}`)) expectedCounters.set(`${s.kind}/${s.key}`, 0);
+    if (!v.reserved) continue;
+    expectedReplicas.set(v.assignment.replica_id, (expectedReplicas.get(v.assignment.replica_id) ?? 0) + 1);
+    for (const s of scopesOf(v, reservedByRetry(history, v.assignment.action_id))) expectedCounters.set(`${s.kind}/${s.key}`, expectedCounters.get(`${s.kind}/${s.key}`)! + 1);
+  }
+  const replicaIds = [...expectedReplicas.keys()];
+  const counterKeys = [...expectedCounters.keys()];
+  const [replicas, counters] = await Promise.all([
+    Promise.all(replicaIds.map((id) => store.getReplica(id))),
+    Promise.all(counterKeys.map((k) => store.getAdmissionCounter(k.slice(0, k.indexOf('/')) as ScopeKind, k.slice(k.indexOf('/') + 1)))),
+  ]);
+  replicaIds.forEach((id, i) => {
+    const seen = replicas[i]?.active_assignments;
+    expectProperty('no-overbooking', seen === expectedReplicas.get(id), () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its routes hold ${expectedReplicas.get(id)}`);
+  });
+  counterKeys.forEach((k, i) => {
+    const seen = counters[i]!.active;
+    expectProperty('no-overbooking', seen === expectedCounters.get(k), () => `${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${expectedCounters.get(k)}`);
+  });
+  return views;
+}

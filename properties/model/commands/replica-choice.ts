@@ -1,0 +1,19 @@
+// Which replica a lifecycle command addresses: an instance and a slot.
+import fc from 'fast-check';
+import type { RegistryModel } from '../registry-model.ts';
+import { INSTANCE_KEYS, REPLICA_SLOTS, type InstanceKey, type ReplicaSlot } from '../universe.ts';
+
+export interface ReplicaChoice {
+  instance: InstanceKey;
+  slot: ReplicaSlot;
+}
+
+export const replicaChoice = () => fc.record({ instance: fc.constantFrom(...INSTANCE_KEYS), slot: fc.constantFrom(...REPLICA_SLOTS) });
+
+export function replicaId(m: Readonly<RegistryModel>, r: ReplicaChoice): string {
+  return m.u.replica(r.instance, r.slot);
+}
+
+export function describeReplica(r: ReplicaChoice): string {
+  return `${r.instance}.${r.slot}`;
+}

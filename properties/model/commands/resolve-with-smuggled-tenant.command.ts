@@ -1,0 +1,51 @@
+// Resolve with a request body that names a tenant ([auth-tenant-from-token],
+// [route-request]): the tenant comes from the caller's credentials alone, so
+// the body is INVALID_REQUEST and nothing changes. Over HTTP the field
+// travels in the JSON body; in process it reaches the store's own check.
+import fc from 'fast-check';
+import type { ResolveRequest } from '../../../contract/records.ts';
+import { expectProperty } from '../../check/violations.ts';
+import type { RunContext } from '../../targets/target.ts';
+import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
+import type { RegistryModel } from '../registry-model.ts';
+import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../universe.ts';
+import { actionChoice, capabilityChoice } from './choices.ts';
+
+export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
+  constructor(
+    readonly action: ActionKey,
+    readonly caller: TenantKey,
+    readonly capability: CapabilityKey,
+  ) {
+    super();
+  }
+
+  check(): boolean {
+    return true;
+  }
+
+  protected async act(m: RegistryModel, run: RunContext): Promise<void> {
+    const u = m.u;
+    const caller = u.tenant(this.caller);
+    const smuggled = u.tenant(TENANTS.find((t) => t !== this.caller)!);
+    const existing = m.s.routes[u.action(this.action)];
+    const capability = existing?.assignment.capability_id ?? u.capability(this.capability);
+    const body = { action_id: u.action(this.action), capability_id: capability, tenant_id: smuggled } as ResolveRequest;
+    const { obs } = await observe(run, () => run.store.resolve(caller, body));
+    if (obs.ok) {
+      const owner = obs.value.assignment.tenant_id;
+      expectProperty('tenant-isolation', owner === caller, () => `${this}: the body's tenant_id was obeyed; the route belongs to ${owner}`);
+    }
+    // Any answer but INVALID_REQUEST means the body's tenant was read, or the body was not refused.
+    expectProperty('tenant-isolation', !obs.ok && obs.error.code === 'INVALID_REQUEST', () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be INVALID_REQUEST`);
+  }
+
+  toString(): string {
+    return `resolve ${this.action} as tenant-${this.caller} with a body naming the other tenant`;
+  }
+}
+
+export const resolveWithSmuggledTenantCommand = () =>
+  fc
+    .tuple(actionChoice(), fc.constantFrom(...TENANTS), capabilityChoice())
+    .map(([a, t, c]) => new ResolveWithSmuggledTenantCommand(a, t, c));

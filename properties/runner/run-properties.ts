@@ -1,0 +1,133 @@
+// The programmatic entry point of the property suites: runs the chosen
+// suites against one target with one seed, and returns one result per suite
+// — pass, fail (a counterexample: the violated property, the shrunk script,
+// and the seed and path that replay it) or error (the suites could not judge:
+// the target was unreachable, too many runs were indeterminate, the harness
+// broke). The command line and the tests both call this.
+import { PropertyViolation, PROPERTIES, takeIndeterminateNotes, type PropertyName } from '../check/violations.ts';
+import { SUITES, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
+import type { Target } from '../targets/target.ts';
+import { formatReplayPath, parseReplayPath } from './replay-path.ts';
+import { chooseSeed, describeSeed, type SeedChoice } from './seed.ts';
+
+export type SuiteStatus = 'pass' | 'fail' | 'error';
+
+export interface SuiteResult {
+  name: SuiteName;
+  /** The property the suite establishes. */
+  property: PropertyName;
+  status: SuiteStatus;
+  runs: number;
+  /** Runs that ended indeterminate (a timeout, unavailable storage) and so proved nothing. */
+  indeterminateRuns: number;
+  shrinks: number;
+  durationMs: number;
+  seed: number;
+  /** Replays the counterexample with the same seed: `--seed S --path P`. */
+  path: string | null;
+  /** The property the counterexample violates; it may be another than the suite's own. */
+  violation: { property: PropertyName; message: string } | null;
+  /** The shrunk counterexample, one step per line. */
+  counterexample: string[] | null;
+  error: string | null;
+}
+
+export interface PropertiesResult {
+  target: { kind: Target['kind']; description: string };
+  seed: SeedChoice;
+  startedAt: string;
+  finishedAt: string;
+  suites: SuiteResult[];
+}
+
+export interface RunPropertiesOptions {
+  target: Target;
+  suites?: readonly SuiteName[];
+  /** Runs per suite; each suite's default for the target otherwise. */
+  runs?: number;
+  seed?: number;
+  /** A counterexample's path, to replay it; needs exactly one suite. */
+  path?: string;
+  /** Stops a suite after this long; it then reports an error rather than a verdict. */
+  timeLimitMs?: number;
+  log?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class RunnerUsageError extends Error {}
+
+function selectSuites(options: RunPropertiesOptions, env: NodeJS.ProcessEnv): { suites: readonly SuiteName[]; path: string | undefined } {
+  const suites = options.suites && options.suites.length > 0 ? options.suites : SUITE_NAMES;
+  // FC_PATH replays one suite's counterexample, named by FC_SUITE (or the only suite selected).
+  const envPath = env['FC_PATH'] && (!env['FC_SUITE'] || suites.includes(env['FC_SUITE'] as SuiteName)) ? env['FC_PATH'] : undefined;
+  const path = options.path ?? envPath;
+  if (path === undefined) return { suites, path };
+  const only = options.path === undefined && env['FC_SUITE'] ? [env['FC_SUITE'] as SuiteName] : suites;
+  if (only.length !== 1) throw new RunnerUsageError('a path replays one suite’s counterexample: name exactly one suite');
+  return { suites: only, path };
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`;
+  return String(err);
+}
+
+async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: number, path: string | undefined): Promise<SuiteResult> {
+  const suite = SUITES[name];
+  const replay = path === undefined ? undefined : parseReplayPath(path);
+  const runs = options.runs ?? suite.defaultRuns[options.target.kind];
+  const started = performance.now();
+  const base = { name, property: suite.property, seed, runs: 0, indeterminateRuns: 0, shrinks: 0, path: null, violation: null, counterexample: null, error: null };
+  takeIndeterminateNotes();
+  const built = suite.build(options.target, replay?.commands !== undefined ? { replayPath: replay.commands } : {});
+  const details = await built.check({
+    seed,
+    numRuns: runs,
+    ...(replay ? { path: replay.path } : {}),
+    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: true } : {}),
+  });
+  const notes = takeIndeterminateNotes();
+  const common = { ...base, runs: details.numRuns, indeterminateRuns: details.numSkips, shrinks: details.numShrinks, durationMs: Math.round(performance.now() - started) };
+  if (!details.failed) return { ...common, status: 'pass' };
+  if (details.interrupted) return { ...common, status: 'error', error: `stopped after the time limit of ${options.timeLimitMs} ms` };
+  if (details.counterexample === null) {
+    return { ...common, status: 'error', error: `too many runs were indeterminate to judge the property (${details.numSkips}); first: ${notes[0] ?? 'unknown'}` };
+  }
+  const counterexample = built.render(details.counterexample);
+  const replayPath = formatReplayPath({ path: details.counterexamplePath!, ...(built.replayPathOf(details.counterexample) ? { commands: built.replayPathOf(details.counterexample)! } : {}) });
+  const err = details.errorInstance;
+  if (PropertyViolation.is(err)) {
+    return { ...common, status: 'fail', path: replayPath, violation: { property: err.property, message: err.detail }, counterexample };
+  }
+  return { ...common, status: 'error', path: replayPath, counterexample, error: errorText(err) };
+}
+
+export async function runProperties(options: RunPropertiesOptions): Promise<PropertiesResult> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => {});
+  const { suites, path } = selectSuites(options, env);
+  const seed = chooseSeed(options.seed, env);
+  const startedAt = new Date().toISOString();
+  log(`fleetproof properties against ${options.target.description}, ${describeSeed(seed)}`);
+  const results: SuiteResult[] = [];
+  for (const name of suites) {
+    const result = await runSuite(name, options, seed.seed, path);
+    results.push(result);
+    log(summaryLine(result));
+  }
+  return { target: { kind: options.target.kind, description: options.target.description }, seed, startedAt, finishedAt: new Date().toISOString(), suites: results };
+}
+
+export function summaryLine(r: SuiteResult): string {
+  const skipped = r.indeterminateRuns > 0 ? `, ${r.indeterminateRuns} indeterminate` : '';
+  return `${r.status.padEnd(5)} ${r.name.padEnd(22)} ${String(r.runs).padStart(4)} runs${skipped}, ${(r.durationMs / 1000).toFixed(1)} s`;
+}
+
+/** Exit code: 1 when any suite found a counterexample, else 2 when any could not run, else 0. */
+export function exitCodeOf(result: PropertiesResult): 0 | 1 | 2 {
+  if (result.suites.some((s) => s.status === 'fail')) return 1;
+  if (result.suites.some((s) => s.status === 'error')) return 2;
+  return 0;
+}
+
+export { PROPERTIES };

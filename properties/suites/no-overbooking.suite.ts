@@ -1,0 +1,133 @@
+// No overbooking under concurrency: at no instant do reservations on a replica
+// exceed its capacity, or the reservations an admission scope holds exceed
+// its limit. In process, fast-check's scheduler explores the interleavings of
+// concurrent store calls against the memory store (atomic per call, so
+// interleavings are at call granularity); against PostgreSQL and HTTP, real
+// parallel clients run and their recorded history is checked. Either way the
+// registry's own numbers must then match its routes and, once everything is
+// settled, return to their baseline.
+import fc from 'fast-check';
+import type { AdmissionPolicy, RouteAssignment, SettlementOutcome } from '../../contract/records.ts';
+import { stopOnHarnessError } from '../check/harness-errors.ts';
+import { expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
+import { contentionScenario, renderScenario, type ContentionScenario } from '../history/contention-scenario.ts';
+import { auditQuiescence, checkHistory, runClients, type StoreAccess } from '../history/contention-run.ts';
+import { logicalClock, wallClock, type Instant } from '../history/history.ts';
+import type { RegistryModel } from '../model/registry-model.ts';
+import { retireRun } from '../model/retire-run.ts';
+import { seedFleet } from '../model/seed-fleet.ts';
+import { settled, type RunContext, type Target } from '../targets/target.ts';
+import type { BuiltProperty, SuiteDefinition } from './suite.ts';
+
+/** Gives every replica the scenario's capacity and the tight policy its limits. */
+async function prepare(m: RegistryModel, run: RunContext, s: ContentionScenario): Promise<void> {
+  for (const r of Object.values(m.s.replicas)) {
+    r.health = { ...r.health, capacity: s.capacity, health_revision: r.health.health_revision + 1 };
+    await run.store.reportHealth(r.provision.id, r.health);
+  }
+  const ref = m.u.policy('tight');
+  const tight: AdmissionPolicy = { ...m.s.policies[ref]!, max_binding_in_flight: s.bindingLimit, max_instance_in_flight: s.instanceLimit, revision: m.s.policies[ref]!.revision + 1 };
+  await run.store.putAdmissionPolicy(tight);
+  m.s.policies[ref] = tight;
+}
+
+/**
+ * The store as the scheduled search sees it: fast-check's scheduler decides
+ * when each call's answer reaches its client, and after every call no
+ * replica may be above its capacity. Answers travel as settled values, so a
+ * call that fails before the scheduler releases it is never an unhandled
+ * rejection.
+ */
+function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunContext, capacity: number): StoreAccess {
+  const guarded = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
+    // Named, because the scheduler's report labels each call with its function's name.
+    Object.defineProperty(
+      (...args: A): Promise<PromiseSettledResult<R>> =>
+        settled(async () => {
+          const result = await f(...args);
+          for (const id of Object.keys(m.s.replicas)) {
+            const active = (await run.store.getReplica(id))!.active_assignments;
+            expectProperty('no-overbooking', active <= capacity, () => `replica ${m.u.describe(id)} holds ${active} assignments with capacity ${capacity}`);
+          }
+          return result;
+        }),
+      'name',
+      { value: name },
+    );
+  const unwrap = <A extends unknown[], R>(f: (...a: A) => Promise<PromiseSettledResult<R>>) =>
+    async (...args: A): Promise<R> => {
+      const r = await f(...args);
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    };
+  // Settlements are scheduled by action and outcome, so the report's lines stay short.
+  const presented = new Map<string, RouteAssignment>();
+  const settle = unwrap(scheduler.scheduleFunction(guarded('settle', (tenant: string, action: string, outcome: SettlementOutcome) => run.store.settle(tenant, action, presented.get(action)!, outcome))));
+  return {
+    resolve: unwrap(scheduler.scheduleFunction(guarded('resolve', run.store.resolve.bind(run.store)))),
+    settle: (tenant, action, assignment, outcome) => {
+      presented.set(action, assignment);
+      return settle(tenant, action, outcome);
+    },
+  };
+}
+
+async function burst(target: Target, s: ContentionScenario, scheduler: fc.Scheduler | null): Promise<void> {
+  const run = await target.openRun();
+  let m: RegistryModel | undefined;
+  try {
+    m = await seedFleet(run);
+    await prepare(m, run, s);
+    const baseline = { 'global/fleet': (await run.store.getAdmissionCounter('global', 'fleet')).active };
+    let access: StoreAccess = run.store;
+    let now: Instant = wallClock();
+    if (scheduler) {
+      access = scheduledAccess(scheduler, m, run, s.capacity);
+      now = logicalClock();
+    }
+    // Rejections are collected at once so none goes unhandled while the scheduler runs.
+    const done = runClients(m, access, s, now).then((history) => ({ history }), (error: unknown) => ({ error }));
+    if (scheduler) await scheduler.waitIdle();
+    const outcome = await done;
+    if ('error' in outcome) throw outcome.error;
+    checkHistory(outcome.history, now(), s.capacity);
+    const views = await auditQuiescence(m, run.store, outcome.history, baseline, 'after the burst');
+    await Promise.all(views.filter((v) => v.reserved).map((v) => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')));
+    await auditQuiescence(m, run.store, outcome.history, baseline, 'after settling every route');
+  } catch (err) {
+    // A timeout while preparing or auditing leaves the burst unjudged, like one inside it.
+    if (IndeterminateOutcome.is(err)) skipIndeterminateRun(err);
+    throw err;
+  } finally {
+    if (run.shared && m) await retireRun(m, run);
+    await run.close();
+  }
+}
+
+/** The order the scheduler released the calls in, one short line per call. */
+function renderInterleaving(scheduler: fc.Scheduler): string[] {
+  return scheduler.report().map((task) => {
+    const label = task.label.replace(/^function::/, '');
+    return `  then ${label.length > 110 ? `${label.slice(0, 110)}…` : label}${task.status === 'pending' ? ' (never released)' : ''}`;
+  });
+}
+
+export const noOverbookingSuite: SuiteDefinition = {
+  name: 'no-overbooking',
+  property: 'no-overbooking',
+  summary: 'concurrent routing never books a replica or an admission scope beyond its limit',
+  defaultRuns: { memory: 200, postgres: 12, http: 20 },
+  build(target): BuiltProperty {
+    const render = (counterexample: unknown): string[] => {
+      const [scenario, scheduler] = counterexample as [ContentionScenario, fc.Scheduler | undefined];
+      return [...renderScenario(scenario), ...(scheduler ? renderInterleaving(scheduler) : [])];
+    };
+    const replayPathOf = () => undefined;
+    if (target.kind === 'memory') {
+      const property = fc.asyncProperty(contentionScenario(6), fc.scheduler(), stopOnHarnessError((s, scheduler) => burst(target, s, scheduler)));
+      return { check: (p) => fc.check(property, p as fc.Parameters<[ContentionScenario, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
+    }
+    const property = fc.asyncProperty(contentionScenario(8), stopOnHarnessError((s) => burst(target, s, null)));
+    return { check: (p) => fc.check(property, p as fc.Parameters<[ContentionScenario]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
+  },
+};

@@ -1,0 +1,96 @@
+// The suites catch real bugs: against each deliberate defect of the reference
+// (reference/domain/faults.ts), the suite of the property it breaks fails
+// with a violation of exactly that property, a shrunk counterexample, and a
+// seed and path that replay the same counterexample. Seeds and run counts
+// are fixed, so these tests do not depend on luck.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { ConnectorReplica } from '../../contract/records.ts';
+import type { FaultName } from '../../reference/domain/faults.ts';
+import type { PropertyName } from '../check/violations.ts';
+import { failureReport } from '../runner/failure-report.ts';
+import { runProperties } from '../runner/run-properties.ts';
+import type { SuiteName } from '../suites/index.ts';
+import { httpTarget } from '../targets/http-target.ts';
+import { memoryTarget } from '../targets/memory-target.ts';
+import { startReferenceServer, type ReferenceServer } from '../targets/reference-server.ts';
+import type { Target } from '../targets/target.ts';
+import { testReplay } from './support.ts';
+
+interface Detection {
+  fault: FaultName | 'circuits-never-count';
+  suite: SuiteName;
+  property: PropertyName;
+  seed: number;
+  /** Where the fault lives: the store, or the HTTP server in front of it. */
+  over?: 'http';
+}
+
+const MATRIX: Detection[] = [
+  { fault: 'reselect-on-retry', suite: 'pinned-routes', property: 'pinned-routes', seed: 101 },
+  { fault: 'settle-skip-fence', suite: 'idempotent-settlement', property: 'idempotent-settlement', seed: 102 },
+  { fault: 'settle-release-twice', suite: 'idempotent-settlement', property: 'idempotent-settlement', seed: 103 },
+  { fault: 'settle-release-twice', suite: 'no-overbooking', property: 'no-overbooking', seed: 104 },
+  { fault: 'cursor-skip-revision', suite: 'stale-cursor', property: 'stale-cursor', seed: 105 },
+  { fault: 'capacity-outside-lock', suite: 'no-overbooking', property: 'no-overbooking', seed: 106 },
+  { fault: 'tenant-from-body', suite: 'tenant-isolation', property: 'tenant-isolation', seed: 107, over: 'http' },
+  { fault: 'unbounded-lease-expiry', suite: 'model-agreement', property: 'model-agreement', seed: 108 },
+  { fault: 'circuits-never-count', suite: 'circuit-behaviour', property: 'circuit-behaviour', seed: 109 },
+];
+
+/** Bounded: enough for every fault above at its seed, small enough to stay fast. */
+const RUNS = 200;
+const servers: ReferenceServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+/**
+ * faults.ts has no switch that breaks circuits, so this registry is broken
+ * at its surface: its replica reads never report a failure or an open circuit.
+ */
+function circuitsNeverCount(): Target {
+  const inner = memoryTarget();
+  return {
+    ...inner,
+    async openRun() {
+      const run = await inner.openRun();
+      const getReplica = run.store.getReplica.bind(run.store);
+      const store = Object.assign(Object.create(run.store) as typeof run.store, {
+        async getReplica(id: string): Promise<ConnectorReplica | null> {
+          const r = await getReplica(id);
+          return r && { ...r, circuit: { state: 'closed', consecutive_failures: 0, open_until: null } };
+        },
+      });
+      return { ...run, store };
+    },
+  };
+}
+
+async function targetFor(d: Detection): Promise<Target> {
+  if (d.fault === 'circuits-never-count') return circuitsNeverCount();
+  const faults = new Set<FaultName>([d.fault]);
+  if (d.over !== 'http') return memoryTarget({ faults });
+  const server = await startReferenceServer({ faults });
+  servers.push(server);
+  return httpTarget({ url: server.url, key: server.key });
+}
+
+describe('the suites catch the reference’s deliberate defects', () => {
+  for (const d of MATRIX) {
+    it(`${d.fault} fails ${d.suite} with a replayable, shrunk counterexample`, async () => {
+      const target = await targetFor(d);
+      try {
+        const found = (await runProperties({ target, suites: [d.suite], runs: RUNS, seed: d.seed, env: {} })).suites[0]!;
+        const report = failureReport(found, testReplay('properties/test/fault-detection.test.ts'));
+        assert.equal(found.status, 'fail', `expected a counterexample, got ${found.status}\n${report}`);
+        assert.equal(found.violation?.property, d.property, report);
+        assert.ok(found.counterexample && found.counterexample.length > 0 && found.counterexample.length <= 12, report);
+        const replayed = (await runProperties({ target, suites: [d.suite], seed: found.seed, path: found.path!, env: {} })).suites[0]!;
+        assert.equal(replayed.status, 'fail', `the replay did not fail\n${report}`);
+        assert.equal(replayed.violation?.property, d.property);
+        assert.deepEqual(replayed.counterexample, found.counterexample);
+      } finally {
+        await target.close();
+      }
+    });
+  }
+});

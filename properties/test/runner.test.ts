@@ -1,0 +1,71 @@
+// The runner's verdicts: a timeout proves nothing, so indeterminate runs are
+// skipped, never failed, and a suite that can judge nothing is an error; a
+// broken harness or target is an error, not a counterexample; seeds and
+// replay paths round-trip.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { IndeterminateOutcome } from '../check/violations.ts';
+import { formatReplayPath, parseReplayPath } from '../runner/replay-path.ts';
+import { exitCodeOf, runProperties, type PropertiesResult } from '../runner/run-properties.ts';
+import { chooseSeed, parseSeed } from '../runner/seed.ts';
+import { memoryTarget } from '../targets/memory-target.ts';
+import type { Target, TargetStore } from '../targets/target.ts';
+
+/** The memory store with one of its operations replaced. */
+function withStore(change: (store: TargetStore) => Partial<TargetStore>): Target {
+  const inner = memoryTarget();
+  return {
+    ...inner,
+    async openRun() {
+      const run = await inner.openRun();
+      return { ...run, store: Object.assign(Object.create(run.store) as TargetStore, change(run.store)) };
+    },
+  };
+}
+
+const timedOut = () => Promise.reject(new IndeterminateOutcome('timed out after 10 ms'));
+
+describe('property runner', () => {
+  it('skips runs whose requests timed out, and still judges the others', async () => {
+    const target = withStore(() => ({ resolve: timedOut }));
+    const [s] = (await runProperties({ target, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'pass');
+    assert.ok(s!.indeterminateRuns > 0, 'some runs reached a resolve and were skipped');
+  });
+
+  it('reports an error, not a counterexample, when every run is indeterminate', async () => {
+    const target = withStore(() => ({ applyBatch: timedOut }));
+    const [s] = (await runProperties({ target, suites: ['model-agreement'], runs: 3, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'error');
+    assert.match(s!.error!, /indeterminate/);
+  });
+
+  it('reports a harness failure as an error without searching for a smaller one', async () => {
+    const target = withStore(() => ({ getAdmissionCounter: () => Promise.reject(new TypeError('broken harness')) }));
+    const [s] = (await runProperties({ target, suites: ['idempotent-settlement'], runs: 50, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'error');
+    assert.match(s!.error!, /broken harness/);
+    assert.equal(exitCodeOf({ suites: [s!] } as PropertiesResult), 2);
+  });
+
+  it('takes the seed given, then FC_SEED, derives one in CI, and otherwise draws one', () => {
+    assert.deepEqual(chooseSeed(12, { FC_SEED: '34' }), { seed: 12, source: 'given' });
+    assert.deepEqual(chooseSeed(undefined, { FC_SEED: '34' }), { seed: 34, source: 'FC_SEED' });
+    const ci = { CI: 'true', GITHUB_SHA: 'abc', GITHUB_RUN_ID: '99' };
+    assert.equal(chooseSeed(undefined, ci).source, 'derived');
+    assert.equal(chooseSeed(undefined, ci).seed, chooseSeed(undefined, { ...ci }).seed);
+    assert.notEqual(chooseSeed(undefined, ci).seed, chooseSeed(undefined, { ...ci, GITHUB_RUN_ID: '100' }).seed);
+    assert.equal(chooseSeed(undefined, {}).source, 'random');
+    assert.throws(() => parseSeed('1.5'), RangeError);
+  });
+
+  it('round-trips a path with and without the commands’ replay path', () => {
+    assert.deepEqual(parseReplayPath(formatReplayPath({ path: '3:0:1', commands: 'AB:q' })), { path: '3:0:1', commands: 'AB:q' });
+    assert.deepEqual(parseReplayPath('12'), { path: '12' });
+    assert.throws(() => parseReplayPath('x:1'), RangeError);
+  });
+
+  it('needs exactly one suite to replay a path', async () => {
+    await assert.rejects(runProperties({ target: memoryTarget(), path: '1:2', env: {} }), /exactly one suite/);
+  });
+});
