@@ -15,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   conform: { summary: 'certify a registry over HTTP with the conformance suite', load: () => import('./conform.ts') },
   directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
   load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
+  properties: { summary: 'run the property suites against a store or a registry over HTTP', load: () => import('./properties.ts') },
 };
 
 export function usage(): string {

@@ -1,0 +1,96 @@
+// What `fleetproof properties` does once its flags are parsed: open the
+// target, run the suites, print each verdict (and each failure in full),
+// write result.json, and answer with the exit code. A target that cannot be
+// opened, or flags that do not fit together, is exit 2.
+import type { FaultName } from '../../reference/domain/faults.ts';
+import { isSuiteName, type SuiteName } from '../suites/index.ts';
+import { httpTarget } from '../targets/http-target.ts';
+import { memoryTarget } from '../targets/memory-target.ts';
+import type { Target } from '../targets/target.ts';
+import { failureReport, type ReplayCommand } from './failure-report.ts';
+import { resultDocument, writeResultDocument } from './result-document.ts';
+import { parseReplayPath } from './replay-path.ts';
+import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
+import { parseSeed } from './seed.ts';
+
+export interface PropertiesCommand {
+  store?: 'memory' | 'postgres';
+  http?: { url: string; key: string; requestTimeoutMs: number };
+  pgUrl?: string;
+  runs: number | undefined;
+  seed: string | undefined;
+  path: string | undefined;
+  suites: string[];
+  out: string | undefined;
+  faults: ReadonlySet<FaultName>;
+  /** The flags as given, to print a replay command that targets the same registry. */
+  argv: string[];
+}
+
+async function openTarget(c: PropertiesCommand): Promise<Target> {
+  if (c.http) return httpTarget(c.http);
+  if (c.store === 'postgres') {
+    const { postgresTarget } = await import('../targets/postgres-target.ts');
+    const url = c.pgUrl ?? process.env['PG_URL'];
+    return postgresTarget({ ...(url ? { url } : {}), faults: c.faults });
+  }
+  return memoryTarget({ faults: c.faults });
+}
+
+/** The given flags minus those a replay replaces, plus the suite, seed and path. */
+function replayCommandFor(argv: string[]): ReplayCommand {
+  const kept: string[] = [];
+  const replaced = new Set(['--seed', '--path', '--suite', '--runs', '--out']);
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!.split('=')[0]!;
+    if (replaced.has(flag)) {
+      if (!argv[i]!.includes('=')) i++;
+      continue;
+    }
+    kept.push(argv[i]!);
+  }
+  const quote = (s: string) => (/^[A-Za-z0-9_./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const env = kept.some((a) => a.startsWith('--fault')) ? ['FLEETPROOF_ALLOW_FAULTS=1'] : [];
+  return (s) => [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, '--seed', String(s.seed), '--path', quote(s.path!)].join(' ');
+}
+
+export async function runPropertiesCommand(c: PropertiesCommand): Promise<number> {
+  for (const s of c.suites) if (!isSuiteName(s)) throw new RunnerUsageError(`unknown suite ${s}`);
+  let seed: number | undefined;
+  try {
+    seed = c.seed === undefined ? undefined : parseSeed(c.seed);
+    if (c.path !== undefined) parseReplayPath(c.path);
+  } catch (err) {
+    throw new RunnerUsageError((err as Error).message);
+  }
+  if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
+  let target: Target;
+  try {
+    target = await openTarget(c);
+  } catch (err) {
+    console.error(`fleetproof properties: cannot open the target: ${(err as Error).message}`);
+    return 2;
+  }
+  const replay = replayCommandFor(c.argv);
+  try {
+    const result = await runProperties({
+      target,
+      suites: c.suites as SuiteName[],
+      ...(c.runs !== undefined ? { runs: c.runs } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(c.path !== undefined ? { path: c.path } : {}),
+      log: (line) => console.log(line),
+    });
+    for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
+    const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;
+    const file = await writeResultDocument(out, await resultDocument(result, replay));
+    const code = exitCodeOf(result);
+    console.log(`\n${code === 0 ? 'all properties hold' : code === 1 ? 'counterexample found' : 'some suites could not be judged'}; result: ${file}`);
+    return code;
+  } catch (err) {
+    if (err instanceof RunnerUsageError) throw new RunnerUsageError(err.message);
+    throw err;
+  } finally {
+    await target.close();
+  }
+}

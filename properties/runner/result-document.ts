@@ -1,0 +1,94 @@
+// result.json of a property run, versioned `fleetproof-properties-result/v1`
+// (JSON Schema: reports/schemas/properties-result.v1.json). It holds
+// everything a failure needs to be replayed exactly — the seed, the path and
+// the command that takes both — and the shrunk counterexample as a script.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PROPERTIES, type PropertyName } from '../check/violations.ts';
+import type { ReplayCommand } from './failure-report.ts';
+import { exitCodeOf, type PropertiesResult, type SuiteResult } from './run-properties.ts';
+
+export const RESULT_SCHEMA = 'fleetproof-properties-result/v1';
+export const RESULT_FILE = 'result.json';
+
+/** How to replay one suite's counterexample, from the shell and from the tests. */
+export interface Replay {
+  command: string;
+  env: { FC_SEED: string; FC_SUITE: string; FC_PATH: string };
+}
+
+interface SuiteDocument {
+  name: string;
+  property: PropertyName;
+  property_title: string;
+  status: SuiteResult['status'];
+  runs: number;
+  indeterminate_runs: number;
+  shrinks: number;
+  duration_ms: number;
+  seed: number;
+  path: string | null;
+  violation: { property: PropertyName; property_title: string; message: string } | null;
+  counterexample: string[] | null;
+  replay: Replay | null;
+  error: string | null;
+}
+
+export interface ResultDocument {
+  schema: typeof RESULT_SCHEMA;
+  harness: { name: string; version: string };
+  target: PropertiesResult['target'];
+  seed: { value: number; source: PropertiesResult['seed']['source']; derived_from?: string };
+  started_at: string;
+  finished_at: string;
+  verdict: 'hold' | 'counterexample' | 'error';
+  exit_code: 0 | 1 | 2;
+  suites: SuiteDocument[];
+}
+
+async function harnessVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function replayOf(s: SuiteResult, command: ReplayCommand): Replay | null {
+  if (s.path === null) return null;
+  return { command: command(s), env: { FC_SEED: String(s.seed), FC_SUITE: s.name, FC_PATH: s.path } };
+}
+
+export async function resultDocument(result: PropertiesResult, command: ReplayCommand): Promise<ResultDocument> {
+  const exit = exitCodeOf(result);
+  return {
+    schema: RESULT_SCHEMA,
+    harness: { name: 'fleetproof', version: await harnessVersion() },
+    target: result.target,
+    seed: { value: result.seed.seed, source: result.seed.source, ...(result.seed.from ? { derived_from: result.seed.from } : {}) },
+    started_at: result.startedAt,
+    finished_at: result.finishedAt,
+    verdict: exit === 0 ? 'hold' : exit === 1 ? 'counterexample' : 'error',
+    exit_code: exit,
+    suites: result.suites.map((s) => ({
+      name: s.name,
+      property: s.property,
+      property_title: PROPERTIES[s.property],
+      status: s.status,
+      runs: s.runs,
+      indeterminate_runs: s.indeterminateRuns,
+      shrinks: s.shrinks,
+      duration_ms: s.durationMs,
+      seed: s.seed,
+      path: s.path,
+      violation: s.violation ? { ...s.violation, property_title: PROPERTIES[s.violation.property] } : null,
+      counterexample: s.counterexample,
+      replay: replayOf(s, command),
+      error: s.error,
+    })),
+  };
+}
+
+export async function writeResultDocument(dir: string, doc: ResultDocument): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, RESULT_FILE);
+  await writeFile(file, JSON.stringify(doc, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,93 @@
+// `fleetproof properties` end to end: exit 0 when the properties hold, 1 with
+// a counterexample that result.json records and `--seed --path` replays
+// exactly, 2 when the suites cannot run; result.json always matches its
+// published schema.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { writeSigningKeys } from '../../contract/tokens.ts';
+import type { ResultDocument } from '../runner/result-document.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+function fleetproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/fleetproof.js', 'properties', ...args], { cwd: root, env: { ...process.env, FC_SEED: '', FC_PATH: '', FC_SUITE: '', ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('fleetproof properties', () => {
+  let dir: string;
+  let validate: (doc: unknown) => boolean;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fleetproof-properties-'));
+    const schema = JSON.parse(await readFile(join(root, 'reports/schemas/properties-result.v1.json'), 'utf8'));
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    const fn = ajv.compile(schema);
+    validate = (doc) => {
+      const ok = fn(doc);
+      assert.ok(ok, JSON.stringify(fn.errors));
+      return ok;
+    };
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  async function result(out: string): Promise<ResultDocument> {
+    const doc = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ResultDocument;
+    validate(doc);
+    return doc;
+  }
+
+  it('exits 0 when the properties hold, printing the seed', async () => {
+    const out = join(dir, 'hold');
+    const run = await fleetproof(['--suite', 'stale-cursor', '--suite', 'no-overbooking', '--runs', '5', '--seed', '11', '--out', out]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /seed 11 \(given\)/);
+    const doc = await result(out);
+    assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['hold', 0, ['pass', 'pass']]);
+  });
+
+  it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
+    const out = join(dir, 'fail');
+    const env = { FLEETPROOF_ALLOW_FAULTS: '1' };
+    const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed', '102'];
+    const run = await fleetproof([...args, '--out', out], env);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const [suite] = (await result(out)).suites;
+    assert.equal(suite!.violation?.property, 'idempotent-settlement');
+    assert.match(run.stdout, new RegExp(`seed 102, path ${suite!.path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(run.stdout.includes(suite!.replay!.command), 'the replay command is printed');
+    const again = join(dir, 'replay');
+    const replay = await fleetproof(['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--seed', String(suite!.seed), '--path', suite!.path!, '--out', again], env);
+    assert.equal(replay.code, 1, replay.stdout + replay.stderr);
+    const [replayed] = (await result(again)).suites;
+    assert.deepEqual(replayed!.counterexample, suite!.counterexample);
+    assert.equal(replayed!.runs, 1, 'a replay runs the counterexample only');
+  });
+
+  it('derives and prints a seed in CI when none is given', async () => {
+    const run = await fleetproof(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], { CI: 'true', GITHUB_RUN_ID: '4242' });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /seed -?[0-9]+ \(derived from GITHUB_RUN_ID=4242\)/);
+  });
+
+  it('exits 2 when it cannot run: bad flags, or a target nobody serves', async () => {
+    assert.equal((await fleetproof(['--store', 'sqlite'])).code, 2);
+    assert.equal((await fleetproof(['--path', '1:2'])).code, 2);
+    assert.equal((await fleetproof(['--fault', 'settle-skip-fence'])).code, 2, 'faults need FLEETPROOF_ALLOW_FAULTS=1');
+    const keys = await writeSigningKeys(join(dir, 'keys'));
+    const unreachable = await fleetproof(['--target', 'http://127.0.0.1:9', '--key', keys.signingKeyPath, '--out', join(dir, 'none')]);
+    assert.equal(unreachable.code, 2, unreachable.stdout + unreachable.stderr);
+    assert.match(unreachable.stderr, /cannot open the target/);
+  });
+});

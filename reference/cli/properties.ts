@@ -1,0 +1,67 @@
+// `fleetproof properties`: the property suites (properties/) against the
+// reference's memory or PostgreSQL store, or any registry over HTTP. Exit 0
+// when every property holds, 1 on a counterexample, 2 when the suites could
+// not run or judge. Every failure prints its seed, path and shrunk script and
+// is written to result.json, so `--seed S --path P` replays it exactly.
+import { isFaultName, type FaultName } from '../domain/faults.ts';
+import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+
+export const summary = 'run the property suites against a store or a registry over HTTP';
+
+const FLAGS = {
+  store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
+  target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
+  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target)' },
+  'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
+  runs: { type: 'string', description: 'runs per suite (default: each suite’s count for the target)' },
+  seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
+  path: { type: 'string', description: 'counterexample path to replay; needs exactly one --suite' },
+  suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
+  out: { type: 'string', description: 'directory for result.json (default reports/runs/properties-<time>)' },
+  'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
+  fault: { type: 'string', multiple: true, description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+} satisfies Record<string, FlagSpec>;
+
+function positiveInteger(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(`--${flag} must be a positive integer, not ${text}`);
+  return Number(text);
+}
+
+function faultsOf(names: string[]): Set<FaultName> {
+  if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
+  for (const n of names) if (!isFaultName(n)) throw new UsageError(`unknown fault ${n}`);
+  return new Set(names as FaultName[]);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseFlags('properties', summary, FLAGS, argv);
+  if (!parsed) return 0;
+  const v = parsed.values;
+  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('properties', summary, FLAGS)}`);
+  if (v.target !== undefined && v.store !== undefined) throw usage('--store and --target are exclusive');
+  if (v.target !== undefined && !/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
+  if (v.target !== undefined && v.key === undefined) throw usage('--target needs --key');
+  if (v.target !== undefined && (v.fault ?? []).length > 0) throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
+  const store = v.store ?? 'memory';
+  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(`--store must be memory or postgres, not ${store}`);
+  if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
+  const { runPropertiesCommand } = await import('../../properties/runner/properties-command.ts');
+  const { RunnerUsageError } = await import('../../properties/runner/run-properties.ts');
+  try {
+    return await runPropertiesCommand({
+      ...(v.target !== undefined ? { http: { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } } : { store: store as 'memory' | 'postgres' }),
+      ...(v['pg-url'] !== undefined ? { pgUrl: v['pg-url'] } : {}),
+      runs: positiveInteger('runs', v.runs),
+      seed: v.seed,
+      path: v.path,
+      suites: v.suite ?? [],
+      out: v.out,
+      faults: faultsOf(v.fault ?? []),
+      argv,
+    });
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
+    throw err;
+  }
+}
