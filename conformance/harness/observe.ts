@@ -74,3 +74,45 @@ export async function expectRevisionKept(ctx: CaseContext, what: string, action:
   }
   throw new HarnessError(`the catalog revision moved in every observation window, with or without ${what}; run this case against a quieter target`);
 }
+
+export interface ExactEffect<T> {
+  /** Reads the global state. */
+  read(): Promise<T>;
+  /** Makes the changes whose effect is judged; called once per attempt. */
+  act(attempt: number): Promise<void>;
+  /** What is wrong with the change from `before` to `after`, or null when it is exactly as expected. */
+  check(before: T, after: T): string | null;
+  /** Whether nothing changed between two reads. */
+  unchanged(before: T, after: T): boolean;
+}
+
+/**
+ * Asserts an exact effect on global state. Passes on the first attempt whose
+ * change is exactly right. When every attempt is off, windows of the same
+ * length without the changes decide: if most of those are quiet, the changes
+ * themselves had the wrong effect (a failure); otherwise the target is too
+ * busy to judge (an error).
+ */
+export async function expectExactEffect<T>(ctx: CaseContext, what: string, effect: ExactEffect<T>, attempts = 8): Promise<void> {
+  const problems: string[] = [];
+  let spent = 0;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const started = Date.now();
+    const before = await effect.read();
+    await effect.act(attempt);
+    const problem = effect.check(before, await effect.read());
+    if (problem === null) return;
+    problems.push(problem);
+    spent += Date.now() - started;
+  }
+  let quiet = 0;
+  for (let window = 1; window <= attempts; window++) {
+    const before = await effect.read();
+    await ctx.sleep(Math.round(spent / attempts));
+    if (effect.unchanged(before, await effect.read())) quiet += 1;
+  }
+  if (quiet >= Math.ceil((attempts * 3) / 4)) {
+    fail(`${what}: ${problems[0]} (wrong in all ${attempts} attempts, while ${quiet} of ${attempts} equally long windows without the changes were quiet)`);
+  }
+  throw new HarnessError(`${what}: other clients changed the state in most windows, with or without the changes; run this case against a target no one else writes to`);
+}

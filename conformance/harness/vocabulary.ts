@@ -29,7 +29,7 @@ export const FLAGS = {
   concurrent: 'fires real parallel requests and checks the outcome through the API afterwards',
   slow: 'sends or reads large bodies, or waits on the server clock; gets four times the case timeout',
   serial: 'observes global state (the catalog revision, lease maintenance); runs alone after the concurrent phase',
-  exclusive: 'asserts exact global counts; needs a target no one else writes to while it runs; runs last, alone',
+  exclusive: 'asserts exact global counts; runs last, alone; errors rather than judge when others write meanwhile',
 } as const;
 
 export type Flag = keyof typeof FLAGS;

@@ -10,6 +10,8 @@ import { componentValidator } from '../../contract/schemas.ts';
 import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import { caseTag, Ids, newRunId } from '../harness/ids.ts';
+import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
+import type { CaseContext } from '../harness/context.ts';
 import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
 
 describe('configuration', () => {
@@ -90,5 +92,39 @@ describe('expectations', () => {
     assert.doesNotThrow(() => expectError(reply(409, 'FENCE_LOST'), 'FENCE_LOST'));
     assert.throws(() => expectError(reply(400, 'FENCE_LOST'), 'FENCE_LOST'), /expected 409 FENCE_LOST, got 400 FENCE_LOST/);
     assert.throws(() => expectError(reply(409, 'CONFLICT'), 'FENCE_LOST'), (err) => ConformanceFailure.is(err));
+  });
+});
+
+describe('judging global state others may change', () => {
+  /** A context whose catalog revision is `state.revision`, moved by `noise` on every read. */
+  const world = (noise: () => number) => {
+    const state = { revision: 0 };
+    const ctx = { sleep: async () => {}, fx: { revision: async () => (state.revision += noise()) } } as unknown as CaseContext;
+    return { state, ctx };
+  };
+
+  it('keeps-the-revision: passes in a quiet window, fails when only the action moves it, errors when everything moves', async () => {
+    const quiet = world(() => 0);
+    await expectRevisionKept(quiet.ctx, 'a heartbeat', async () => {});
+    const guilty = world(() => 0);
+    await assert.rejects(expectRevisionKept(guilty.ctx, 'an identical write', async () => void (guilty.state.revision += 1)), (err) => ConformanceFailure.is(err));
+    const busy = world(() => 1);
+    await assert.rejects(expectRevisionKept(busy.ctx, 'a heartbeat', async () => {}), (err) => err instanceof HarnessError);
+  });
+
+  it('exact effects: pass when exact, fail against quiet controls, error when the controls are busy', async () => {
+    const effect = (step: number, noise: () => number) => {
+      let count = 0;
+      return {
+        read: async () => (count += noise()),
+        act: async () => void (count += step),
+        check: (before: number, after: number) => (after - before === 1 ? null : `moved by ${after - before}`),
+        unchanged: (before: number, after: number) => before === after,
+      };
+    };
+    const ctx = { sleep: async () => {} } as unknown as CaseContext;
+    await expectExactEffect(ctx, 'count', effect(1, () => 0));
+    await assert.rejects(expectExactEffect(ctx, 'count', effect(2, () => 0)), (err) => ConformanceFailure.is(err) && /moved by 2/.test((err as Error).message));
+    await assert.rejects(expectExactEffect(ctx, 'count', effect(1, () => 1)), (err) => err instanceof HarnessError);
   });
 });

@@ -1,9 +1,12 @@
 import type { FleetStatus } from '../../../contract/records.ts';
 import { defineCase } from '../../harness/define-case.ts';
 import { MINUTE } from '../../harness/clock.ts';
-import { expectEqual, expectOk, expectTrue } from '../../harness/expect.ts';
+import { expectOk } from '../../harness/expect.ts';
+import { expectExactEffect } from '../../harness/observe.ts';
 
 const COUNTS = ['connector_types', 'active_versions', 'enabled_instances', 'replicas', 'ready_replicas', 'draining_replicas', 'offline_replicas', 'expired_leases', 'ready_capacity', 'active_assignments'] as const;
+// Expired ready and draining replicas count in none of ready, draining or offline; expired offline ones count as offline.
+const EXPECTED = { connector_types: 1, active_versions: 1, enabled_instances: 1, replicas: 6, ready_replicas: 1, draining_replicas: 1, offline_replicas: 2, expired_leases: 3, ready_capacity: 7, active_assignments: 1 };
 
 export default defineCase({
   id: 'fleet/status-counts-each-state-exactly',
@@ -12,19 +15,23 @@ export default defineCase({
   flags: ['exclusive'],
   description: 'each count of fleet status moves by exactly what a known set of changes adds',
   async run(ctx) {
-    const read = async () => expectOk(await ctx.operator.call('getFleetStatus'));
-    const before: FleetStatus = await read();
-    const past = ctx.clock.at(-10 * MINUTE);
-    const fleet = await ctx.fx.fleet({
-      capacity: 7,
-      replicas: [{}, { status: 'draining' }, { status: 'offline' }, { status: 'ready', lease_expires_at: past }, { status: 'draining', lease_expires_at: past }, { status: 'offline', lease_expires_at: past }],
+    await expectExactEffect<FleetStatus>(ctx, 'fleet status counts', {
+      read: async () => expectOk(await ctx.operator.call('getFleetStatus')),
+      async act() {
+        const past = ctx.clock.at(-10 * MINUTE);
+        const fleet = await ctx.fx.fleet({
+          capacity: 7,
+          replicas: [{}, { status: 'draining' }, { status: 'offline' }, { status: 'ready', lease_expires_at: past }, { status: 'draining', lease_expires_at: past }, { status: 'offline', lease_expires_at: past }],
+        });
+        await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
+      },
+      check(before, after) {
+        const delta = Object.fromEntries(COUNTS.map((k) => [k, after[k] - before[k]]));
+        const off = COUNTS.filter((k) => delta[k] !== EXPECTED[k]);
+        if (after.catalog_revision <= before.catalog_revision) return 'catalog_revision did not advance with the catalog writes';
+        return off.length === 0 ? null : off.map((k) => `${k} moved by ${delta[k]}, not ${EXPECTED[k]}`).join('; ');
+      },
+      unchanged: (before, after) => COUNTS.every((k) => before[k] === after[k]) && before.catalog_revision === after.catalog_revision,
     });
-    await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
-    const after = await read();
-    // Expired ready and draining replicas count in none of ready, draining or offline; expired offline ones count as offline.
-    const expected = { connector_types: 1, active_versions: 1, enabled_instances: 1, replicas: 6, ready_replicas: 1, draining_replicas: 1, offline_replicas: 2, expired_leases: 3, ready_capacity: 7, active_assignments: 1 };
-    const delta = Object.fromEntries(COUNTS.map((k) => [k, after[k] - before[k]]));
-    expectEqual(delta, expected, 'change of each count (this case needs a target no one else writes to)');
-    expectTrue(after.catalog_revision > before.catalog_revision, 'catalog_revision advanced with the catalog writes');
   },
 });
