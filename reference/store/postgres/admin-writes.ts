@@ -11,6 +11,7 @@ import { asRegistryError, run, type Db } from './database.ts';
 import { DraftAdministrator } from './draft-admin.ts';
 import { flushCatalog, flushLifecycle } from './draft-flush.ts';
 import { sql } from './sql.ts';
+import { preloadDraft } from './draft-preload.ts';
 import { WriteDraft } from './write-draft.ts';
 import { BATCH_OP_ROLES } from '../batch.ts';
 import type { BatchOp } from '../../../contract/records.ts';
@@ -88,7 +89,7 @@ export class AdminWrites {
       const { control, data } = open;
       if (control) await run(control, sql('lock-catalog-exclusive'));
       const draft = new WriteDraft();
-      await draft.preload(items, (control ?? data)!, data);
+      await preloadDraft(draft, items, (control ?? data)!, data);
       const admin = new DraftAdministrator(draft, { limits: this.o.limits, nowMs, catalogWrites: control !== undefined });
       const result = await body(admin);
       const revision =

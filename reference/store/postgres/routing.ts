@@ -13,7 +13,7 @@ import type {
   SettlementOutcome,
   SettlementResult,
 } from '../../../contract/records.ts';
-import { attemptScopes, buildReservation, counterKey, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
+import { attemptScopes, buildReservation, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
 import { buildAssignment } from '../../domain/assignment.ts';
 import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { pinnedTargetValid, replicaTakesRetry } from '../../domain/eligibility.ts';
