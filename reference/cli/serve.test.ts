@@ -22,8 +22,16 @@ interface Served {
   exit: Promise<{ code: number | null; stderr: string }>;
 }
 
+/** Every child a case started; any still running when the suite ends is stopped. */
+const started = new Set<ChildProcess>();
+
+/** Start-up compiles every schema of the contract; on a crowded machine that can take a while. */
+const STARTUP_MS = 90_000;
+
 function serve(args: string[], env: Record<string, string> = {}): Served {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  child.on('exit', () => started.delete(child));
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -32,7 +40,7 @@ function serve(args: string[], env: Record<string, string> = {}): Served {
     child,
     exit,
     async nextLine() {
-      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no output; stderr: ${stderr}`)), 15_000).unref());
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no output; stderr: ${stderr}`)), STARTUP_MS).unref());
       const next = await Promise.race([lines.next(), timeout]);
       if (next.done) throw new Error(`serve ended before printing; stderr: ${stderr}`);
       return next.value;
@@ -56,7 +64,10 @@ async function fleetStatus(url: string, token: string): Promise<number> {
 // Each case runs its own child process on its own port, so they run side by side.
 describe('fleetproof serve', { concurrency: true }, () => {
   const dirs: string[] = [];
-  after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+  after(async () => {
+    for (const child of started) child.kill('SIGKILL');
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
 
   it('[ops-health] prints its address and an ephemeral signing key, honours tokens from it, and exits 0 on SIGTERM', async () => {
     const served = serve(['--port', '0']);
