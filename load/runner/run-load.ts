@@ -22,6 +22,8 @@ export interface LoadRunOptions {
   profile: string;
   engine?: EngineChoice;
   sets?: string[];
+  /** Run only these phases (and the seed). */
+  phases?: string[];
   durationS?: number;
   /** Where the report goes; default reports/runs/load-<profile>-<run id>. */
   outDir?: string;
@@ -43,7 +45,7 @@ const REPORTS_DIR = new URL('../../reports/runs/', import.meta.url).pathname;
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   let profile;
   try {
-    profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS);
+    profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
   } catch (err) {
     if (err instanceof ContractError) return { exitCode: 2, message: err.message };
     throw err;

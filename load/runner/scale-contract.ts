@@ -114,14 +114,35 @@ function applySet(profile: ResolvedProfile, assignment: string): void {
 }
 
 /**
- * The named profile with `sets` applied in order and, when given, the
- * duration of its sustained phases replaced.
+ * Keeps the seed and the named phases only, and the thresholds that do not
+ * name a phase left out; for a partial run, never a qualification.
  */
-export function resolveProfile(contract: ScaleContract, name: string, sets: readonly string[] = [], durationS?: number): ResolvedProfile {
+function keepPhases(profile: ResolvedProfile, only: readonly string[]): void {
+  for (const name of only) {
+    if (!profile.phases.some((p) => p.name === name)) throw new ContractError(`--phases: profile ${profile.name} has no phase ${name}`);
+  }
+  const kept = new Set(['seed', ...only]);
+  profile.phases = profile.phases.filter((p) => kept.has(p.name));
+  profile.thresholds = profile.thresholds.filter((t) => {
+    const named = /[{,]phase:([a-z_]+)/.exec(t.metric);
+    return !named || kept.has(named[1]!);
+  });
+  // A with_previous phase whose leader was dropped starts after the phase before it.
+  if (profile.phases[1]) profile.phases[1].start = 'after_previous';
+  profile.overrides.push(`phases=${[...kept].join(',')}`);
+}
+
+/**
+ * The named profile with `sets` applied in order, when given only the
+ * phases in `only` (and the seed), and the duration of its sustained
+ * phases replaced.
+ */
+export function resolveProfile(contract: ScaleContract, name: string, sets: readonly string[] = [], durationS?: number, only?: readonly string[]): ResolvedProfile {
   const spec = contract.profiles[name];
   if (!spec) throw new ContractError(`unknown profile ${name} (${Object.keys(contract.profiles).join(', ')})`);
   const profile: ResolvedProfile = { ...structuredClone(spec), name, format: contract.format, phase_checks: contract.phase_checks, overrides: [...sets] };
   for (const s of sets) applySet(profile, s);
+  if (only && only.length > 0) keepPhases(profile, only);
   if (durationS !== undefined) {
     if (!(durationS > 0)) throw new ContractError('--duration must be positive');
     profile.duration_s = durationS;
