@@ -1,7 +1,7 @@
 // The whole conformance suite against the reference registry on the memory
 // store, started in-process: every case must pass, the run's data must be
-// retired, the result must match its schema, and the run must finish in
-// under 60 seconds (the speed the suite promises on this machine).
+// retired and the result must match its schema. How fast the suite runs is
+// measured by `npm run bench:conform`, not asserted here.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const out = await mkdtemp(join(tmpdir(), 'fleetproof-selfcheck-memory-'));
 after(() => rm(out, { recursive: true, force: true }));
 
 describe('conformance self-check: the reference on the memory store', () => {
-  it('qualifies: every case passes, its data is retired, in under 60 s', async () => {
+  it('qualifies: every case passes and its data is retired', async () => {
     const target = await startReferenceTarget();
     try {
       const started = Date.now();
@@ -34,7 +34,6 @@ describe('conformance self-check: the reference on the memory store', () => {
       assert.equal(result.retirement.status, 'retired');
       assert.equal(resultSchemaProblems(JSON.parse(await readFile(join(out, 'result.json'), 'utf8'))), null);
       console.log(`conformance self-check (memory): ${result.cases.length} cases in ${wallMs} ms`);
-      assert.ok(wallMs < 60_000, `the suite took ${wallMs} ms against the memory store`);
     } finally {
       await target.close();
     }
