@@ -39,3 +39,21 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/** The deepest nesting of arrays and objects a request may carry ([wire-nesting]). */
+export const MAX_NESTING = 128;
+
+/**
+ * Throws INVALID_REQUEST when arrays and objects nest deeper than `max`.
+ * Iterative, so that a hostile depth cannot overflow the stack while being
+ * measured; everything that later walks the value recursively relies on it.
+ */
+export function assertNestingAtMost(value: unknown, max: number = MAX_NESTING): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) throw invalid(`the value nests deeper than ${max} levels`);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+}

@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { invalid, RegistryError } from '../domain/registry-error.ts';
+import { MAX_NESTING } from '../domain/validation.ts';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
@@ -85,12 +86,11 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
 }
 
 /**
- * The deepest nesting a body with open content may have (open-content.ts). No
- * record of the contract comes near it, and the digest and copy steps recurse
- * once per level, so a few hundred kilobytes of brackets would otherwise
- * exhaust the stack.
+ * The deepest nesting a body with open content may have (open-content.ts), the
+ * contract's bound ([wire-nesting]). Checked on the raw bytes, before parsing,
+ * because the digest and copy steps recurse once per level.
  */
-export const MAX_JSON_DEPTH = 128;
+export const MAX_JSON_DEPTH = MAX_NESTING;
 
 /** Whether arrays and objects nest deeper than `max`, counted outside strings. */
 export function nestsDeeperThan(bytes: Buffer, max: number): boolean {

@@ -10,7 +10,7 @@ import type {
 } from '../../../contract/records.ts';
 import { manifestFacts, sizedCapabilityDefinition } from '../digest.ts';
 import { admissionRejected, conflict, notFound } from '../registry-error.ts';
-import { assertShape, assertUnique, jsonEqual } from '../validation.ts';
+import { assertNestingAtMost, assertShape, assertUnique, jsonEqual } from '../validation.ts';
 
 export interface AdmissionContext {
   existing: ConnectorVersion | undefined;
@@ -39,6 +39,8 @@ export function admissionOf(v: ConnectorVersion): VersionAdmission {
 
 export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limits: RegistryLimits): AdmissionDecision {
   assertShape<VersionAdmission>('VersionAdmission', record);
+  // Capability schemas are free-form; bound them before anything walks them.
+  assertNestingAtMost(record.manifest);
   const { manifest } = record;
   assertUnique('profile', manifest.profiles);
   assertUnique('capability', manifest.capabilities.map((c) => c.id));
