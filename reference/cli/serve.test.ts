@@ -12,7 +12,6 @@ import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 import { generateSigningKeys, loadSigningKey, mintToken, signingKeyFromJwk, writeSigningKeys } from '../../contract/tokens.ts';
 import { main } from './main.ts';
-import { loadPostgresFactory } from './serve.ts';
 
 const BIN = new URL('../../bin/fleetproof.js', import.meta.url).pathname;
 
@@ -138,11 +137,6 @@ describe('fleetproof serve', { concurrency: true }, () => {
     assert.match(second.stderr, /cannot listen/);
     first.child.kill('SIGTERM');
     await first.exit;
-  });
-
-  it('the postgres store is found at run time, and its absence is a clear usage error', async () => {
-    await assert.rejects(loadPostgresFactory(new URL('./no-such-module.ts', import.meta.url).href), /postgres store not available/);
-    await assert.rejects(loadPostgresFactory(new URL('./args.ts', import.meta.url).href), /no openPostgresStore export/);
   });
 
   it('unknown flags, missing values and bad values exit 2; --help exits 0', async (t) => {

@@ -9,8 +9,8 @@ import type { JSONWebKeySet } from 'jose';
 import { loadJwks, parseJwks, writeSigningKeys } from '../../contract/tokens.ts';
 import { isFaultName, type FaultName, type Faults } from '../domain/faults.ts';
 import { createRegistryServer } from '../http/server.ts';
-import { MemoryStore } from '../store/memory/memory-store.ts';
-import type { RegistryStore, StoreOptions } from '../store/registry-store.ts';
+import { isStoreKind, openReferenceStore } from '../store/open-store.ts';
+import type { RegistryStore } from '../store/registry-store.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'serve the reference registry over HTTP';
@@ -23,22 +23,6 @@ const FLAGS = {
   jwks: { type: 'string', description: 'trusted public JWK set file (else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
 } satisfies Record<string, FlagSpec>;
-
-export const POSTGRES_MODULE = new URL('../store/postgres/index.ts', import.meta.url).href;
-
-type OpenPostgresStore = (options: StoreOptions & { url?: string }) => Promise<RegistryStore>;
-
-/** The PostgreSQL store factory, found at run time so the memory store never depends on it. */
-export async function loadPostgresFactory(specifier: string = POSTGRES_MODULE): Promise<OpenPostgresStore> {
-  let mod: { openPostgresStore?: unknown };
-  try {
-    mod = (await import(specifier)) as typeof mod;
-  } catch (err) {
-    throw new UsageError(`postgres store not available (${(err as Error).message.split('\n')[0]})`);
-  }
-  if (typeof mod.openPostgresStore !== 'function') throw new UsageError('postgres store not available (no openPostgresStore export)');
-  return mod.openPostgresStore as OpenPostgresStore;
-}
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}\n\n${helpText('serve', summary, FLAGS)}`);
@@ -104,18 +88,18 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('serve', summary, FLAGS, argv);
   if (!parsed) return 0;
   const { values } = parsed;
-  if (values.store !== 'memory' && values.store !== 'postgres') throw usageError(`--store must be memory or postgres, not ${values.store}`);
+  const kind = values.store;
+  if (!isStoreKind(kind)) throw usageError(`--store must be memory or postgres, not ${kind}`);
   if (values['pg-url'] !== undefined && values.store !== 'postgres') throw usageError('--pg-url needs --store postgres');
   const port = parsePort(values.port!);
   const faults = parseFaults(values.fault ?? []);
-  const openPostgres = values.store === 'postgres' ? await loadPostgresFactory() : undefined;
   const keys = await trustedKeys(values.jwks);
 
   const forgetKeys = () => (keys.ephemeralDir ? rm(keys.ephemeralDir, { recursive: true, force: true }) : Promise.resolve());
   const pgUrl = values['pg-url'] ?? process.env['PG_URL'];
   let store: RegistryStore;
   try {
-    store = openPostgres ? await openPostgres({ faults, ...(pgUrl ? { url: pgUrl } : {}) }) : new MemoryStore({ faults });
+    store = await openReferenceStore(kind, { faults, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
   } catch (err) {
     await forgetKeys();
     console.error(`fleetproof serve: cannot open the ${values.store} store: ${(err as Error).message}`);

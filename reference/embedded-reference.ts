@@ -1,0 +1,65 @@
+// The reference registry served in-process on a loopback port with a fresh
+// signing key: what `fleetproof certify` runs when no --target is given, and
+// what every test that needs a registry over HTTP starts. The key pair is
+// written to a temporary directory (removed on close) so that anything
+// expecting key files — the CLI commands, k6 token files — can use it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JSONWebKeySet } from 'jose';
+import { loadJwks, loadSigningKey, writeSigningKeys, type SigningKey } from '../contract/tokens.ts';
+import { NO_FAULTS, type Faults } from './domain/faults.ts';
+import { createRegistryServer } from './http/server.ts';
+import { openReferenceStore, type StoreKind } from './store/open-store.ts';
+import type { RegistryStore } from './store/registry-store.ts';
+
+export interface EmbeddedReferenceOptions {
+  /** A store to serve, or the kind of reference store to open (and close with the server). */
+  store?: RegistryStore | StoreKind;
+  pgUrl?: string;
+  faults?: Faults;
+  host?: string;
+  port?: number;
+  /** Log server faults (INTERNAL answers) to stderr; off keeps test output clean. */
+  logErrors?: boolean;
+}
+
+export interface EmbeddedReference {
+  readonly url: string;
+  readonly store: RegistryStore;
+  readonly jwks: JSONWebKeySet;
+  readonly signingKey: SigningKey;
+  readonly signingKeyPath: string;
+  readonly jwksPath: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedReference(options: EmbeddedReferenceOptions = {}): Promise<EmbeddedReference> {
+  const faults = options.faults ?? NO_FAULTS;
+  const kind = options.store ?? 'memory';
+  const store = typeof kind === 'string' ? await openReferenceStore(kind, { faults, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) }) : kind;
+  const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
+  try {
+    const files = await writeSigningKeys(dir);
+    const jwks = await loadJwks(files.jwksPath);
+    const server = createRegistryServer({ store, jwks, faults, ...(options.logErrors ? {} : { log: () => {} }) });
+    const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    return {
+      url,
+      store,
+      jwks,
+      signingKey: await loadSigningKey(files.signingKeyPath),
+      signingKeyPath: files.signingKeyPath,
+      jwksPath: files.jwksPath,
+      async close() {
+        await server.close();
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,24 @@
+// Opening a reference store by kind. The PostgreSQL store is loaded only when
+// asked for, so the memory store (the embedded default) never pulls in pg or
+// the embedded server.
+import { MemoryStore } from './memory/memory-store.ts';
+import type { RegistryStore, StoreOptions } from './registry-store.ts';
+
+export type StoreKind = 'memory' | 'postgres';
+export const STORE_KINDS: readonly StoreKind[] = ['memory', 'postgres'];
+
+export interface OpenStoreOptions extends StoreOptions {
+  /** PostgreSQL URL; without it the PostgreSQL store starts an embedded server it owns. */
+  pgUrl?: string;
+}
+
+export function isStoreKind(value: unknown): value is StoreKind {
+  return value === 'memory' || value === 'postgres';
+}
+
+export async function openReferenceStore(kind: StoreKind, options: OpenStoreOptions = {}): Promise<RegistryStore> {
+  const { pgUrl, ...storeOptions } = options;
+  if (kind === 'memory') return new MemoryStore(storeOptions);
+  const { openPostgresStore } = await import('./postgres/index.ts');
+  return openPostgresStore({ ...storeOptions, ...(pgUrl ? { url: pgUrl } : {}) });
+}
