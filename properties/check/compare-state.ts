@@ -3,7 +3,7 @@
 // names, every route) and compare it with the model. Reads on a registry with
 // its own clock happen inside a window, and time-dependent values (circuit
 // state) are only compared where the window decides them.
-import type { AdmissionCounter, ConnectorReplica, RouteView, ScopeReservation } from '../../contract/records.ts';
+import type { AdmissionCounter, ConnectorReplica, RouteView } from '../../contract/records.ts';
 import type { ScopeKind } from '../../contract/errors.ts';
 import { RegistryError } from '../../reference/domain/registry-error.ts';
 import { firstDifference } from '../model/json.ts';
@@ -38,7 +38,7 @@ function largestHeldLimit(s: ModelState, kind: string, key: string): number {
   let limit = 0;
   for (const route of Object.values(s.routes)) {
     if (!route.reserved) continue;
-    for (const scope of route.held as ScopeReservation[]) if (scope.kind === kind && scope.key === key) limit = Math.max(limit, scope.limit);
+    for (const scope of route.held) if (scope.kind === kind && scope.key === key) limit = Math.max(limit, scope.limit);
   }
   return limit;
 }

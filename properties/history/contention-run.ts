@@ -9,12 +9,12 @@ import { RegistryError } from '../../reference/domain/registry-error.ts';
 import { expectProperty, IndeterminateOutcome } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';
-import type { ContentionScenario } from './contention-scenario.ts';
+import { shrunkCapacity, type ContentionScenario } from './contention-scenario.ts';
 import { describeOp, type Instant, type Op } from './history.ts';
-import { certainHolds, findOverbooking } from './overbooking-checker.ts';
+import { certainHolds, findOverbooking, type CapacityTimeline } from './overbooking-checker.ts';
 
 /** How a client reaches the store: directly, or through fast-check's scheduler. */
-export type StoreAccess = Pick<TargetStore, 'resolve' | 'settle'>;
+export type StoreAccess = Pick<TargetStore, 'resolve' | 'settle' | 'reportHealth'>;
 
 /** A registry's refusal is a fail, a timeout an info; anything else ends the burst. */
 function errorText(err: unknown): { type: 'fail' | 'info'; error: string } {
@@ -23,10 +23,39 @@ function errorText(err: unknown): { type: 'fail' | 'info'; error: string } {
   throw err;
 }
 
-async function runClient(m: RegistryModel, access: StoreAccess, client: number, steps: ContentionScenario['clients'][number], now: Instant, history: Op[]): Promise<void> {
+interface Burst {
+  m: RegistryModel;
+  access: StoreAccess;
+  s: ContentionScenario;
+  now: Instant;
+  history: Op[];
+  /** Health revisions for the burst's reports, each larger than any before the burst. */
+  nextRevision: () => number;
+}
+
+/** Reports a lower capacity for a replica, racing the clients that route to it. */
+async function shrink(b: Burst, client: number, replica: string): Promise<Op> {
+  const op: Op = { client, kind: 'health', tenant: '', action: replica, invoke: b.now(), complete: 0, type: 'ok' };
+  b.history.push(op);
+  const health = { ...b.m.s.replicas[replica]!.health, health_revision: b.nextRevision(), capacity: shrunkCapacity(b.s) };
+  try {
+    await b.access.reportHealth(replica, health);
+  } catch (err) {
+    Object.assign(op, errorText(err));
+  }
+  op.complete = b.now();
+  return op;
+}
+
+async function runClient(b: Burst, client: number, steps: ContentionScenario['clients'][number]): Promise<void> {
+  const { m, access, now, history } = b;
   let latest: { tenant: string; action: string; capability: string; view?: RouteView } | undefined;
   let count = 0;
   for (const step of steps) {
+    if (step.kind === 'shrink') {
+      if ((await shrink(b, client, m.u.replica(step.instance, step.slot))).type === 'info') return;
+      continue;
+    }
     if (step.kind === 'resolve') latest = { tenant: m.u.tenant(step.tenant), action: `${m.u.ns}c${client}.${++count}`, capability: m.u.capability(step.capability) };
     if (!latest || (step.kind === 'settle' && !latest.view)) continue;
     const { tenant, action } = latest;
@@ -46,15 +75,30 @@ async function runClient(m: RegistryModel, access: StoreAccess, client: number, 
 
 export async function runClients(m: RegistryModel, access: StoreAccess, s: ContentionScenario, now: Instant): Promise<Op[]> {
   const history: Op[] = [];
-  await Promise.all(s.clients.map((steps, i) => runClient(m, access, i + 1, steps, now, history)));
+  let revision = Math.max(...Object.values(m.s.replicas).map((r) => r.health.health_revision));
+  const burst: Burst = { m, access, s, now, history, nextRevision: () => ++revision };
+  await Promise.all(s.clients.map((steps, i) => runClient(burst, i + 1, steps)));
   return history;
 }
 
-export function checkHistory(history: Op[], quiescence: number, capacity: number): void {
-  const found = findOverbooking(certainHolds(history, quiescence), () => capacity);
+/**
+ * A replica's capacity over the burst: the scenario's, until a report that
+ * lowered it surely took effect (its completion); every report sets the
+ * same lower value, and none raises it.
+ */
+function capacityTimeline(history: readonly Op[], s: ContentionScenario): CapacityTimeline {
+  const lowered = (replica: string) => history.filter((op) => op.kind === 'health' && op.action === replica && op.type === 'ok').map((op) => op.complete);
+  return {
+    at: (replica, t) => (lowered(replica).some((c) => c <= t) ? shrunkCapacity(s) : s.capacity),
+    changes: lowered,
+  };
+}
+
+export function checkHistory(history: Op[], quiescence: number, s: ContentionScenario): void {
+  const found = findOverbooking(certainHolds(history, quiescence), capacityTimeline(history, s));
   expectProperty('no-overbooking', found === null, () => {
     const f = found!;
-    const ops = history.filter((op) => f.holds.some((h) => h.action === op.action));
+    const ops = history.filter((op) => f.holds.some((h) => h.action === op.action || (op.kind === 'health' && h.replica === op.action)));
     return `${f.holds.length} reservations certainly overlapped on ${f.key} (limit ${f.limit}):\n    ${ops.map(describeOp).join('\n    ')}`;
   });
 }
@@ -88,7 +132,7 @@ function reservedByRetry(history: readonly Op[], action: string): boolean {
 
 /** Reads every route the burst touched and every replica and counter they name. */
 export async function auditQuiescence(m: RegistryModel, store: TargetStore, history: Op[], baseline: Record<string, number>, phase: string): Promise<RouteView[]> {
-  const actions = [...new Map(history.map((op) => [op.action, op])).values()];
+  const actions = [...new Map(history.filter((op) => op.kind !== 'health').map((op) => [op.action, op])).values()];
   const views = (await Promise.all(actions.map((op) => store.route(op.tenant, op.action)))).filter((v): v is RouteView => v !== null);
   const expectedReplicas = new Map<string, number>(Object.keys(m.s.replicas).map((id) => [id, 0]));
   const expectedCounters = new Map<string, number>(Object.entries(baseline));
@@ -107,6 +151,8 @@ export async function auditQuiescence(m: RegistryModel, store: TargetStore, hist
   replicaIds.forEach((id, i) => {
     const seen = replicas[i]?.active_assignments;
     expectProperty('no-overbooking', seen === expectedReplicas.get(id), () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its routes hold ${expectedReplicas.get(id)}`);
+    const capacity = replicas[i]!.capacity;
+    expectProperty('no-overbooking', seen! <= capacity, () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments with capacity ${capacity}`);
   });
   counterKeys.forEach((k, i) => {
     const seen = counters[i]!.active;

@@ -1,16 +1,18 @@
 // A generated burst of concurrent routing: how much room the fleet has
 // (replica capacity, the tight policy's limits) and what each client does —
-// resolve new actions, settle its latest one, retry it. Small numbers on
+// resolve new actions, settle its latest one, retry it, or lower a busy
+// replica's capacity while others route to it. Small numbers on
 // purpose: a handful of clients over one or two slots is where races live,
 // and where a shrunk counterexample stays readable.
 import fc from 'fast-check';
 import { SETTLEMENT_OUTCOMES, type SettlementOutcome } from '../../contract/records.ts';
-import type { CapabilityKey, TenantKey } from '../model/universe.ts';
+import type { CapabilityKey, InstanceKey, ReplicaSlot, TenantKey } from '../model/universe.ts';
 
 export type ClientStep =
   | { kind: 'resolve'; tenant: TenantKey; capability: CapabilityKey }
   | { kind: 'settle'; outcome: SettlementOutcome }
-  | { kind: 'retry' };
+  | { kind: 'retry' }
+  | { kind: 'shrink'; instance: InstanceKey; slot: ReplicaSlot };
 
 export interface ContentionScenario {
   /** Capacity of every seeded replica during the burst. */
@@ -31,7 +33,14 @@ const step: fc.Arbitrary<ClientStep> = fc.oneof(
   { arbitrary: resolveStep, weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('settle' as const), outcome: fc.constantFrom(...SETTLEMENT_OUTCOMES) }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'retry' as const }), weight: 1 },
+  // The replicas the resolves above compete for.
+  { arbitrary: fc.record({ kind: fc.constant('shrink' as const), instance: fc.constantFrom<InstanceKey>('a-alpha', 'b-alpha'), slot: fc.constantFrom<ReplicaSlot>(1, 2) }), weight: 1 },
 );
+
+/** The capacity a shrink reports: one less than the scenario's, never below the schema's minimum. */
+export function shrunkCapacity(s: ContentionScenario): number {
+  return Math.max(1, s.capacity - 1);
+}
 
 export const contentionScenario = (maxClients: number): fc.Arbitrary<ContentionScenario> =>
   fc.record({
@@ -48,6 +57,7 @@ export const contentionScenario = (maxClients: number): fc.Arbitrary<ContentionS
 function describeStep(s: ClientStep): string {
   if (s.kind === 'resolve') return `resolve a new action as tenant-${s.tenant} for ${s.capability}`;
   if (s.kind === 'settle') return `settle it ${s.outcome}`;
+  if (s.kind === 'shrink') return `lower the capacity of ${s.instance}.${s.slot} by one`;
   return 'retry it';
 }
 

@@ -35,6 +35,7 @@ export function certainHolds(history: readonly Op[], quiescence: number): Hold[]
   // Actions that may have a route: only their later attempts are retries.
   const routed = new Set<string>();
   for (const op of [...history].sort((a, b) => a.invoke - b.invoke)) {
+    if (op.kind === 'health') continue;
     const held = open.get(op.action);
     if (op.kind === 'settle') {
       // Held until the settlement was sent, whatever its answer.
@@ -61,41 +62,63 @@ interface Interval {
 }
 
 /**
- * The first instant where more intervals are open than the largest limit
- * among them allows. The largest, not the smallest: a counter shared by
- * policies with different limits may legitimately pass a smaller one
+ * What a replica's capacity may have been at an instant: the largest value
+ * any interleaving allows. `changes` are the instants after which it surely
+ * changed, for the sweep to look again there.
+ */
+export interface CapacityTimeline {
+  at(replica: string, instant: number): number;
+  changes(replica: string): number[];
+}
+
+export function constantCapacity(capacity: number): CapacityTimeline {
+  return { at: () => capacity, changes: () => [] };
+}
+
+/**
+ * The first instant where more intervals are open than the limit allows: the
+ * replica's capacity then, or for a counter the largest limit among the open
+ * reservations. The largest, not the smallest: a counter shared by policies
+ * with different limits may legitimately pass a smaller one
  * ([admission-counters]), but never every limit of the reservations it holds.
  */
-function sweep(key: string, intervals: Interval[]): Overbooking | null {
-  const events = intervals.flatMap((i) => [
-    { t: i.hold.start, open: true, i },
-    { t: i.hold.end, open: false, i },
-  ]);
+function sweep(key: string, intervals: Interval[], limitAt: (instant: number, open: Interval[]) => number, probes: number[]): Overbooking | null {
+  const events = [
+    ...intervals.flatMap((i) => [
+      { t: i.hold.start, kind: 1, i },
+      { t: i.hold.end, kind: 0, i },
+    ]),
+    ...probes.map((t) => ({ t, kind: 2, i: undefined })),
+  ];
   // At equal instants closing comes first: touching intervals need not overlap.
-  events.sort((a, b) => a.t - b.t || Number(a.open) - Number(b.open));
+  events.sort((a, b) => a.t - b.t || a.kind - b.kind);
   const active = new Set<Interval>();
   for (const e of events) {
-    if (!e.open) {
-      active.delete(e.i);
-      continue;
-    }
-    if (e.i.hold.end <= e.i.hold.start) continue;
-    active.add(e.i);
-    const limit = Math.max(...[...active].map((i) => i.limit));
-    if (active.size > limit) return { key, limit, at: e.t, holds: [...active].map((i) => i.hold) };
+    if (e.kind === 0) active.delete(e.i!);
+    if (e.kind === 0 || (e.kind === 1 && e.i!.hold.end <= e.i!.hold.start)) continue;
+    if (e.kind === 1) active.add(e.i!);
+    const open = [...active];
+    const limit = limitAt(e.t, open);
+    if (open.length > limit) return { key, limit, at: e.t, holds: open.map((i) => i.hold) };
   }
   return null;
 }
 
-export function findOverbooking(holds: readonly Hold[], capacityOf: (replica: string) => number): Overbooking | null {
-  const byKey = new Map<string, Interval[]>();
-  const add = (key: string, interval: Interval) => byKey.set(key, [...(byKey.get(key) ?? []), interval]);
+export function findOverbooking(holds: readonly Hold[], capacity: CapacityTimeline): Overbooking | null {
+  const byKey = new Map<string, { replica?: string; intervals: Interval[] }>();
+  const add = (key: string, interval: Interval, replica?: string) => {
+    const entry = byKey.get(key) ?? { ...(replica ? { replica } : {}), intervals: [] };
+    entry.intervals.push(interval);
+    byKey.set(key, entry);
+  };
   for (const hold of holds) {
-    add(`replica ${hold.replica}`, { hold, limit: capacityOf(hold.replica) });
+    add(`replica ${hold.replica}`, { hold, limit: 0 }, hold.replica);
     for (const s of hold.scopes) add(`${s.kind}/${s.key}`, { hold, limit: s.limit });
   }
-  for (const [key, intervals] of byKey) {
-    const found = sweep(key, intervals);
+  for (const [key, { replica, intervals }] of byKey) {
+    const found = replica
+      ? sweep(key, intervals, (t) => capacity.at(replica, t), capacity.changes(replica))
+      : sweep(key, intervals, (_t, open) => Math.max(...open.map((i) => i.limit)), []);
     if (found) return found;
   }
   return null;

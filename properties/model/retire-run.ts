@@ -9,8 +9,12 @@ import type { RegistryModel } from './registry-model.ts';
 export async function retireRun(m: RegistryModel, run: RunContext): Promise<void> {
   const settle = Object.values(m.s.routes).map((r) => run.store.settle(r.assignment.tenant_id, r.assignment.action_id, r.assignment, 'cancelled'));
   await Promise.allSettled(settle);
-  const offline = Object.values(m.s.replicas).map((r) =>
-    run.store.reportHealth(r.provision.id, { ...r.health, status: 'offline', health_revision: r.health.health_revision + 1 }),
-  );
+  // The registry's own health revision: concurrent bursts report health the model never saw.
+  const offline = Object.keys(m.s.replicas).map(async (id) => {
+    const r = await run.store.getReplica(id);
+    if (r && r.status !== 'offline') {
+      await run.store.reportHealth(id, { status: 'offline', health_revision: r.health_revision + 1, lease_expires_at: r.lease_expires_at, capacity: Math.max(r.capacity, r.active_assignments) });
+    }
+  });
   await Promise.allSettled(offline);
 }

@@ -34,11 +34,11 @@ async function prepare(m: RegistryModel, run: RunContext, s: ContentionScenario)
 /**
  * The store as the scheduled search sees it: fast-check's scheduler decides
  * when each call's answer reaches its client, and after every call no
- * replica may be above its capacity. Answers travel as settled values, so a
+ * replica may hold more than the capacity it reports. Answers travel as settled values, so a
  * call that fails before the scheduler releases it is never an unhandled
  * rejection.
  */
-function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunContext, capacity: number): StoreAccess {
+function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunContext): StoreAccess {
   const guarded = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
     // Named, because the scheduler's report labels each call with its function's name.
     Object.defineProperty(
@@ -46,7 +46,7 @@ function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunCont
         settled(async () => {
           const result = await f(...args);
           for (const id of Object.keys(m.s.replicas)) {
-            const active = (await run.store.getReplica(id))!.active_assignments;
+            const { active_assignments: active, capacity } = (await run.store.getReplica(id))!;
             expectProperty('no-overbooking', active <= capacity, () => `replica ${m.u.describe(id)} holds ${active} assignments with capacity ${capacity}`);
           }
           return result;
@@ -65,6 +65,7 @@ function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunCont
   const settle = unwrap(scheduler.scheduleFunction(guarded('settle', (tenant: string, action: string, outcome: SettlementOutcome) => run.store.settle(tenant, action, presented.get(action)!, outcome))));
   return {
     resolve: unwrap(scheduler.scheduleFunction(guarded('resolve', run.store.resolve.bind(run.store)))),
+    reportHealth: unwrap(scheduler.scheduleFunction(guarded('reportHealth', run.store.reportHealth.bind(run.store)))),
     settle: (tenant, action, assignment, outcome) => {
       presented.set(action, assignment);
       return settle(tenant, action, outcome);
@@ -82,7 +83,7 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
     let access: StoreAccess = run.store;
     let now: Instant = wallClock();
     if (scheduler) {
-      access = scheduledAccess(scheduler, m, run, s.capacity);
+      access = scheduledAccess(scheduler, m, run);
       now = logicalClock();
     }
     // Rejections are collected at once so none goes unhandled while the scheduler runs.
@@ -90,7 +91,7 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
     if (scheduler) await scheduler.waitIdle();
     const outcome = await done;
     if ('error' in outcome) throw outcome.error;
-    checkHistory(outcome.history, now(), s.capacity);
+    checkHistory(outcome.history, now(), s);
     const views = await auditQuiescence(m, run.store, outcome.history, baseline, 'after the burst');
     await Promise.all(views.filter((v) => v.reserved).map((v) => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')));
     await auditQuiescence(m, run.store, outcome.history, baseline, 'after settling every route');

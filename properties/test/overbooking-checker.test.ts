@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteView, ScopeReservation } from '../../contract/records.ts';
 import type { Op } from '../history/history.ts';
-import { certainHolds, findOverbooking } from '../history/overbooking-checker.ts';
+import { certainHolds, constantCapacity, findOverbooking } from '../history/overbooking-checker.ts';
 
 function view(action: string, replica: string, scopes: ScopeReservation[] = [], retry: ScopeReservation | null = null): RouteView {
   const admission = { policy_ref: null, policy_revision: 1, base_scopes: scopes, retry_scope: retry, circuit_failure_threshold: 5, circuit_open_ms: 30000 };
@@ -23,7 +23,7 @@ const resolve = (client: number, action: string, invoke: number, complete: numbe
   ...(v ? { view: v } : {}),
 });
 const settle = (client: number, action: string, invoke: number, complete: number, type: Op['type'] = 'ok'): Op => ({ client, kind: 'settle', tenant: 't', action, invoke, complete, type, released: true });
-const capacityOne = () => 1;
+const capacityOne = constantCapacity(1);
 
 describe('overbooking checker', () => {
   it('finds two reservations certainly held together on a replica of capacity 1', () => {
@@ -63,17 +63,25 @@ describe('overbooking checker', () => {
       settle(2, 'b', 2, 3),
       { ...resolve(2, 'b', 4, 6, view('b', 'r2', [tenant], retry)), kind: 'retry' },
     ];
-    const found = findOverbooking(certainHolds(h, 10), () => 10);
+    const found = findOverbooking(certainHolds(h, 10), constantCapacity(10));
     assert.equal(found?.key, 'tenant_retry/t');
     assert.equal(found?.limit, 1);
+  });
+
+  it('judges a replica against the capacity it surely had after a report lowered it', () => {
+    const h = [resolve(1, 'a', 0, 1, view('a', 'r')), resolve(2, 'b', 0, 2, view('b', 'r'))];
+    const lowered = { at: (_r: string, t: number) => (t >= 5 ? 1 : 2), changes: () => [5] };
+    assert.equal(findOverbooking(certainHolds(h, 4), lowered), null, 'both reservations ended before the report');
+    const found = findOverbooking(certainHolds(h, 10), lowered);
+    assert.deepEqual([found?.key, found?.limit, found?.at], ['replica r', 1, 5]);
   });
 
   it('judges a shared counter against the largest limit its reservations pinned ([admission-counters])', () => {
     const low: ScopeReservation = { kind: 'tenant', key: 't', limit: 1 };
     const high: ScopeReservation = { kind: 'tenant', key: 't', limit: 3 };
     const h = [resolve(1, 'a', 0, 1, view('a', 'r1', [low])), resolve(2, 'b', 0, 1, view('b', 'r2', [high]))];
-    assert.equal(findOverbooking(certainHolds(h, 10), () => 10), null);
+    assert.equal(findOverbooking(certainHolds(h, 10), constantCapacity(10)), null);
     const three = [...h, resolve(3, 'c', 0, 1, view('c', 'r3', [high])), resolve(4, 'd', 0, 1, view('d', 'r4', [high]))];
-    assert.equal(findOverbooking(certainHolds(three, 10), () => 10)?.key, 'tenant/t');
+    assert.equal(findOverbooking(certainHolds(three, 10), constantCapacity(10))?.key, 'tenant/t');
   });
 });
