@@ -1,5 +1,5 @@
 // result.json of a property run, versioned `fleetproof-properties-result/v1`
-// (JSON Schema: reports/schemas/properties-result.v1.json). It holds
+// (JSON Schema: reports/schemas/properties-result.v1.schema.json). It holds
 // everything a failure needs to be replayed exactly — the seed, the path and
 // the command that takes both — and the shrunk counterexample as a script.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -9,6 +9,8 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  certify: { summary: 'certify a registry: conformance, properties and load in one signed report', load: () => import('./certify.ts') },
+  verify: { summary: 'verify a signed certification bundle and the results it names', load: () => import('./verify.ts') },
   serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
   keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
   token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },

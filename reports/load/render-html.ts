@@ -7,8 +7,8 @@ import { escapeXml as esc, latencyChart, thresholdChart, throughputChart } from 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 const mark = (ok: boolean) => (ok ? '<span class="ok">✓</span>' : '<span class="bad">✗</span>');
 
-export function renderLoadHtml(r: LoadReport): string {
-  const e = r.environment;
+/** Thresholds, phases, routes over time, audit and dataset: the body shared with the certification page. */
+export function loadSections(r: LoadReport): string {
   const thresholdRows = r.thresholds
     .map((t) => `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`}</td></tr>`)
     .join('');
@@ -22,19 +22,7 @@ export function renderLoadHtml(r: LoadReport): string {
   const audit = r.audit
     ? `<ul>${r.audit.invariants.map((i) => `<li>${mark(i.ok)} ${esc(i.description)} — ${i.checked} checked, ${i.violations} violations${i.examples.length ? `<ul>${i.examples.map((x) => `<li><code>${esc(x)}</code></li>`).join('')}</ul>` : ''}</li>`).join('')}</ul>${r.audit.errors.map((x) => `<p class="bad">${esc(x)}</p>`).join('')}`
     : '<p class="bad">The audit did not run.</p>';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>fleetproof scale qualification ${esc(r.profile)} ${r.verdict}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#222}
-.verdict{font-size:2rem;padding:.6rem 1rem;border-radius:6px;color:#fff;display:inline-block}
-.pass{background:#2e7d32}.fail{background:#c62828}.ok{color:#2e7d32}.bad{color:#c62828}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;font-size:.9rem;text-align:left;vertical-align:top}
-code{font-size:.85rem}
-</style></head><body>
-<div class="verdict ${r.verdict}">${r.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${esc(r.profile)}</div>
-${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every threshold, every phase check and every audited invariant held.</p>'}
-<p>Run <code>${esc(r.run_id)}</code> against <code>${esc(e.target.url)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}; engine <b>${esc(e.engine.name)} ${esc(e.engine.version)}</b>; overrides: ${esc(r.overrides.join(', ') || 'none')}.</p>
-<h2>Thresholds</h2>
+  return `<h2>Thresholds</h2>
 ${thresholdChart(r.thresholds)}
 <table><tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}</table>
 ${r.anchor_seed_window_ms !== null ? `<p>Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.</p>` : ''}
@@ -50,6 +38,24 @@ ${audit}
 ${r.retirement ? `<p>Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.</p>` : ''}
 <h2>Dataset</h2>
 <table>${Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('')}</table>
+`;
+}
+
+export function renderLoadHtml(r: LoadReport): string {
+  const e = r.environment;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>fleetproof scale qualification ${esc(r.profile)} ${r.verdict}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#222}
+.verdict{font-size:2rem;padding:.6rem 1rem;border-radius:6px;color:#fff;display:inline-block}
+.pass{background:#2e7d32}.fail{background:#c62828}.ok{color:#2e7d32}.bad{color:#c62828}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;font-size:.9rem;text-align:left;vertical-align:top}
+code{font-size:.85rem}
+</style></head><body>
+<div class="verdict ${r.verdict}">${r.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${esc(r.profile)}</div>
+${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every threshold, every phase check and every audited invariant held.</p>'}
+<p>Run <code>${esc(r.run_id)}</code> against <code>${esc(e.target.url)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}; engine <b>${esc(e.engine.name)} ${esc(e.engine.version)}</b>; overrides: ${esc(r.overrides.join(', ') || 'none')}.</p>
+${loadSections(r)}
 <h2>Environment</h2>
 <table>
 <tr><td>harness</td><td>${esc(`${e.harness.name} ${e.harness.version}`)}, commit <code>${esc(e.harness.commit ?? 'unknown')}</code>${e.harness.dirty ? ' (uncommitted changes)' : ''}</td></tr>

@@ -1,0 +1,204 @@
+// `fleetproof certify`, end to end: start the embedded reference unless a
+// target is given, run conformance, then the property suites over HTTP, then
+// a load profile with its audit; combine the three into one result, render
+// it, and sign the run directory. Exit 0 only when all three pass, 1 when any
+// found a defect, 2 when the run could not judge the target.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { request } from 'undici';
+import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
+import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
+import { harnessProvenance } from '../conformance/runner/provenance.ts';
+import { startEmbeddedReference, type EmbeddedReference } from '../reference/embedded-reference.ts';
+import type { StoreKind } from '../reference/store/open-store.ts';
+import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
+import { writeCertificationReports } from '../reports/certification/write.ts';
+import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from './certification.ts';
+import { clauseCoverage } from './coverage.ts';
+import { embeddedPostgres } from './embedded-postgres.ts';
+import { conformanceStage } from './stages/conformance-stage.ts';
+import { loadStage } from './stages/load-stage.ts';
+import { propertiesStage } from './stages/properties-stage.ts';
+import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
+import { overallVerdict } from './verdict.ts';
+
+export interface CertifyOptions {
+  /** A registry to certify; without it the embedded reference is started. */
+  target?: { url: string; keyPath: string };
+  /** The embedded reference's store. */
+  store?: StoreKind;
+  profile?: string;
+  out?: string;
+  /** Private Ed25519 JWK that signs the bundle; a fresh key otherwise. */
+  signKeyPath?: string;
+  log?: (line: string) => void;
+}
+
+export interface CertifyOutcome {
+  exitCode: 0 | 1 | 2;
+  result: CertificationResult;
+  outDir: string;
+  bundlePath: string;
+}
+
+const STAGES: Record<StageName, (ctx: StageContext) => Promise<StageOutput>> = {
+  conformance: conformanceStage,
+  properties: propertiesStage,
+  load: loadStage,
+};
+
+const RUNS_DIR = new URL('../reports/runs/', import.meta.url).pathname;
+
+function newRunId(): string {
+  return `cert-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+async function targetVersion(url: string): Promise<VersionInfo | null> {
+  try {
+    const res = await request(`${url}/version`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
+    return res.statusCode === 200 ? ((await res.body.json()) as VersionInfo) : (await res.body.dump(), null);
+  } catch {
+    return null;
+  }
+}
+
+function environment(postgres: string | null): Environment {
+  const cpu = cpus();
+  return {
+    node: process.version,
+    platform: process.platform,
+    arch: process.arch,
+    cpus: { model: cpu[0]?.model.trim() ?? 'unknown', count: cpu.length },
+    memory_bytes: totalmem(),
+    postgres,
+  };
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const name = relative(dir, join(entry.parentPath, entry.name));
+    if (name !== BUNDLE_FILE && name !== BUNDLE_PUBLIC_KEY_FILE) out.push(name);
+  }
+  return out.sort();
+}
+
+interface Target {
+  url: string;
+  key: SigningKey;
+  keyPath: string;
+  embedded: EmbeddedReference | null;
+  /** How a person names this target in a command that reproduces a failure. */
+  flags: string;
+  postgres: string | null;
+  close(): Promise<void>;
+}
+
+async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<Target> {
+  if (options.target) {
+    const { url, keyPath } = options.target;
+    return { url, key: await loadSigningKey(keyPath), keyPath, embedded: null, flags: `--target ${url} --key ${keyPath}`, postgres: null, close: async () => {} };
+  }
+  const kind = options.store ?? 'memory';
+  const pg = kind === 'postgres' ? await embeddedPostgres(log) : null;
+  try {
+    const reference = await startEmbeddedReference({ store: kind, ...(pg ? { pgUrl: pg.url } : {}) });
+    log(`embedded reference (${kind} store) at ${reference.url}`);
+    return {
+      url: reference.url,
+      key: reference.signingKey,
+      keyPath: reference.signingKeyPath,
+      embedded: reference,
+      // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
+      flags: `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`,
+      postgres: pg?.version ?? null,
+      close: async () => {
+        await reference.close();
+        await pg?.stop();
+      },
+    };
+  } catch (err) {
+    await pg?.stop();
+    throw err;
+  }
+}
+
+export async function runCertification(options: CertifyOptions = {}): Promise<CertifyOutcome> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const runId = newRunId();
+  const outDir = options.out ?? join(RUNS_DIR, runId);
+  const profile = options.profile ?? 'smoke';
+  await mkdir(outDir, { recursive: true });
+  const startedAt = new Date().toISOString();
+  const provenance = harnessProvenance();
+  const records: StageRecord[] = [];
+  const evidence: ClauseEvidence[] = [];
+  const failures: StageOutput['failures'] = [];
+  let target: Target | null = null;
+  let version: VersionInfo | null = null;
+  try {
+    target = await openTarget(options, log);
+    version = await targetVersion(target.url);
+    if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
+    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
+    for (const [index, name] of STAGE_NAMES.entries()) {
+      // Without a conformance verdict the target is not reachable enough to judge further.
+      if (records[0]?.status === 'could-not-run') {
+        records.push({ name, status: 'skipped', reasons: ['the conformance stage could not run'], duration_ms: 0, result_file: null, figures: {} });
+        continue;
+      }
+      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} ==`);
+      const output = await STAGES[name](ctx);
+      records.push(output.record);
+      evidence.push(...output.evidence);
+      failures.push(...output.failures);
+      log(`== ${name}: ${output.record.status}${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
+    }
+  } catch (err) {
+    // The stage that was running (or the first, when the target never opened) could not run; the rest were not reached.
+    const [broken, ...rest] = STAGE_NAMES.slice(records.length);
+    if (broken) records.push({ name: broken, status: 'could-not-run', reasons: [(err as Error).message], duration_ms: 0, result_file: null, figures: {} });
+    for (const name of rest) records.push({ name, status: 'skipped', reasons: [`not reached: ${broken} could not run`], duration_ms: 0, result_file: null, figures: {} });
+  } finally {
+    await target?.close();
+  }
+  const verdict = overallVerdict(records);
+  const result: CertificationResult = {
+    schema: CERTIFICATION_SCHEMA,
+    run_id: runId,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    harness: { name: provenance.name, version: provenance.version, commit: provenance.commit },
+    contract: CONTRACT_VERSION,
+    target: { url: target?.url ?? options.target?.url ?? '', embedded: target?.embedded != null, store: options.target ? null : (options.store ?? 'memory'), version },
+    profile,
+    environment: environment(target?.postgres ?? null),
+    verdict,
+    reasons: records.flatMap((r) => r.reasons.map((reason) => `${r.name}: ${reason}`)),
+    stages: records,
+    clauses: clauseCoverage(evidence),
+    failures,
+  };
+  await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');
+  await writeCertificationReports(outDir, result);
+  const signer = await loadSigner(options.signKeyPath);
+  const bundlePath = await writeBundle(
+    outDir,
+    await filesUnder(outDir),
+    {
+      verdict,
+      harness: result.harness,
+      contract: CONTRACT_VERSION,
+      target: { url: options.target?.url ?? null, implementation: version?.implementation ?? null },
+      profile,
+      run_id: runId,
+      finished_at: result.finished_at,
+    },
+    signer,
+  );
+  const exitCode = verdict === 'qualified' ? 0 : verdict === 'non-conformant' ? 1 : 2;
+  return { exitCode, result, outDir, bundlePath };
+}

@@ -1,0 +1,37 @@
+// What every stage of a certification receives and returns. A stage runs one
+// suite against the target, writes its own result document under the run
+// directory, and reports what the certification needs: its status and
+// reasons, the clauses its checks covered, and how to reproduce each failure.
+import type { SigningKey } from '../../contract/tokens.ts';
+import type { ClauseCoverage, Failure, StageRecord } from '../certification.ts';
+
+export interface StageContext {
+  /** The run directory; each stage writes under `<out>/<stage>/`. */
+  out: string;
+  targetUrl: string;
+  /** The private key the target trusts, and its file (for commands a person can rerun). */
+  key: SigningKey;
+  keyPath: string;
+  profile: string;
+  /** The command prefix that names this target, for reproduction commands. */
+  targetFlags: string;
+  log(line: string): void;
+}
+
+/** What one stage says about one clause. */
+export interface ClauseEvidence {
+  clause: string;
+  kind: 'case' | 'property';
+  id: string;
+  status: ClauseCoverage['status'];
+}
+
+export interface StageOutput {
+  record: StageRecord;
+  evidence: ClauseEvidence[];
+  failures: Failure[];
+}
+
+export function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

@@ -1,0 +1,88 @@
+// The verdict of a certification, and its re-derivation from the stored
+// result documents. `fleetproof verify` re-derives it from the files a bundle
+// signs, so a verdict can never say more than its results support.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { clauses } from '../contract/clauses.ts';
+import type { ConformanceResult } from '../conformance/runner/result.ts';
+import { verdictOf } from '../conformance/runner/status.ts';
+import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
+import type { LoadReport } from '../reports/load/load-report.ts';
+import { RESULT_FILE, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from './certification.ts';
+
+/** A definite defect outranks an inconclusive stage; qualified needs every stage passed. */
+export function overallVerdict(stages: ReadonlyArray<Pick<StageRecord, 'status'>>): Verdict {
+  if (stages.some((s) => s.status === 'failed')) return 'non-conformant';
+  if (stages.length === 0 || stages.some((s) => s.status !== 'passed')) return 'could-not-run';
+  return 'qualified';
+}
+
+export function conformanceStatus(result: ConformanceResult): StageStatus {
+  const spec = clauses();
+  const judged = result.cases.map((c) => ({ ...c, failure_severity: c.failure_clause ? (spec.get(c.failure_clause)?.severity ?? null) : null }));
+  if (verdictOf(judged) === 'non-conformant') return 'failed';
+  // A certification judges the whole suite; a partial selection qualifies nothing.
+  return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
+}
+
+export function propertiesStatus(doc: PropertiesDocument): StageStatus {
+  if (doc.suites.some((s) => s.status === 'fail')) return 'failed';
+  return doc.suites.length > 0 && doc.suites.every((s) => s.status === 'pass') ? 'passed' : 'could-not-run';
+}
+
+const COMPARISON = /(<=|>=|==|!=|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*$/;
+
+/** Whether a threshold's recorded value satisfies its expression, e.g. `p(99)<3000`. */
+export function thresholdHolds(expression: string, value: number | null): boolean {
+  const m = COMPARISON.exec(expression);
+  if (!m || value === null) return false;
+  const limit = Number(m[2]);
+  switch (m[1]) {
+    case '<': return value < limit;
+    case '<=': return value <= limit;
+    case '>': return value > limit;
+    case '>=': return value >= limit;
+    case '==': return value === limit;
+    default: return value !== limit;
+  }
+}
+
+export function loadStatus(report: LoadReport): StageStatus {
+  if (report.audit === null && report.thresholds.length === 0) return 'could-not-run';
+  const thresholds = report.thresholds.every((t) => thresholdHolds(t.expression, t.value));
+  const checks = report.phases.every((p) => p.checks_ok);
+  const audit = report.audit !== null && report.audit.errors.length === 0 && report.audit.invariants.every((i) => i.ok);
+  return thresholds && checks && audit && report.engine_exit_code === 0 ? 'passed' : 'failed';
+}
+
+async function readJson<T>(dir: string, file: string): Promise<T> {
+  return JSON.parse(await readFile(join(dir, file), 'utf8')) as T;
+}
+
+const JUDGES: Record<StageName, (doc: never) => StageStatus> = {
+  conformance: conformanceStatus as (doc: never) => StageStatus,
+  properties: propertiesStatus as (doc: never) => StageStatus,
+  load: loadStatus as (doc: never) => StageStatus,
+};
+
+/** Re-judges every stage from its stored document and the run from its stages. */
+export async function rederiveVerdict(dir: string): Promise<{ verdict: Verdict; problems: string[] }> {
+  const problems: string[] = [];
+  const result = await readJson<CertificationResult>(dir, RESULT_FILE);
+  const stages: Array<Pick<StageRecord, 'status'>> = [];
+  for (const stage of result.stages) {
+    let status: StageStatus = stage.status === 'skipped' ? 'skipped' : 'could-not-run';
+    if (stage.result_file) {
+      try {
+        status = JUDGES[stage.name](await readJson<never>(dir, stage.result_file));
+      } catch (err) {
+        problems.push(`${stage.name}: cannot read ${stage.result_file}: ${(err as Error).message}`);
+      }
+    }
+    if (status !== stage.status) problems.push(`${stage.name}: the stored results say ${status}, result.json says ${stage.status}`);
+    stages.push({ status });
+  }
+  const verdict = overallVerdict(stages);
+  if (verdict !== result.verdict) problems.push(`result.json claims ${result.verdict}, its stages give ${verdict}`);
+  return { verdict, problems };
+}

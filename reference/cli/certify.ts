@@ -1,0 +1,38 @@
+// `fleetproof certify`: the main job. Conformance, the property suites and a
+// load profile against one registry — the embedded reference unless --target
+// is given — combined into one verdict, one report and one signed bundle.
+import { runCertification } from '../../certify/run-certification.ts';
+import { isStoreKind } from '../store/open-store.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+
+export const summary = 'certify a registry: conformance, properties and load in one signed report';
+
+const FLAGS = {
+  target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
+  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target)' },
+  store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
+  profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
+  out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
+  'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
+} satisfies Record<string, FlagSpec>;
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseFlags('certify', summary, FLAGS, argv);
+  if (!parsed) return 0;
+  const v = parsed.values;
+  if ((v.target === undefined) !== (v.key === undefined)) throw new UsageError('--target and --key go together');
+  if (!isStoreKind(v.store)) throw new UsageError(`--store must be memory or postgres, not ${v.store}`);
+  if (v.target !== undefined && argv.some((a) => a === '--store' || a.startsWith('--store='))) throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  const outcome = await runCertification({
+    ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key } } : {}),
+    store: v.store,
+    profile: v.profile!,
+    ...(v.out !== undefined ? { out: v.out } : {}),
+    ...(v['sign-key'] !== undefined ? { signKeyPath: v['sign-key'] } : {}),
+  });
+  const r = outcome.result;
+  console.log(`\n${r.verdict.toUpperCase()}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
+  console.log(`report: ${outcome.outDir}/report.html`);
+  console.log(`bundle: ${outcome.bundlePath}`);
+  return outcome.exitCode;
+}

@@ -1,0 +1,31 @@
+// `fleetproof verify BUNDLE`: checks a certification bundle — the signature,
+// the digest of every result file it names, and that the stored results still
+// derive the signed verdict. Exit 0 when all hold, 1 otherwise.
+import { rederiveVerdict } from '../../certify/verdict.ts';
+import { verifyBundle } from '../../reports/bundle/bundle.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+
+export const summary = 'verify a signed certification bundle and the results it names';
+
+const FLAGS = {
+  pubkey: { type: 'string', description: 'public Ed25519 JWK of the expected signer (default: the key beside the bundle, which proves integrity, not who signed)' },
+} satisfies Record<string, FlagSpec>;
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseFlags('verify', summary, FLAGS, argv, { positionals: 'BUNDLE' });
+  if (!parsed) return 0;
+  const [bundle, ...extra] = parsed.positionals;
+  if (bundle === undefined || extra.length > 0) throw new UsageError('give exactly one bundle file');
+  let report;
+  try {
+    report = await verifyBundle(bundle, (dir) => rederiveVerdict(dir), parsed.values.pubkey);
+  } catch (err) {
+    console.error(`fleetproof verify: cannot read the bundle: ${(err as Error).message}`);
+    return 1;
+  }
+  for (const item of report.checked) console.log(`ok      ${item}`);
+  for (const problem of report.problems) console.log(`FAILED  ${problem}`);
+  if (!report.keyPinned) console.log('note: checked against the public key shipped beside the bundle; pass --pubkey to check who signed it');
+  console.log(report.ok ? `verified: ${report.verdict}` : 'NOT verified');
+  return report.ok ? 0 : 1;
+}
