@@ -103,7 +103,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
       assert.match(fence.reproduce, new RegExp(`npx fleetproof conform --target ${reference.url} --key \\S+ --case `));
       assert.match(fence.reproduce, /POST .*\/settlement/, 'the failing exchange is shown');
       assert.ok(outcome.result.clauses.find((c) => c.id === 'settle-fence')!.status === 'fail');
-      assert.ok(outcome.result.failures.some((f) => f.stage === 'properties' && /--seed \d+ --path/.test(f.reproduce)), 'a property counterexample comes with its seed and path');
+      assert.ok(outcome.result.failures.some((f) => f.stage === 'properties' && /--seed=-?\d+ --path/.test(f.reproduce)), 'a property counterexample comes with its seed and path');
       const report = await verify(out);
       assert.deepEqual(report.problems, [], 'an honest non-conformant run verifies');
       assert.equal(report.verdict, 'non-conformant');

@@ -13,7 +13,7 @@ const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
 
 export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
-  const replay = (s: SuiteResult) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed ${s.seed} --path '${s.path}'`;
+  const replay = (s: SuiteResult) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`;
   let target;
   try {
     target = await httpTarget({ url: ctx.targetUrl, key: ctx.key });
@@ -36,7 +36,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
         subject: s.name,
         clause: PROPERTY_CLAUSES[s.name][0] ?? null,
         message: s.violation ? `${s.violation.property}: ${s.violation.message}` : `could not judge: ${s.error ?? 'unknown'}`,
-        reproduce: s.path ? `${replay(s)}\n${(s.counterexample ?? []).join('\n')}` : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed ${s.seed}`,
+        reproduce: s.path ? `${replay(s)}\n${(s.counterexample ?? []).join('\n')}` : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed}`,
       }));
     const status = propertiesStatus(doc);
     const reasons = result.suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample found' : 'could not judge'}`);

@@ -51,7 +51,8 @@ function replayCommandFor(argv: string[]): ReplayCommand {
   }
   const quote = (s: string) => (/^[A-Za-z0-9_./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const env = kept.some((a) => a.startsWith('--fault')) ? ['FLEETPROOF_ALLOW_FAULTS=1'] : [];
-  return (s) => [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, '--seed', String(s.seed), '--path', quote(s.path!)].join(' ');
+  // `--seed=N`, not `--seed N`: seeds can be negative, and a separate "-5" reads as a flag.
+  return (s) => [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, `--seed=${s.seed}`, '--path', quote(s.path!)].join(' ');
 }
 
 export async function runPropertiesCommand(c: PropertiesCommand): Promise<number> {

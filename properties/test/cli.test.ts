@@ -23,6 +23,11 @@ function fleetproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code
   });
 }
 
+/** Splits a printed command into words, honouring single quotes. */
+function shellWords(command: string): string[] {
+  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+}
+
 describe('fleetproof properties', () => {
   let dir: string;
   let validate: (doc: unknown) => boolean;
@@ -54,15 +59,18 @@ describe('fleetproof properties', () => {
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
     const out = join(dir, 'fail');
     const env = { FLEETPROOF_ALLOW_FAULTS: '1' };
-    const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed', '102'];
+    // A negative seed: the printed replay command must still parse.
+    const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed=-102'];
     const run = await fleetproof([...args, '--out', out], env);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const [suite] = (await result(out)).suites;
     assert.equal(suite!.violation?.property, 'idempotent-settlement');
-    assert.match(run.stdout, new RegExp(`seed 102, path ${suite!.path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(run.stdout, new RegExp(`seed -102, path ${suite!.path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(run.stdout.includes(suite!.replay!.command), 'the replay command is printed');
     const again = join(dir, 'replay');
-    const replay = await fleetproof(['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--seed', String(suite!.seed), '--path', suite!.path!, '--out', again], env);
+    // Run exactly the printed command (its words after `npx fleetproof properties`).
+    const printed = shellWords(suite!.replay!.command);
+    const replay = await fleetproof([...printed.slice(printed.indexOf('properties') + 1), '--out', again], env);
     assert.equal(replay.code, 1, replay.stdout + replay.stderr);
     const [replayed] = (await result(again)).suites;
     assert.deepEqual(replayed!.counterexample, suite!.counterexample);
