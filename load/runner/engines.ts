@@ -1,7 +1,8 @@
 // The two engines that run load/scale.js: real k6 when it is on PATH, the
 // Node runner otherwise. Both write the script's console to one file (the
-// run journal) and its summary to another, so what follows does not depend
-// on which engine ran.
+// run journal), its summary to another and every metric point, in k6's
+// JSON output format, to a third, so what follows does not depend on which
+// engine ran.
 import { spawn, spawnSync } from 'node:child_process';
 import { NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
 
@@ -41,6 +42,8 @@ export interface EngineRequest {
   engine: EngineInfo;
   env: Record<string, string>;
   journalPath: string;
+  /** Where every metric point goes (k6 --out json=FILE); none when absent. */
+  metricsPath?: string;
   quiet?: boolean;
 }
 
@@ -50,11 +53,13 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
       scriptPath: SCRIPT_PATH,
       env: req.env,
       consoleOutput: req.journalPath,
+      ...(req.metricsPath ? { metricsOutput: req.metricsPath } : {}),
       ...(req.quiet ? { progress: () => {} } : {}),
     });
     return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted ? `aborted: ${r.aborted}` : null) };
   }
   const args = ['run', '--log-format', 'raw', '--console-output', req.journalPath];
+  if (req.metricsPath) args.push('--out', `json=${req.metricsPath}`);
   for (const [k, v] of Object.entries(req.env)) args.push('-e', `${k}=${v}`);
   args.push(SCRIPT_PATH);
   const code = await new Promise<number>((resolve) => {

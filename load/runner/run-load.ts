@@ -1,7 +1,7 @@
 // `fleetproof load` end to end: resolve the profile, mint the tokens, run
 // load/scale.js on k6 or the Node runner, audit the target, write the
-// report. Exit 0 when every threshold, phase check and invariant holds, 1
-// otherwise, 2 when the run cannot start.
+// report and the run's mergeable histograms. Exit 0 when every threshold,
+// phase check and invariant holds, 1 otherwise, 2 when the run cannot start.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../../reports/load/load-report.ts';
@@ -14,6 +14,7 @@ import { readJournal } from './journal.ts';
 import { buildRunPlan, writeRunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile } from './scale-contract.ts';
 import { retireRun, type Retirement } from './retire.ts';
+import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import { replicaIdsOfRun } from './run-replicas.ts';
 
 export interface LoadRunOptions {
@@ -67,11 +68,12 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const runFile = join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');
   const journalFile = join(outDir, 'journal.ndjson');
+  const metricsFile = join(outDir, METRICS_FILE);
   await mkdir(outDir, { recursive: true });
   await writeRunPlan(runFile, plan);
   let run;
   try {
-    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, quiet: o.quiet ?? false });
+    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, quiet: o.quiet ?? false });
   } finally {
     // The plan holds bearer tokens; they stay in memory for the audit only.
     await rm(runFile, { force: true });
@@ -108,6 +110,22 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     retirement,
   });
   const files = await writeLoadReport(outDir, report);
+  // The histograms serve a later merge; a run whose engine wrote no points still has its report.
+  let histogramNote = '';
+  try {
+    await writeRunMetrics({
+      outDir,
+      runId: plan.run_id,
+      profile,
+      engine,
+      target: o.target,
+      startedAt: report.started_at,
+      finishedAt: report.finished_at,
+      testRunDurationMs: summary?.test_run_duration_ms ?? null,
+    });
+  } catch (err) {
+    histogramNote = `; no histograms.json: ${(err as Error).message}`;
+  }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}` };
+  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}${histogramNote}` };
 }

@@ -7,6 +7,7 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteSt
 import { dirname, resolve } from 'node:path';
 import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
+import { JsonOutput } from './json-output.ts';
 import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
@@ -24,6 +25,8 @@ export interface NodeEngineOptions {
   env?: Record<string, string>;
   /** File that receives the script's console output, one raw line each (k6 --console-output, --log-format raw). */
   consoleOutput?: string;
+  /** File that receives every metric point in k6's JSON output format (k6 --out json=FILE). */
+  metricsOutput?: string;
   /** Progress lines; defaults to the terminal. Pass () => {} to silence. */
   progress?: (line: string, final: boolean) => void;
 }
@@ -47,8 +50,14 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     mkdirSync(dirname(opts.consoleOutput), { recursive: true });
     consoleFile = createWriteStream(opts.consoleOutput);
   }
+  let jsonOutput: JsonOutput | undefined;
+  // Every sample goes to the store and, when asked, to the JSON output: one list, so both hold the same points.
+  const record = (samples: Sample[]) => {
+    for (const s of samples) store.add(s);
+    jsonOutput?.write(samples);
+  };
   const sinks = {
-    samples: (samples: Sample[]) => samples.forEach((s) => store.add(s)),
+    samples: record,
     console: (level: string, text: string) => {
       if (consoleFile) consoleFile.write(text + '\n');
       else (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(text + '\n');
@@ -76,6 +85,11 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     declareBuiltins(store);
     const thresholds = parseThresholds(options['thresholds'] as Parameters<typeof parseThresholds>[0]);
     checkAggregations(thresholds, (m) => store.typeOf(m));
+    if (opts.metricsOutput) {
+      const byMetric = new Map<string, string[]>();
+      for (const t of thresholds) if (t.selector.key === t.selector.metric) byMetric.set(t.selector.metric, t.expressions.map((e) => e.source));
+      jsonOutput = new JsonOutput(opts.metricsOutput, byMetric);
+    }
     const trendStats = (options['summaryTrendStats'] as string[] | undefined) ?? DEFAULT_TREND_STATS;
     http = new HttpService({ batch: options['batch'] as number | undefined, batchPerHost: options['batchPerHost'] as number | undefined });
     const configure = {
@@ -114,7 +128,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         aborted: () => aborted !== null,
         dropped: (run) => {
           run.dropped++;
-          store.add({ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() });
+          record([{ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() }]);
         },
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
@@ -138,8 +152,11 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           const tags = { ...configure.testTags, ...c.tags, scenario: c.name, group: '' };
           if (outcome.aborted) aborted = outcome.aborted;
           if (outcome.error) sinks.console('error', `${c.name}: ${outcome.error.split('\n')[0]}`);
-          store.add({ metric: 'iterations', type: 'counter', time: false, value: 1, tags, at: Date.now() });
-          store.add({ metric: 'iteration_duration', type: 'trend', time: true, value: outcome.ms, tags, at: Date.now() });
+          const at = Date.now();
+          record([
+            { metric: 'iterations', type: 'counter', time: false, value: 1, tags, at },
+            { metric: 'iteration_duration', type: 'trend', time: true, value: outcome.ms, tags, at },
+          ]);
           run.completed++;
           return outcome.error === null;
         },
@@ -175,6 +192,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     await Promise.all([initVu.stop(), pool?.stopAll()]);
     await http.close();
     await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
+    await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));
   }
   const exitCode = error ? EXIT.scriptError : aborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };

@@ -1,0 +1,74 @@
+// After every run, on either engine: the run's k6 JSON output
+// (metrics.ndjson) made into histograms.json, the mergeable record of what
+// this instance measured, with the run's identity, so that the parts of a
+// distributed run can be merged (`fleetproof report --merge`). The raw
+// output stays next to it, gzipped when it outgrows RAW_METRICS_MAX_BYTES.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunIdentity } from '../../reports/merge/run-histograms.ts';
+import type { EngineInfo } from './engines.ts';
+import type { ResolvedProfile } from './scale-contract.ts';
+
+export const METRICS_FILE = 'metrics.ndjson';
+/** Raw output larger than this is kept gzipped (k6 reads and writes .gz the same way). */
+export const RAW_METRICS_MAX_BYTES = 64 * 2 ** 20;
+
+/**
+ * The execution segment the engine ran: k6 takes it from K6_EXECUTION_SEGMENT
+ * (the k6-operator sets --execution-segment instead, on k6 directly); the
+ * Node runner always runs the whole test.
+ */
+export function executionSegmentOf(engine: EngineInfo, env: NodeJS.ProcessEnv = process.env): { segment: string; sequence: string | null } {
+  if (engine.name !== 'k6') return { segment: '0:1', sequence: null };
+  return { segment: env['K6_EXECUTION_SEGMENT']?.trim() || '0:1', sequence: env['K6_EXECUTION_SEGMENT_SEQUENCE']?.trim() || null };
+}
+
+export async function writeRunMetrics(args: {
+  outDir: string;
+  runId: string;
+  profile: ResolvedProfile;
+  engine: EngineInfo;
+  target: string;
+  startedAt: string;
+  finishedAt: string;
+  testRunDurationMs: number | null;
+}): Promise<{ histograms: string; raw: string }> {
+  const { profile } = args;
+  const segment = executionSegmentOf(args.engine);
+  const run: RunIdentity = {
+    run_id: args.runId,
+    instances: [newInstanceId()],
+    profile: {
+      name: profile.name,
+      format: profile.format,
+      phase_checks: profile.phase_checks,
+      duration_s: profile.duration_s ?? null,
+      dataset: { ...profile.dataset },
+      phases: profile.phases,
+      thresholds: profile.thresholds,
+      overrides: profile.overrides,
+    },
+    execution_segment: segment.segment,
+    execution_segment_sequence: segment.sequence,
+    engine: { name: args.engine.name, version: args.engine.version },
+    target: args.target,
+    started_at: args.startedAt,
+    finished_at: args.finishedAt,
+    test_run_duration_ms: args.testRunDurationMs,
+  };
+  const rawPath = join(args.outDir, METRICS_FILE);
+  const h = await histogramsFromOutput(rawPath, run, dimensionsFor(profile.thresholds.map((t) => t.metric)), METRICS_FILE);
+  let raw = rawPath;
+  if ((await stat(rawPath)).size > RAW_METRICS_MAX_BYTES) {
+    raw = `${rawPath}.gz`;
+    await pipeline(createReadStream(rawPath), createGzip(), createWriteStream(raw));
+    await rm(rawPath);
+    h.raw = { ...h.raw!, file: `${METRICS_FILE}.gz` };
+  }
+  const histograms = join(args.outDir, HISTOGRAMS_FILE);
+  await writeRunHistograms(histograms, h);
+  return { histograms, raw };
+}
