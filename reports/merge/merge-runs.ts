@@ -1,0 +1,349 @@
+// `fleetproof report --merge DIR...`: the parts of one distributed load run
+// made into one result. The parts' histograms are added series by series
+// (never their percentiles averaged), every percentile and aggregate is read
+// from the merged histograms, and the profile's thresholds and phase checks
+// are evaluated once on them. The audits the parts ran are carried over:
+// an invariant violated in any part fails the merged verdict. Inputs that
+// are not parts of one run are refused (exit 2): different runs, profiles,
+// profile settings or contract versions, a directory or an instance given
+// twice, overlapping execution segments.
+import { join } from 'node:path';
+import { canonicalJson } from '../../contract/canonical-json.js';
+import type { AuditResult, InvariantResult } from '../../load/runner/audit.ts';
+import { captureEnvironment } from '../../load/runner/environment.ts';
+import type { Journal, LatencyFact, PhaseTiming } from '../../load/runner/journal.ts';
+import { buildLoadReport, type EngineSummary, type LoadReport } from '../load/load-report.ts';
+import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
+import { readRunPart, PartError, type RunPart } from './run-part.ts';
+import { RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
+import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
+import { writeMergedReport } from './write-merged-report.ts';
+
+export class MergeRefusal extends Error {}
+
+const REPORTS_DIR = new URL('../runs/', import.meta.url).pathname;
+
+export interface PartSummary {
+  dir: string;
+  source: string;
+  instances: string[];
+  execution_segment: string | null;
+  engine: { name: string; version: string } | null;
+  engine_exit_code: number | null;
+  audited: boolean;
+  /** Metric points the part's histograms hold. */
+  points: number;
+  test_run_duration_ms: number | null;
+}
+
+export interface MergeInfo {
+  parts: PartSummary[];
+  /** The share of the test the parts cover, "1" when all of it; null when a segment is unknown. */
+  coverage: string | null;
+  execution_segment: string | null;
+  dimensions: string[];
+  test_run_duration_ms: number | null;
+  scheme: string;
+  notes: string[];
+}
+
+export interface MergedReport extends LoadReport {
+  merge: MergeInfo;
+}
+
+export const SCHEME_TEXT =
+  'Percentiles come from the merged histograms: exact values while a sub-metric holds at most 1024 distinct values (k6\'s interpolation between closest ranks), else log-linear buckets of 2^-10 relative width (1024 per power of two) read at their midpoints, within 0.049 % of the exact value; counts, sums, min and max are exact.';
+
+const profileKey = (p: ProfileIdentity) =>
+  canonicalJson({ format: p.format, name: p.name, phase_checks: p.phase_checks, duration_s: p.duration_s, dataset: p.dataset, phases: p.phases, thresholds: p.thresholds });
+
+const pointsOf = (h: RunHistograms) => [...h.metrics.values()].reduce((n, m) => n + [...m.series.values()].reduce((k, s) => k + s.count, 0), 0);
+
+/** Refuses parts that are not pieces of one run; returns their segments (null where unknown). */
+export function checkParts(parts: RunPart[]): (Segment | null)[] {
+  if (parts.length === 0) throw new MergeRefusal('nothing to merge: give the run directories of the parts');
+  const seenDirs = new Map<string, string>();
+  const seenInstances = new Map<string, string>();
+  for (const p of parts) {
+    const before = seenDirs.get(p.realDir);
+    if (before !== undefined) throw new MergeRefusal(`${p.dir} is given twice (${before} is the same directory)`);
+    seenDirs.set(p.realDir, p.dir);
+    for (const id of p.histograms.run.instances) {
+      const other = seenInstances.get(id);
+      if (other !== undefined) throw new MergeRefusal(`${p.dir} and ${other} hold the same instance's results (${id}): a part is given twice`);
+      seenInstances.set(id, p.dir);
+    }
+  }
+  const first = parts[0]!;
+  const a = first.histograms.run;
+  for (const p of parts.slice(1)) {
+    const b = p.histograms.run;
+    if (b.profile.format !== a.profile.format) {
+      throw new MergeRefusal(`${p.dir} ran contract ${b.profile.format}, ${first.dir} ran ${a.profile.format}: different contract versions do not merge`);
+    }
+    if (b.profile.name !== a.profile.name) throw new MergeRefusal(`${p.dir} ran profile ${b.profile.name}, ${first.dir} ran ${a.profile.name}: different profiles do not merge`);
+    if (profileKey(b.profile) !== profileKey(a.profile)) {
+      const differ = (['dataset', 'phases', 'thresholds', 'phase_checks', 'duration_s'] as const).filter((k) => canonicalJson(b.profile[k] ?? null) !== canonicalJson(a.profile[k] ?? null));
+      throw new MergeRefusal(`${p.dir} and ${first.dir} ran profile ${a.profile.name} with different settings (${differ.join(', ')})`);
+    }
+    if (b.run_id !== a.run_id) throw new MergeRefusal(`${p.dir} is run ${b.run_id}, ${first.dir} is run ${a.run_id}: only the parts of one run (one shared run plan) merge`);
+    if (p.histograms.dimensions.join() !== first.histograms.dimensions.join()) {
+      throw new MergeRefusal(`${p.dir} and ${first.dir} recorded series by different tags (${p.histograms.dimensions.join(',')} / ${first.histograms.dimensions.join(',')})`);
+    }
+  }
+  const segments = parts.map((p) => {
+    const text = p.histograms.run.execution_segment;
+    if (text === null) return null;
+    try {
+      return parseSegment(text);
+    } catch (err) {
+      throw new MergeRefusal(`${p.dir}: ${(err as SegmentError).message}`);
+    }
+  });
+  const known = segments.filter((s): s is Segment => s !== null);
+  const clash = overlaps(known)[0];
+  if (clash) {
+    const dirOf = (s: Segment) => parts[segments.indexOf(s)]!.dir;
+    throw new MergeRefusal(`execution segments ${clash[0].text} (${dirOf(clash[0])}) and ${clash[1].text} (${dirOf(clash[1])}) overlap: the same share of the test would count twice`);
+  }
+  return segments;
+}
+
+function mergedIdentity(parts: RunPart[], segments: (Segment | null)[]): RunIdentity {
+  const runs = parts.map((p) => p.histograms.run);
+  const a = runs[0]!;
+  const same = <T>(values: T[]): T | null => (values.every((v) => canonicalJson(v ?? null) === canonicalJson(values[0] ?? null)) ? (values[0] ?? null) : null);
+  const times = (f: (r: RunIdentity) => string | null) => runs.map(f).filter((t): t is string => t !== null).sort();
+  const durations = runs.map((r) => r.test_run_duration_ms).filter((d): d is number => d !== null);
+  const allKnown = segments.every((s) => s !== null);
+  return {
+    run_id: a.run_id,
+    instances: runs.flatMap((r) => r.instances),
+    profile: a.profile,
+    execution_segment: allKnown ? union(segments as Segment[]) : null,
+    execution_segment_sequence: same(runs.map((r) => r.execution_segment_sequence)),
+    engine: same(runs.map((r) => r.engine)),
+    target: same(runs.map((r) => r.target)),
+    started_at: times((r) => r.started_at)[0] ?? null,
+    finished_at: times((r) => r.finished_at).pop() ?? null,
+    // The instances run the same schedule side by side: the test lasted as long as the longest.
+    test_run_duration_ms: durations.length ? Math.max(...durations) : null,
+  };
+}
+
+/** The parts' histograms added together. */
+export function mergeParts(parts: RunPart[], segments: (Segment | null)[] = parts.map(() => null)): RunHistograms {
+  const merged = new RunHistograms(mergedIdentity(parts, segments), parts[0]!.histograms.dimensions);
+  for (const p of parts) merged.mergeFrom(p.histograms);
+  return merged;
+}
+
+export interface Evaluation {
+  thresholds: (ProfileIdentity['thresholds'][number] & { ok: boolean; value: number | null; margin: number | null })[];
+  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number }[];
+  checks: { name: string; passes: number; fails: number }[];
+  thresholds_passed: boolean;
+}
+
+/** The profile's thresholds and phase checks, evaluated once on (merged) histograms. */
+export function evaluateRun(h: RunHistograms): Evaluation {
+  const profile = h.run.profile;
+  const durationMs = h.run.test_run_duration_ms ?? 0;
+  const outcome = (key: string, expression: string): ThresholdOutcome => {
+    try {
+      return evaluateThreshold(h, key, expression, durationMs);
+    } catch (err) {
+      if (err instanceof SelectorError) throw new MergeRefusal(err.message);
+      throw err;
+    }
+  };
+  const thresholds = profile.thresholds.map((t) => {
+    const o = outcome(t.metric, t.expression);
+    return { ...t, ok: o.ok, value: o.value, margin: o.margin };
+  });
+  const phases = profile.phases.map((p) => {
+    const checks = selectSeries(h, `checks{phase:${p.name}}`);
+    const latency = selectSeries(h, `http_req_duration{phase:${p.name}}`);
+    const requests = selectSeries(h, `http_reqs{phase:${p.name}}`);
+    return {
+      name: p.name,
+      checks_ok: outcome(`checks{phase:${p.name}}`, profile.phase_checks).ok,
+      checks: checks ? { passes: checks.nonZero, fails: checks.count - checks.nonZero } : { passes: 0, fails: 0 },
+      latency_ms: latency && latency.count > 0 ? trendStats(latency) : null,
+      requests: requests ? requests.sum.value() : 0,
+    };
+  });
+  const checkSeries = h.metrics.get('checks');
+  const byName = new Map<string, { name: string; passes: number; fails: number }>();
+  for (const s of checkSeries?.series.values() ?? []) {
+    const name = s.tags['check'] ?? '';
+    const c = byName.get(name) ?? { name, passes: 0, fails: 0 };
+    c.passes += s.nonZero;
+    c.fails += s.count - s.nonZero;
+    byName.set(name, c);
+  }
+  const checks = [...byName.values()].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return { thresholds, phases, checks, thresholds_passed: thresholds.every((t) => t.ok) && phases.every((p) => p.checks_ok) };
+}
+
+/** Every part's journal as one: routes, observations and raw latencies together; each phase timed by its longest part. */
+function mergeJournals(journals: Journal[]): Journal {
+  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], messages: [], malformed: 0 };
+  const latencies = new Map<string, LatencyFact>();
+  const phases = new Map<string, PhaseTiming>();
+  journals.forEach((part, k) => {
+    for (const [id, r] of part.routes) if (!j.routes.has(id)) j.routes.set(id, r);
+    j.replicaObservations.push(...part.replicaObservations);
+    part.offline.forEach((id) => j.offline.add(id));
+    part.created.forEach((id) => j.created.add(id));
+    for (const l of part.latencies) {
+      const key = `${l.phase}\u001f${l.operation}`;
+      const into = latencies.get(key) ?? { phase: l.phase, operation: l.operation, ms: [] };
+      into.ms.push(...l.ms);
+      latencies.set(key, into);
+    }
+    for (const p of part.phases) {
+      const before = phases.get(p.phase);
+      if (!before || p.ms > before.ms) phases.set(p.phase, p);
+    }
+    j.messages.push(...part.messages.map((m) => (journals.length > 1 ? `[part ${k + 1}] ${m}` : m)));
+    j.malformed += part.malformed;
+  });
+  j.latencies = [...latencies.values()];
+  j.phases = [...phases.values()];
+  return j;
+}
+
+/** The parts' audits as one: an invariant holds only where it held in every audited part. */
+function mergeAudits(parts: RunPart[]): AuditResult | null {
+  const audited = parts.map((p, k) => ({ k, audit: p.report?.audit ?? null })).filter((x): x is { k: number; audit: AuditResult } => x.audit !== null);
+  if (audited.length === 0) return null;
+  const invariants = new Map<string, InvariantResult>();
+  const errors: string[] = [];
+  for (const { k, audit } of audited) {
+    const tag = parts.length > 1 ? `part ${k + 1}: ` : '';
+    for (const i of audit.invariants) {
+      const into = invariants.get(i.id) ?? { ...i, ok: true, checked: 0, violations: 0, examples: [] };
+      into.ok &&= i.ok;
+      into.checked += i.checked;
+      into.violations += i.violations;
+      into.examples.push(...i.examples.slice(0, 5).map((x) => tag + x));
+      invariants.set(i.id, into);
+    }
+    errors.push(...audit.errors.map((e) => tag + e));
+  }
+  const list = [...invariants.values()];
+  return { ok: errors.length === 0 && list.every((i) => i.ok), invariants: list, errors };
+}
+
+export interface MergeOutcome {
+  exitCode: 0 | 1 | 2;
+  message: string;
+  outDir?: string;
+  report?: MergedReport;
+  histograms?: RunHistograms;
+}
+
+/** Merges what the parts measured and builds the one report of the run. */
+export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[], merged: RunHistograms): MergedReport {
+  const run = merged.run;
+  const evaluation = evaluateRun(merged);
+  const summary: EngineSummary = {
+    format: 'fleetproof-load-summary/v1',
+    run_id: run.run_id,
+    target: run.target ?? '',
+    profile: { name: run.profile.name, format: run.profile.format, duration_s: run.profile.duration_s, phases: run.profile.phases },
+    dataset: run.profile.dataset,
+    thresholds_passed: evaluation.thresholds_passed,
+    thresholds: evaluation.thresholds,
+    phases: evaluation.phases,
+    checks: evaluation.checks,
+    test_run_duration_ms: run.test_run_duration_ms,
+  };
+  const failedEngines = parts
+    .map((p, k) => ({ k, code: p.report?.engine_exit_code ?? null }))
+    // 99 is the instance's own threshold verdict, which the merge evaluates again globally.
+    .filter((x) => x.code !== null && x.code !== 0 && x.code !== 99);
+  const journals = parts.map((p) => p.journal).filter((j): j is Journal => j !== null);
+  const withReport = parts.find((p) => p.report !== null)?.report ?? null;
+  const environment = withReport
+    ? { ...withReport.environment, target: { ...withReport.environment.target } }
+    : captureEnvironment({ name: run.engine?.name === 'node-runner' ? 'node-runner' : 'k6', version: run.engine?.version ?? 'unknown' }, run.target ?? 'unknown', null);
+  const report = buildLoadReport({
+    summary,
+    journal: mergeJournals(journals),
+    audit: mergeAudits(parts),
+    environment,
+    engineExitCode: failedEngines[0]?.code ?? 0,
+    engineError: failedEngines.length ? failedEngines.map((x) => `part ${x.k + 1} (${parts[x.k]!.dir}) exited with ${x.code}`).join('; ') : null,
+    runId: run.run_id,
+    profile: run.profile.name,
+    overrides: run.profile.overrides,
+    dataset: run.profile.dataset,
+    startedAt: new Date(run.started_at ?? Date.now()),
+    finishedAt: new Date(run.finished_at ?? Date.now()),
+    retirement: null,
+  });
+  const notes: string[] = [];
+  const known = segments.filter((s): s is Segment => s !== null);
+  let covered: string | null = null;
+  if (known.length === segments.length) {
+    const c = coverage(known);
+    covered = fractionText(c);
+    if (c.n !== c.d) report.reasons.push(`the parts cover ${covered} of the test (segments ${known.map((s) => s.text).join(', ')}): a part is missing`);
+  } else {
+    notes.push(`${segments.length - known.length} part(s) do not say which execution segment they ran; coverage of the test is not checked`);
+  }
+  const unaudited = parts.filter((p) => !p.report?.audit).map((p) => p.dir);
+  if (unaudited.length > 0 && unaudited.length < parts.length) notes.push(`not audited: ${unaudited.join(', ')}`);
+  if (journals.length < parts.length) notes.push(`${parts.length - journals.length} part(s) without a run journal: the nearest-rank figures and routes over time leave them out`);
+  report.verdict = report.reasons.length === 0 ? 'pass' : 'fail';
+  return {
+    ...report,
+    merge: {
+      parts: parts.map((p) => ({
+        dir: p.dir,
+        source: p.source,
+        instances: p.histograms.run.instances,
+        execution_segment: p.histograms.run.execution_segment,
+        engine: p.histograms.run.engine,
+        engine_exit_code: p.report?.engine_exit_code ?? null,
+        audited: Boolean(p.report?.audit),
+        points: pointsOf(p.histograms),
+        test_run_duration_ms: p.histograms.run.test_run_duration_ms,
+      })),
+      coverage: covered,
+      execution_segment: run.execution_segment,
+      dimensions: merged.dimensions,
+      test_run_duration_ms: run.test_run_duration_ms,
+      scheme: SCHEME_TEXT,
+      notes,
+    },
+  };
+}
+
+export async function mergeRuns(o: { dirs: string[]; outDir?: string }): Promise<MergeOutcome> {
+  let parts: RunPart[];
+  let segments: (Segment | null)[];
+  let merged: RunHistograms;
+  let report: MergedReport;
+  try {
+    parts = [];
+    for (const dir of o.dirs) parts.push(await readRunPart(dir));
+    segments = checkParts(parts);
+    merged = mergeParts(parts, segments);
+    report = buildMergedReport(parts, segments, merged);
+  } catch (err) {
+    if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
+    throw err;
+  }
+  const outDir = o.outDir ?? join(REPORTS_DIR, `merged-${merged.run.run_id}`);
+  const files = await writeMergedReport(outDir, report, merged);
+  return {
+    exitCode: report.verdict === 'pass' ? 0 : 1,
+    message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html}`,
+    outDir,
+    report,
+    histograms: merged,
+  };
+}

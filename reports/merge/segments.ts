@@ -1,0 +1,79 @@
+// k6 execution segments ("0:1/3", "1/3:2/3", "50%:100%", "0.5:1", or "1/2"
+// for "0:1/2") as exact fractions, to tell whether the parts of a
+// distributed run overlap and how much of the test they cover.
+
+export interface Fraction {
+  n: bigint;
+  d: bigint;
+}
+
+export interface Segment {
+  text: string;
+  from: Fraction;
+  to: Fraction;
+}
+
+export class SegmentError extends Error {}
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
+const norm = (n: bigint, d: bigint): Fraction => {
+  const g = gcd(n, d) || 1n;
+  return { n: n / g, d: d / g };
+};
+export const cmp = (a: Fraction, b: Fraction): number => {
+  const x = a.n * b.d;
+  const y = b.n * a.d;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+const sub = (a: Fraction, b: Fraction): Fraction => norm(a.n * b.d - b.n * a.d, a.d * b.d);
+const add = (a: Fraction, b: Fraction): Fraction => norm(a.n * b.d + b.n * a.d, a.d * b.d);
+export const fractionText = (f: Fraction): string => (f.d === 1n ? String(f.n) : `${f.n}/${f.d}`);
+
+export function parseFraction(text: string): Fraction {
+  const t = text.trim();
+  let m = /^([0-9]+)\/([0-9]+)$/.exec(t);
+  if (m) {
+    if (BigInt(m[2]!) === 0n) throw new SegmentError(`${text}: division by zero`);
+    return norm(BigInt(m[1]!), BigInt(m[2]!));
+  }
+  m = /^([0-9]+)(?:\.([0-9]+))?(%?)$/.exec(t);
+  if (!m) throw new SegmentError(`${JSON.stringify(text)} is not a fraction, decimal or percentage`);
+  const decimals = m[2] ?? '';
+  let f = norm(BigInt(m[1]! + decimals), 10n ** BigInt(decimals.length));
+  if (m[3]) f = norm(f.n, f.d * 100n);
+  return f;
+}
+
+export function parseSegment(text: string): Segment {
+  const parts = text.split(':');
+  if (parts.length > 2) throw new SegmentError(`execution segment ${JSON.stringify(text)} has more than one colon`);
+  const from = parts.length === 2 ? parseFraction(parts[0]!) : { n: 0n, d: 1n };
+  const to = parseFraction(parts[parts.length - 1]!);
+  if (cmp(from, to) >= 0 || cmp(to, { n: 1n, d: 1n }) > 0) throw new SegmentError(`execution segment ${JSON.stringify(text)} is not a range within 0:1`);
+  return { text, from, to };
+}
+
+/** Pairs of segments that share some part of the test. */
+export function overlaps(segments: Segment[]): [Segment, Segment][] {
+  const out: [Segment, Segment][] = [];
+  for (let i = 0; i < segments.length; i++) {
+    for (let j = i + 1; j < segments.length; j++) {
+      const a = segments[i]!;
+      const b = segments[j]!;
+      if (cmp(a.from, b.to) < 0 && cmp(b.from, a.to) < 0) out.push([a, b]);
+    }
+  }
+  return out;
+}
+
+/** The share of the test the (non-overlapping) segments cover. */
+export function coverage(segments: Segment[]): Fraction {
+  return segments.reduce((s, x) => add(s, sub(x.to, x.from)), { n: 0n, d: 1n } as Fraction);
+}
+
+/** The single segment the (non-overlapping) segments make up, or null when they leave a gap. */
+export function union(segments: Segment[]): string | null {
+  const sorted = [...segments].sort((a, b) => cmp(a.from, b.from));
+  for (let i = 1; i < sorted.length; i++) if (cmp(sorted[i - 1]!.to, sorted[i]!.from) !== 0) return null;
+  return sorted.length === 0 ? null : `${fractionText(sorted[0]!.from)}:${fractionText(sorted[sorted.length - 1]!.to)}`;
+}

@@ -1,0 +1,65 @@
+// Writes a merged load report: summary.json (the load report with a
+// `merge` section), report.md and report.html rendered by the load report's
+// own renderers with the distributed-run section added before the
+// thresholds, and histograms.json, the merged histograms the figures were
+// read from (themselves mergeable).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderLoadHtml } from '../load/render-html.ts';
+import { renderLoadMarkdown } from '../load/render-markdown.ts';
+import { escapeXml as esc } from '../load/svg-charts.ts';
+import type { MergedReport } from './merge-runs.ts';
+import { HISTOGRAMS_FILE, writeRunHistograms, type RunHistograms } from './run-histograms.ts';
+
+const ms = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)} ms`);
+const engineText = (e: { name: string; version: string } | null) => (e ? `${e.name} ${e.version}` : 'unknown');
+
+function mergeMarkdown(r: MergedReport): string {
+  const m = r.merge;
+  const lines = [
+    '## Distributed run',
+    '',
+    `${m.parts.length} part(s) merged; execution segments cover ${m.coverage ?? 'an unknown share'} of the test${m.execution_segment ? ` (${m.execution_segment})` : ''}. Test run duration ${ms(m.test_run_duration_ms)} (the longest part). Thresholds evaluated once on the merged data.`,
+    '',
+    '| part | segment | engine | exit | audited | points | from |',
+    '|---|---|---|---|---|---|---|',
+    ...m.parts.map((p) => `| \`${p.dir}\` | ${p.execution_segment ?? 'unknown'} | ${engineText(p.engine)} | ${p.engine_exit_code ?? 'n/a'} | ${p.audited ? 'yes' : 'no'} | ${p.points} | ${p.source} |`),
+    '',
+    m.scheme,
+    ...(m.notes.length ? ['', ...m.notes.map((n) => `- ${n}`)] : []),
+    '',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function mergeHtml(r: MergedReport): string {
+  const m = r.merge;
+  const rows = m.parts
+    .map((p) => `<tr><td><code>${esc(p.dir)}</code></td><td>${esc(p.execution_segment ?? 'unknown')}</td><td>${esc(engineText(p.engine))}</td><td>${p.engine_exit_code ?? 'n/a'}</td><td>${p.audited ? 'yes' : 'no'}</td><td>${p.points}</td><td>${esc(p.source)}</td></tr>`)
+    .join('');
+  return `<h2>Distributed run</h2>
+<p>${m.parts.length} part(s) merged; execution segments cover ${esc(m.coverage ?? 'an unknown share')} of the test${m.execution_segment ? ` (${esc(m.execution_segment)})` : ''}. Test run duration ${ms(m.test_run_duration_ms)} (the longest part). Thresholds evaluated once on the merged data.</p>
+<table><tr><th>part</th><th>segment</th><th>engine</th><th>exit</th><th>audited</th><th>points</th><th>from</th></tr>${rows}</table>
+<p><small>${esc(m.scheme)}</small></p>
+${m.notes.length ? `<ul>${m.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
+`;
+}
+
+/** Puts `section` before the first `anchor` of the page, or at its end when the anchor is missing. */
+function insertBefore(page: string, anchor: string, section: string, fallback: string): string {
+  const at = page.indexOf(anchor);
+  if (at !== -1) return page.slice(0, at) + section + page.slice(at);
+  const end = page.lastIndexOf(fallback);
+  return end === -1 ? page + section : page.slice(0, end) + section + page.slice(end);
+}
+
+export async function writeMergedReport(dir: string, report: MergedReport, merged: RunHistograms): Promise<{ json: string; html: string; markdown: string; histograms: string }> {
+  await mkdir(dir, { recursive: true });
+  const files = { json: join(dir, 'summary.json'), html: join(dir, 'report.html'), markdown: join(dir, 'report.md'), histograms: join(dir, HISTOGRAMS_FILE) };
+  await writeFile(files.json, JSON.stringify(report, null, 2) + '\n');
+  await writeFile(files.html, insertBefore(renderLoadHtml(report), '<h2>Thresholds</h2>', mergeHtml(report), '</body>'));
+  await writeFile(files.markdown, insertBefore(renderLoadMarkdown(report), '## Thresholds', mergeMarkdown(report), ''));
+  await writeRunHistograms(files.histograms, merged);
+  return files;
+}
