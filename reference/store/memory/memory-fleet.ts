@@ -17,20 +17,20 @@ export function expireLeases(state: MemoryState, limit: number, nowMs: number, l
   for (const r of state.replicas.values()) if (table.status(r.row) !== 'offline' && table.leaseMs(r.row) <= nowMs) stale.push(r);
   stale.sort((a, b) => table.leaseMs(a.row) - table.leaseMs(b.row) || compareBytes(a.id, b.id));
   const chosen = faults.has('unbounded-lease-expiry') ? stale : stale.slice(0, limit);
-  for (const r of chosen) {
-    const id = r.id;
-    for (const actionId of state.reservedByReplica.get(id) ?? []) {
-      const route = state.routes.get(actionId)!;
-      for (const s of route.scopes) {
-        const key = counterKey(s.kind, s.key);
-        const next = Math.max(0, state.counter(key) - 1);
-        if (next === 0) state.counters.delete(key);
-        else state.counters.set(key, next);
-      }
-      route.reserved = false;
-      route.lastSettlement = 'lease_expired';
+  const expiring = new Set(chosen.map((r) => r.id));
+  for (const route of state.reserved) {
+    if (!expiring.has(route.assignment.replica_id)) continue;
+    for (const s of route.scopes) {
+      const key = counterKey(s.kind, s.key);
+      const next = Math.max(0, state.counter(key) - 1);
+      if (next === 0) state.counters.delete(key);
+      else state.counters.set(key, next);
     }
-    state.reservedByReplica.delete(id);
+    route.reserved = false;
+    route.lastSettlement = 'lease_expired';
+    state.reserved.delete(route);
+  }
+  for (const r of chosen) {
     const leaseMs = Math.min(table.leaseMs(r.row), nowMs);
     r.provision = Object.freeze({
       ...r.provision,

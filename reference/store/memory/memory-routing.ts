@@ -76,9 +76,10 @@ interface Selection {
 
 /** The valid chains of (tenant, capability) in priority order, and their replicas, cached per revision. */
 function routeCandidates(state: MemoryState, tenantId: string, capabilityId: string): RouteCandidates {
-  const key = `${tenantId}\u001f${capabilityId}`;
-  let cached = state.routeCandidates.get(key);
+  let byCapability = state.routeCandidates.get(tenantId);
+  let cached = byCapability?.get(capabilityId);
   if (cached) return cached;
+  const key = `${tenantId}\u001f${capabilityId}`;
   const chains: RouteChain[] = [];
   const rows: number[] = [];
   const chainOf: number[] = [];
@@ -107,7 +108,8 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
     }
   }
   cached = { chains, rows: Int32Array.from(rows), chainOf: Int32Array.from(chainOf), priority: Int32Array.from(priority), instanceId, versionId };
-  state.routeCandidates.set(key, cached);
+  if (!byCapability) state.routeCandidates.set(tenantId, (byCapability = new Map()));
+  byCapability.set(capabilityId, cached);
   return cached;
 }
 
@@ -175,7 +177,7 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
   state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
   const route: StoredRoute = { assignment: Object.freeze(assignment), reserved: true, lastSettlement: null, scopes: plan.scopes };
   state.routes.set(req.action_id, route);
-  state.markReserved(replica.id, req.action_id);
+  state.reserved.add(route);
   return viewOf(route);
 }
 
@@ -205,7 +207,7 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   route.reserved = true;
   route.lastSettlement = null;
   route.scopes = scopes;
-  state.markReserved(replica.id, a.action_id);
+  state.reserved.add(route);
   return viewOf(route);
 }
 
@@ -269,7 +271,7 @@ export function settle(
   table.setCircuit(replica.row, circuit.consecutive_failures, circuit.open_until_ms);
   stored.reserved = false;
   stored.lastSettlement = outcome;
-  state.markReleased(replica.id, actionId);
+  state.reserved.delete(stored);
   return { action_id: actionId, released: true, last_settlement: outcome };
 }
 

@@ -144,12 +144,17 @@ export class MemoryState {
   readonly versionIndex = new Map<string, number>();
   readonly replicasByInstance = new Map<string, StoredReplica[]>();
   readonly routes = new Map<string, StoredRoute>();
-  readonly reservedByReplica = new Map<string, Set<string>>();
+  /**
+   * Every route holding a reservation. Lease expiry walks it to find the
+   * routes of the replicas it expires; one set keeps the hot add and delete
+   * of every resolve and settle on a single, cache-friendly structure.
+   */
+  readonly reserved = new Set<StoredRoute>();
   readonly counters = new Map<string, number>();
   /** Catalog views by context, valid for one revision. */
   readonly catalogViews = new Map<string, CatalogEntry[]>();
-  /** Valid chains and their candidates by tenant ␟ capability, for one revision. */
-  readonly routeCandidates = new Map<string, RouteCandidates>();
+  /** Valid chains and their candidates by tenant, then capability, for one revision. */
+  readonly routeCandidates = new Map<string, Map<string, RouteCandidates>>();
 
   advanceRevision(): void {
     this.revision += 1;
@@ -212,14 +217,5 @@ export class MemoryState {
     return this.counters.get(key) ?? 0;
   }
 
-  markReserved(replicaId: string, actionId: string): void {
-    let set = this.reservedByReplica.get(replicaId);
-    if (!set) this.reservedByReplica.set(replicaId, (set = new Set()));
-    set.add(actionId);
-  }
-
-  markReleased(replicaId: string, actionId: string): void {
-    this.reservedByReplica.get(replicaId)?.delete(actionId);
-  }
 }
 
