@@ -26,6 +26,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+interface ExplainedStatement {
+  query: string;
+  nodes: PlanNode[];
+}
+
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
@@ -69,6 +74,49 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     return out;
   }
 
+  /**
+   * The plans of every statement a routing function runs (auto_explain of
+   * nested statements, reported to this client), custom then generic, with
+   * the call's outcome checked when one is expected.
+   */
+  async function functionPlans(statement: string, values: unknown[], outcome: string | undefined): Promise<ExplainedStatement[]> {
+    const c = new pg.Client(db.url);
+    const out: ExplainedStatement[] = [];
+    c.on('notice', (n) => {
+      const at = n.message?.indexOf('plan:\n') ?? -1;
+      if (at < 0) return;
+      const explained = JSON.parse(n.message!.slice(at + 'plan:\n'.length)) as { 'Query Text': string; Plan: PlanNode };
+      out.push({ query: explained['Query Text'], nodes: nodes(explained.Plan) });
+    });
+    await c.connect();
+    try {
+      await c.query(`LOAD 'auto_explain'`);
+      await c.query(
+        'SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_format = json; ' +
+          'SET auto_explain.log_level = notice; SET client_min_messages = notice',
+      );
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await c.query(`SET plan_cache_mode = ${mode}`);
+        await c.query('BEGIN');
+        const { rows } = await c.query(sql(statement).text, values);
+        await c.query('ROLLBACK');
+        if (outcome !== undefined) assert.equal(rows[0]?.outcome, outcome, `${statement} under ${mode}`);
+      }
+    } finally {
+      await c.end();
+    }
+    return out;
+  }
+
+  /** A statement run inside a function: no sequential scan, and guarded tables it reads are read through an index. */
+  function assertIndexedStatement(e: ExplainedStatement): void {
+    assertIndexed(e.query, e.nodes);
+    for (const table of GUARDED_TABLES) {
+      const reads = e.nodes.filter((n) => n['Relation Name'] === table);
+      if (reads.length > 0) assert.ok(reads.some((n) => INDEXED_READ.test(n['Node Type'])), `${e.query} reads ${table} without an index`);
+    }
+  }
+
   function assertIndexed(statement: string, found: PlanNode[]): void {
     const scans = found.filter((n) => n['Node Type'] === 'Seq Scan' && GUARDED_TABLES.has(n['Relation Name'] ?? ''));
     assert.deepEqual(
@@ -104,11 +152,28 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     assert.ok(eligible.length > 0);
     const instances = eligible.map((r) => r.instance_id);
     const versions = eligible.map((r) => r.version_id);
+    // The route opening runs its statements inside fleetproof_open_route,
+    // where auto_explain reports each one's plan: once as it normally runs,
+    // once with every candidate held by another transaction, so that the walk
+    // over the candidates and the contention check run too.
+    const publication = (await client.query(`SELECT revision || ':' || xmin AS p FROM catalog_revision`)).rows[0].p;
     const now = Date.now();
-    const select = await plans('select-replica', [instances, versions, instances.map(() => 0), now, null, null, null, null, tiebreakHash('act-plan')]);
-    assertIndexed('select-replica', select);
-    assert.ok(select.some((n) => n['Relation Name'] === 'connector_replicas' && INDEXED_READ.test(n['Node Type'])), 'select-replica reads replicas through an index');
-    assertIndexed('replica-candidate-exists', await plans('replica-candidate-exists', [instances, versions, now, null, null]));
+    const open = ['act-plan', tenant, capability, publication, instances, versions, instances.map(() => 0), now, null, null, null, null, tiebreakHash('act-plan')];
+    const opening = await functionPlans('open-route', open, 'selected');
+    const holder = new pg.Client(db.url);
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM connector_replicas WHERE instance_id = ANY($1) FOR UPDATE', [instances]);
+      opening.push(...(await functionPlans('open-route', open, 'contended')));
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const explained = new Set(opening.map((e) => e.query));
+    assert.ok(explained.size >= 10, `only ${explained.size} statements of the route opening were explained`);
+    for (const e of opening) assertIndexedStatement(e);
+    for (const e of await functionPlans('open-settle', ['act-plan'], undefined)) assertIndexedStatement(e);
     assertIndexed('lock-route-replica', await plans('lock-route-replica', ['act-plan']));
     assertIndexed('read-route', await plans('read-route', ['act-plan']));
     assertIndexed('expire-select-replicas', await plans('expire-select-replicas', [now, 200]));

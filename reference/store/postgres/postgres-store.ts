@@ -43,6 +43,7 @@ import { AdminWrites } from './admin-writes.ts';
 import { CatalogReader } from './catalog-reads.ts';
 import { read } from './database.ts';
 import { expireLeases, fleetStatus } from './fleet.ts';
+import { EligibleChains } from './route-selection.ts';
 import * as routing from './routing.ts';
 import {
   bindingOf,
@@ -83,7 +84,7 @@ export class PostgresStore implements RegistryStore {
     this.limits = parts.limits;
     this.admin = new AdminWrites({ control: parts.control, data: parts.data, limits: parts.limits, clock: parts.clock });
     this.catalog = new CatalogReader(parts.data, parts.limits, parts.faults.has('cursor-skip-revision'));
-    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, faults: parts.faults };
+    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, faults: parts.faults, eligible: new EligibleChains() };
   }
 
   /** Whether this process holds catalog credentials (false: data plane only). */

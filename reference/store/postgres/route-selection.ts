@@ -1,15 +1,15 @@
 // Which binding and replica take a new action (spec.md [route-binding-unavailable],
 // [route-eligibility], [route-order], [route-contention]). The binding chain
 // is decided by the shared domain rule over rows loaded under the shared
-// publication lock; the replica is chosen and locked by select-replica.sql,
-// which must filter and order in SQL to lock the winner with SKIP LOCKED.
+// publication lock, and kept per publication; the replica is chosen and
+// locked by fleetproof_open_route, which must filter and order in SQL to lock
+// the winner with SKIP LOCKED.
 import type { ReplicaProvision, ResolveRequest, TopologyPreference } from '../../../contract/records.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
 import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
-import { run, type Db } from './database.ts';
 import { circuitOf, provisionOf, type ReplicaRow } from './rows.ts';
-import { sql } from './sql.ts';
+import { literal, Rendered } from './sql.ts';
 
 /** A binding with the facts of its chain (instance, version, type), as the SQL loads it. */
 export interface ChainFacts {
@@ -50,13 +50,23 @@ export interface ChainRow extends ChainFacts {
   circuit_open_ms: number | null;
 }
 
-interface SelectedRow extends ReplicaRow {
+/** The replica fleetproof_open_route selected and locked. */
+export interface SelectedRow extends ReplicaRow {
   instance_id: string;
   version_id: string;
   region: string;
   zone: string;
   capacity_class: string;
-  priority: number;
+}
+
+/** What open-route.sql answers (migrations/0004_open_route_function.sql); `route` is the existing route. */
+export interface OpenRouteRow<Route> {
+  outcome: 'route' | 'stale' | 'selected' | 'none' | 'contended';
+  /** The current publication (revision and revision row xmin); null for 'route'. */
+  publication: string | null;
+  route: Route | null;
+  replica: SelectedRow | null;
+  chain: ChainRow | null;
 }
 
 /** Contention retries (as getaip/core): 32 more attempts, 1 ms apart. */
@@ -100,7 +110,104 @@ export function chainValid(row: ChainFacts, tenantId: string, capabilityId: stri
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The bindings of one tenant and capability that pass [route-binding-unavailable]
+ * at one catalog publication, as the arguments of open-route.sql. Which
+ * bindings are eligible depends on catalog records only, and every catalog
+ * write group changes the publication (revision and revision row) in its
+ * transaction, so a set loaded at the publication a resolve finds under the
+ * shared publication lock is exactly the set routing-bindings.sql would load
+ * in that transaction.
+ */
+export interface EligibleSet {
+  readonly publication: string;
+  readonly count: number;
+  readonly firstInstanceId: string | undefined;
+  readonly instanceIds: Rendered;
+  readonly versionIds: Rendered;
+  readonly priorities: Rendered;
+  /** Characters of the rendered arguments, for the cache bound. */
+  readonly size: number;
+}
+
+const NO_SET = { publication: null, instanceIds: new Rendered("'{}'"), versionIds: new Rendered("'{}'"), priorities: new Rendered("'{}'") };
+
+/** Default bound of the eligible-binding cache, in characters of rendered arguments (about 4 KB per 100 bindings). */
+export const ELIGIBLE_CACHE_CHARS = 16 * 1024 * 1024;
+
+/** Eligible sets by tenant and capability, least recently used evicted first. */
+export class EligibleChains {
+  private readonly sets = new Map<string, EligibleSet>();
+  private size = 0;
+
+  constructor(private readonly maxSize: number = ELIGIBLE_CACHE_CHARS) {}
+
+  private static key(tenantId: string, capabilityId: string): string {
+    return `${tenantId.length}:${tenantId}${capabilityId}`;
+  }
+
+  get(tenantId: string, capabilityId: string): EligibleSet | undefined {
+    const key = EligibleChains.key(tenantId, capabilityId);
+    const set = this.sets.get(key);
+    if (set) {
+      this.sets.delete(key);
+      this.sets.set(key, set);
+    }
+    return set;
+  }
+
+  /** Records the eligible rows (in routing-bindings.sql order) loaded at `publication`. */
+  put(tenantId: string, capabilityId: string, publication: string, eligible: readonly ChainRow[]): EligibleSet {
+    const instanceIds = new Rendered(literal(eligible.map((c) => c.instance_id)));
+    const versionIds = new Rendered(literal(eligible.map((c) => c.version_id)));
+    const priorities = new Rendered(literal(eligible.map((c) => c.priority)));
+    const set: EligibleSet = {
+      publication,
+      count: eligible.length,
+      firstInstanceId: eligible[0]?.instance_id,
+      instanceIds,
+      versionIds,
+      priorities,
+      size: instanceIds.sql.length + versionIds.sql.length + priorities.sql.length + 64,
+    };
+    const key = EligibleChains.key(tenantId, capabilityId);
+    const old = this.sets.get(key);
+    if (old) {
+      this.sets.delete(key);
+      this.size -= old.size;
+    }
+    this.sets.set(key, set);
+    this.size += set.size;
+    for (const [k, s] of this.sets) {
+      if (this.size <= this.maxSize || s === set) break;
+      this.sets.delete(k);
+      this.size -= s.size;
+    }
+    return set;
+  }
+}
+
+/** The arguments of open-route.sql for a request and the eligible set the caller holds (if any). */
+export function openRouteArgs(tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): unknown[] {
+  const pref: TopologyPreference = req.topology ?? {};
+  const residency = pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null;
+  const s = set ?? NO_SET;
+  return [
+    req.action_id,
+    tenantId,
+    req.capability_id,
+    s.publication,
+    s.instanceIds,
+    s.versionIds,
+    s.priorities,
+    nowMs,
+    pref.capacity_class ?? null,
+    residency,
+    pref.region ?? null,
+    pref.zone ?? null,
+    tiebreakHash(req.action_id),
+  ];
+}
 
 export interface Choice {
   chain: ChainRow;
@@ -108,33 +215,32 @@ export interface Choice {
   provision: ReplicaProvision;
 }
 
-export async function chooseReplica(db: Db, tenantId: string, req: ResolveRequest, rows: ChainRow[], nowMs: number): Promise<Choice> {
-  const eligible = rows.filter((row) => chainValid(row, tenantId, req.capability_id));
-  if (eligible.length === 0) throw bindingUnavailable(tenantId, req.capability_id);
-  const pref: TopologyPreference = req.topology ?? {};
-  const residency = pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null;
-  const filter = [eligible.map((c) => c.instance_id), eligible.map((c) => c.version_id), nowMs, pref.capacity_class ?? null, residency];
-  const params = [...filter.slice(0, 2), eligible.map((c) => c.priority), ...filter.slice(2), pref.region ?? null, pref.zone ?? null, tiebreakHash(req.action_id)];
-  for (let attempt = 0; attempt <= ROUTE_LOCK_RETRIES; attempt++) {
-    const [selected] = await run<SelectedRow>(db, sql('select-replica'), params);
-    if (selected) {
-      const chain = eligible.find((c) => c.instance_id === selected.instance_id)!;
-      const facts = {
-        version_id: selected.version_id,
-        status: selected.status,
-        lease_expires_at_ms: selected.lease_expires_at_ms,
-        capacity: selected.capacity,
-        active: selected.active_assignments,
-        ...circuitOf(selected),
-        topology: { region: selected.region, zone: selected.zone, capacity_class: selected.capacity_class },
-      };
-      // The SQL filter is the domain rule restated for locking; a disagreement is a defect.
-      if (!replicaTakesNewRoute(facts, chain.version_id!, pref, nowMs)) throw storageUnavailable(`replica ${selected.replica_id} was selected against [route-eligibility]`);
-      return { chain, replica: selected, provision: provisionOf(selected) };
-    }
-    const [{ candidate }] = (await run<{ candidate: boolean }>(db, sql('replica-candidate-exists'), filter)) as [{ candidate: boolean }];
-    if (!candidate) break;
-    await sleep(ROUTE_LOCK_RETRY_MS);
+/**
+ * The binding and replica a new route takes, from an opening that found no
+ * route at the eligible set's publication; REPLICA_UNAVAILABLE or
+ * BINDING_UNAVAILABLE when it selected none.
+ */
+export function choiceOf(open: OpenRouteRow<unknown>, eligible: EligibleSet, tenantId: string, req: ResolveRequest, nowMs: number): Choice {
+  if (open.outcome === 'none' || open.outcome === 'contended') {
+    if (eligible.firstInstanceId === undefined) throw bindingUnavailable(tenantId, req.capability_id);
+    throw replicaUnavailable(eligible.firstInstanceId);
   }
-  throw replicaUnavailable(eligible[0]!.instance_id);
+  const { replica: selected, chain } = open;
+  if (open.outcome !== 'selected' || !selected || !chain) throw storageUnavailable(`the route opening answered ${open.outcome}`);
+  // The SQL filter is the domain rule restated for locking, and the chain was
+  // eligible at this publication; a disagreement is a defect.
+  if (!chainValid(chain, tenantId, req.capability_id)) throw storageUnavailable(`binding of ${chain.instance_id} was selected against [route-binding-unavailable]`);
+  const facts = {
+    version_id: selected.version_id,
+    status: selected.status,
+    lease_expires_at_ms: selected.lease_expires_at_ms,
+    capacity: selected.capacity,
+    active: selected.active_assignments,
+    ...circuitOf(selected),
+    topology: { region: selected.region, zone: selected.zone, capacity_class: selected.capacity_class },
+  };
+  if (!replicaTakesNewRoute(facts, chain.version_id!, req.topology ?? {}, nowMs)) {
+    throw storageUnavailable(`replica ${selected.replica_id} was selected against [route-eligibility]`);
+  }
+  return { chain, replica: selected, provision: provisionOf(selected) };
 }

@@ -24,7 +24,7 @@ import type { Clock } from '../../domain/time.ts';
 import { assertShape, jsonEqual } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
 import { circuitOf } from './rows.ts';
-import { chooseReplica, type ChainRow } from './route-selection.ts';
+import { chainValid, choiceOf, openRouteArgs, ROUTE_LOCK_RETRIES, ROUTE_LOCK_RETRY_MS, type ChainRow, type EligibleChains, type EligibleSet, type OpenRouteRow } from './route-selection.ts';
 import { execute, prepareExecutables, sql } from './sql.ts';
 
 /** The routing statements, prepared on each data connection for EXECUTE in multi-statement messages. */
@@ -35,6 +35,8 @@ export interface RoutingContext {
   clock: Clock;
   fenceTokens: FenceTokenSource;
   faults: Faults;
+  /** Eligible bindings per tenant and capability, by catalog publication. */
+  eligible: EligibleChains;
 }
 
 interface RouteRow {
@@ -67,11 +69,24 @@ interface LockedRouteRow extends RouteRow {
   type_enabled: boolean | null;
 }
 
+/** A route opened for settlement (open-settle.sql): the route with its locked replica's circuit. */
+interface SettleRow {
+  tenant_id: string;
+  reserved: boolean;
+  last_settlement: SettlementOutcome | null;
+  assignment: RouteAssignment;
+  replica_id: string;
+  consecutive_failures: number;
+  circuit_open_until_ms: number;
+}
+
 const viewOf = (r: Pick<RouteRow, 'assignment' | 'reserved' | 'last_settlement'>): RouteView => ({
   assignment: r.assignment,
   reserved: r.reserved,
   last_settlement: r.last_settlement,
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The limit the SQL checks: the pinned one, or none under the capacity-outside-lock fault. */
 const UNCHECKED_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -107,9 +122,39 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
   return [scopes.map((s) => s.kind), scopes.map((s) => s.key), scopes.map((s) => (unchecked ? UNCHECKED_LIMIT : s.limit))];
 }
 
-async function createRoute(ctx: RoutingContext, tx: MessageTransaction, tenantId: string, req: ResolveRequest, rows: ChainRow[]): Promise<RouteView> {
-  const nowMs = ctx.clock();
-  const { chain, replica, provision } = await chooseReplica(tx.db, tenantId, req, rows, nowMs);
+/** The opening call again, in the open transaction (after a reload of the bindings, or the reselect fault's delete). */
+async function openAgain(tx: MessageTransaction, tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): Promise<OpenRow> {
+  const result = await tx.db.query(execute('open-route', openRouteArgs(tenantId, req, set, nowMs)));
+  return result.rows[0] as OpenRow;
+}
+
+async function createRoute(
+  ctx: RoutingContext,
+  tx: MessageTransaction,
+  tenantId: string,
+  req: ResolveRequest,
+  opened: OpenRow,
+  cached: EligibleSet | undefined,
+  nowMs: number,
+): Promise<RouteView> {
+  let open = opened;
+  let eligible = cached;
+  if (open.outcome === 'stale' || !eligible) {
+    // The bindings at the current publication, which the shared publication
+    // lock taken by the opening keeps current until this transaction ends.
+    const rows = await run<ChainRow>(tx.db, sql('routing-bindings'), [tenantId, req.capability_id]);
+    const valid = rows.filter((row) => chainValid(row, tenantId, req.capability_id));
+    eligible = ctx.eligible.put(tenantId, req.capability_id, open.publication!, valid);
+    open = await openAgain(tx, tenantId, req, eligible, nowMs);
+    if (open.outcome === 'stale' || open.outcome === 'route') throw storageUnavailable(`the route opening answered ${open.outcome} under its own locks`);
+  }
+  // Every eligible replica held by a concurrent resolve: a bounded number of
+  // further attempts, a pause apart ([route-contention]).
+  for (let attempt = 1; open.outcome === 'contended' && attempt <= ROUTE_LOCK_RETRIES; attempt++) {
+    await sleep(ROUTE_LOCK_RETRY_MS);
+    open = await openAgain(tx, tenantId, req, eligible, nowMs);
+  }
+  const { chain, replica, provision } = choiceOf(open, eligible, tenantId, req, nowMs);
   const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
   if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);
   const admission = buildReservation(chain.quota_policy_ref, policy, {
@@ -225,27 +270,27 @@ async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: 
   return { assignment: a, reserved: true, last_settlement: null };
 }
 
+type OpenRow = OpenRouteRow<RouteRow>;
+
 export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
-  // One message opens the transaction: the action's lock, then its route and
-  // the tenant's bindings, each read with a snapshot taken after the lock.
-  const opening = [
-    execute('lock-action', [req.action_id]),
-    execute('read-route', [req.action_id]),
-    execute('routing-bindings', [tenantId, req.capability_id]),
-  ].join(';\n');
-  return messageTransaction(ctx.data, PREPARED, opening, async (tx) => {
-    const existing = tx.opened[1]!.rows[0] as RouteRow | undefined;
-    const bindings = tx.opened[2]!.rows as ChainRow[];
-    if (!existing) return createRoute(ctx, tx, tenantId, req, bindings);
+  const nowMs = ctx.clock();
+  const cached = ctx.eligible.get(tenantId, req.capability_id);
+  // One message opens the transaction: the action's lock and its route, then
+  // for a new route the publication lock and the selected replica's lock.
+  return messageTransaction(ctx.data, PREPARED, execute('open-route', openRouteArgs(tenantId, req, cached, nowMs)), async (tx) => {
+    const opened = tx.opened[0]!.rows[0] as OpenRow;
+    const existing = opened.outcome === 'route' ? opened.route! : undefined;
+    if (!existing) return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
     if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
       throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
     }
     if (existing.reserved) return viewOf(existing);
     if (ctx.faults.has('reselect-on-retry')) {
       await run(tx.db, sql('delete-route'), [req.action_id]);
-      return createRoute(ctx, tx, tenantId, req, bindings);
+      const current = ctx.eligible.get(tenantId, req.capability_id);
+      return createRoute(ctx, tx, tenantId, req, await openAgain(tx, tenantId, req, current, nowMs), current, nowMs);
     }
     return reacquire(ctx, tx, req.action_id);
   });
@@ -269,9 +314,8 @@ export async function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementRequest', { assignment, outcome });
-  const opening = [execute('lock-action', [actionId]), execute('lock-route-replica', [actionId])].join(';\n');
-  return messageTransaction(ctx.data, PREPARED, opening, async (tx) => {
-    const stored = tx.opened[1]!.rows[0] as LockedRouteRow | undefined;
+  return messageTransaction(ctx.data, PREPARED, execute('open-settle', [actionId]), async (tx) => {
+    const stored = tx.opened[0]!.rows[0] as SettleRow | undefined;
     if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
     if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
       throw fenceLost('the presented assignment differs from the stored one');

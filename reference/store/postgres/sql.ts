@@ -38,7 +38,7 @@ export function allStatements(): ReadonlyMap<string, Statement> {
 }
 
 /** Statements run through EXECUTE in multi-statement messages. */
-const EXECUTABLE = ['lock-action', 'read-route', 'routing-bindings', 'lock-route-replica', 'create-route', 'reacquire-route', 'settle-route'];
+const EXECUTABLE = ['open-route', 'open-settle', 'create-route', 'reacquire-route', 'settle-route'];
 
 const executeName = (name: string) => `fleetproof_x_${name.replaceAll('-', '_')}`;
 
@@ -47,9 +47,20 @@ export function prepareExecutables(): string {
   return EXECUTABLE.map((name) => `PREPARE ${executeName(name)} AS ${sql(name).text}`).join(';\n');
 }
 
+/** An argument already rendered by literal(), to be sent as is (rendered once, sent many times). */
+export class Rendered {
+  readonly sql: string;
+  constructor(sql: string) {
+    // escapeLiteral builds its result a character at a time; copying it once
+    // into one flat string spares every message that embeds it the walk.
+    this.sql = Buffer.from(sql, 'utf8').toString('utf8');
+  }
+}
+
 /** A value as an SQL literal (strings quoted, arrays in array syntax). */
 export function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Rendered) return value.sql;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`${value} is not an SQL number`);

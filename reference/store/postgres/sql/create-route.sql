@@ -1,7 +1,7 @@
 -- Creates a route in one statement of the resolve transaction ([route-atomic]):
 -- reserves every scope of the attempt, takes one unit of the replica and
 -- stores the assignment. The replica row is already locked by
--- select-replica.sql in this transaction.
+-- fleetproof_open_route (open-route.sql) in this transaction.
 --
 -- Reservation ([admission-all-or-nothing], [admission-never-overbooked]):
 -- a counter row is created on first use and otherwise incremented in place by

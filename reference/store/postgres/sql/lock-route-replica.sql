@@ -1,9 +1,9 @@
--- The route of an action with its pinned replica row locked, for a settle or
--- a retry (under the action's advisory lock). Locking the replica first is
--- the order every transaction follows (replica, then route, then counters),
--- the order lease expiry takes too, so the two never wait on each other in a
--- cycle. The route columns come from this statement's snapshot: its
--- assignment is immutable and a reservation can only have been released
+-- The route of an action with its pinned replica row locked, for a retry of
+-- the pinned route (under the action's advisory lock). Locking the replica
+-- first is the order every transaction follows (replica, then route, then
+-- counters), the order lease expiry takes too, so the two never wait on each
+-- other in a cycle. The route columns come from this statement's snapshot:
+-- its assignment is immutable and a reservation can only have been released
 -- meanwhile (by expiry), which the following update re-checks. The instance,
 -- version and type facts serve [pinned-replica-conditions].
 SELECT a.tenant_id, a.capability_id, a.version_id AS pinned_version_id, a.reserved, a.last_settlement, a.reservation_scopes, a.assignment,

@@ -1,7 +1,7 @@
 -- Settles a reserved attempt in one statement ([settle-release-once]): marks
 -- the route released, releases exactly the scopes it holds and one unit of
 -- the replica, and writes the circuit the caller computed from the locked
--- replica row. The replica is locked (lock-route-replica.sql) before the
+-- replica row. The replica is locked (open-settle.sql) before the
 -- route and the counters, the order every transaction uses. The route update
 -- re-checks `reserved` against the latest committed row, so a reservation
 -- that lease expiry released meanwhile is not released twice. Counters are
