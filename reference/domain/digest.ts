@@ -11,9 +11,15 @@ export function digestOf(value: unknown): string {
   return `sha256:${sha256Hex(canonicalJson(value))}`;
 }
 
-/** The digest and canonical byte length of a manifest, serialising it once. */
-export function manifestFacts(manifest: Manifest): { digest: string; size: number } {
-  const canonical = canonicalJson(manifest);
+/**
+ * The digest and canonical byte length of a manifest. Given the canonical
+ * JSON of its capabilities (in order), the manifest's is assembled from them:
+ * a manifest has exactly the members capabilities < profiles.
+ */
+export function manifestFacts(manifest: Manifest, canonicalCapabilities?: readonly string[]): { digest: string; size: number } {
+  const canonical = canonicalCapabilities
+    ? `{"capabilities":[${canonicalCapabilities.join(',')}],"profiles":${canonicalJson(manifest.profiles)}}`
+    : canonicalJson(manifest);
   return { digest: `sha256:${sha256Hex(canonical)}`, size: Buffer.byteLength(canonical, 'utf8') };
 }
 
@@ -27,12 +33,12 @@ export function capabilityDefinition(capability: Capability): CapabilityDefiniti
  * capability < contract_digest < schema_digest, so its canonical form is
  * assembled from the capability's.
  */
-export function sizedCapabilityDefinition(capability: Capability): { definition: CapabilityDefinition; size: number } {
+export function sizedCapabilityDefinition(capability: Capability): { definition: CapabilityDefinition; size: number; canonicalCapability: string } {
   const canonicalCapability = canonicalJson(capability);
   const contract_digest = `sha256:${sha256Hex(canonicalCapability)}`;
   const schema_digest = digestOf({ input: capability.input_schema, output: capability.output_schema ?? null });
   const canonical = `{"capability":${canonicalCapability},"contract_digest":"${contract_digest}","schema_digest":"${schema_digest}"}`;
-  return { definition: { capability, contract_digest, schema_digest }, size: Buffer.byteLength(canonical, 'utf8') };
+  return { definition: { capability, contract_digest, schema_digest }, size: Buffer.byteLength(canonical, 'utf8'), canonicalCapability };
 }
 
 const UNIT_SEPARATOR = '\u001f';

@@ -57,12 +57,13 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
   if (manifest.capabilities.length > limits.max_capabilities_per_version) {
     throw admissionRejected(`manifest declares more than ${limits.max_capabilities_per_version} capabilities`);
   }
-  const facts = manifestFacts(manifest);
+  // Each capability is serialised once; the manifest's canonical form is assembled from them.
+  const sized = manifest.capabilities.map(sizedCapabilityDefinition);
+  const facts = manifestFacts(manifest, sized.map((s) => s.canonicalCapability));
   if (facts.size > limits.max_manifest_bytes) throw admissionRejected(`manifest exceeds ${limits.max_manifest_bytes} bytes`);
   if (facts.digest !== record.manifest_digest) throw admissionRejected('manifest_digest does not match the canonical manifest');
-  const definitions = manifest.capabilities.map((capability) => {
-    const { definition, size } = sizedCapabilityDefinition(capability);
-    if (size > limits.max_capability_bytes) throw admissionRejected(`capability ${capability.id} exceeds ${limits.max_capability_bytes} bytes`);
+  const definitions = sized.map(({ definition, size }) => {
+    if (size > limits.max_capability_bytes) throw admissionRejected(`capability ${definition.capability.id} exceeds ${limits.max_capability_bytes} bytes`);
     return { definition, size, isNew: true };
   });
   if (ctx.versionStringOwner !== undefined) throw conflict(`connector type already has version ${record.version}`);
@@ -70,7 +71,8 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
   for (const d of definitions) {
     const stored = ctx.storedDefinition(d.definition.capability.id);
     if (stored === undefined) continue;
-    if (!jsonEqual(stored, d.definition)) throw conflict(`capability ${d.definition.capability.id} exists with a different contract`);
+    // The contract digest is the SHA-256 of the whole canonical capability: equal digests, equal definitions.
+    if (stored.contract_digest !== d.definition.contract_digest) throw conflict(`capability ${d.definition.capability.id} exists with a different contract`);
     d.isNew = false;
   }
   return { outcome: 'applied', definitions };
