@@ -23,6 +23,7 @@ import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
 import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
 import { overallVerdict } from './verdict.ts';
+import { fileURLToPath } from 'node:url';
 
 export interface CertifyOptions {
   /** A registry to certify; without it the embedded reference is started. */
@@ -49,7 +50,7 @@ const STAGES: Record<StageName, (ctx: StageContext) => Promise<StageOutput>> = {
   load: loadStage,
 };
 
-const RUNS_DIR = new URL('../reports/runs/', import.meta.url).pathname;
+const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
 
 function newRunId(): string {
   return `cert-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;

@@ -5,6 +5,7 @@
 // engine ran.
 import { spawn, spawnSync } from 'node:child_process';
 import { NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
+import { fileURLToPath } from 'node:url';
 
 export type EngineChoice = 'auto' | 'k6' | 'node';
 
@@ -20,7 +21,7 @@ export interface EngineRun {
   error: string | null;
 }
 
-export const SCRIPT_PATH = new URL('../scale.js', import.meta.url).pathname;
+export const SCRIPT_PATH = fileURLToPath(new URL('../scale.js', import.meta.url));
 
 /** `k6 version` of the k6 on PATH, or null when there is none. */
 export function findK6(): string | null {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { request } from 'undici';
 import type { EngineInfo } from './engines.ts';
+import { fileURLToPath } from 'node:url';
 
 export interface LoadEnvironment {
   harness: { name: string; version: string; commit: string | null; dirty: boolean | null };
@@ -15,7 +16,7 @@ export interface LoadEnvironment {
 
 function git(args: string[]): string | null {
   try {
-    return execFileSync('git', args, { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return null;
   }

@@ -16,6 +16,7 @@ import { ContractError, loadScaleContract, resolveProfile } from './scale-contra
 import { retireRun, type Retirement } from './retire.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import { replicaIdsOfRun } from './run-replicas.ts';
+import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
   target: string;
@@ -41,7 +42,7 @@ export interface LoadRunOutcome {
   report?: LoadReport;
 }
 
-const REPORTS_DIR = new URL('../../reports/runs/', import.meta.url).pathname;
+const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   let profile;

@@ -17,8 +17,9 @@ import { createRegistryServer, type RegistryServer } from '../http/server.ts';
 import { World } from '../store/behaviour/world.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { main } from './main.ts';
+import { fileURLToPath } from 'node:url';
 
-const BIN = new URL('../../bin/fleetproof.js', import.meta.url).pathname;
+const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
 
 describe('fleetproof directory watch', () => {
   let dir: string;

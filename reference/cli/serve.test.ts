@@ -12,8 +12,9 @@ import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 import { generateSigningKeys, loadSigningKey, mintToken, signingKeyFromJwk, writeSigningKeys } from '../../contract/tokens.ts';
 import { main } from './main.ts';
+import { fileURLToPath } from 'node:url';
 
-const BIN = new URL('../../bin/fleetproof.js', import.meta.url).pathname;
+const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
 
 interface Served {
   child: ChildProcess;

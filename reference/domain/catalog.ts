@@ -3,6 +3,7 @@
 import type { CapabilityDefinition, CapabilityPage, CatalogQuery, RegistryLimits } from '../../contract/records.ts';
 import { DEFAULT_PAGE_LIMIT } from '../../contract/records.ts';
 import { invalid, staleCursor } from './registry-error.ts';
+import { violationOf } from '../../contract/schemas.ts';
 import { assertShape } from './validation.ts';
 
 export interface VisibleDefinition {
@@ -37,18 +38,20 @@ export function encodeCursor(revision: number, lastId: string): string {
  */
 export function normaliseQuery(query: CatalogQuery, revision: number, limits: RegistryLimits, skipRevisionCheck = false): NormalisedQuery {
   assertShape<CatalogQuery>('CatalogQuery', query);
-  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-  if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
   let after: string | undefined;
   if (query.cursor !== undefined) {
     const colon = query.cursor.indexOf(':');
     if (colon <= 0) throw invalid('malformed cursor');
     const revPart = query.cursor.slice(0, colon);
     if (!/^[0-9]{1,16}$/.test(revPart)) throw invalid('malformed cursor');
+    // Stale before anything else the request holds ([page-stale-cursor]).
     if (Number(revPart) !== revision && !skipRevisionCheck) throw staleCursor();
     after = query.cursor.slice(colon + 1);
-    if (after === '') throw invalid('malformed cursor');
+    // The id part is a capability id this registry could have issued.
+    if (violationOf('CapabilityId', after) !== null) throw invalid('malformed cursor');
   }
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
   const trimmed = query.text?.trim();
   return {
     capabilityId: query.capability_id,

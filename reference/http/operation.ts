@@ -7,6 +7,7 @@ import { invalid, notFound } from '../domain/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
 import type { Principal } from './authenticate.ts';
 import type { HttpMetrics } from './metrics.ts';
+import type { ErrorLogger } from './error-response.ts';
 
 export interface OperationInput {
   params: Record<string, string>;
@@ -34,6 +35,8 @@ export interface ServerDeps {
   metrics: HttpMetrics;
   /** openapi.yaml as JSON, serialised once. */
   openApiJson: string;
+  /** Where faults that must not reach the caller are reported. */
+  log: ErrorLogger;
 }
 
 export interface OperationHandler {

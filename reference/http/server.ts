@@ -107,7 +107,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     features: ['metrics'],
   };
   const metrics = new HttpMetrics();
-  const deps: ServerDeps = { store: options.store, limits, version, metrics, openApiJson: JSON.stringify(openApiDocument()) };
+  const deps: ServerDeps = { store: options.store, limits, version, metrics, openApiJson: JSON.stringify(openApiDocument()), log };
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
   const nextRequestId = () => `${idPrefix}-${(++requestCounter).toString(36)}`;

@@ -18,10 +18,11 @@ import { readRunPart, PartError, type RunPart } from './run-part.ts';
 import { RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
 import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
 import { writeMergedReport } from './write-merged-report.ts';
+import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
 
-const REPORTS_DIR = new URL('../runs/', import.meta.url).pathname;
+const REPORTS_DIR = fileURLToPath(new URL('../runs/', import.meta.url));
 
 export interface PartSummary {
   dir: string;

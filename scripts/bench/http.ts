@@ -21,12 +21,13 @@ import { Pool } from 'undici';
 import { loadSigningKey, mintToken, writeSigningKeys, type SigningKey } from '../../contract/tokens.ts';
 import { b, HOUR } from '../../reference/store/behaviour/world.ts';
 import { fmt, median } from './stats.ts';
+import { fileURLToPath } from 'node:url';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 1500);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const TENANTS = Number(process.env['BENCH_TENANTS'] ?? 8);
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROFILE_DIR = process.env['BENCH_CPU_PROF'];
 
 interface Exchange {

@@ -8,11 +8,13 @@ export const operationsHandlers: HandlerTable = {
     },
   },
   getReady: {
-    async handle(_input, { store }) {
+    async handle(_input, { store, log }) {
+      // Unauthenticated callers learn only that the store is not ready; the cause goes to the log.
       try {
         return (await store.ready()) ? ok({ status: 'ready' }) : { status: 503, body: { status: 'not_ready' } };
       } catch (err) {
-        return { status: 503, body: { status: 'not_ready', detail: (err as Error).message ?? String(err) } };
+        log('GET /ready: the store is not ready', err);
+        return { status: 503, body: { status: 'not_ready', detail: 'the store cannot serve requests' } };
       }
     },
   },

@@ -129,7 +129,7 @@ describe('HTTP server', () => {
     });
     await withRegistry({ wrapStore: overriding({ ready: () => Promise.reject(new Error('pool closed')) }) }, async (api) => {
       const res = await api.call('getReady', { token: null });
-      assert.deepEqual(res.body, { status: 'not_ready', detail: 'pool closed' });
+      assert.deepEqual(res.body, { status: 'not_ready', detail: 'the store cannot serve requests' }, 'the cause is logged, not told to anonymous callers');
     });
   });
 

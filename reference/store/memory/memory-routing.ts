@@ -260,7 +260,8 @@ export function settle(
   if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.lastSettlement };
   const replica = state.replicas.get(stored.assignment.replica_id)!;
   if (!releaseAgain) {
-    for (const s of stored.scopes) if (state.counter(counterKey(s.kind, s.key)) === 0) throw fenceLost(`counter ${s.kind} is already released`);
+    // A held reservation always has its units counted; a zero here is a defect of the store, not a lost fence.
+    for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
     addToCounters(state, stored.scopes, -1);
   } else {
     addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);

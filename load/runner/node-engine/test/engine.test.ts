@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
+import { fileURLToPath } from 'node:url';
 
-const FIXTURE = new URL('./fixtures/lifecycle.js', import.meta.url).pathname;
+const FIXTURE = fileURLToPath(new URL('./fixtures/lifecycle.js', import.meta.url));
 
 test('the Node runner honours executors, checks, metrics and the k6 lifecycle', async (t) => {
   const server = createServer((req, res) => {
