@@ -79,7 +79,7 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
    * nested statements, reported to this client), custom then generic, with
    * the call's outcome checked when one is expected.
    */
-  async function functionPlans(statement: string, values: unknown[], outcome: string | undefined): Promise<ExplainedStatement[]> {
+  async function functionPlans(statement: string, values: unknown[], outcome: string | undefined, then: Array<[string, unknown[]]> = []): Promise<ExplainedStatement[]> {
     const c = new pg.Client(db.url);
     const out: ExplainedStatement[] = [];
     c.on('notice', (n) => {
@@ -99,6 +99,7 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
         await c.query(`SET plan_cache_mode = ${mode}`);
         await c.query('BEGIN');
         const { rows } = await c.query(sql(statement).text, values);
+        for (const [next, nextValues] of then) await c.query(sql(next).text, nextValues);
         await c.query('ROLLBACK');
         if (outcome !== undefined) assert.equal(rows[0]?.outcome, outcome, `${statement} under ${mode}`);
       }
@@ -173,7 +174,14 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     const explained = new Set(opening.map((e) => e.query));
     assert.ok(explained.size >= 10, `only ${explained.size} statements of the route opening were explained`);
     for (const e of opening) assertIndexedStatement(e);
-    for (const e of await functionPlans('open-settle', ['act-plan'], undefined)) assertIndexedStatement(e);
+    // The writes: a route created on the selected replica, then settled, in one transaction.
+    const replica = data.ids.replica(7);
+    const writes = await functionPlans('open-settle', ['act-plan'], undefined, [
+      ['create-route', [['tenant', 'instance'], [tenant, instances[0]], [1000, 1000], replica, 'act-plan', tenant, capability, 'route_plan', '[{"kind":"tenant","key":"' + tenant + '","limit":1000},{"kind":"instance","key":"' + instances[0] + '","limit":1000}]', '{}', now, versions[0]]],
+      ['settle-route', ['act-plan', 'completed', replica, 0, 0, false]],
+    ]);
+    assert.ok(new Set(writes.map((e) => e.query)).size >= 7, `only ${new Set(writes.map((e) => e.query)).size} statements of the writes were explained`);
+    for (const e of writes) assertIndexedStatement(e);
     assertIndexed('lock-route-replica', await plans('lock-route-replica', ['act-plan']));
     assertIndexed('read-route', await plans('read-route', ['act-plan']));
     assertIndexed('expire-select-replicas', await plans('expire-select-replicas', [now, 200]));

@@ -3,7 +3,7 @@
 -- them fit and the caller found the pinned replica usable ($5), takes one
 -- unit of the replica and marks the route reserved. The replica row is
 -- already locked by lock-route-replica.sql in this transaction; the counters
--- are locked as in create-route.sql, in the same order. On a miss the
+-- are locked as by fleetproof_create_route, in the same order. On a miss the
 -- statement refuses, naming the first scope at its limit before an unusable
 -- replica ([pinned-precedence]); the refusal aborts the transaction and so
 -- undoes the increments.
