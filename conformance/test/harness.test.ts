@@ -11,6 +11,7 @@ import { expectEqual, expectError, expectIdentical, fail } from '../harness/expe
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import { caseTag, Ids, newRunId } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
+import { isPrometheusSample } from '../harness/prometheus.ts';
 import type { CaseContext } from '../harness/context.ts';
 import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
 
@@ -126,5 +127,19 @@ describe('judging global state others may change', () => {
     await expectExactEffect(ctx, 'count', effect(1, () => 0));
     await assert.rejects(expectExactEffect(ctx, 'count', effect(2, () => 0)), (err) => ConformanceFailure.is(err) && /moved by 2/.test((err as Error).message));
     await assert.rejects(expectExactEffect(ctx, 'count', effect(1, () => 1)), (err) => err instanceof HarnessError);
+  });
+});
+
+describe('Prometheus sample lines', () => {
+  it('accept quoted label values holding braces, commas and the three escapes', () => {
+    for (const line of ['up 1', 'http_requests_total{path="/a}b",le="+Inf"} 3 1700000000000', 'm{v="q\\"uote\\\\back\\nline",} NaN', 'm{} -Inf', 'm{a="1", b="2"} 2.5e-3', 'm 0x1p-2']) {
+      assert.ok(isPrometheusSample(line), line);
+    }
+  });
+
+  it('refuse unterminated or unquoted values, unknown escapes and missing values', () => {
+    for (const line of ['m{a="1} 2', 'm{a=1} 2', 'm{a="\\x"} 1', 'm{a="1"}', 'm{a="1"}} 2', 'm{a="1"b="2"} 1', '1m 1', 'm one']) {
+      assert.ok(!isPrometheusSample(line), line);
+    }
   });
 });

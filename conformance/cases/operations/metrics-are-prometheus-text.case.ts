@@ -1,8 +1,6 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectOk, expectTrue } from '../../harness/expect.ts';
-
-/** One Prometheus text exposition sample line: name, optional labels, value, optional timestamp. */
-const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+]?([0-9.eE+-]+|NaN|\+Inf|-Inf)( -?[0-9]+)?$/;
+import { isPrometheusSample } from '../../harness/prometheus.ts';
 
 export default defineCase({
   id: 'operations/metrics-are-prometheus-text',
@@ -17,7 +15,7 @@ export default defineCase({
     const lines = reply.text.split('\n').filter((l) => l.trim() !== '');
     const samples = lines.filter((l) => !l.startsWith('#'));
     expectTrue(samples.length > 0, 'at least one sample', reply.exchange);
-    const bad = samples.filter((l) => !SAMPLE.test(l));
+    const bad = samples.filter((l) => !isPrometheusSample(l));
     expectTrue(bad.length === 0, `lines that are not samples: ${bad.slice(0, 3).join(' | ')}`, reply.exchange);
   },
 });
