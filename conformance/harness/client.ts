@@ -1,7 +1,9 @@
 // The typed HTTP client of the harness. It knows every operation of
 // openapi.yaml (method, path, roles, documented statuses and their schemas)
 // and checks every response it receives before a case sees it:
-//   - no 5xx except REPLICA_UNAVAILABLE / STORAGE_UNAVAILABLE ([error-no-server-error-on-input]);
+//   - no 5xx except REPLICA_UNAVAILABLE / STORAGE_UNAVAILABLE ([error-no-server-error-on-input]),
+//     unless the operation documents that status with a body of its own
+//     (GET /ready's 503 `not_ready`);
 //   - a status the operation documents;
 //   - JSON bodies are application/json and well formed ([wire-json]);
 //   - error bodies have the envelope and the catalogue status of their code ([error-body]);
@@ -9,6 +11,9 @@
 //   - success bodies match the operation's response schema.
 // A violation is a ConformanceFailure carrying the exchange, so every failure
 // shows the exact request and response that broke the contract.
+// STORAGE_UNAVAILABLE normally means the case could observe nothing (a
+// HarnessError); a request that must be refused before storage is reached
+// says so with `refusedBeforeStorage`, and then it is a failure.
 import { request, type Dispatcher } from 'undici';
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOGUE, isErrorCode, SCOPE_KINDS, type ErrorBody } from '../../contract/errors.ts';
@@ -51,7 +56,22 @@ export interface CallRequest<K extends OperationId> {
   headers?: Record<string, string>;
   /** Overrides the client's speaker for this call. */
   as?: Speaker;
+  /**
+   * This request must be refused without reaching storage, so a
+   * STORAGE_UNAVAILABLE answer is a failure of this clause rather than an
+   * environment fault:
+   *   - `auth-before-state`: no token, a bad token or a missing role; the
+   *     registry must refuse it before reading any state.
+   *   - `error-no-server-error-on-input`: input no schema accepts; the
+   *     registry refuses it at shape validation, which precedes every other
+   *     rule. Here the storage is checked with GET /ready first: when the
+   *     registry says it is not ready, the answer may be honest and the case
+   *     errors instead.
+   */
+  refusedBeforeStorage?: StorageFreeClause;
 }
+
+export type StorageFreeClause = 'auth-before-state' | 'error-no-server-error-on-input';
 
 export interface Reply<K extends OperationId | 'raw' = OperationId> {
   readonly op: K;
@@ -83,7 +103,11 @@ interface OperationFacts {
   /** Documented status → validator (null: not JSON). */
   statuses: Map<number, ValidateFunction | null>;
   contentTypes: Map<number, string | null>;
+  /** Documented 4xx/5xx statuses whose body is not the error envelope (GET /ready's 503 ReadyStatus). */
+  ownBodyStatuses: Set<number>;
 }
+
+const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
 
 let facts: Map<string, OperationFacts> | undefined;
 
@@ -94,14 +118,17 @@ function operationFacts(): Map<string, OperationFacts> {
   for (const entry of operations()) {
     const statuses = new Map<number, ValidateFunction | null>();
     const contentTypes = new Map<number, string | null>();
+    const ownBodyStatuses = new Set<number>();
     for (const [status, value] of Object.entries(entry.operation.responses)) {
       let response = value as { $ref?: string; content?: Record<string, { schema: unknown }> };
       if (response.$ref) response = doc.components.responses[response.$ref.replace('#/components/responses/', '')] as typeof response;
       const [type, media] = Object.entries(response.content ?? {})[0] ?? [null, null];
       contentTypes.set(Number(status), type);
       statuses.set(Number(status), type === 'application/json' && media ? compileSchema(media.schema) : null);
+      const isErrorBody = (media?.schema as { $ref?: unknown } | undefined)?.$ref === ERROR_BODY_REF;
+      if (Number(status) >= 400 && media && !isErrorBody) ownBodyStatuses.add(Number(status));
     }
-    facts.set(entry.operation.operationId, { entry, statuses, contentTypes });
+    facts.set(entry.operation.operationId, { entry, statuses, contentTypes, ownBodyStatuses });
   }
   return facts;
 }
@@ -143,7 +170,7 @@ export class RegistryClient {
     const speaker = req.as !== undefined ? req.as : this.speaker !== undefined ? this.speaker : { roles: f.entry.roles ?? [] };
     const body = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(isUnchecked(req.body) ? req.body.value : req.body));
     const reply = await this.send(op, f.entry.method.toUpperCase(), path, speaker, body, req.contentType, req.headers);
-    this.check(f, reply);
+    await this.check(f, reply, req.refusedBeforeStorage);
     if (reply.status === 200 && f.entry.method !== 'get' && this.options.onWrite) {
       this.options.onWrite(op, params, isUnchecked(req.body) ? req.body.value : req.body, reply.exchange.request.caller, reply);
     }
@@ -154,7 +181,7 @@ export class RegistryClient {
   async raw(method: string, path: string, init: { body?: string | Buffer; contentType?: string; as?: Speaker; headers?: Record<string, string> } = {}): Promise<Reply<'raw'>> {
     const speaker = init.as !== undefined ? init.as : (this.speaker ?? null);
     const reply = await this.send('raw', method, path, speaker, init.body, init.contentType, init.headers);
-    this.checkServerError(reply);
+    await this.checkServerError(reply);
     if (reply.status >= 400) this.checkErrorBody(reply);
     return reply;
   }
@@ -221,8 +248,10 @@ export class RegistryClient {
     }
   }
 
-  private check(f: OperationFacts, reply: Reply): void {
-    this.checkServerError(reply);
+  private async check(f: OperationFacts, reply: Reply, refusedBeforeStorage: StorageFreeClause | undefined): Promise<void> {
+    // A status documented with a body of its own is an answer, not an error.
+    const ownBody = f.ownBodyStatuses.has(reply.status);
+    if (!ownBody) await this.checkServerError(reply, refusedBeforeStorage);
     const op = f.entry.operation.operationId;
     if (!f.statuses.has(reply.status)) {
       throw new ConformanceFailure(`${op} answered ${reply.status}, a status openapi.yaml does not document for it`, { exchange: reply.exchange });
@@ -234,17 +263,29 @@ export class RegistryClient {
         clause: 'wire-json',
       });
     }
-    if (reply.status >= 400) return this.checkErrorBody(reply);
+    if (reply.status >= 400 && !ownBody) return this.checkErrorBody(reply);
     const validate = f.statuses.get(reply.status);
     if (validate && !validate(reply.json)) {
       throw new ConformanceFailure(`${op} ${reply.status}: the body violates openapi.yaml: ${describeViolation(validate.errors).message}`, { exchange: reply.exchange });
     }
   }
 
-  private checkServerError(reply: Reply<OperationId | 'raw'>): void {
+  private async checkServerError(reply: Reply<OperationId | 'raw'>, refusedBeforeStorage?: StorageFreeClause): Promise<void> {
     if (reply.status < 500) return;
     const code = (reply.json as ErrorBody | undefined)?.error?.code;
     if (reply.status === 503 && code === 'STORAGE_UNAVAILABLE') {
+      if (refusedBeforeStorage === 'auth-before-state') {
+        throw new ConformanceFailure('the registry answered STORAGE_UNAVAILABLE to a request it must refuse before reading any state', {
+          exchange: reply.exchange,
+          clause: 'auth-before-state',
+        });
+      }
+      if (refusedBeforeStorage === 'error-no-server-error-on-input' && (await this.storageReady())) {
+        throw new ConformanceFailure('the registry answered STORAGE_UNAVAILABLE to input no schema accepts, while GET /ready says its storage serves', {
+          exchange: reply.exchange,
+          clause: 'error-no-server-error-on-input',
+        });
+      }
       throw new HarnessError(`the registry answered STORAGE_UNAVAILABLE (${reply.exchange.request.method} ${reply.exchange.request.url}): its storage failed, so the case could not observe anything`);
     }
     if (reply.status === 503 && code === 'REPLICA_UNAVAILABLE') return;
@@ -252,6 +293,15 @@ export class RegistryClient {
       exchange: reply.exchange,
       clause: 'error-no-server-error-on-input',
     });
+  }
+
+  /** Whether GET /ready answers 200 now; anything else (not ready, no answer, a broken reply) is false. */
+  private async storageReady(): Promise<boolean> {
+    try {
+      return (await this.as(null).call('getReady')).status === 200;
+    } catch {
+      return false;
+    }
   }
 
   private checkErrorBody(reply: Reply<OperationId | 'raw'>): void {

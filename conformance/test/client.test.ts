@@ -2,7 +2,7 @@
 // points it at a small server that answers one way the contract forbids,
 // and asserts the violation becomes a ConformanceFailure citing the right
 // clause and carrying the exchange, or a HarnessError when nothing was
-// observed (no answer, STORAGE_UNAVAILABLE).
+// observed (no answer, STORAGE_UNAVAILABLE where storage may be reached).
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,13 +16,16 @@ import { TokenMinter } from '../harness/tokens.ts';
 
 type Answer = { status: number; body?: unknown; text?: string; headers?: Record<string, string> };
 let answer: Answer = { status: 200 };
+/** The answer of GET /ready, when it should differ from `answer`. */
+let readyAnswer: Answer | undefined;
 let lastAuthorization: string | undefined;
 
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   lastAuthorization = req.headers.authorization;
   req.resume();
-  const text = answer.text ?? JSON.stringify(answer.body ?? {});
-  res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+  const given = req.url === '/ready' && readyAnswer ? readyAnswer : answer;
+  const text = given.text ?? JSON.stringify(given.body ?? {});
+  res.writeHead(given.status, { 'content-type': 'application/json', ...given.headers });
   res.end(text);
 });
 const dispatcher = new Agent();
@@ -110,6 +113,36 @@ describe('harness client checks every response', () => {
     const tokens = new TokenMinter(await signingKeyFromJwk(privateJwk), 'a');
     const nowhere = new RegistryClient({ baseUrl: 'http://127.0.0.1:1', dispatcher, tokens, requestTimeoutMs: 500 });
     await assert.rejects(nowhere.call('getHealth'), (err) => err instanceof HarnessError && !ConformanceFailure.is(err));
+  });
+
+  it('fails STORAGE_UNAVAILABLE to a request refused before any state is read against [auth-before-state]', async () => {
+    answer = { status: 503, body: error('STORAGE_UNAVAILABLE') };
+    const noToken = client.as(null).call('getConnectorType', { params: { type_id: 'ctype_x' }, refusedBeforeStorage: 'auth-before-state' });
+    assert.equal((await failureOf(noToken)).clause, 'auth-before-state');
+  });
+
+  it('fails STORAGE_UNAVAILABLE to malformed input while /ready says ready, and errors while it does not', async () => {
+    const malformed = () => client.as({ roles: ['registry:admin'] }).call('putConnectorType', { params: { type_id: 'ctype_x' }, rawBody: '{"id":', refusedBeforeStorage: 'error-no-server-error-on-input' });
+    try {
+      answer = { status: 503, body: error('STORAGE_UNAVAILABLE') };
+      readyAnswer = { status: 200, body: { status: 'ready' } };
+      assert.equal((await failureOf(malformed())).clause, 'error-no-server-error-on-input');
+      readyAnswer = { status: 503, body: { status: 'not_ready' } };
+      await assert.rejects(malformed(), (err) => err instanceof HarnessError);
+    } finally {
+      readyAnswer = undefined;
+    }
+  });
+
+  it("accepts GET /ready's documented 503 not_ready, and checks its body against the ReadyStatus schema", async () => {
+    answer = { status: 503, body: { status: 'not_ready' } };
+    assert.equal((await client.as(null).call('getReady')).status, 503);
+    answer = { status: 503, body: { status: 'sleeping' } };
+    assert.match((await failureOf(client.as(null).call('getReady'))).message, /violates openapi.yaml/);
+    answer = { status: 503, body: error('STORAGE_UNAVAILABLE') };
+    assert.match((await failureOf(client.as(null).call('getReady'))).message, /violates openapi.yaml/);
+    answer = { status: 500, body: error('INTERNAL') };
+    assert.equal((await failureOf(client.as(null).call('getReady'))).clause, 'error-no-server-error-on-input');
   });
 
   it('records exchanges with the caller named and the token redacted', async () => {

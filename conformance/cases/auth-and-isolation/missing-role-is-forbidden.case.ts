@@ -19,6 +19,7 @@ export default defineCase({
         params: absentParams(ctx.ids, o) as never,
         ...(o.hasBody ? { body: unchecked({}) } : {}),
         as: { roles: others, tenant },
+        refusedBeforeStorage: 'auth-before-state',
       });
       expectError(reply, 'FORBIDDEN', undefined, `${o.method} ${o.path} without ${o.roles!.join(' ')}`);
     }

@@ -14,6 +14,7 @@ export default defineCase({
       const reply = await ctx.anonymous.call(o.op, {
         params: absentParams(ctx.ids, o) as never,
         ...(o.hasBody ? { body: unchecked({}) } : {}),
+        refusedBeforeStorage: 'auth-before-state',
       });
       expectError(reply, 'UNAUTHENTICATED', undefined, `${o.method} ${o.path} without a token`);
     }

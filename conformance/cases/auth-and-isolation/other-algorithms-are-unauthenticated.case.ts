@@ -11,7 +11,7 @@ export default defineCase({
     const params = { type_id: ctx.ids.type('absent') };
     for (const kind of ['alg-none', 'alg-hs256'] as const) {
       const token = await ctx.tokens.forged(kind, caller);
-      expectError(await ctx.api.call('getConnectorType', { params, as: { token } }), 'UNAUTHENTICATED', undefined, `token: ${kind}`);
+      expectError(await ctx.api.call('getConnectorType', { params, as: { token }, refusedBeforeStorage: 'auth-before-state' }), 'UNAUTHENTICATED', undefined, `token: ${kind}`);
     }
   },
 });

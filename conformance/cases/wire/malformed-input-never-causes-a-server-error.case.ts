@@ -33,12 +33,12 @@ export default defineCase({
       const params = absentParams(ctx.ids, o) as never;
       // The client itself fails the case on a 5xx, citing this clause; a 2xx here would be just as wrong.
       for (const rawBody of o.hasBody ? NASTY_BODIES : []) {
-        const reply = await ctx.api.call(o.op, { params, rawBody, as: everything });
+        const reply = await ctx.api.call(o.op, { params, rawBody, as: everything, refusedBeforeStorage: 'error-no-server-error-on-input' });
         expectTrue(reply.status >= 400 && reply.status < 500, `${o.method} ${o.path} answered ${reply.status} to a malformed body`, reply.exchange);
       }
       for (const name of o.pathParams) {
         for (const raw of NASTY_IDS) {
-          const reply = await ctx.api.call(o.op, { params, rawParams: { [name]: raw } as never, as: everything, ...(o.hasBody ? { rawBody: '{}' } : {}) });
+          const reply = await ctx.api.call(o.op, { params, rawParams: { [name]: raw } as never, as: everything, refusedBeforeStorage: 'error-no-server-error-on-input', ...(o.hasBody ? { rawBody: '{}' } : {}) });
           expectTrue(reply.status >= 400 && reply.status < 500, `${o.method} ${o.path} with ${name}=${raw.slice(0, 20)} answered ${reply.status}`, reply.exchange);
         }
       }
