@@ -7,10 +7,24 @@ import { generateKeyPair, SignJWT, base64url } from 'jose';
 import { createHmac } from 'node:crypto';
 import { mintToken, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
 import type { Role } from '../../contract/records.ts';
+import type { ServerClock } from './clock.ts';
 import type { CallerSummary } from './exchange.ts';
+import { HarnessError } from './failure.ts';
 
 /** Long enough for any run; a token expiring mid-run would turn passes into errors. */
 const TOKEN_TTL_SECONDS = 4 * 3600;
+
+/**
+ * [auth-time] allows no leeway on `exp` and 30 s of skew on `nbf`, so the
+ * time-bound tokens sit just outside those edges on the target's clock: `exp`
+ * this far before its now, `nbf` this far after it, each widened by the clock
+ * estimate's uncertainty so the token is on the wrong side whatever the true
+ * offset. A registry with more leeway than the contract allows accepts them.
+ */
+export const EXPIRED_BY_MS = 3_000;
+export const NOT_BEFORE_AHEAD_MS = 60_000;
+/** Beyond this uncertainty the tokens would prove only a leeway far above the contract's. */
+export const MAX_TOKEN_CLOCK_UNCERTAINTY_MS = 10_000;
 
 export interface Caller {
   roles: readonly (Role | string)[];
@@ -64,9 +78,13 @@ export class TokenMinter {
     return this.callers.get(token) ?? null;
   }
 
-  /** A token that must be refused with UNAUTHENTICATED, carrying these roles and tenant otherwise. */
-  async forged(kind: ForgedToken, caller: Caller): Promise<string> {
-    const token = await this.forge(kind, caller);
+  /**
+   * A token that must be refused with UNAUTHENTICATED, carrying these roles
+   * and tenant otherwise. `expired` and `not-yet-valid` are placed on the
+   * target's clock, so they need it.
+   */
+  async forged(kind: ForgedToken, caller: Caller, clock?: ServerClock): Promise<string> {
+    const token = await this.forge(kind, caller, clock);
     this.callers.set(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
     return token;
   }
@@ -77,18 +95,36 @@ export class TokenMinter {
     return claims;
   }
 
-  private async forge(kind: ForgedToken, caller: Caller): Promise<string> {
+  /** The target's now in ms, when it is known well enough to place a token at the edge of [auth-time]. */
+  private serverNow(kind: ForgedToken, clock: ServerClock | undefined): number {
+    if (!clock) throw new Error(`a ${kind} token is placed on the target's clock: pass ctx.clock`);
+    if (!(clock.uncertaintyMs <= MAX_TOKEN_CLOCK_UNCERTAINTY_MS)) {
+      throw new HarnessError(
+        `the target's clock is known only to ±${clock.uncertaintyMs} ms (${clock.source}); a ${kind} token cannot be placed near enough to the edge of [auth-time] to judge`,
+      );
+    }
+    return clock.now();
+  }
+
+  private async forge(kind: ForgedToken, caller: Caller, clock: ServerClock | undefined): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const header = { alg: TOKEN_ALGORITHM, kid: this.key.kid, typ: 'JWT' };
     const base = () => new SignJWT(this.claims(caller)).setProtectedHeader(header).setAudience(this.audience).setSubject('fleetproof-conformance');
     switch (kind) {
-      case 'expired':
-        // Expired ten minutes ago: far outside any skew the registry may allow.
-        return base().setIssuedAt(now - 3600).setExpirationTime(now - 600).sign(this.key.key);
+      case 'expired': {
+        // Expired a few seconds ago on the target's clock: the contract allows no leeway on exp.
+        const serverMs = this.serverNow(kind, clock);
+        const exp = Math.floor((serverMs - EXPIRED_BY_MS - clock!.uncertaintyMs) / 1000);
+        return base().setIssuedAt(exp - 3600).setExpirationTime(exp).sign(this.key.key);
+      }
       case 'without-exp':
         return base().setIssuedAt(now).sign(this.key.key);
-      case 'not-yet-valid':
-        return base().setIssuedAt(now).setNotBefore(now + 600).setExpirationTime(now + 3600).sign(this.key.key);
+      case 'not-yet-valid': {
+        // Valid a minute from now on the target's clock: beyond the 30 s of skew the contract allows on nbf.
+        const serverMs = this.serverNow(kind, clock);
+        const nbf = Math.ceil((serverMs + NOT_BEFORE_AHEAD_MS + clock!.uncertaintyMs) / 1000);
+        return base().setIssuedAt(Math.floor(serverMs / 1000)).setNotBefore(nbf).setExpirationTime(nbf + 3600).sign(this.key.key);
+      }
       case 'wrong-audience':
         return mintToken({ key: this.key, roles: caller.roles, audience: `${this.audience}-elsewhere`, ...(caller.tenant ? { tenant: caller.tenant } : {}) });
       case 'unknown-key': {

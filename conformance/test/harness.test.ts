@@ -6,12 +6,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { componentValidator } from '../../contract/schemas.ts';
+import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
+import { ServerClock } from '../harness/clock.ts';
 import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import { caseTag, Ids, newRunId } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
 import { isPrometheusSample } from '../harness/prometheus.ts';
+import { TokenMinter } from '../harness/tokens.ts';
 import type { CaseContext } from '../harness/context.ts';
 import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
 
@@ -127,6 +131,31 @@ describe('judging global state others may change', () => {
     await expectExactEffect(ctx, 'count', effect(1, () => 0));
     await assert.rejects(expectExactEffect(ctx, 'count', effect(2, () => 0)), (err) => ConformanceFailure.is(err) && /moved by 2/.test((err as Error).message));
     await assert.rejects(expectExactEffect(ctx, 'count', effect(1, () => 1)), (err) => err instanceof HarnessError);
+  });
+});
+
+describe('tokens at the edges of [auth-time]', () => {
+  it('places exp just past and nbf beyond the skew on the target clock, widened by its uncertainty', async () => {
+    const { privateJwk } = await generateSigningKeys();
+    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    // The target runs an hour ahead of this machine, known to ±2 s.
+    const clock = new ServerClock(3_600_000, 'test', 2_000);
+    const caller = { roles: ['registry:reader'] };
+    const expired = decodeJwt(await minter.forged('expired', caller, clock));
+    const serverSeconds = clock.now() / 1000;
+    assert.ok(expired.exp! <= serverSeconds - 5 && expired.exp! >= serverSeconds - 7, `exp ${expired.exp} against the target's ${serverSeconds}`);
+    const early = decodeJwt(await minter.forged('not-yet-valid', caller, clock));
+    assert.ok(early.nbf! >= serverSeconds + 62 && early.nbf! <= serverSeconds + 64, `nbf ${early.nbf} against the target's ${serverSeconds}`);
+    assert.ok(early.exp! > early.nbf!);
+  });
+
+  it('refuses to place them without a clock good enough to judge', async () => {
+    const { privateJwk } = await generateSigningKeys();
+    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    const caller = { roles: ['registry:reader'] };
+    await assert.rejects(minter.forged('expired', caller, new ServerClock(0, 'local clock', Number.POSITIVE_INFINITY)), (err) => err instanceof HarnessError);
+    await assert.rejects(minter.forged('not-yet-valid', caller, new ServerClock(0, 'slow link', 30_000)), (err) => err instanceof HarnessError);
+    await assert.rejects(minter.forged('expired', caller), /ctx\.clock/);
   });
 });
 

@@ -5,10 +5,10 @@ export default defineCase({
   id: 'auth-and-isolation/not-yet-valid-token-is-unauthenticated',
   clause: 'auth-time',
   category: 'auth-and-isolation',
-  description: 'a token whose nbf is ten minutes ahead, far beyond 30 s of skew, is 401',
+  description: 'a token whose nbf is a minute ahead on the registry clock, beyond 30 s of skew, is 401',
   async run(ctx) {
-    const token = await ctx.tokens.forged('not-yet-valid', { roles: ['registry:reader'] });
-    const reply = await ctx.api.call('getReplica', { params: { replica_id: ctx.ids.replica('absent') }, as: { token } });
+    const token = await ctx.tokens.forged('not-yet-valid', { roles: ['registry:reader'] }, ctx.clock);
+    const reply = await ctx.api.call('getReplica', { params: { replica_id: ctx.ids.replica('absent') }, as: { token }, refusedBeforeStorage: 'auth-before-state' });
     expectError(reply, 'UNAUTHENTICATED');
   },
 });
