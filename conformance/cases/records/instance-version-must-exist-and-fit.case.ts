@@ -7,8 +7,10 @@ export default defineCase({
   category: 'records',
   description: "an instance's version must exist (404) and be of its type (400); its status is not checked",
   async run(ctx) {
-    const fleet = await ctx.fx.fleet();
-    const other = await ctx.fx.fleet();
+    // No bindings: a bound capability the new version lacked would also be CONFLICT
+    // ([records-instance-rollout]), and the contract does not rank the two.
+    const fleet = await ctx.fx.fleet({ bound: [] });
+    const other = await ctx.fx.fleet({ bound: [] });
     const params = { instance_id: fleet.instance.id };
     const next = { ...fleet.instance, config_revision: 2 };
     expectError(await ctx.admin.call('putInstance', { params, body: { ...next, version_id: ctx.ids.version('absent') } }), 'NOT_FOUND', undefined, 'unknown version');
