@@ -13,10 +13,12 @@ export default defineCase({
     const ids = async (text: string, capability_id?: string) =>
       expectOk(await ctx.catalogFor(fleet.tenant).call('queryCatalog', { query: { text, ...(capability_id ? { capability_id } : {}) } })).capabilities.map((d) => d.capability.id);
     expectEqual(await ids('  mixed case words  '), [odd.id], 'trimmed, case-blind description match');
+    // Each wildcard probe matches odd's name under LIKE ('%' any run, '_' any one character)
+    // and nothing as a literal, so only a literal filter returns nothing.
     expectEqual(await ids('100%'), [odd.id], 'a literal %');
-    expectEqual(await ids('1%0'), [], '% is not a wildcard');
+    expectEqual(await ids('percent%score'), [], '% is not a wildcard ("Percent 100% Under_Score" under LIKE)');
     expectEqual(await ids('under_score'), [odd.id], 'a literal _');
-    expectEqual(await ids('under score'), [], '_ is not a wildcard');
+    expectEqual(await ids('percent_100'), [], '_ is not a wildcard ("Percent 100" under LIKE)');
     expectEqual(await ids(`${ctx.ids.prefix}.PLAIN`.toUpperCase()), [plain.id], 'an upper-cased id');
     expectEqual(await ids('   '), [odd.id, plain.id].sort(), 'blank text filters nothing');
     expectEqual(await ids('plain', odd.id), [], 'text AND capability_id');
