@@ -9,7 +9,7 @@ import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
 import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
 import { circuitOf, provisionOf, type ReplicaRow } from './rows.ts';
-import { literal, Rendered } from './sql.ts';
+import { arrayText } from './sql.ts';
 
 /** A binding with the facts of its chain (instance, version, type), as the SQL loads it. */
 export interface ChainFacts {
@@ -123,14 +123,15 @@ export interface EligibleSet {
   readonly publication: string;
   readonly count: number;
   readonly firstInstanceId: string | undefined;
-  readonly instanceIds: Rendered;
-  readonly versionIds: Rendered;
-  readonly priorities: Rendered;
+  /** The arguments as array text, rendered once. */
+  readonly instanceIds: string;
+  readonly versionIds: string;
+  readonly priorities: string;
   /** Characters of the rendered arguments, for the cache bound. */
   readonly size: number;
 }
 
-const NO_SET = { publication: null, instanceIds: new Rendered("'{}'"), versionIds: new Rendered("'{}'"), priorities: new Rendered("'{}'") };
+const NO_SET = { publication: null, instanceIds: '{}', versionIds: '{}', priorities: '{}' };
 
 /** Default bound of the eligible-binding cache, in characters of rendered arguments (about 4 KB per 100 bindings). */
 export const ELIGIBLE_CACHE_CHARS = 16 * 1024 * 1024;
@@ -158,9 +159,9 @@ export class EligibleChains {
 
   /** Records the eligible rows (in routing-bindings.sql order) loaded at `publication`. */
   put(tenantId: string, capabilityId: string, publication: string, eligible: readonly ChainRow[]): EligibleSet {
-    const instanceIds = new Rendered(literal(eligible.map((c) => c.instance_id)));
-    const versionIds = new Rendered(literal(eligible.map((c) => c.version_id)));
-    const priorities = new Rendered(literal(eligible.map((c) => c.priority)));
+    const instanceIds = arrayText(eligible.map((c) => c.instance_id));
+    const versionIds = arrayText(eligible.map((c) => c.version_id!));
+    const priorities = arrayText(eligible.map((c) => c.priority));
     const set: EligibleSet = {
       publication,
       count: eligible.length,
@@ -168,7 +169,7 @@ export class EligibleChains {
       instanceIds,
       versionIds,
       priorities,
-      size: instanceIds.sql.length + versionIds.sql.length + priorities.sql.length + 64,
+      size: instanceIds.length + versionIds.length + priorities.length + 64,
     };
     const key = EligibleChains.key(tenantId, capabilityId);
     const old = this.sets.get(key);

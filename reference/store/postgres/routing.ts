@@ -25,10 +25,7 @@ import { assertShape, jsonEqual } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
 import { circuitOf } from './rows.ts';
 import { chainValid, choiceOf, openRouteArgs, ROUTE_LOCK_RETRIES, ROUTE_LOCK_RETRY_MS, type ChainRow, type EligibleChains, type EligibleSet, type OpenRouteRow } from './route-selection.ts';
-import { execute, prepareExecutables, sql } from './sql.ts';
-
-/** The routing statements, prepared on each data connection for EXECUTE in multi-statement messages. */
-const PREPARED = prepareExecutables();
+import { sql } from './sql.ts';
 
 export interface RoutingContext {
   data: pg.Pool;
@@ -124,8 +121,8 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
 
 /** The opening call again, in the open transaction (after a reload of the bindings, or the reselect fault's delete). */
 async function openAgain(tx: MessageTransaction, tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): Promise<OpenRow> {
-  const result = await tx.db.query(execute('open-route', openRouteArgs(tenantId, req, set, nowMs)));
-  return result.rows[0] as OpenRow;
+  const [row] = await run<OpenRow>(tx.db, sql('open-route'), openRouteArgs(tenantId, req, set, nowMs));
+  return row!;
 }
 
 async function createRoute(
@@ -196,22 +193,20 @@ async function createRoute(
     nowMs,
   });
   // The reservation, the replica unit and the route are written, and
-  // committed, by one message; a refusal aborts all of it.
+  // committed, in one round trip; a refusal aborts all of it.
   await tx
-    .commitWith(
-      execute('create-route', [
-        ...reserveParams(scopes, ctx),
-        replica.replica_id,
-        req.action_id,
-        tenantId,
-        req.capability_id,
-        assignment.fence_token,
-        JSON.stringify(scopes),
-        JSON.stringify(assignment),
-        nowMs,
-        assignment.version_id,
-      ]),
-    )
+    .commitWith(sql('create-route'), [
+      ...reserveParams(scopes, ctx),
+      replica.replica_id,
+      req.action_id,
+      tenantId,
+      req.capability_id,
+      assignment.fence_token,
+      JSON.stringify(scopes),
+      JSON.stringify(assignment),
+      nowMs,
+      assignment.version_id,
+    ])
     .catch((err) => {
       throw refused(err, chain.instance_id);
     });
@@ -263,7 +258,7 @@ async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: 
   const scopes = attemptScopes(a.admission, true);
   if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
   await tx
-    .commitWith(execute('reacquire-route', [...reserveParams(scopes, ctx), locked!.replica_id, replicaUsable, actionId, JSON.stringify(scopes)]))
+    .commitWith(sql('reacquire-route'), [...reserveParams(scopes, ctx), locked!.replica_id, replicaUsable, actionId, JSON.stringify(scopes)])
     .catch((err) => {
       throw refused(err, a.instance_id);
     });
@@ -279,8 +274,8 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
   const cached = ctx.eligible.get(tenantId, req.capability_id);
   // One message opens the transaction: the action's lock and its route, then
   // for a new route the publication lock and the selected replica's lock.
-  return messageTransaction(ctx.data, PREPARED, execute('open-route', openRouteArgs(tenantId, req, cached, nowMs)), async (tx) => {
-    const opened = tx.opened[0]!.rows[0] as OpenRow;
+  return messageTransaction(ctx.data, sql('open-route'), openRouteArgs(tenantId, req, cached, nowMs), async (tx) => {
+    const opened = tx.opened.rows[0] as OpenRow;
     const existing = opened.outcome === 'route' ? opened.route! : undefined;
     if (!existing) return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
     if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
@@ -314,8 +309,8 @@ export async function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementRequest', { assignment, outcome });
-  return messageTransaction(ctx.data, PREPARED, execute('open-settle', [actionId]), async (tx) => {
-    const stored = tx.opened[0]!.rows[0] as SettleRow | undefined;
+  return messageTransaction(ctx.data, sql('open-settle'), [actionId], async (tx) => {
+    const stored = tx.opened.rows[0] as SettleRow | undefined;
     if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
     if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
       throw fenceLost('the presented assignment differs from the stored one');
@@ -324,9 +319,14 @@ export async function settle(
     if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.last_settlement };
     const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock());
     const [result] = await tx
-      .commitWith<{ routes: number }>(
-        execute('settle-route', [actionId, outcome, stored.replica_id, circuit.consecutive_failures, circuit.open_until_ms, releaseAgain]),
-      )
+      .commitWith<{ routes: number }>(sql('settle-route'), [
+        actionId,
+        outcome,
+        stored.replica_id,
+        circuit.consecutive_failures,
+        circuit.open_until_ms,
+        releaseAgain,
+      ])
       .catch((err) => {
         throw refused(err, stored.assignment.instance_id);
       });
