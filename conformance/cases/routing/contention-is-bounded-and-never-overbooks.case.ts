@@ -1,25 +1,30 @@
-import type { ErrorBody } from '../../../contract/errors.ts';
+import { expectBurstRefusal, fillSequentially } from '../../harness/contention.ts';
 import { defineCase } from '../../harness/define-case.ts';
-import { expectEqual, expectTrue } from '../../harness/expect.ts';
+import { expectAtMost, expectEqual, expectError } from '../../harness/expect.ts';
 
 export default defineCase({
   id: 'routing/contention-is-bounded-and-never-overbooks',
   clause: 'route-contention',
   category: 'routing',
   flags: ['concurrent'],
-  description: '96 parallel resolves for 2 units all answer, as a route or REPLICA_UNAVAILABLE, and fill exactly 2',
+  description: '96 parallel resolves for 2 units all answer, as a route or REPLICA_UNAVAILABLE, and never overbook',
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 1 });
     const dispatch = ctx.dispatch(fleet.tenant);
-    const replies = await Promise.all(Array.from({ length: 96 }, () => dispatch.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } })));
-    const routed = replies.filter((r) => r.status === 200);
-    for (const r of replies.filter((x) => x.status !== 200)) {
-      expectEqual((r.json as ErrorBody).error.code, 'REPLICA_UNAVAILABLE', 'a resolve that lost the race', r.exchange);
-    }
-    expectEqual(routed.length, 2, 'routes created for two units of capacity');
-    for (const replica of fleet.replicas) {
-      const state = await ctx.fx.replicaState(replica.id);
-      expectTrue(state.active_assignments <= state.capacity, `replica ${replica.id} holds ${state.active_assignments} of ${state.capacity}`);
-    }
+    const fresh = () => ({ action_id: ctx.ids.action(), capability_id: fleet.capability });
+    const units = async () => {
+      const states = await Promise.all(fleet.replicas.map((r) => ctx.fx.replicaState(r.id)));
+      for (const s of states) expectAtMost(s.active_assignments, s.capacity, `active assignments of ${s.id}`);
+      return states.reduce((n, s) => n + s.active_assignments, 0);
+    };
+    const replies = await Promise.all(Array.from({ length: 96 }, () => dispatch.call('resolveRoute', { body: fresh() })));
+    for (const r of replies.filter((x) => x.status !== 200)) expectBurstRefusal(r, { instanceId: fleet.instance.id }, 'a resolve that lost the race');
+    const routed = replies.filter((r) => r.status === 200).length;
+    expectAtMost(routed, 2, 'routes created for two units of capacity');
+    expectEqual(await units(), routed, 'replica units held against routes created');
+    // Losing every race is allowed; one at a time, both units fill and a third resolve finds no replica.
+    await fillSequentially(ctx, dispatch, 2 - routed, fresh, 'a resolve while a unit is free');
+    expectError(await dispatch.call('resolveRoute', { body: fresh() }), 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a resolve with both units taken');
+    expectEqual(await units(), 2, 'replica units with both replicas full');
   },
 });
