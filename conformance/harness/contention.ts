@@ -26,7 +26,7 @@ const codeOf = (reply: Reply<'resolveRoute'>): string | undefined => (reply.json
  * A resolve sent on its own: REPLICA_UNAVAILABLE is retried up to
  * CONTENTION_ATTEMPTS times in all; the last reply is returned, whatever it is.
  */
-export async function resolveWithRetries(ctx: CaseContext, dispatch: RegistryClient, body: ResolveRequest): Promise<Reply<'resolveRoute'>> {
+export async function resolveWithRetries(ctx: Pick<CaseContext, 'sleep'>, dispatch: RegistryClient, body: ResolveRequest): Promise<Reply<'resolveRoute'>> {
   for (let attempt = 1; ; attempt++) {
     const reply = await dispatch.call('resolveRoute', { body });
     if (attempt >= CONTENTION_ATTEMPTS || codeOf(reply) !== 'REPLICA_UNAVAILABLE') return reply;

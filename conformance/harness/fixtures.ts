@@ -4,6 +4,7 @@
 // catalog revision). A setup step that the registry refuses is a failure:
 // the request was valid, so refusing it breaks the contract.
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ScopeKind } from '../../contract/errors.ts';
 import { recordBuilders } from '../../contract/builders.js';
 import type {
@@ -23,6 +24,7 @@ import type {
 } from '../../contract/records.ts';
 import type { RegistryClient } from './client.ts';
 import { HOUR, type ServerClock } from './clock.ts';
+import { resolveWithRetries } from './contention.ts';
 import { expectOk } from './expect.ts';
 import type { Ids } from './ids.ts';
 
@@ -150,9 +152,14 @@ export class Fixtures {
     return expectOk(await this.clients.lifecycle.call('reportHealth', { params: { replica_id: replicaId }, body: report }), 'setup: reportHealth').record;
   }
 
+  /**
+   * A resolve that must succeed. [route-contention] lets a busy registry
+   * answer REPLICA_UNAVAILABLE while capacity is left, so that answer is tried
+   * again a bounded number of times before it counts.
+   */
   async resolve(tenant: string, capabilityId: string, actionId: string, topology?: TopologyPreference): Promise<RouteView> {
     const body = { action_id: actionId, capability_id: capabilityId, ...(topology ? { topology } : {}) };
-    return expectOk(await this.clients.dispatch(tenant).call('resolveRoute', { body }), 'setup: resolveRoute');
+    return expectOk(await resolveWithRetries({ sleep: (ms) => delay(ms) }, this.clients.dispatch(tenant), body), 'setup: resolveRoute');
   }
 
   async settle(view: RouteView, outcome: SettlementOutcome = 'completed'): Promise<SettlementResult> {
