@@ -10,7 +10,7 @@
 // per machine into a world-readable directory when it runs as root.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, cp, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,6 +45,7 @@ const SUPERUSER = 'postgres';
 const PASSWORD = 'fleetproof';
 const READY = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 60_000;
+const PORT_ATTEMPTS = 5;
 
 interface Binaries {
   initdb: string;
@@ -102,12 +103,20 @@ async function makeReadable(dir: string): Promise<void> {
 /**
  * Copies the binaries' directory (bin, lib, share) into the temporary
  * directory, once per machine and version; concurrent callers race on an
- * atomic rename, so a half-written copy is never used.
+ * atomic rename, so a half-written copy is never used. The temporary
+ * directory is shared with every user, so a copy is only reused when this
+ * process's user (root) owns it and nobody else can write to it; otherwise
+ * the binaries are staged afresh in a private directory.
  */
 async function stagedBinaries(original: Binaries): Promise<Binaries> {
   const nativeDir = dirname(dirname(original.initdb));
   const version = /\d+(\.\d+)+/.exec(spawnSync(original.postgres, ['--version'], { encoding: 'utf8' }).stdout)?.[0] ?? 'unknown';
-  const staged = join(tmpdir(), `fleetproof-postgres-${version}`);
+  let staged = join(tmpdir(), `fleetproof-postgres-${version}`);
+  if (existsSync(staged) && !(await trustworthy(staged))) {
+    const own = await mkdtemp(join(tmpdir(), 'fleetproof-postgres-'));
+    await chmod(own, 0o755); // the server's user must reach the binaries
+    staged = join(own, version);
+  }
   if (!existsSync(join(staged, 'bin', 'postgres'))) {
     const partial = `${staged}.${process.pid}.partial`;
     await rm(partial, { recursive: true, force: true });
@@ -115,7 +124,14 @@ async function stagedBinaries(original: Binaries): Promise<Binaries> {
     await makeReadable(partial);
     await rename(partial, staged).catch(async () => rm(partial, { recursive: true, force: true }));
   }
+  if (!(await trustworthy(staged))) throw new Error(`${staged} is not owned by this user or is writable by others`);
   return { initdb: join(staged, 'bin', 'initdb'), postgres: join(staged, 'bin', 'postgres') };
+}
+
+/** Owned by this process's user, a real directory, and writable by no one else. */
+async function trustworthy(dir: string): Promise<boolean> {
+  const info = await lstat(dir);
+  return info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o022) === 0;
 }
 
 function run(binary: string, args: string[], as: RunAs | null, log: (line: string) => void): Promise<void> {
@@ -209,7 +225,6 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
   const bin = as ? await stagedBinaries(original) : original;
   const temporary = options.dir === undefined;
   const dataDir = options.dir ?? (await mkdtemp(join(tmpdir(), 'fleetproof-pg-')));
-  const port = options.port ?? (await freePort());
   const flags = [
     '-c', 'listen_addresses=127.0.0.1',
     // No Unix socket: its default directory may not exist or be writable.
@@ -219,7 +234,18 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
   ];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(bin, dataDir, as, log);
-  let child: ChildProcess | null = await startServer(bin, dataDir, port, flags, as, log);
+  // A free port can be taken by another process before the server binds it;
+  // a port the caller did not choose is then simply chosen again.
+  let port = options.port ?? (await freePort());
+  let child: ChildProcess | null = null;
+  for (let attempt = 1; child === null; attempt++) {
+    try {
+      child = await startServer(bin, dataDir, port, flags, as, log);
+    } catch (err) {
+      if (options.port !== undefined || attempt >= PORT_ATTEMPTS || !/could not bind|Address already in use/i.test(String(err))) throw err;
+      port = await freePort();
+    }
+  }
   return {
     url: `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
