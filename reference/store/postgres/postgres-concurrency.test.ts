@@ -198,10 +198,11 @@ describe('postgres concurrency', () => {
   it('[lease-expiry-effect] lease expiry racing routes, retries and settlements leaves counts reconciled', async () => {
     const f = await fleet('expiry', 12, 50, { max_tenant_in_flight: 10_000, max_instance_in_flight: 10_000, max_tenant_retry_in_flight: 10_000 });
     try {
-      // Half the replicas will see their lease end while the run goes on.
+      // Half the replicas will see their lease end while the run goes on,
+      // late enough that routes land on them first even on a loaded machine.
       const expiring = f.replicaIds.slice(0, 6);
-      for (const id of expiring) await f.store.reportHealth(id, b.health(2, Date.now() + 400, { capacity: 50 }));
-      const end = Date.now() + 1500;
+      for (const id of expiring) await f.store.reportHealth(id, b.health(2, Date.now() + 800, { capacity: 50 }));
+      const end = Date.now() + 2000;
       let expired = 0;
       const unexpected: string[] = [];
       const worker = async (w: number) => {

@@ -199,12 +199,11 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     assertIndexed('load-definitions', await plans('load-definitions', [data.tenantCapabilities(42).slice(0, 50)]));
   });
 
-  it('a tenant catalog walk at scale is consistent and quick', async () => {
+  it('a tenant catalog walk at scale returns every visible capability once, in order', async () => {
     const tenant = data.ids.tenant(42);
     const expected = data.tenantCapabilities(42);
     const seen: string[] = [];
     let cursor: string | undefined;
-    const started = performance.now();
     do {
       const page = await store.queryCatalog({ limit: 50, ...(cursor ? { cursor } : {}) }, { tenant_id: tenant, allow_unbound: false });
       assert.equal(page.total, expected.length);
@@ -212,6 +211,5 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     assert.deepEqual(seen, expected);
-    assert.ok(performance.now() - started < 10_000, 'the walk took more than 10 s');
   });
 });
