@@ -1,11 +1,13 @@
 // The run plan a load script reads (load/lib/plan.js): a fresh run id, the
 // resolved profile, and every token the run needs, minted here before the
 // run so that nothing is signed inside k6. The file holds bearer tokens, so
-// it is private to the user and removed after the run.
+// it is private to the user and removed after the run. A distributed run
+// shares one plan (`fleetproof load --write-plan`): every instance runs the
+// same run id, and the merge audits the target with the plan's tokens.
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { mintToken, type SigningKey } from '../../contract/tokens.ts';
-import type { ResolvedProfile } from './scale-contract.ts';
+import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
 
 export interface RunPlan {
   run_id: string;
@@ -47,4 +49,32 @@ export async function buildRunPlan(args: { target: string; profile: ResolvedProf
 
 export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {
   await writeFile(path, JSON.stringify(plan), { mode: 0o600 });
+}
+
+export class PlanError extends Error {}
+
+/** A plan written by writeRunPlan, checked enough that a wrong file is refused before anything runs. */
+export async function readRunPlan(path: string): Promise<RunPlan> {
+  let plan: RunPlan;
+  try {
+    plan = JSON.parse(await readFile(path, 'utf8')) as RunPlan;
+  } catch (err) {
+    throw new PlanError(`cannot read the run plan ${path}: ${(err as Error).message}`);
+  }
+  const problem =
+    typeof plan !== 'object' || plan === null
+      ? 'not a JSON object'
+      : !/^[0-9a-f]{32}$/.test(String(plan.run_id))
+        ? 'run_id is not a run id'
+        : !/^https?:\/\//.test(String(plan.target))
+          ? 'target is not an http(s) URL'
+          : plan.profile?.format !== CONTRACT_FORMAT || typeof plan.profile.name !== 'string'
+            ? `profile is not a resolved ${CONTRACT_FORMAT} profile`
+            : typeof plan.tokens?.control !== 'string' || !Array.isArray(plan.tokens.tenants) || plan.tokens.tenants.length !== plan.profile.dataset?.tenants
+              ? 'tokens do not match the profile'
+              : typeof plan.lease_until_ms !== 'number'
+                ? 'lease_until_ms is missing'
+                : null;
+  if (problem) throw new PlanError(`${path} is not a fleetproof run plan: ${problem}`);
+  return plan;
 }

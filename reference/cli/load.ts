@@ -1,7 +1,7 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { parseDuration } from '../../load/runner/scale-contract.ts';
-import { runLoad } from '../../load/runner/run-load.ts';
+import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../../load/runner/run-load.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
@@ -17,6 +17,8 @@ const FLAGS = {
   out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
+  'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
+  plan: { type: 'string', description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -24,9 +26,15 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const v = parsed.values;
   const usage = (m: string) => new UsageError(`${m}\n\n${helpText('load', summary, FLAGS)}`);
-  if (!v.target) throw usage('--target is required');
-  if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-  if (!v.key) throw usage('--key is required');
+  if (v.plan !== undefined) {
+    for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
+      if (v[flag] !== undefined && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
+    }
+  } else {
+    if (!v.target) throw usage('--target is required');
+    if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
+    if (!v.key) throw usage('--key is required');
+  }
   if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(`--engine must be auto, k6 or node, not ${v.engine}`);
   let durationS: number | undefined;
   try {
@@ -34,18 +42,21 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     throw usage((err as Error).message);
   }
-  const outcome = await runLoad({
-    target: v.target,
-    keyPath: v.key,
+  const engine = v.engine;
+  const options: LoadRunOptions = {
+    target: v.target ?? '',
+    keyPath: v.key ?? '',
     profile: v.profile!,
-    engine: v.engine,
+    engine,
     sets: v.set ?? [],
     ...(v.phases ? { phases: v.phases.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
     ...(durationS !== undefined ? { durationS } : {}),
     ...(v.out ? { outDir: v.out } : {}),
+    ...(v.plan !== undefined ? { planPath: v.plan } : {}),
     quiet: v.quiet ?? false,
     keepData: v['keep-data'] ?? false,
-  });
+  };
+  const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

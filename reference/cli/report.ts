@@ -1,9 +1,13 @@
-// `fleetproof report --merge DIR... [--out DIR]`: one load report from the
-// parts of a distributed run (one directory per k6 instance), with
-// percentiles from merged histograms and the thresholds evaluated once.
+// `fleetproof report --merge DIR... [--plan FILE] [--out DIR]`: one load
+// report from the parts of a distributed run (one directory per k6
+// instance), with percentiles from merged histograms and the thresholds
+// evaluated once; with the run's shared plan, the target audited once over
+// every part's routes, then the run's records retired.
 // Exit 0 when every threshold, phase check and audited invariant holds, 1
 // otherwise, 2 when the directories are not the parts of one run.
-import { mergeRuns } from '../../reports/merge/merge-runs.ts';
+import { auditAndRetire } from '../../load/runner/audit-and-retire.ts';
+import { PlanError, readRunPlan, type RunPlan } from '../../load/runner/run-plan.ts';
+import { MergeRefusal, mergeRuns } from '../../reports/merge/merge-runs.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';
@@ -11,6 +15,8 @@ export const summary = 'merge the parts of a distributed load run into one repor
 const FLAGS = {
   merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
   out: { type: 'string', description: 'report directory (default reports/runs/merged-<run id>)' },
+  plan: { type: 'string', description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run' },
+  'keep-data': { type: 'boolean', description: "with --plan: leave the run's records as they are after the audit" },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -19,7 +25,28 @@ export async function run(argv: string[]): Promise<number> {
   const usage = (m: string) => new UsageError(`${m}\n\n${helpText('report', summary, FLAGS, 'DIR...')}`);
   if (!parsed.values.merge) throw usage('--merge is required (the only report this command makes)');
   if (parsed.positionals.length === 0) throw usage('--merge needs the run directories of the parts');
-  const outcome = await mergeRuns({ dirs: parsed.positionals, ...(parsed.values.out ? { outDir: parsed.values.out } : {}) });
+  let plan: RunPlan | undefined;
+  if (parsed.values.plan !== undefined) {
+    try {
+      plan = await readRunPlan(parsed.values.plan);
+    } catch (err) {
+      if (!(err instanceof PlanError)) throw err;
+      console.error(`fleetproof report: ${err.message}`);
+      return 2;
+    }
+  } else if (parsed.values['keep-data']) throw usage('--keep-data only applies with --plan');
+  const outcome = await mergeRuns({
+    dirs: parsed.positionals,
+    ...(parsed.values.out ? { outDir: parsed.values.out } : {}),
+    ...(plan
+      ? {
+          audit: async (runId, journal) => {
+            if (runId !== plan.run_id) throw new MergeRefusal(`the plan is of run ${plan.run_id}, the parts of run ${runId}`);
+            return auditAndRetire(plan, journal, parsed.values['keep-data'] ?? false);
+          },
+        }
+      : {}),
+  });
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof report: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

@@ -117,6 +117,8 @@ export function buildLoadReport(args: {
   startedAt: Date;
   finishedAt: Date;
   retirement: Retirement | null;
+  /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
+  auditMissing?: string;
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
@@ -165,7 +167,7 @@ export function buildLoadReport(args: {
     for (const i of audit.invariants) if (!i.ok) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
     for (const e of audit.errors) reasons.push(`audit could not read: ${e}`);
   }
-  if (!audit) reasons.push('the audit did not run');
+  if (!audit) reasons.push(args.auditMissing ?? 'the audit did not run');
   return {
     format: 'fleetproof-load-report/v1',
     verdict: reasons.length === 0 ? 'pass' : 'fail',

@@ -2,16 +2,19 @@
 // made into one result. The parts' histograms are added series by series
 // (never their percentiles averaged), every percentile and aggregate is read
 // from the merged histograms, and the profile's thresholds and phase checks
-// are evaluated once on them. The audits the parts ran are carried over:
-// an invariant violated in any part fails the merged verdict. Inputs that
+// are evaluated once on them. Given the run's shared plan, the merge audits
+// the target itself over every part's routes; otherwise the audits the parts
+// ran are carried over, an invariant violated in any part failing the merged
+// verdict. Inputs that
 // are not parts of one run are refused (exit 2): different runs, profiles,
 // profile settings or contract versions, a directory or an instance given
 // twice, overlapping execution segments.
 import { join } from 'node:path';
 import { canonicalJson } from '../../contract/canonical-json.js';
-import type { AuditResult, InvariantResult } from '../../load/runner/audit.ts';
+import type { AfterLoad } from '../../load/runner/audit-and-retire.ts';
 import { captureEnvironment } from '../../load/runner/environment.ts';
-import type { Journal, LatencyFact, PhaseTiming } from '../../load/runner/journal.ts';
+import type { Journal } from '../../load/runner/journal.ts';
+import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../load/load-report.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
@@ -187,56 +190,6 @@ export function evaluateRun(h: RunHistograms): Evaluation {
   return { thresholds, phases, checks, thresholds_passed: thresholds.every((t) => t.ok) && phases.every((p) => p.checks_ok) };
 }
 
-/** Every part's journal as one: routes, observations and raw latencies together; each phase timed by its longest part. */
-function mergeJournals(journals: Journal[]): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], messages: [], malformed: 0 };
-  const latencies = new Map<string, LatencyFact>();
-  const phases = new Map<string, PhaseTiming>();
-  journals.forEach((part, k) => {
-    for (const [id, r] of part.routes) if (!j.routes.has(id)) j.routes.set(id, r);
-    j.replicaObservations.push(...part.replicaObservations);
-    part.offline.forEach((id) => j.offline.add(id));
-    part.created.forEach((id) => j.created.add(id));
-    for (const l of part.latencies) {
-      const key = `${l.phase}\u001f${l.operation}`;
-      const into = latencies.get(key) ?? { phase: l.phase, operation: l.operation, ms: [] };
-      into.ms.push(...l.ms);
-      latencies.set(key, into);
-    }
-    for (const p of part.phases) {
-      const before = phases.get(p.phase);
-      if (!before || p.ms > before.ms) phases.set(p.phase, p);
-    }
-    j.messages.push(...part.messages.map((m) => (journals.length > 1 ? `[part ${k + 1}] ${m}` : m)));
-    j.malformed += part.malformed;
-  });
-  j.latencies = [...latencies.values()];
-  j.phases = [...phases.values()];
-  return j;
-}
-
-/** The parts' audits as one: an invariant holds only where it held in every audited part. */
-function mergeAudits(parts: RunPart[]): AuditResult | null {
-  const audited = parts.map((p, k) => ({ k, audit: p.report?.audit ?? null })).filter((x): x is { k: number; audit: AuditResult } => x.audit !== null);
-  if (audited.length === 0) return null;
-  const invariants = new Map<string, InvariantResult>();
-  const errors: string[] = [];
-  for (const { k, audit } of audited) {
-    const tag = parts.length > 1 ? `part ${k + 1}: ` : '';
-    for (const i of audit.invariants) {
-      const into = invariants.get(i.id) ?? { ...i, ok: true, checked: 0, violations: 0, examples: [] };
-      into.ok &&= i.ok;
-      into.checked += i.checked;
-      into.violations += i.violations;
-      into.examples.push(...i.examples.slice(0, 5).map((x) => tag + x));
-      invariants.set(i.id, into);
-    }
-    errors.push(...audit.errors.map((e) => tag + e));
-  }
-  const list = [...invariants.values()];
-  return { ok: errors.length === 0 && list.every((i) => i.ok), invariants: list, errors };
-}
-
 export interface MergeOutcome {
   exitCode: 0 | 1 | 2;
   message: string;
@@ -246,7 +199,7 @@ export interface MergeOutcome {
 }
 
 /** Merges what the parts measured and builds the one report of the run. */
-export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[], merged: RunHistograms): MergedReport {
+export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[], merged: RunHistograms, after?: AfterLoad): MergedReport {
   const run = merged.run;
   const evaluation = evaluateRun(merged);
   const summary: EngineSummary = {
@@ -265,7 +218,7 @@ export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[]
     .map((p, k) => ({ k, code: p.report?.engine_exit_code ?? null }))
     // 99 is the instance's own threshold verdict, which the merge evaluates again globally.
     .filter((x) => x.code !== null && x.code !== 0 && x.code !== 99);
-  const journals = parts.map((p) => p.journal).filter((j): j is Journal => j !== null);
+  const journals = journalsOf(parts);
   const withReport = parts.find((p) => p.report !== null)?.report ?? null;
   const environment = withReport
     ? { ...withReport.environment, target: { ...withReport.environment.target } }
@@ -273,19 +226,20 @@ export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[]
   const report = buildLoadReport({
     summary,
     journal: mergeJournals(journals),
-    audit: mergeAudits(parts),
+    audit: after ? after.audit : mergeAudits(parts),
     environment,
     engineExitCode: failedEngines[0]?.code ?? 0,
-    engineError: failedEngines.length ? failedEngines.map((x) => `part ${x.k + 1} (${parts[x.k]!.dir}) exited with ${x.code}`).join('; ') : null,
+    engineError: [...failedEngines.map((x) => `part ${x.k + 1} (${parts[x.k]!.dir}) exited with ${x.code}`), ...(after?.error ? [`the audit: ${after.error}`] : [])].join('; ') || null,
     runId: run.run_id,
     profile: run.profile.name,
     overrides: run.profile.overrides,
     dataset: run.profile.dataset,
     startedAt: new Date(run.started_at ?? Date.now()),
     finishedAt: new Date(run.finished_at ?? Date.now()),
-    retirement: null,
+    retirement: after?.retirement ?? null,
   });
   const notes: string[] = [];
+  if (after) notes.push('audited after the merge, over the routes of every part');
   const known = segments.filter((s): s is Segment => s !== null);
   let covered: string | null = null;
   if (known.length === segments.length) {
@@ -296,7 +250,7 @@ export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[]
     notes.push(`${segments.length - known.length} part(s) do not say which execution segment they ran; coverage of the test is not checked`);
   }
   const unaudited = parts.filter((p) => !p.report?.audit).map((p) => p.dir);
-  if (unaudited.length > 0 && unaudited.length < parts.length) notes.push(`not audited: ${unaudited.join(', ')}`);
+  if (!after && unaudited.length > 0 && unaudited.length < parts.length) notes.push(`not audited: ${unaudited.join(', ')}`);
   if (journals.length < parts.length) notes.push(`${parts.length - journals.length} part(s) without a run journal: the nearest-rank figures and routes over time leave them out`);
   report.verdict = report.reasons.length === 0 ? 'pass' : 'fail';
   return {
@@ -323,7 +277,22 @@ export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[]
   };
 }
 
-export async function mergeRuns(o: { dirs: string[]; outDir?: string }): Promise<MergeOutcome> {
+function journalsOf(parts: RunPart[]): Journal[] {
+  return parts.map((p) => p.journal).filter((j): j is Journal => j !== null);
+}
+
+export interface MergeOptions {
+  dirs: string[];
+  outDir?: string;
+  /**
+   * Audits the target after the merge, over the joined journal of every
+   * part, for the run `runId` (a distributed run's shared plan); throws
+   * MergeRefusal when it belongs to another run.
+   */
+  audit?: (runId: string, journal: Journal) => Promise<AfterLoad>;
+}
+
+export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   let parts: RunPart[];
   let segments: (Segment | null)[];
   let merged: RunHistograms;
@@ -333,7 +302,8 @@ export async function mergeRuns(o: { dirs: string[]; outDir?: string }): Promise
     for (const dir of o.dirs) parts.push(await readRunPart(dir));
     segments = checkParts(parts);
     merged = mergeParts(parts, segments);
-    report = buildMergedReport(parts, segments, merged);
+    const after = o.audit ? await o.audit(merged.run.run_id, mergeJournals(journalsOf(parts))) : undefined;
+    report = buildMergedReport(parts, segments, merged, after);
   } catch (err) {
     if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
     throw err;

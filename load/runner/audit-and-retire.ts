@@ -1,0 +1,27 @@
+// After the load: the audit of the target's state, then the retirement of
+// the run's records (unless they are kept). A single run does this itself;
+// a distributed run does it once, when its parts are merged, since until
+// every part has finished some of them may still hold routes.
+import { auditRun, type AuditResult } from './audit.ts';
+import type { Journal } from './journal.ts';
+import { retireRun, type Retirement } from './retire.ts';
+import type { RunPlan } from './run-plan.ts';
+import { replicaIdsOfRun } from './run-replicas.ts';
+
+export interface AfterLoad {
+  audit: AuditResult | null;
+  /** Why the audit could not finish reading the target. */
+  error: string | null;
+  retirement: Retirement | null;
+}
+
+export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: boolean): Promise<AfterLoad> {
+  try {
+    const audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
+    // Retire only after the audit has read the state it checks.
+    const retirement = keepData ? null : await retireRun(plan, audited.replicas);
+    return { audit: audited.result, error: null, retirement };
+  } catch (err) {
+    return { audit: null, error: (err as Error).message, retirement: null };
+  }
+}
