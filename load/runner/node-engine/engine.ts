@@ -10,6 +10,7 @@ import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';
 import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
+import { stageScript, type StagedScript } from './stage-script.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
@@ -44,6 +45,12 @@ const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
 export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEngineResult> {
   const scriptPath = resolve(opts.scriptPath);
   const env = opts.env ?? {};
+  let staged: StagedScript;
+  try {
+    staged = await stageScript(scriptPath);
+  } catch (err) {
+    return { exitCode: EXIT.scriptError, thresholds: [], aborted: null, error: `the script failed to load: ${(err as Error).message}`, testRunDurationMs: 0 };
+  }
   const store = new MetricStore();
   let consoleFile: WriteStream | undefined;
   if (opts.consoleOutput) {
@@ -68,7 +75,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   // service is rebuilt with the options' batch limits once they are known,
   // and the init VU always uses the current one.
   let http = new HttpService({});
-  const initVu = new VirtualUser(0, scriptPath, env, { all: (r) => http.all(r) } as HttpService, sinks);
+  const script = { scriptPath, modulePath: staged.path };
+  const initVu = new VirtualUser(0, script, env, { all: (r) => http.all(r) } as HttpService, sinks);
   let pool: VuPool | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
@@ -101,7 +109,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     };
     initVu.send(configure);
     pool = new VuPool((id) => {
-      const vu = new VirtualUser(id, scriptPath, env, http, sinks);
+      const vu = new VirtualUser(id, script, env, http, sinks);
       void vu.ready.then(() => vu.send({ ...configure, testStartedAt }));
       return vu;
     });
@@ -190,6 +198,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   } finally {
     progress.stop();
     await Promise.all([initVu.stop(), pool?.stopAll()]);
+    await staged.remove();
     await http.close();
     await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
     await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));

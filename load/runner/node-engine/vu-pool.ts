@@ -20,6 +20,12 @@ export interface ScenarioContext {
   tags: Record<string, string>;
 }
 
+/** The script as written (open() resolves against it) and the staged copy the VU imports. */
+export interface ScriptFiles {
+  scriptPath: string;
+  modulePath: string;
+}
+
 export interface CallResult {
   result: unknown;
   error: string | null;
@@ -49,7 +55,7 @@ export class VirtualUser {
 
   constructor(
     readonly id: number,
-    scriptPath: string,
+    script: ScriptFiles,
     env: Record<string, string>,
     private readonly http: HttpService,
     sinks: VuSinks,
@@ -59,7 +65,7 @@ export class VirtualUser {
     this.flag = new Int32Array(flagBuffer);
     this.port = port1;
     this.port.on('message', (msg: { type: 'http'; requests: WireRequest[] }) => void this.serve(msg.requests));
-    this.worker = new Worker(WORKER_URL, { workerData: { scriptPath, vuId: id, env, port: port2, flag: flagBuffer }, transferList: [port2], stdout: false });
+    this.worker = new Worker(WORKER_URL, { workerData: { scriptPath: script.scriptPath, modulePath: script.modulePath, vuId: id, env, port: port2, flag: flagBuffer }, transferList: [port2], stdout: false });
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (msg: { type: string; [k: string]: unknown }) => {
         if (msg.type === 'samples') sinks.samples(msg['samples'] as Sample[]);

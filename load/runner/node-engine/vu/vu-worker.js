@@ -1,21 +1,20 @@
-// One VU of the Node runner: a worker thread that loads the script with k6's
-// modules mapped to this directory (module-hooks.js), then runs what the main
+// One VU of the Node runner: a worker thread that loads the script's staged
+// copy, whose k6 modules are the files of this directory (stage-script.ts),
+// then runs what the main
 // thread asks (setup, an iteration of a scenario function, teardown,
 // handleSummary) one call at a time, synchronously, as a k6 VU does.
 import { readFileSync } from 'node:fs';
-import { register } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectBridge } from './sync-bridge.js';
 import { flushSamples, vu } from './vu-state.js';
 
-/** @type {{ scriptPath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
+/** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
 const data = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
-register(new URL('./module-hooks.js', import.meta.url));
 connectBridge(data.port, data.flag);
 vu.id = data.vuId;
 
@@ -43,7 +42,7 @@ Object.assign(globalThis, {
 /** @type {Record<string, unknown>} */
 let script = {};
 try {
-  script = await import(new URL(`file://${data.scriptPath}`).href);
+  script = await import(pathToFileURL(data.modulePath).href);
   vu.inInit = false;
   const options = script['options'] === undefined ? {} : JSON.parse(JSON.stringify(script['options']));
   const functions = Object.keys(script).filter((k) => typeof script[k] === 'function');
