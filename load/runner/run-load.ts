@@ -14,7 +14,7 @@ import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment, targetVersion } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
-import { loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
+import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -53,8 +53,14 @@ const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
 async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey } | LoadRunOutcome> {
+  let profile: ResolvedProfile;
   try {
-    const profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
+    profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
+  } catch (err) {
+    if (err instanceof ContractError) return { exitCode: 2, message: err.message };
+    throw err;
+  }
+  try {
     return { profile, key: await loadSigningKey(o.keyPath) };
   } catch (err) {
     return { exitCode: 2, message: (err as Error).message };
@@ -72,8 +78,9 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
 }
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
+  const part = o.planPath !== undefined;
   let plan: RunPlan;
-  if (o.planPath) {
+  if (o.planPath !== undefined) {
     try {
       plan = await readRunPlan(o.planPath);
     } catch (err) {
@@ -85,7 +92,6 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     if ('exitCode' in prepared) return prepared;
     plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
   }
-  const part = o.planPath !== undefined;
   const target = plan.target;
   const profile = plan.profile;
   const engine = chooseEngine(o.engine ?? 'auto');
@@ -96,7 +102,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const startedAt = new Date();
   const outDir = o.outDir ?? join(REPORTS_DIR, `load-${profile.name}-${plan.run_id}`);
   // k6 opens the file relative to the script unless the path is absolute.
-  const runFile = o.planPath ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
+  const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');
   const journalFile = join(outDir, 'journal.ndjson');
   const metricsFile = join(outDir, METRICS_FILE);
