@@ -12,7 +12,8 @@
 // and pgbench's own per transaction. On a machine whose CPUs are the limit
 // (both sides share them) the ratio follows those costs, and they swing far
 // less with a neighbour's load than throughput does.
-// Knobs: BENCH_ROUNDS (3), BENCH_ROUND_MS (5000), BENCH_PGBENCH_SECONDS (10).
+// Knobs: BENCH_ROUNDS (3), BENCH_ROUND_MS (5000), BENCH_PGBENCH_SECONDS (10),
+// BENCH_STATEMENTS=1 (where the server's time per pair goes; pg-statements.ts).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,12 +24,14 @@ import pg from 'pg';
 import { scaleDataset } from '../../load/lib/dataset.js';
 import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
 import { databaseUrl } from '../../reference/store/postgres/database.ts';
+import { printStatementCosts, resetStatementStats, STATEMENT_SETTINGS } from './pg-statements.ts';
 import { fmt, median, percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PAIR_ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 5000);
 const PGBENCH_SECONDS = Number(process.env['BENCH_PGBENCH_SECONDS'] ?? 10);
 const CLIENTS = 8;
+const STATEMENTS = process.env['BENCH_STATEMENTS'] === '1';
 const run = promisify(execFile);
 const sha256Hex = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -61,7 +64,7 @@ const ownCpuS = () => {
   return (u.user + u.system) / 1e6;
 };
 
-const server = await startEmbeddedPostgres();
+const server = await startEmbeddedPostgres(STATEMENTS ? { settings: STATEMENT_SETTINGS } : {});
 try {
   const admin = new pg.Client(server.url);
   await admin.connect();
@@ -152,6 +155,7 @@ try {
 
   await pairsRound(-1); // warm-up: connections, prepared statements, caches
   routeMs.length = 0;
+  if (STATEMENTS) await resetStatementStats(databaseUrl(server.url, 'registry'));
   const pairRounds: Array<{ rate: number; serverS: number; storeS: number }> = [];
   const pgbenchRounds: Array<{ rate: number; serverS: number; clientS: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -162,6 +166,7 @@ try {
   const pairs = median(pairRounds.map((r) => r.rate));
   console.log(`pairs: ${fmt(pairs)} resolve+settle pairs/s at ${CLIENTS} clients (median of ${ROUNDS})`);
   console.log(`route: p50 ${fmt(percentile(routeMs, 50), 2)} ms, p99 ${fmt(percentile(routeMs, 99), 2)} ms (target p99 < 20 ms)`);
+  if (STATEMENTS) await printStatementCosts(databaseUrl(server.url, 'registry'), pairRounds.reduce((n, r) => n + (r.rate * PAIR_ROUND_MS) / 1000, 0));
   const status = await store.fleetStatus();
   if (status.active_assignments !== 0) throw new Error(`${status.active_assignments} assignments still active after settling every pair`);
   const ms = (s: number) => fmt(s * 1000, 3);

@@ -27,6 +27,8 @@ export interface EmbeddedServerOptions {
   ephemeral?: boolean;
   /** Server log lines, for diagnosing a failed start. */
   onLog?: (line: string) => void;
+  /** More server settings (`-c name=value`), e.g. a preloaded library for a measurement. */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export interface EmbeddedServer {
@@ -233,6 +235,10 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
     '-c', 'shared_buffers=256MB',
   ];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  for (const [name, value] of Object.entries(options.settings ?? {})) {
+    if (!/^[a-z_][a-z0-9_.]*$/.test(name)) throw new Error(`not a server setting name: ${name}`);
+    flags.push('-c', `${name}=${value}`);
+  }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(bin, dataDir, as, log);
   // A free port can be taken by another process before the server binds it;
   // a port the caller did not choose is then simply chosen again.
