@@ -5,10 +5,9 @@
 // are evaluated once on them. Given the run's shared plan, the merge audits
 // the target itself over every part's routes; otherwise the audits the parts
 // ran are carried over, an invariant violated in any part failing the merged
-// verdict. Inputs that
-// are not parts of one run are refused (exit 2): different runs, profiles,
-// profile settings or contract versions, a directory or an instance given
-// twice, overlapping execution segments.
+// verdict. Inputs that are not parts of one run are refused (exit 2):
+// different runs, profiles, profile settings or contract versions, a
+// directory or an instance given twice, overlapping execution segments.
 import { join } from 'node:path';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import type { AfterLoad } from '../../load/runner/audit-and-retire.ts';
@@ -199,7 +198,13 @@ export interface MergeOutcome {
 }
 
 /** Merges what the parts measured and builds the one report of the run. */
-export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[], merged: RunHistograms, after?: AfterLoad): MergedReport {
+export function buildMergedReport(
+  parts: RunPart[],
+  segments: (Segment | null)[],
+  merged: RunHistograms,
+  after?: AfterLoad,
+  journal: Journal = mergeJournals(journalsOf(parts)),
+): MergedReport {
   const run = merged.run;
   const evaluation = evaluateRun(merged);
   const summary: EngineSummary = {
@@ -225,7 +230,7 @@ export function buildMergedReport(parts: RunPart[], segments: (Segment | null)[]
     : captureEnvironment({ name: run.engine?.name === 'node-runner' ? 'node-runner' : 'k6', version: run.engine?.version ?? 'unknown' }, run.target ?? 'unknown', null);
   const report = buildLoadReport({
     summary,
-    journal: mergeJournals(journals),
+    journal,
     audit: after ? after.audit : mergeAudits(parts),
     environment,
     engineExitCode: failedEngines[0]?.code ?? 0,
@@ -302,8 +307,9 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
     for (const dir of o.dirs) parts.push(await readRunPart(dir));
     segments = checkParts(parts);
     merged = mergeParts(parts, segments);
-    const after = o.audit ? await o.audit(merged.run.run_id, mergeJournals(journalsOf(parts))) : undefined;
-    report = buildMergedReport(parts, segments, merged, after);
+    const journal = mergeJournals(journalsOf(parts));
+    const after = o.audit ? await o.audit(merged.run.run_id, journal) : undefined;
+    report = buildMergedReport(parts, segments, merged, after, journal);
   } catch (err) {
     if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
     throw err;
