@@ -10,7 +10,7 @@ import type { ErrorBody, ScopeKind } from '../../contract/errors.ts';
 import type { ResolveRequest, RouteView } from '../../contract/records.ts';
 import type { RegistryClient, Reply } from './client.ts';
 import type { CaseContext } from './context.ts';
-import { expectError, expectOk, fail } from './expect.ts';
+import { expectAtMost, expectError, expectOk, fail } from './expect.ts';
 
 /**
  * Attempts of one resolve outside a burst of the case. Nothing else of the
@@ -65,4 +65,14 @@ export async function fillSequentially(ctx: CaseContext, dispatch: RegistryClien
   const views: RouteView[] = [];
   for (let i = 1; i <= count; i++) views.push(expectOk(await resolveWithRetries(ctx, dispatch, next()), `${what} (${i} of ${count}, one at a time)`));
   return views;
+}
+
+/**
+ * Replica units the replicas hold in all, read through the API; each
+ * replica is checked never to hold more than its capacity.
+ */
+export async function heldUnits(ctx: CaseContext, replicaIds: string[]): Promise<number> {
+  const states = await Promise.all(replicaIds.map((id) => ctx.fx.replicaState(id)));
+  for (const s of states) expectAtMost(s.active_assignments, s.capacity, `active assignments of ${s.id}`);
+  return states.reduce((n, s) => n + s.active_assignments, 0);
 }

@@ -1,4 +1,4 @@
-import { expectBurstRefusal, fillSequentially, resolveWithRetries } from '../../harness/contention.ts';
+import { expectBurstRefusal, fillSequentially, heldUnits } from '../../harness/contention.ts';
 import { defineCase } from '../../harness/define-case.ts';
 import { expectAtMost, expectEqual, expectError } from '../../harness/expect.ts';
 
@@ -12,11 +12,7 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ replicas: 3, capacity: 2 });
     const dispatch = ctx.dispatch(fleet.tenant);
     const fresh = () => ({ action_id: ctx.ids.action(), capability_id: fleet.capability });
-    const units = async () => {
-      const states = await Promise.all(fleet.replicas.map((r) => ctx.fx.replicaState(r.id)));
-      for (const s of states) expectAtMost(s.active_assignments, s.capacity, `active assignments of ${s.id}`);
-      return states.reduce((n, s) => n + s.active_assignments, 0);
-    };
+    const units = () => heldUnits(ctx, fleet.replicas.map((r) => r.id));
     const replies = await Promise.all(Array.from({ length: 40 }, () => dispatch.call('resolveRoute', { body: fresh() })));
     for (const r of replies.filter((x) => x.status !== 200)) expectBurstRefusal(r, { instanceId: fleet.instance.id }, 'a parallel resolve refused');
     const routed = replies.filter((r) => r.status === 200).length;
