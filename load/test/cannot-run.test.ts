@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { writeSigningKeys } from '../../contract/tokens.ts';
-import { main } from '../../reference/cli/main.ts';
+import { main } from '../../cli/main.ts';
 import { runLoad } from '../runner/run-load.ts';
 
 /** A loopback port with nothing listening on it. */

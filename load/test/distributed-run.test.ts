@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../reference/cli/main.ts';
+import { main } from '../../cli/main.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { LoadReport } from '../../reports/load/load-report.ts';
 import type { MergedReport } from '../../reports/merge/merge-runs.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runLoad } from '../../../load/runner/run-load.ts';
 import { startEmbeddedReference } from '../../../reference/embedded-reference.ts';
-import { main } from '../../../reference/cli/main.ts';
+import { main } from '../../../cli/main.ts';
 import type { LoadReport } from '../../load/load-report.ts';
 import type { MergedReport } from '../merge-runs.ts';
 import type { RunHistogramsJson } from '../run-histograms.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../../reference/cli/main.ts';
+import { main } from '../../../cli/main.ts';
 import { mergeRuns } from '../merge-runs.ts';
 import type { RunIdentity } from '../run-histograms.ts';
 import { histogramsOf, identity, PROFILE, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';

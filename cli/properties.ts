@@ -3,7 +3,7 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
-import { isFaultName, type FaultName } from '../domain/faults.ts';
+import { isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
@@ -46,8 +46,8 @@ export async function run(argv: string[]): Promise<number> {
   const store = v.store ?? 'memory';
   if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(`--store must be memory or postgres, not ${store}`);
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
-  const { runPropertiesCommand } = await import('../../properties/runner/properties-command.ts');
-  const { RunnerUsageError } = await import('../../properties/runner/run-properties.ts');
+  const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
+  const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
     return await runPropertiesCommand({
       ...(v.target !== undefined ? { http: { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } } : { store: store as 'memory' | 'postgres' }),

@@ -6,11 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
-import { loadJwks, parseJwks, writeSigningKeys } from '../../contract/tokens.ts';
-import { isFaultName, type FaultName, type Faults } from '../domain/faults.ts';
-import { createRegistryServer } from '../http/server.ts';
-import { isStoreKind, openReferenceStore } from '../store/open-store.ts';
-import type { RegistryStore } from '../store/registry-store.ts';
+import { loadJwks, parseJwks, writeSigningKeys } from '../contract/tokens.ts';
+import { isFaultName, type FaultName, type Faults } from '../reference/domain/faults.ts';
+import { createRegistryServer } from '../reference/http/server.ts';
+import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
+import type { RegistryStore } from '../reference/store/registry-store.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'serve the reference registry over HTTP';

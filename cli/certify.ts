@@ -1,8 +1,8 @@
 // `fleetproof certify`: the main job. Conformance, the property suites and a
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
-import { runCertification } from '../../certify/run-certification.ts';
-import { isStoreKind } from '../store/open-store.ts';
+import { runCertification } from '../certify/run-certification.ts';
+import { isStoreKind } from '../reference/store/open-store.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'certify a registry: conformance, properties and load in one signed report';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { loadJwks } from '../../contract/tokens.ts';
+import { loadJwks } from '../contract/tokens.ts';
 import { main } from './main.ts';
 
 const dirs: string[] = [];

@@ -1,8 +1,8 @@
 // `fleetproof verify BUNDLE`: checks a certification bundle — the signature,
 // the digest of every result file it names, and that the stored results still
 // derive the signed verdict. Exit 0 when all hold, 1 otherwise.
-import { rederiveVerdict } from '../../certify/verdict.ts';
-import { verifyBundle } from '../../reports/bundle/bundle.ts';
+import { rederiveVerdict } from '../certify/verdict.ts';
+import { verifyBundle } from '../reports/bundle/bundle.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'verify a signed certification bundle and the results it names';

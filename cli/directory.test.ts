@@ -8,18 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stringify as toYaml } from 'yaml';
-import { loadJwks, writeSigningKeys } from '../../contract/tokens.ts';
-import { ManualClock } from '../domain/time.ts';
-import { targetFor, until } from '../directory/bridge/testing/support.ts';
-import { FakeKubeApiServer } from '../directory/kubernetes/testing/fake-apiserver.ts';
-import { serviceObject, sliceObject, testBinding } from '../directory/kubernetes/testing/objects.ts';
-import { createRegistryServer, type RegistryServer } from '../http/server.ts';
-import { World } from '../store/behaviour/world.ts';
-import { MemoryStore } from '../store/memory/memory-store.ts';
+import { loadJwks, writeSigningKeys } from '../contract/tokens.ts';
+import { ManualClock } from '../reference/domain/time.ts';
+import { targetFor, until } from '../reference/directory/bridge/testing/support.ts';
+import { FakeKubeApiServer } from '../reference/directory/kubernetes/testing/fake-apiserver.ts';
+import { serviceObject, sliceObject, testBinding } from '../reference/directory/kubernetes/testing/objects.ts';
+import { createRegistryServer, type RegistryServer } from '../reference/http/server.ts';
+import { World } from '../reference/store/behaviour/world.ts';
+import { MemoryStore } from '../reference/store/memory/memory-store.ts';
 import { main } from './main.ts';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/fleetproof.js', import.meta.url));
 
 describe('fleetproof directory watch', () => {
   let dir: string;

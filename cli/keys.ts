@@ -3,7 +3,7 @@
 // registry that should trust them (`fleetproof serve --jwks`).
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JWKS_FILE, SIGNING_KEY_FILE, writeSigningKeys } from '../../contract/tokens.ts';
+import { JWKS_FILE, SIGNING_KEY_FILE, writeSigningKeys } from '../contract/tokens.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'write an Ed25519 signing key and its public JWK set';

@@ -1,8 +1,8 @@
 // `fleetproof token`: prints one bearer token signed with a key from
 // `fleetproof keys` (or the one `fleetproof serve` printed).
-import { componentValidator } from '../../contract/schemas.ts';
-import { ROLES } from '../../contract/records.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, mintToken, type SigningKey } from '../../contract/tokens.ts';
+import { componentValidator } from '../contract/schemas.ts';
+import { ROLES } from '../contract/records.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, mintToken, type SigningKey } from '../contract/tokens.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'print a bearer token for the given roles and tenant';

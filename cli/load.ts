@@ -1,7 +1,7 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
-import { parseDuration } from '../../load/runner/scale-contract.ts';
-import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../../load/runner/run-load.ts';
+import { parseDuration } from '../load/runner/scale-contract.ts';
+import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';

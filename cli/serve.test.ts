@@ -10,11 +10,11 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
-import { generateSigningKeys, loadSigningKey, mintToken, signingKeyFromJwk, writeSigningKeys } from '../../contract/tokens.ts';
+import { generateSigningKeys, loadSigningKey, mintToken, signingKeyFromJwk, writeSigningKeys } from '../contract/tokens.ts';
 import { main } from './main.ts';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/fleetproof.js', import.meta.url));
 
 interface Served {
   child: ChildProcess;

@@ -1,11 +1,11 @@
 // `fleetproof conform`: certifies a registry over HTTP with the conformance
 // suite. Flags win over FLEETPROOF_* environment variables, which win over a
 // JSON config file. Exit 0 qualified, 1 non-conformant, 2 could not run.
-import { ConfigError, fromEnvironment, fromFile, resolveConfig, type ConfigInput } from '../../conformance/runner/config.ts';
-import { terminalProgress } from '../../conformance/runner/progress.ts';
-import { runConformance } from '../../conformance/runner/run.ts';
-import { EXIT } from '../../conformance/runner/status.ts';
-import { CATEGORY_NAMES, FEATURES } from '../../conformance/harness/vocabulary.ts';
+import { ConfigError, fromEnvironment, fromFile, resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
+import { terminalProgress } from '../conformance/runner/progress.ts';
+import { runConformance } from '../conformance/runner/run.ts';
+import { EXIT } from '../conformance/runner/status.ts';
+import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { parseFlags, type FlagSpec } from './args.ts';
 
 export const summary = 'certify a registry over HTTP with the conformance suite';
