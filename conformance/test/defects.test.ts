@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import type { ScopeKind } from '../../contract/errors.ts';
 import type { AdmissionPolicy, CapabilityBinding, CatalogContext, CatalogQuery, ResolveRequest, RouteView } from '../../contract/records.ts';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
-import { capacityExceeded, RegistryError, replicaUnavailable } from '../../reference/domain/registry-error.ts';
+import { capacityExceeded, RegistryError, replicaUnavailable } from '../../contract/registry-error.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';

@@ -5,7 +5,7 @@
 // state) are only compared where the window decides them.
 import type { AdmissionCounter, ConnectorReplica, RouteView } from '../../contract/records.ts';
 import type { ScopeKind } from '../../contract/errors.ts';
-import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { firstDifference } from '../model/json.ts';
 import { counterName, type ModelReplica, type ModelState } from '../model/model-state.ts';
 import type { RegistryModel } from '../model/registry-model.ts';

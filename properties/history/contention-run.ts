@@ -5,7 +5,7 @@
 // settled, that they are back to their baseline.
 import type { ScopeKind } from '../../contract/errors.ts';
 import type { RouteView, ScopeReservation } from '../../contract/records.ts';
-import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { expectProperty, IndeterminateOutcome } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';

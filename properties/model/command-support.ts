@@ -4,7 +4,7 @@
 // the registry's answer matches — or report that none does.
 import type { AsyncCommand } from 'fast-check';
 import type { WriteResult } from '../../contract/records.ts';
-import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { compareWithModel } from '../check/compare-state.ts';
 import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import type { RunContext } from '../targets/target.ts';

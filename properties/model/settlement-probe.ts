@@ -4,7 +4,7 @@
 // between the two reads, not on the model, so a broken registry is caught
 // even where the model would agree with it.
 import type { CircuitState, RouteView } from '../../contract/records.ts';
-import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import type { RunContext } from '../targets/target.ts';
 import type { ModelRoute } from './model-state.ts';

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
-import { RegistryError } from '../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { IndeterminateOutcome, PropertyViolation } from '../check/violations.ts';
 import { TargetUnreachable } from '../targets/http/http-client.ts';
 import { HttpRegistryStore } from '../targets/http/http-registry-store.ts';

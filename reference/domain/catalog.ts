@@ -2,7 +2,7 @@
 // visible definitions, which each store finds its own way.
 import type { CapabilityDefinition, CapabilityPage, CatalogQuery, RegistryLimits } from '../../contract/records.ts';
 import { DEFAULT_PAGE_LIMIT } from '../../contract/records.ts';
-import { invalid, staleCursor } from './registry-error.ts';
+import { invalid, staleCursor } from '../../contract/registry-error.ts';
 import { violationOf } from '../../contract/schemas.ts';
 import { assertShape } from './validation.ts';
 

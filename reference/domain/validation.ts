@@ -2,7 +2,7 @@
 // the component schemas of openapi.yaml — the same validators the HTTP layer
 // uses, so library callers and HTTP callers get identical answers.
 import { violationOf } from '../../contract/schemas.ts';
-import { invalid } from './registry-error.ts';
+import { invalid } from '../../contract/registry-error.ts';
 
 /** Throws INVALID_REQUEST unless `value` conforms to the named schema. */
 export function assertShape<T>(schema: string, value: unknown): asserts value is T {

@@ -6,7 +6,7 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { componentValidator } from '../../contract/schemas.ts';
 import { DEFAULT_AUDIENCE, TOKEN_ALGORITHM } from '../../contract/tokens.ts';
-import { RegistryError } from '../domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 
 /** Who is calling, as far as the registry is concerned: roles and tenant, nothing else. */
 export interface Principal {

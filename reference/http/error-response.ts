@@ -2,7 +2,7 @@
 // RegistryError answers with its catalogue status; anything else is a defect
 // and answers INTERNAL (500) after being logged with its request id.
 import { ERROR_CATALOGUE, type ErrorBody } from '../../contract/errors.ts';
-import { RegistryError } from '../domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 
 export interface ErrorReply {
   status: number;

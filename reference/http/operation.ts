@@ -3,7 +3,7 @@
 // the operation, the media type, the size and the shape of the request have
 // all been checked.
 import type { RegistryLimits, VersionInfo } from '../../contract/records.ts';
-import { invalid, notFound } from '../domain/registry-error.ts';
+import { invalid, notFound } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
 import type { Principal } from './authenticate.ts';
 import type { HttpMetrics } from './metrics.ts';

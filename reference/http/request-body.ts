@@ -4,7 +4,7 @@
 // ([wire-malformed-json]). Nothing here looks at the body's meaning.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { invalid, RegistryError } from '../domain/registry-error.ts';
+import { invalid, RegistryError } from '../../contract/registry-error.ts';
 import { MAX_NESTING } from '../domain/validation.ts';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;

@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv';
 import { openApiDocument, type OpenApiParameter, type OperationEntry } from '../../contract/openapi.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
-import { invalid } from '../domain/registry-error.ts';
+import { invalid } from '../../contract/registry-error.ts';
 import { admitsOpenContent } from './open-content.ts';
 
 type ScalarType = 'string' | 'integer' | 'number' | 'boolean';

@@ -12,7 +12,7 @@ import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts'
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
 import { NO_FAULTS, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
-import { RegistryError } from '../domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
 import { TokenVerifier, type Principal } from './authenticate.ts';
 import { errorReply, type ErrorLogger } from './error-response.ts';

@@ -1,7 +1,7 @@
 // Batch administration (spec.md [batch-items], [batch-roles]) in terms of the
 // single operations, so a batch item behaves exactly as the operation alone.
 import type { BatchItem, BatchItemResult, BatchOp, Role, WriteOutcome } from '../../contract/records.ts';
-import { RegistryError } from '../domain/registry-error.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
 import { assertShape } from '../domain/validation.ts';
 import type { RegistryAdministrator } from './registry-store.ts';
 

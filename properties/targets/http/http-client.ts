@@ -6,7 +6,7 @@
 // failure of the registry. An answer outside the contract is a violation.
 import { errors, request, type Dispatcher } from 'undici';
 import { ERROR_CATALOGUE, isErrorCode } from '../../../contract/errors.ts';
-import { RegistryError } from '../../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome } from '../../check/violations.ts';
 
 export interface HttpCall {

@@ -36,7 +36,7 @@ import type {
   WriteResult,
 } from '../../../contract/records.ts';
 import type { SigningKey } from '../../../contract/tokens.ts';
-import { RegistryError } from '../../../reference/domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { TargetStore } from '../target.ts';
 import { exchange, type HttpCall } from './http-client.ts';
 import { TokenMinter } from './token-minter.ts';

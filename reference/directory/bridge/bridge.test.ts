@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectorReplica } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
 import { diffSnapshots } from '../change.ts';
 import type { Instance } from '../instance.ts';

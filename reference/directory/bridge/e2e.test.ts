@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { generateSigningKeys, signingKeyFromJwk } from '../../../contract/tokens.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import { createRegistryServer } from '../../http/server.ts';
 import { KubernetesDirectory } from '../kubernetes/directory.ts';
 import { FakeKubeApiServer } from '../kubernetes/testing/fake-apiserver.ts';

@@ -3,7 +3,7 @@
 // registry says CONFLICT (someone else wrote, or an earlier write whose answer
 // was lost did land), it reads the replica back and continues from there.
 import type { ConnectorReplica, ReplicaStatus } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { Instance } from '../instance.ts';
 import type { DirectoryTarget } from '../target.ts';
 import type { LifecyclePort } from './lifecycle-port.ts';

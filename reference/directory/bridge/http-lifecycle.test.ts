@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { generateSigningKeys, mintToken, signingKeyFromJwk, type SigningKey } from '../../../contract/tokens.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import { createRegistryServer, type RegistryServer } from '../../http/server.ts';
 import { b, HOUR } from '../../store/behaviour/world.ts';
 import { HttpLifecyclePort } from './http-lifecycle.ts';

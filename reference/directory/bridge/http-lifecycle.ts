@@ -6,7 +6,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../../contract/errors.ts';
 import type { ConnectorReplica, HealthReport, ReplicaProvision, WriteResult } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { LifecyclePort } from './lifecycle-port.ts';
 
 export interface HttpLifecycleOptions {

@@ -1,6 +1,6 @@
 // Admission policy writes (spec.md [records-policy-bounds], [records-policy-revision]).
 import type { AdmissionPolicy, WriteOutcome } from '../../../contract/records.ts';
-import { conflict } from '../registry-error.ts';
+import { conflict } from '../../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
 export function decidePutAdmissionPolicy(record: unknown, existing: AdmissionPolicy | undefined): WriteOutcome {

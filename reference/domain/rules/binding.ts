@@ -1,6 +1,6 @@
 // Binding writes (spec.md [records-binding-references], [records-binding-revision]).
 import type { CapabilityBinding, ConnectorInstance, WriteOutcome } from '../../../contract/records.ts';
-import { conflict, invalid, notFound } from '../registry-error.ts';
+import { conflict, invalid, notFound } from '../../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
 export interface BindingContext {

@@ -1,6 +1,6 @@
 // Connector type writes (spec.md [records-type-immutable], [records-type-enable]).
 import type { ConnectorType, WriteOutcome } from '../../../contract/records.ts';
-import { conflict, notFound } from '../registry-error.ts';
+import { conflict, notFound } from '../../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
 export function decidePutConnectorType(record: unknown, existing: ConnectorType | undefined): WriteOutcome {

@@ -1,6 +1,6 @@
 // Instance writes (spec.md [records-instance-keys], [records-instance-revision], [records-instance-rollout]).
 import type { ConnectorInstance, WriteOutcome } from '../../../contract/records.ts';
-import { conflict, invalid, notFound } from '../registry-error.ts';
+import { conflict, invalid, notFound } from '../../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
 export interface InstanceContext {

@@ -1,6 +1,6 @@
 // Replica provisioning and health reports (spec.md [records-replica-*]).
 import type { ConnectorInstance, HealthReport, ReplicaProvision, WriteOutcome } from '../../../contract/records.ts';
-import { conflict, invalid, notFound } from '../registry-error.ts';
+import { conflict, invalid, notFound } from '../../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
 export function decideProvisionReplica(record: unknown, existing: ReplicaProvision | undefined, instance: ConnectorInstance | undefined): WriteOutcome {

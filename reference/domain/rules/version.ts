@@ -9,7 +9,7 @@ import type {
   WriteOutcome,
 } from '../../../contract/records.ts';
 import { manifestFacts, sizedCapabilityDefinition } from '../digest.ts';
-import { admissionRejected, conflict, notFound } from '../registry-error.ts';
+import { admissionRejected, conflict, notFound } from '../../../contract/registry-error.ts';
 import { assertNestingAtMost, assertShape, assertUnique, jsonEqual } from '../validation.ts';
 
 export interface AdmissionContext {

@@ -10,7 +10,7 @@ import type {
   VersionAdmission,
   VersionStatus,
 } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import { BATCH_OP_ROLES } from '../../store/batch.ts';
 import type { Principal } from '../authenticate.ts';
 import { ok, principalOf, samePathId, type HandlerTable } from '../operation.ts';

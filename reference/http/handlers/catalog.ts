@@ -2,7 +2,7 @@
 // token alone: its tenant claim, or — with no tenant — the registry:internal
 // role together with unbound=true.
 import type { CatalogContext, CatalogQuery } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { Principal } from '../authenticate.ts';
 import { found, ok, principalOf, type HandlerTable } from '../operation.ts';
 

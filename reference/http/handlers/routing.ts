@@ -4,7 +4,7 @@
 // tenant's route is simply not there for the caller ([auth-route-isolation]):
 // the store scopes every read and settlement by tenant.
 import type { ResolveRequest, RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { Principal } from '../authenticate.ts';
 import { found, ok, principalOf, type OperationInput, type OperationHandler } from '../operation.ts';
 

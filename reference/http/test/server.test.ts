@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { storageUnavailable } from '../../domain/registry-error.ts';
+import { storageUnavailable } from '../../../contract/registry-error.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
 import { MAX_JSON_DEPTH } from '../request-body.ts';
 import { b, expectError, expectOk, TestRegistry, type TestRegistryOptions } from './support.ts';

@@ -1,7 +1,7 @@
 // Assertions shared by the behaviour suite.
 import assert from 'node:assert/strict';
 import type { ErrorCode } from '../../../contract/errors.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { Fleet, World } from './world.ts';
 
 /** Awaits `promise` and asserts it fails with a RegistryError of `code`. */

@@ -3,7 +3,7 @@ import type { FleetStatus, LeaseExpiryResult, RegistryLimits } from '../../../co
 import { counterKey } from '../../domain/admission.ts';
 import type { Faults } from '../../domain/faults.ts';
 import { compareBytes } from '../../domain/ordering.ts';
-import { invalid } from '../../domain/registry-error.ts';
+import { invalid } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
 import type { MemoryState, StoredReplica } from './memory-state.ts';
 

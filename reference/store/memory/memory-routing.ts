@@ -27,7 +27,7 @@ import {
   fenceLost,
   notFound,
   replicaUnavailable,
-} from '../../domain/registry-error.ts';
+} from '../../../contract/registry-error.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape, jsonEqual } from '../../domain/validation.ts';
 import type { MemoryState, RouteCandidates, RouteChain, StoredReplica, StoredRoute } from './memory-state.ts';

@@ -2,7 +2,7 @@
 // else), transactions, and the one place where a database failure becomes
 // STORAGE_UNAVAILABLE. Nothing here decides a registry rule.
 import pg from 'pg';
-import { RegistryError, storageUnavailable } from '../../domain/registry-error.ts';
+import { RegistryError, storageUnavailable } from '../../../contract/registry-error.ts';
 import type { Statement } from './sql.ts';
 
 export type Db = pg.PoolClient;

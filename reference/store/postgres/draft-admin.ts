@@ -27,7 +27,7 @@ import { decidePutConnectorType, decideSetTypeEnabled } from '../../domain/rules
 import { decidePutInstance } from '../../domain/rules/instance.ts';
 import { decideProvisionReplica, decideReportHealth, healthOf } from '../../domain/rules/replica.ts';
 import { decideAdmitVersion, decideSetVersionStatus } from '../../domain/rules/version.ts';
-import { storageUnavailable } from '../../domain/registry-error.ts';
+import { storageUnavailable } from '../../../contract/registry-error.ts';
 import { fromTimestamp, toTimestamp } from '../../domain/time.ts';
 import type { RegistryAdministrator } from '../registry-store.ts';
 import type { DraftReplica, WriteDraft } from './write-draft.ts';

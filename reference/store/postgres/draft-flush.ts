@@ -1,7 +1,7 @@
 // Writes what a draft staged: one bulk statement per table, in foreign-key
 // order, then one revision bump for the whole group ([revision-advances]).
 import { tiebreakHash } from '../../domain/digest.ts';
-import { storageUnavailable } from '../../domain/registry-error.ts';
+import { storageUnavailable } from '../../../contract/registry-error.ts';
 import { fromTimestamp } from '../../domain/time.ts';
 import { run, type Db } from './database.ts';
 import { sql } from './sql.ts';

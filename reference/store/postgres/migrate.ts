@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { storageUnavailable } from '../../domain/registry-error.ts';
+import { storageUnavailable } from '../../../contract/registry-error.ts';
 
 export interface Migration {
   version: number;

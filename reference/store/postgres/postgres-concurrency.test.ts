@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import type { RouteView } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { RegistryStore } from '../registry-store.ts';
 import { b } from '../behaviour/world.ts';
 import { postgresTestDatabases, type TestDatabase } from './test-database.ts';

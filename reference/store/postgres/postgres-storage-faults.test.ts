@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { RouteView } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 import type { RegistryStore } from '../registry-store.ts';
 import { b } from '../behaviour/world.ts';
 import { openPostgresStore } from './index.ts';

@@ -7,7 +7,7 @@
 import type { ReplicaProvision, ResolveRequest, TopologyPreference } from '../../../contract/records.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
-import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
+import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
 import { circuitOf, provisionOf, type ReplicaRow } from './rows.ts';
 import { arrayText } from './sql.ts';
 

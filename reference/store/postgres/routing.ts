@@ -19,7 +19,7 @@ import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { pinnedTargetValid, replicaTakesRetry } from '../../domain/eligibility.ts';
 import type { Faults } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
-import { admissionRejected, capacityExceeded, conflict, fenceLost, notFound, replicaUnavailable, storageUnavailable } from '../../domain/registry-error.ts';
+import { admissionRejected, capacityExceeded, conflict, fenceLost, notFound, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape, jsonEqual } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';

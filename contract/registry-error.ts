@@ -1,7 +1,7 @@
 // The one error type of the reference. Its code is a catalogue code, so the
 // HTTP layer maps it without a table of its own, and a brand makes it
 // recognisable across module copies (checked by code, not by prototype).
-import { CAPACITY_RETRY_AFTER_MS, ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ScopeKind } from '../../contract/errors.ts';
+import { CAPACITY_RETRY_AFTER_MS, ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ScopeKind } from './errors.ts';
 
 const BRAND = Symbol.for('fleetproof.RegistryError');
 
