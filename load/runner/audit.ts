@@ -3,7 +3,7 @@
 // A violated invariant fails the run.
 import { Agent, request } from 'undici';
 import { canonicalJson } from '../../contract/canonical-json.js';
-import { sha256Hex } from '../../reference/domain/digest.ts';
+import { sha256Hex } from '../../contract/digest.ts';
 import type { Journal } from './journal.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 

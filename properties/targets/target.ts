@@ -1,13 +1,13 @@
 // What a property suite runs against. A target opens one run at a time: a
-// registry to talk to (the RegistryStore port, in-process or over HTTP), a
+// registry to talk to (the contract's registry port, in-process or over HTTP), a
 // clock the suite either drives or can only observe, and the namespace that
 // keeps this run's records apart from earlier runs on a shared registry.
-import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import type { RegistryPort } from '../../contract/target-port.ts';
 import type { TimeWindow } from '../model/rules/settlement.ts';
 import { Universe } from '../model/universe.ts';
 
-/** The port minus the store kind: an HTTP target is neither of the reference's stores. */
-export type TargetStore = Omit<RegistryStore, 'kind'>;
+/** The registry a run talks to: the contract's port, whatever implements it. */
+export type TargetStore = RegistryPort;
 
 export interface TargetClock {
   /** True when the harness decides what time it is for the registry. */

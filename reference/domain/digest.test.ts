@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalJson } from '../../contract/canonical-json.js';
-import { digestOf, manifestFacts, sizedCapabilityDefinition } from './digest.ts';
+import { digestOf } from '../../contract/digest.ts';
+import { manifestFacts, sizedCapabilityDefinition } from './digest.ts';
 
 const manifest = {
   profiles: ['p.two', 'p.one'],

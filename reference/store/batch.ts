@@ -3,7 +3,7 @@
 import type { BatchItem, BatchItemResult, BatchOp, Role, WriteOutcome } from '../../contract/records.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import { assertShape } from '../domain/validation.ts';
-import type { RegistryAdministrator } from './registry-store.ts';
+import type { RegistryAdministrator } from '../../contract/target-port.ts';
 
 export const BATCH_OP_ROLES: Readonly<Record<BatchOp, Role>> = {
   put_connector_type: 'registry:admin',

@@ -1,89 +1,14 @@
-// The storage port of the reference: the seed's five contracts (catalog,
-// action target resolver, reader, administrator, fleet status) as one
-// interface. The HTTP server and the behaviour suite know nothing else.
-import type {
-  AdmissionCounter,
-  AdmissionPolicy,
-  BatchItem,
-  BatchResult,
-  CapabilityBinding,
-  CapabilityPage,
-  CatalogContext,
-  CatalogQuery,
-  ConnectorInstance,
-  ConnectorReplica,
-  ConnectorType,
-  ConnectorVersion,
-  FleetStatus,
-  HealthReport,
-  LeaseExpiryResult,
-  RegistryLimits,
-  ReplicaProvision,
-  ResolveRequest,
-  ResolvedCapability,
-  RouteAssignment,
-  RouteView,
-  SettlementOutcome,
-  SettlementResult,
-  VersionAdmission,
-  VersionStatus,
-  WriteResult,
-} from '../../contract/records.ts';
-import type { ScopeKind } from '../../contract/errors.ts';
+// The storage port of the reference: the contract's registry port, plus the
+// kind of store behind it. The HTTP server and the behaviour suite know
+// nothing else.
+import type { RegistryPort } from '../../contract/target-port.ts';
 import type { Faults } from '../domain/faults.ts';
 import type { FenceTokenSource } from '../domain/fence-token.ts';
 import type { Clock } from '../domain/time.ts';
+import type { RegistryLimits } from '../../contract/records.ts';
 
-export interface CapabilityCatalog {
-  /** [catalog-get]: null when not visible in this context. */
-  getCapability(capabilityId: string, ctx: CatalogContext): Promise<ResolvedCapability | null>;
-  queryCatalog(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage>;
-}
-
-export interface ActionTargetResolver {
-  /** Creates or returns the action's assignment, holding a reservation. */
-  resolve(tenantId: string, request: ResolveRequest): Promise<RouteView>;
-  /** null when the action was never routed or belongs to another tenant. */
-  route(tenantId: string, actionId: string): Promise<RouteView | null>;
-  settle(tenantId: string, actionId: string, assignment: RouteAssignment, outcome: SettlementOutcome): Promise<SettlementResult>;
-}
-
-export interface RegistryReader {
-  getConnectorType(id: string): Promise<ConnectorType | null>;
-  getVersion(id: string): Promise<ConnectorVersion | null>;
-  getInstance(id: string): Promise<ConnectorInstance | null>;
-  getBinding(tenantId: string, capabilityId: string, instanceId: string): Promise<CapabilityBinding | null>;
-  getAdmissionPolicy(policyRef: string): Promise<AdmissionPolicy | null>;
-  getReplica(id: string): Promise<ConnectorReplica | null>;
-  getAdmissionCounter(kind: ScopeKind, key: string): Promise<AdmissionCounter>;
-}
-
-export interface RegistryAdministrator {
-  putConnectorType(record: ConnectorType): Promise<WriteResult<ConnectorType>>;
-  setConnectorTypeEnabled(id: string, enabled: boolean): Promise<WriteResult<ConnectorType>>;
-  admitVersion(record: VersionAdmission): Promise<WriteResult<ConnectorVersion>>;
-  setVersionStatus(id: string, status: VersionStatus): Promise<WriteResult<ConnectorVersion>>;
-  putInstance(record: ConnectorInstance): Promise<WriteResult<ConnectorInstance>>;
-  putBinding(record: CapabilityBinding): Promise<WriteResult<CapabilityBinding>>;
-  putAdmissionPolicy(record: AdmissionPolicy): Promise<WriteResult<AdmissionPolicy>>;
-  provisionReplica(record: ReplicaProvision): Promise<WriteResult<ConnectorReplica>>;
-  reportHealth(id: string, report: HealthReport): Promise<WriteResult<ConnectorReplica>>;
-  /** [batch-items]: items apply in order; a rejected item stops nothing. */
-  applyBatch(items: BatchItem[]): Promise<BatchResult>;
-}
-
-export interface FleetStatusProvider {
-  expireLeases(limit: number): Promise<LeaseExpiryResult>;
-  fleetStatus(): Promise<FleetStatus>;
-}
-
-export interface RegistryStore extends CapabilityCatalog, ActionTargetResolver, RegistryReader, RegistryAdministrator, FleetStatusProvider {
+export interface RegistryStore extends RegistryPort {
   readonly kind: 'memory' | 'postgres';
-  readonly limits: RegistryLimits;
-  catalogRevision(): Promise<number>;
-  /** Whether the store can serve reads and writes now (GET /ready). */
-  ready(): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 export interface StoreOptions {

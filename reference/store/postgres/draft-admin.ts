@@ -29,7 +29,7 @@ import { decideProvisionReplica, decideReportHealth, healthOf } from '../../doma
 import { decideAdmitVersion, decideSetVersionStatus } from '../../domain/rules/version.ts';
 import { storageUnavailable } from '../../../contract/registry-error.ts';
 import { fromTimestamp, toTimestamp } from '../../domain/time.ts';
-import type { RegistryAdministrator } from '../registry-store.ts';
+import type { RegistryAdministrator } from '../../../contract/target-port.ts';
 import type { DraftReplica, WriteDraft } from './write-draft.ts';
 
 export interface DraftAdminOptions {
