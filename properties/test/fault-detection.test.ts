@@ -13,7 +13,7 @@ import { runProperties } from '../runner/run-properties.ts';
 import type { SuiteName } from '../suites/index.ts';
 import { httpTarget } from '../targets/http-target.ts';
 import { memoryTarget } from '../targets/memory-target.ts';
-import { startReferenceServer, type ReferenceServer } from '../targets/reference-server.ts';
+import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 import type { Target } from '../targets/target.ts';
 import { testReplay } from './support.ts';
 

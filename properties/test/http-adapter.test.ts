@@ -11,7 +11,7 @@ import { RegistryError } from '../../contract/registry-error.ts';
 import { IndeterminateOutcome, PropertyViolation } from '../check/violations.ts';
 import { TargetUnreachable } from '../targets/http/http-client.ts';
 import { HttpRegistryStore } from '../targets/http/http-registry-store.ts';
-import { startReferenceServer, type ReferenceServer } from '../targets/reference-server.ts';
+import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 
 const VERSION = { implementation: { name: 'scripted', version: '0' }, contract: 'fleetproof-registry/v1', limits: { max_page_size: 200 }, features: [] };
 

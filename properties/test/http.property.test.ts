@@ -3,7 +3,7 @@
 // own (real) clock, exactly as a vendor's registry would.
 import { after } from 'node:test';
 import { httpTarget } from '../targets/http-target.ts';
-import { startReferenceServer, type ReferenceServer } from '../targets/reference-server.ts';
+import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 import { describeSuitesAgainst } from './support.ts';
 
 let server: ReferenceServer | undefined;
