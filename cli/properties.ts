@@ -49,15 +49,21 @@ export async function run(argv: string[]): Promise<number> {
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
+    const faults = faultsOf(v.fault ?? []);
+    const http = v.target !== undefined ? { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
+    const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     return await runPropertiesCommand({
-      ...(v.target !== undefined ? { http: { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } } : { store: store as 'memory' | 'postgres' }),
-      ...(v['pg-url'] !== undefined ? { pgUrl: v['pg-url'] } : {}),
+      openTarget: async () => {
+        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget(http);
+        const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
+        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
+        return referenceMemoryTarget({ faults });
+      },
       runs: positiveInteger('runs', v.runs),
       seed: v.seed,
       path: v.path,
       suites: v.suite ?? [],
       out: v.out,
-      faults: faultsOf(v.fault ?? []),
       argv,
     });
   } catch (err) {

@@ -2,10 +2,7 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
-import type { FaultName } from '../../reference/domain/faults.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
-import { httpTarget } from '../targets/http-target.ts';
-import { memoryTarget } from '../targets/memory-target.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
 import { resultDocument, writeResultDocument } from './result-document.ts';
@@ -14,27 +11,15 @@ import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts
 import { parseSeed } from './seed.ts';
 
 export interface PropertiesCommand {
-  store?: 'memory' | 'postgres';
-  http?: { url: string; key: string; requestTimeoutMs: number };
-  pgUrl?: string;
+  /** Opens the registry under test; the composition root decides which. */
+  openTarget: () => Promise<Target>;
   runs: number | undefined;
   seed: string | undefined;
   path: string | undefined;
   suites: string[];
   out: string | undefined;
-  faults: ReadonlySet<FaultName>;
   /** The flags as given, to print a replay command that targets the same registry. */
   argv: string[];
-}
-
-async function openTarget(c: PropertiesCommand): Promise<Target> {
-  if (c.http) return httpTarget(c.http);
-  if (c.store === 'postgres') {
-    const { postgresTarget } = await import('../targets/postgres-target.ts');
-    const url = c.pgUrl ?? process.env['PG_URL'];
-    return postgresTarget({ ...(url ? { url } : {}), faults: c.faults });
-  }
-  return memoryTarget({ faults: c.faults });
 }
 
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
@@ -67,7 +52,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
   let target: Target;
   try {
-    target = await openTarget(c);
+    target = await c.openTarget();
   } catch (err) {
     console.error(`fleetproof properties: cannot open the target: ${(err as Error).message}`);
     return 2;

@@ -1,31 +1,27 @@
-// The PostgreSQL store as a property target: one store (one database) for a
-// whole check, with each run in its own namespace and retired afterwards, and
-// a clock the suites drive through the store's clock option. Runs start a day
-// apart so that time never runs backwards for the database.
-import type { Faults } from '../../reference/domain/faults.ts';
-import { openPostgresStore, type PostgresStoreOptions } from '../../reference/store/postgres/index.ts';
-import type { RegistryStore } from '../../reference/store/registry-store.ts';
+// A database-backed store as a property target: one store (one database) for
+// a whole check, with each run in its own namespace and retired afterwards,
+// and a clock the suites drive through the store's clock option. Runs start a
+// day apart so that time never runs backwards for the database. Which store
+// it is, the composition root decides.
 import { Universe } from '../model/universe.ts';
-import { DrivenClock, freshNamespace, T0, type RunContext, type Target } from './target.ts';
+import { DrivenClock, freshNamespace, T0, type RunContext, type Target, type TargetStore } from './target.ts';
 
 const DAY_MS = 86_400_000;
 
 export interface PostgresTargetOptions {
-  /** Owner URL of the database; without it an embedded server is started. */
-  url?: string;
-  faults?: Faults;
-  /** How to open the store, e.g. on a fresh test database. */
-  open?: (options: PostgresStoreOptions) => Promise<RegistryStore>;
+  /** Opens the store once, reading its time from `clock`. */
+  openStore(clock: () => number): Promise<TargetStore>;
+  /** For reports: the store, and any deliberate defects in it. */
+  description: string;
 }
 
-export async function postgresTarget(options: PostgresTargetOptions = {}): Promise<Target> {
+export async function postgresTarget(options: PostgresTargetOptions): Promise<Target> {
   const clock = new DrivenClock(T0);
-  const open = options.open ?? openPostgresStore;
-  const store = await open({ clock: () => clock.current, ...(options.url ? { url: options.url } : {}), ...(options.faults ? { faults: options.faults } : {}) });
+  const store = await options.openStore(() => clock.current);
   let runs = 0;
   return {
     kind: 'postgres',
-    description: `PostgreSQL store${options.faults?.size ? ` with faults ${[...options.faults].join(', ')}` : ''}`,
+    description: options.description,
     manualClock: true,
     async openRun(): Promise<RunContext> {
       clock.current = T0 + ++runs * DAY_MS;

@@ -12,7 +12,7 @@ import { failureReport } from '../runner/failure-report.ts';
 import { runProperties } from '../runner/run-properties.ts';
 import type { SuiteName } from '../suites/index.ts';
 import { httpTarget } from '../targets/http-target.ts';
-import { memoryTarget } from '../targets/memory-target.ts';
+import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
 import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 import type { Target } from '../targets/target.ts';
 import { testReplay } from './support.ts';
@@ -48,7 +48,7 @@ after(() => Promise.all(servers.map((s) => s.close())));
  * at its surface: its replica reads never report a failure or an open circuit.
  */
 function circuitsNeverCount(): Target {
-  const inner = memoryTarget();
+  const inner = referenceMemoryTarget();
   return {
     ...inner,
     async openRun() {
@@ -68,7 +68,7 @@ function circuitsNeverCount(): Target {
 async function targetFor(d: Detection): Promise<Target> {
   if (d.fault === 'circuits-never-count') return circuitsNeverCount();
   const faults = new Set<FaultName>([d.fault]);
-  if (d.over !== 'http') return memoryTarget({ faults });
+  if (d.over !== 'http') return referenceMemoryTarget({ faults });
   const server = await startReferenceServer({ faults });
   servers.push(server);
   return httpTarget({ url: server.url, key: server.key });

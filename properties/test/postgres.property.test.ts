@@ -2,7 +2,7 @@
 // database of the server PG_URL names (npm test starts an embedded one). The
 // only reason to skip is a missing PG_URL, which CI always sets.
 import { describe, it } from 'node:test';
-import { postgresTarget } from '../targets/postgres-target.ts';
+import { referencePostgresTarget } from '../../cli/reference-targets.ts';
 import { describeSuitesAgainst } from './support.ts';
 
 if (!process.env['PG_URL']) {
@@ -13,7 +13,7 @@ if (!process.env['PG_URL']) {
   const { postgresTestDatabases } = await import('../../reference/store/postgres/test-database.ts');
   const databases = postgresTestDatabases();
   describeSuitesAgainst('the PostgreSQL store', {
-    open: () => postgresTarget({ open: async (options) => (await databases.openStore(options)).store }),
+    open: () => referencePostgresTarget({ open: async (options) => (await databases.openStore(options)).store }),
     file: 'properties/test/postgres.property.test.ts',
   });
 }

@@ -8,12 +8,12 @@ import { IndeterminateOutcome } from '../check/violations.ts';
 import { formatReplayPath, parseReplayPath } from '../runner/replay-path.ts';
 import { exitCodeOf, runProperties, type PropertiesResult } from '../runner/run-properties.ts';
 import { chooseSeed, parseSeed } from '../runner/seed.ts';
-import { memoryTarget } from '../targets/memory-target.ts';
+import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
 import type { Target, TargetStore } from '../targets/target.ts';
 
 /** The memory store with one of its operations replaced. */
 function withStore(change: (store: TargetStore) => Partial<TargetStore>): Target {
-  const inner = memoryTarget();
+  const inner = referenceMemoryTarget();
   return {
     ...inner,
     async openRun() {
@@ -66,6 +66,6 @@ describe('property runner', () => {
   });
 
   it('needs exactly one suite to replay a path', async () => {
-    await assert.rejects(runProperties({ target: memoryTarget(), path: '1:2', env: {} }), /exactly one suite/);
+    await assert.rejects(runProperties({ target: referenceMemoryTarget(), path: '1:2', env: {} }), /exactly one suite/);
   });
 });
