@@ -9,6 +9,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { startEmbeddedTarget } from '../cli/embedded-target.ts';
 import { startEmbeddedReference } from '../reference/embedded-reference.ts';
 import { BUNDLE_FILE, loadSigner, verifyBundle, writeBundle } from '../reports/bundle/bundle.ts';
 import type { Statement } from '../reports/bundle/statement.ts';
@@ -43,7 +44,7 @@ async function assertRendersCleanly(dir: string): Promise<void> {
 describe('fleetproof certify', { concurrency: true }, () => {
   it('qualifies the reference, signs every result file, and verification catches tampering', async () => {
     const out = join(root, 'reference');
-    const outcome = await runCertification({ out, log: quiet });
+    const outcome = await runCertification({ out, log: quiet, startEmbedded: startEmbeddedTarget });
     const r = outcome.result;
     assert.deepEqual(r.reasons, []);
     assert.equal(outcome.exitCode, 0);

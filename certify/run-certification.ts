@@ -1,5 +1,5 @@
-// `fleetproof certify`, end to end: start the embedded reference unless a
-// target is given, run conformance, then the property suites over HTTP, then
+// `fleetproof certify`, end to end: start the embedded reference (handed in
+// by the composition root) unless a target is given, run conformance, then the property suites over HTTP, then
 // a load profile with its audit; combine the three into one result, render
 // it, and sign the run directory. Exit 0 only when all three pass, 1 when any
 // found a defect, 2 when the run could not judge the target.
@@ -11,13 +11,10 @@ import { request } from 'undici';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
-import { startEmbeddedReference, type EmbeddedReference } from '../reference/embedded-reference.ts';
-import type { StoreKind } from '../reference/store/open-store.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from './certification.ts';
 import { clauseCoverage } from './coverage.ts';
-import { embeddedPostgres } from './embedded-postgres.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
@@ -29,7 +26,9 @@ export interface CertifyOptions {
   /** A registry to certify; without it the embedded reference is started. */
   target?: { url: string; keyPath: string };
   /** The embedded reference's store. */
-  store?: StoreKind;
+  store?: EmbeddedStore;
+  /** Starts the embedded reference with the given store; the composition root supplies it. */
+  startEmbedded?: (store: EmbeddedStore, log: (line: string) => void) => Promise<CertificationTarget>;
   profile?: string;
   out?: string;
   /** Private Ed25519 JWK that signs the bundle; a fresh key otherwise. */
@@ -87,44 +86,28 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-interface Target {
+export type EmbeddedStore = NonNullable<CertificationResult['target']['store']>;
+
+/** The registry a run certifies, opened for the run and closed after it. */
+export interface CertificationTarget {
   url: string;
   key: SigningKey;
   keyPath: string;
-  embedded: EmbeddedReference | null;
+  /** Whether the run started this registry itself. */
+  embedded: boolean;
   /** How a person names this target in a command that reproduces a failure. */
   flags: string;
   postgres: string | null;
   close(): Promise<void>;
 }
 
-async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<Target> {
+async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<CertificationTarget> {
   if (options.target) {
     const { url, keyPath } = options.target;
-    return { url, key: await loadSigningKey(keyPath), keyPath, embedded: null, flags: `--target ${url} --key ${keyPath}`, postgres: null, close: async () => {} };
+    return { url, key: await loadSigningKey(keyPath), keyPath, embedded: false, flags: `--target ${url} --key ${keyPath}`, postgres: null, close: async () => {} };
   }
-  const kind = options.store ?? 'memory';
-  const pg = kind === 'postgres' ? await embeddedPostgres(log) : null;
-  try {
-    const reference = await startEmbeddedReference({ store: kind, ...(pg ? { pgUrl: pg.url } : {}) });
-    log(`embedded reference (${kind} store) at ${reference.url}`);
-    return {
-      url: reference.url,
-      key: reference.signingKey,
-      keyPath: reference.signingKeyPath,
-      embedded: reference,
-      // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
-      flags: `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`,
-      postgres: pg?.version ?? null,
-      close: async () => {
-        await reference.close();
-        await pg?.stop();
-      },
-    };
-  } catch (err) {
-    await pg?.stop();
-    throw err;
-  }
+  if (!options.startEmbedded) throw new Error('no --target given and no embedded reference to start');
+  return options.startEmbedded(options.store ?? 'memory', log);
 }
 
 export async function runCertification(options: CertifyOptions = {}): Promise<CertifyOutcome> {
@@ -138,7 +121,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const records: StageRecord[] = [];
   const evidence: ClauseEvidence[] = [];
   const failures: StageOutput['failures'] = [];
-  let target: Target | null = null;
+  let target: CertificationTarget | null = null;
   let version: VersionInfo | null = null;
   try {
     target = await openTarget(options, log);
@@ -174,7 +157,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     finished_at: new Date().toISOString(),
     harness: { name: provenance.name, version: provenance.version, commit: provenance.commit },
     contract: CONTRACT_VERSION,
-    target: { url: target?.url ?? options.target?.url ?? '', embedded: target?.embedded != null, store: options.target ? null : (options.store ?? 'memory'), version },
+    target: { url: target?.url ?? options.target?.url ?? '', embedded: target?.embedded ?? false, store: options.target ? null : (options.store ?? 'memory'), version },
     profile,
     environment: environment(target?.postgres ?? null),
     verdict,

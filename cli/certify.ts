@@ -4,6 +4,7 @@
 import { runCertification } from '../certify/run-certification.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { startEmbeddedTarget } from './embedded-target.ts';
 
 export const summary = 'certify a registry: conformance, properties and load in one signed report';
 
@@ -26,6 +27,7 @@ export async function run(argv: string[]): Promise<number> {
   const outcome = await runCertification({
     ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key } } : {}),
     store: v.store,
+    startEmbedded: startEmbeddedTarget,
     profile: v.profile!,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['sign-key'] !== undefined ? { signKeyPath: v['sign-key'] } : {}),

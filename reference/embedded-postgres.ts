@@ -2,7 +2,7 @@
 // otherwise an embedded server the run starts and stops. Its version goes
 // into the report's environment.
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../reference/store/postgres/embedded-server.ts';
+import { startEmbeddedPostgres } from './store/postgres/embedded-server.ts';
 
 export interface CertificationPostgres {
   url: string;
