@@ -7,7 +7,7 @@
 // otherwise, 2 when the directories are not the parts of one run.
 import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { PlanError, readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
-import { MergeRefusal, mergeRuns } from '../reports/merge/merge-runs.ts';
+import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';

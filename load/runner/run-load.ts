@@ -6,7 +6,7 @@
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../../reports/load/load-report.ts';
+import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';

@@ -1,7 +1,7 @@
 // Writes a load report's three forms into the run directory.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LoadReport } from './load-report.ts';
+import type { LoadReport } from '../../load/report/load-report.ts';
 import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
 

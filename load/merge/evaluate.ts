@@ -4,8 +4,8 @@
 // expression is `agg op number`; trends know p(N), avg, med, min, max and
 // count, counters count and rate, rates rate, gauges value, min and max. A
 // metric with no points aggregates to zero, as in k6.
-import { parseExpression, parseSelector, compare, type ThresholdExpression } from '../../load/runner/node-engine/thresholds.ts';
-import { THRESHOLD_AGGREGATIONS } from '../../load/runner/node-engine/metrics.ts';
+import { parseExpression, parseSelector, compare, type ThresholdExpression } from '../runner/node-engine/thresholds.ts';
+import { THRESHOLD_AGGREGATIONS } from '../runner/node-engine/metrics.ts';
 import type { RunHistograms, SeriesStats } from './run-histograms.ts';
 
 export class SelectorError extends Error {}

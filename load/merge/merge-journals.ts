@@ -1,8 +1,8 @@
 // A distributed run's parts as one: their journals joined, and the audits
 // the parts ran themselves (parts written by a single `fleetproof load`)
 // combined, an invariant holding only where it held in every part.
-import type { AuditResult, InvariantResult } from '../../load/runner/audit.ts';
-import type { Journal, LatencyFact, PhaseTiming } from '../../load/runner/journal.ts';
+import type { AuditResult, InvariantResult } from '../runner/audit.ts';
+import type { Journal, LatencyFact, PhaseTiming } from '../runner/journal.ts';
 import type { RunPart } from './run-part.ts';
 
 /** Every part's journal as one: routes, observations and raw latencies together; each phase timed by its longest part. */

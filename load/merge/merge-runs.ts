@@ -10,21 +10,21 @@
 // directory or an instance given twice, overlapping execution segments.
 import { join } from 'node:path';
 import { canonicalJson } from '../../contract/canonical-json.js';
-import type { AfterLoad } from '../../load/runner/audit-and-retire.ts';
-import { captureEnvironment } from '../../load/runner/environment.ts';
-import type { Journal } from '../../load/runner/journal.ts';
+import type { AfterLoad } from '../runner/audit-and-retire.ts';
+import { captureEnvironment } from '../runner/environment.ts';
+import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../load/load-report.ts';
+import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
 import { RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
 import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
-import { writeMergedReport } from './write-merged-report.ts';
+import { writeMergedReport } from '../../reports/load/write-merged-report.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
 
-const REPORTS_DIR = fileURLToPath(new URL('../runs/', import.meta.url));
+const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 export interface PartSummary {
   dir: string;

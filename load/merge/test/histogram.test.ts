@@ -7,7 +7,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { percentile } from '../../../load/runner/node-engine/metrics.ts';
+import { percentile } from '../../runner/node-engine/metrics.ts';
 import { bucketOf, bucketValue, EXACT_MAX_DISTINCT, ExactSum, RELATIVE_ERROR, ValueHistogram } from '../histogram.ts';
 import { parseRfc3339Ms, readMetricOutput, type MetricDeclaration, type MetricPoint } from '../k6-json-output.ts';
 import { prng, tempDir } from './synthetic-run.ts';

@@ -5,11 +5,11 @@
 // read from (themselves mergeable).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderLoadHtml } from '../load/render-html.ts';
-import { renderLoadMarkdown } from '../load/render-markdown.ts';
-import { escapeXml as esc } from '../load/svg-charts.ts';
-import type { MergedReport } from './merge-runs.ts';
-import { HISTOGRAMS_FILE, writeRunHistograms, type RunHistograms } from './run-histograms.ts';
+import { renderLoadHtml } from './render-html.ts';
+import { renderLoadMarkdown } from './render-markdown.ts';
+import { escapeXml as esc } from './svg-charts.ts';
+import type { MergedReport } from '../../load/merge/merge-runs.ts';
+import { HISTOGRAMS_FILE, writeRunHistograms, type RunHistograms } from '../../load/merge/run-histograms.ts';
 
 const ms = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)} ms`);
 const engineText = (e: { name: string; version: string } | null) => (e ? `${e.name} ${e.version}` : 'unknown');

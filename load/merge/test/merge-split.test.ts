@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { percentile } from '../../../load/runner/node-engine/metrics.ts';
+import { percentile } from '../../runner/node-engine/metrics.ts';
 import { evaluateThreshold, selectSeries, trendStats } from '../evaluate.ts';
 import type { MetricPoint } from '../k6-json-output.ts';
 import { checkParts, evaluateRun, mergeParts, mergeRuns, type MergedReport } from '../merge-runs.ts';

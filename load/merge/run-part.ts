@@ -8,9 +8,9 @@
 // the summary.
 import { access, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJournal, type Journal } from '../../load/runner/journal.ts';
-import { loadScaleContract } from '../../load/runner/scale-contract.ts';
-import type { LoadReport } from '../load/load-report.ts';
+import { readJournal, type Journal } from '../runner/journal.ts';
+import { loadScaleContract } from '../runner/scale-contract.ts';
+import type { LoadReport } from '../report/load-report.ts';
 import { MetricOutputError } from './k6-json-output.ts';
 import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, readRunHistograms, RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
 
