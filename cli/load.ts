@@ -2,6 +2,7 @@
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
+import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
@@ -55,6 +56,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(v.plan !== undefined ? { planPath: v.plan } : {}),
     quiet: v.quiet ?? false,
     keepData: v['keep-data'] ?? false,
+    writeReport: writeLoadReport,
   };
   const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);

@@ -8,6 +8,7 @@
 import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { PlanError, readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
+import { writeMergedReport } from '../reports/load/write-merged-report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';
@@ -37,6 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   } else if (parsed.values['keep-data']) throw usage('--keep-data only applies with --plan');
   const outcome = await mergeRuns({
     dirs: parsed.positionals,
+    writeReport: writeMergedReport,
     ...(parsed.values.out ? { outDir: parsed.values.out } : {}),
     ...(plan
       ? {

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { runLoad } from '../../load/runner/run-load.ts';
 import type { InvariantId } from '../../load/runner/audit.ts';
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import type { Failure } from '../certification.ts';
 import { loadStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
@@ -18,7 +19,7 @@ const INVARIANT_CLAUSES: Readonly<Record<InvariantId, string>> = {
 
 export async function loadStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
-  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath, profile: ctx.profile, outDir: join(ctx.out, 'load') });
+  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath, profile: ctx.profile, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
   const report = outcome.report;
   if (!report) {
     return {

@@ -17,9 +17,9 @@ import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
-import { RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
+import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
 import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
-import { writeMergedReport } from '../../reports/load/write-merged-report.ts';
+import { writeSummary, type ReportWriter } from '../report/write-summary.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
@@ -295,6 +295,8 @@ export interface MergeOptions {
    * MergeRefusal when it belongs to another run.
    */
   audit?: (runId: string, journal: Journal) => Promise<AfterLoad>;
+  /** Writes the merged report; summary.json alone unless the caller brings renderers. */
+  writeReport?: ReportWriter<MergedReport>;
 }
 
 export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
@@ -315,10 +317,13 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
     throw err;
   }
   const outDir = o.outDir ?? join(REPORTS_DIR, `merged-${merged.run.run_id}`);
-  const files = await writeMergedReport(outDir, report, merged);
+  const write: ReportWriter<MergedReport> = o.writeReport ?? writeSummary;
+  const files = await write(outDir, report);
+  // The merged histograms the figures were read from, themselves mergeable.
+  await writeRunHistograms(join(outDir, HISTOGRAMS_FILE), merged);
   return {
     exitCode: report.verdict === 'pass' ? 0 : 1,
-    message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html}`,
+    message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
     outDir,
     report,
     histograms: merged,

@@ -7,7 +7,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
-import { writeLoadReport } from '../../reports/load/write-load-report.ts';
+import { writeSummary, type ReportWriter } from '../report/write-summary.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
@@ -40,6 +40,8 @@ export interface LoadRunOptions {
   quiet?: boolean;
   /** Leave the run's records as they are instead of retiring them. */
   keepData?: boolean;
+  /** Writes the report into the run directory; summary.json alone unless the caller brings renderers. */
+  writeReport?: ReportWriter<LoadReport>;
 }
 
 export interface LoadRunOutcome {
@@ -139,7 +141,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     retirement: after.retirement,
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
-  const files = await writeLoadReport(outDir, report);
+  const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;
+  const files = await write(outDir, report);
   // The histograms serve a later merge; a run whose engine wrote no points still has its report.
   let histogramNote = '';
   try {
@@ -162,5 +165,5 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}${histogramNote}` };
+  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html ?? files.json}${histogramNote}` };
 }

@@ -1,15 +1,14 @@
 // Writes a merged load report: summary.json (the load report with a
-// `merge` section), report.md and report.html rendered by the load report's
-// own renderers with the distributed-run section added before the
-// thresholds, and histograms.json, the merged histograms the figures were
-// read from (themselves mergeable).
-import { mkdir, writeFile } from 'node:fs/promises';
+// `merge` section), and report.md and report.html rendered by the load
+// report's own renderers with the distributed-run section added before the
+// thresholds. The merge itself writes histograms.json beside them.
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
 import { escapeXml as esc } from './svg-charts.ts';
 import type { MergedReport } from '../../load/merge/merge-runs.ts';
-import { HISTOGRAMS_FILE, writeRunHistograms, type RunHistograms } from '../../load/merge/run-histograms.ts';
+import { writeSummary } from '../../load/report/write-summary.ts';
 
 const ms = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)} ms`);
 const engineText = (e: { name: string; version: string } | null) => (e ? `${e.name} ${e.version}` : 'unknown');
@@ -54,12 +53,9 @@ function insertBefore(page: string, anchor: string, section: string, fallback: s
   return end === -1 ? page + section : page.slice(0, end) + section + page.slice(end);
 }
 
-export async function writeMergedReport(dir: string, report: MergedReport, merged: RunHistograms): Promise<{ json: string; html: string; markdown: string; histograms: string }> {
-  await mkdir(dir, { recursive: true });
-  const files = { json: join(dir, 'summary.json'), html: join(dir, 'report.html'), markdown: join(dir, 'report.md'), histograms: join(dir, HISTOGRAMS_FILE) };
-  await writeFile(files.json, JSON.stringify(report, null, 2) + '\n');
+export async function writeMergedReport(dir: string, report: MergedReport): Promise<{ json: string; html: string; markdown: string }> {
+  const files = { ...(await writeSummary(dir, report)), html: join(dir, 'report.html'), markdown: join(dir, 'report.md') };
   await writeFile(files.html, insertBefore(renderLoadHtml(report), '<h2>Thresholds</h2>', mergeHtml(report), '</body>'));
   await writeFile(files.markdown, insertBefore(renderLoadMarkdown(report), '## Thresholds', mergeMarkdown(report), ''));
-  await writeRunHistograms(files.histograms, merged);
   return files;
 }

@@ -12,6 +12,7 @@ import { evaluateThreshold, selectSeries, trendStats } from '../evaluate.ts';
 import type { MetricPoint } from '../k6-json-output.ts';
 import { checkParts, evaluateRun, mergeParts, mergeRuns, type MergedReport } from '../merge-runs.ts';
 import type { RunHistograms, RunHistogramsJson } from '../run-histograms.ts';
+import { writeMergedReport } from '../../../reports/load/write-merged-report.ts';
 import { readRunPart } from '../run-part.ts';
 import { equalSegments, histogramsOf, identity, prng, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';
 
@@ -99,7 +100,7 @@ test('report --merge writes one report, evaluated once, with the parts and their
     dirs.push(await writePart(join(dir, `instance-${k}`), histogramsOf(pts, identity({ execution_segment: segments[k]!, engine: { name: 'k6', version: 'v1.0.0' } }))));
   }
   const out = join(dir, 'merged');
-  const outcome = await mergeRuns({ dirs, outDir: out });
+  const outcome = await mergeRuns({ dirs, outDir: out, writeReport: writeMergedReport });
   const expected = evaluateRun(histogramsOf(points, identity()));
   const report = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as MergedReport;
   assert.deepEqual(
