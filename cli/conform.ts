@@ -6,6 +6,7 @@ import { terminalProgress } from '../conformance/runner/progress.ts';
 import { runConformance } from '../conformance/runner/run.ts';
 import { EXIT } from '../conformance/runner/status.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
+import { writeConformanceReports } from '../reports/conformance/write.ts';
 import { parseFlags, type FlagSpec } from './args.ts';
 
 export const summary = 'certify a registry over HTTP with the conformance suite';
@@ -47,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`fleetproof conform: could not run: ${err.message}`);
     return EXIT.couldNotRun;
   }
-  const outcome = await runConformance({ config, progress: terminalProgress(process.stdout) });
+  const outcome = await runConformance({ config, progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
   if (outcome.exitCode === EXIT.couldNotRun) console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;
 }

@@ -5,6 +5,7 @@ import { resolveConfig } from '../../conformance/runner/config.ts';
 import { terminalProgress } from '../../conformance/runner/progress.ts';
 import { runConformance } from '../../conformance/runner/run.ts';
 import { exchangeText } from '../../reports/conformance/exchange-text.ts';
+import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import type { Failure } from '../certification.ts';
 import { conformanceStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
@@ -16,6 +17,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
     config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
     signingKey: ctx.key,
     progress: terminalProgress(),
+    writeReports: writeConformanceReports,
   });
   const result = outcome.result;
   if (!result) {

@@ -19,10 +19,10 @@ import { newRunId } from '../harness/ids.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
 import { TokenMinter } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
-import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { redactConfig, type ConformConfig } from './config.ts';
 import { loadCases, type LoadedCase } from './load-cases.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
+import { writeResult, type ResultWriter } from './write-result.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
 import { EXIT } from './status.ts';
@@ -36,8 +36,8 @@ export interface ConformOptions {
   /** Use this key instead of reading config.keyFile (tests with ephemeral keys). */
   signingKey?: SigningKey;
   progress?: ProgressSink;
-  /** Default true; false leaves the result in memory only. */
-  writeReports?: boolean;
+  /** false leaves the result in memory only; default result.json alone, or the caller's writer with renderers. */
+  writeReports?: false | ResultWriter;
   casesRoot?: string;
   runId?: string;
 }
@@ -228,7 +228,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       retirement,
     });
     const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
-    if (outDir) await writeConformanceReports(result, outDir);
+    if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
     return { exitCode: result.verdict === 'qualified' ? EXIT.qualified : EXIT.nonConformant, result, outDir };
   } catch (err) {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 import { resultSchemaProblems } from './result-schema.ts';
@@ -65,7 +66,7 @@ describe('conformance runner', () => {
 
   it('writes result.json, junit.xml, report.md and a self-contained report.html', async () => {
     const dir = join(out, 'reports');
-    await runConformance({ config: target.config({ out: dir, timeoutMs: 500 }), signingKey: target.key, casesRoot });
+    await runConformance({ config: target.config({ out: dir, timeoutMs: 500 }), signingKey: target.key, casesRoot, writeReports: writeConformanceReports });
     const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8'));
     assert.equal(resultSchemaProblems(result), null);
     const html = await readFile(join(dir, 'report.html'), 'utf8');

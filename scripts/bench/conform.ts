@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { runConformance } from '../../conformance/runner/run.ts';
 import { startReferenceTarget } from '../../conformance/test/reference-target.ts';
+import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { fmt, median } from './stats.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -23,7 +24,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const out = await mkdtemp(join(tmpdir(), 'fleetproof-bench-conform-'));
   try {
     let started = performance.now();
-    const outcome = await runConformance({ config: target.config({ out }), signingKey: target.key });
+    const outcome = await runConformance({ config: target.config({ out }), signingKey: target.key, writeReports: writeConformanceReports });
     suiteMs.push(performance.now() - started);
     if (outcome.exitCode !== 0 || !outcome.result) throw new Error(`the suite did not qualify the reference: ${outcome.error ?? outcome.exitCode}`);
     cases = outcome.result.cases.length;
