@@ -15,7 +15,7 @@ import { BUNDLE_FILE, loadSigner, verifyBundle, writeBundle } from '../reports/b
 import type { Statement } from '../reports/bundle/statement.ts';
 import { documentProblems, schemaUrl } from '../reports/schemas/validate.ts';
 import { checkRendering, chromiumMissing } from '../reports/test/browser.ts';
-import type { CertificationResult } from './certification.ts';
+import type { CertificationResult } from '../reports/schemas/certification-result.ts';
 import { runCertification } from './run-certification.ts';
 import { rederiveVerdict } from './verdict.ts';
 

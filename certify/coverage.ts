@@ -1,7 +1,7 @@
 // Per clause of spec.md, what covered it in this run: conformance cases,
 // property suites and load audit invariants, and the worst of their outcomes.
 import { clauses } from '../contract/clauses.ts';
-import type { ClauseCoverage } from './certification.ts';
+import type { ClauseCoverage } from '../reports/schemas/certification-result.ts';
 import type { ClauseEvidence } from './stages/stage.ts';
 
 const ORDER: readonly ClauseCoverage['status'][] = ['unknown', 'skip', 'pass', 'fail', 'error'];

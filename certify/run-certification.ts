@@ -13,7 +13,7 @@ import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
-import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from './certification.ts';
+import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { loadStage } from './stages/load-stage.ts';

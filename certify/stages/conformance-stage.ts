@@ -6,7 +6,7 @@ import { terminalProgress } from '../../conformance/runner/progress.ts';
 import { runConformance } from '../../conformance/runner/run.ts';
 import { exchangeText } from '../../reports/conformance/exchange-text.ts';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
-import type { Failure } from '../certification.ts';
+import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { conformanceStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 

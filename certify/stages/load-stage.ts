@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runLoad } from '../../load/runner/run-load.ts';
 import type { InvariantId } from '../../load/runner/audit.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
-import type { Failure } from '../certification.ts';
+import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { loadStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 

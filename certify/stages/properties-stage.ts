@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
-import type { Failure } from '../certification.ts';
+import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { propertiesStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';

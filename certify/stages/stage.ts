@@ -3,7 +3,7 @@
 // directory, and reports what the certification needs: its status and
 // reasons, the clauses its checks covered, and how to reproduce each failure.
 import type { SigningKey } from '../../contract/tokens.ts';
-import type { ClauseCoverage, Failure, StageRecord } from '../certification.ts';
+import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
 
 export interface StageContext {
   /** The run directory; each stage writes under `<out>/<stage>/`. */

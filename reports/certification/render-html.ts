@@ -3,7 +3,7 @@
 // Verdict and reasons first; then the stages, every failure with what
 // reproduces it, per clause what covered it, the load phases with their
 // charts and margins, and the environment.
-import type { CertificationResult, ClauseCoverage, Failure, StageRecord } from '../../certify/certification.ts';
+import type { CertificationResult, ClauseCoverage, Failure, StageRecord } from '../schemas/certification-result.ts';
 import { htmlEscape as esc } from '../conformance/render-html.ts';
 import type { LoadReport } from '../../load/report/load-report.ts';
 import { loadSections } from '../load/render-html.ts';

@@ -1,7 +1,7 @@
 // JUnit XML covering all three stages, for CI systems: one testsuite per
 // stage; conformance cases, property suites, load thresholds and audit
 // invariants are its testcases.
-import type { CertificationResult } from '../../certify/certification.ts';
+import type { CertificationResult } from '../schemas/certification-result.ts';
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import { xmlEscape as x } from '../conformance/render-junit.ts';

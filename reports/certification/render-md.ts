@@ -1,6 +1,6 @@
 // The certification report as Markdown: the same order as the HTML page, for
 // pasting into a pull request or an issue.
-import type { CertificationResult } from '../../certify/certification.ts';
+import type { CertificationResult } from '../schemas/certification-result.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

@@ -2,7 +2,7 @@
 // each stage's own result document for the detail.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CertificationResult, StageName } from '../../certify/certification.ts';
+import type { CertificationResult, StageName } from '../schemas/certification-result.ts';
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import type { LoadReport } from '../../load/report/load-report.ts';

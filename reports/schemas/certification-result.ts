@@ -3,8 +3,8 @@
 // reproduce every failure. Each stage also keeps its own result document in
 // its subdirectory; this document points at them and is what the report
 // pages are rendered from. JSON Schema: reports/schemas/certification-result.v1.schema.json.
-import type { Keyword, Severity } from '../contract/clauses.ts';
-import type { VersionInfo } from '../contract/records.ts';
+import type { Keyword, Severity } from '../../contract/clauses.ts';
+import type { VersionInfo } from '../../contract/records.ts';
 
 export const CERTIFICATION_SCHEMA = 'fleetproof-certification-result/v1';
 export const RESULT_FILE = 'result.json';
