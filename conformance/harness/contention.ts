@@ -6,33 +6,15 @@
 // afterwards, one request at a time: sequential resolves fill up to N, and
 // the next one must be refused for the right reason. A registry that refuses
 // too early therefore still fails.
-import type { ErrorBody, ScopeKind } from '../../contract/errors.ts';
+import type { ScopeKind } from '../../contract/errors.ts';
 import type { ResolveRequest, RouteView } from '../../contract/records.ts';
 import type { RegistryClient, Reply } from './client.ts';
 import type { CaseContext } from './context.ts';
 import { expectAtMost, expectError, expectOk, fail } from './expect.ts';
+import { errorCodeOf, resolveWithRetries } from './retried-resolve.ts';
 
-/**
- * Attempts of one resolve outside a burst of the case. Nothing else of the
- * case is in flight then, but the target may be busy with other clients, so
- * REPLICA_UNAVAILABLE is tried again a few times, a growing pause apart.
- */
-export const CONTENTION_ATTEMPTS = 5;
-const PAUSE_MS = 50;
-
-const codeOf = (reply: Reply<'resolveRoute'>): string | undefined => (reply.json as ErrorBody | undefined)?.error?.code;
-
-/**
- * A resolve sent on its own: REPLICA_UNAVAILABLE is retried up to
- * CONTENTION_ATTEMPTS times in all; the last reply is returned, whatever it is.
- */
-export async function resolveWithRetries(ctx: Pick<CaseContext, 'sleep'>, dispatch: RegistryClient, body: ResolveRequest): Promise<Reply<'resolveRoute'>> {
-  for (let attempt = 1; ; attempt++) {
-    const reply = await dispatch.call('resolveRoute', { body });
-    if (attempt >= CONTENTION_ATTEMPTS || codeOf(reply) !== 'REPLICA_UNAVAILABLE') return reply;
-    await ctx.sleep(PAUSE_MS * attempt);
-  }
-}
+// Cases send their lone resolves through the same retries as setup does.
+export { resolveWithRetries };
 
 /** A resolve that must succeed, for setup fired in parallel: contention is retried a bounded number of times. */
 export async function resolveForSetup(ctx: CaseContext, tenant: string, capabilityId: string, actionId: string): Promise<RouteView> {
@@ -45,7 +27,7 @@ export async function resolveForSetup(ctx: CaseContext, tenant: string, capabili
  * naming the instance, which a full replica and contention both give.
  */
 export function expectBurstRefusal(reply: Reply<'resolveRoute'>, refusal: { scope?: ScopeKind; instanceId: string }, what: string): void {
-  const code = codeOf(reply);
+  const code = errorCodeOf(reply);
   if (code === 'REPLICA_UNAVAILABLE') {
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: refusal.instanceId }, what);
   } else if (refusal.scope !== undefined && code === 'CAPACITY_EXCEEDED') {

@@ -24,7 +24,7 @@ import type {
 } from '../../contract/records.ts';
 import type { RegistryClient } from './client.ts';
 import { HOUR, type ServerClock } from './clock.ts';
-import { resolveWithRetries } from './contention.ts';
+import { resolveWithRetries } from './retried-resolve.ts';
 import { expectOk } from './expect.ts';
 import type { Ids } from './ids.ts';
 
