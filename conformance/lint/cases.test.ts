@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { clauses } from '../../contract/clauses.ts';
-import { CASES_ROOT, findCaseFiles } from '../runner/load-cases.ts';
+import { CASES_ROOT, findCaseFiles } from './case-files.ts';
 import { EXEMPT_CLAUSES } from './config.ts';
 import { expectedCodes } from './expected-codes.ts';
 import { formatDiagnostic, lintTree, PROVOKABLE_CODES } from './lint.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { clauses } from '../../contract/clauses.ts';
-import { findCaseFiles } from '../runner/load-cases.ts';
+import { findCaseFiles } from './case-files.ts';
 import { expectedCodes } from './expected-codes.ts';
 import { formatDiagnostic, lintTree } from './lint.ts';
 import { LINT_CODES, type LintCode } from './rules.ts';

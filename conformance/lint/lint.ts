@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Clause } from '../../contract/clauses.ts';
 import { clauses } from '../../contract/clauses.ts';
 import { ERROR_CATALOGUE } from '../../contract/errors.ts';
-import { CASES_ROOT, findCaseFiles, readCaseFile } from '../runner/load-cases.ts';
+import { CASES_ROOT, findCaseFiles, readCaseFile } from './case-files.ts';
 import { EXEMPT_CLAUSES } from './config.ts';
 import { expectedCodes } from './expected-codes.ts';
 import { lintSuite, type Diagnostic } from './rules.ts';

@@ -2,14 +2,10 @@
 // load, or whose metadata breaks a lint rule, still appears in the run, as
 // an `error` naming the problem: a broken case never silently disappears
 // from a certification.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { clauses } from '../../contract/clauses.ts';
 import { isConformanceCase, type ConformanceCase } from '../harness/define-case.ts';
+import { CASES_ROOT, findCaseFiles, readCaseFile } from '../lint/case-files.ts';
 import { idOfPath, lintCaseFile, type CaseFile, type Diagnostic } from '../lint/rules.ts';
-
-export const CASES_ROOT = fileURLToPath(new URL('../cases/', import.meta.url));
 
 export interface LoadedCase {
   /** The id the path implies; equals case.id when the metadata is sound. */
@@ -17,30 +13,6 @@ export interface LoadedCase {
   file: CaseFile;
   case: ConformanceCase | null;
   problems: Diagnostic[];
-}
-
-export function findCaseFiles(root: string = CASES_ROOT): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.case.ts')) out.push(path);
-    }
-  };
-  walk(root);
-  return out.sort();
-}
-
-export async function readCaseFile(path: string, root: string = CASES_ROOT): Promise<CaseFile> {
-  const rel = relative(root, path).split(sep).join('/');
-  const source = readFileSync(path, 'utf8');
-  try {
-    const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
-    return { relative: rel, source, exported: mod.default };
-  } catch (err) {
-    return { relative: rel, source, exported: undefined, loadError: `does not load: ${(err as Error).message.split('\n')[0]}` };
-  }
 }
 
 export async function loadCases(root: string = CASES_ROOT): Promise<LoadedCase[]> {

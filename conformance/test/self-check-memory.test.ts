@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findCaseFiles } from '../runner/load-cases.ts';
+import { findCaseFiles } from '../lint/case-files.ts';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget } from './reference-target.ts';
 import { resultSchemaProblems } from './result-schema.ts';
