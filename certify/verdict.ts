@@ -7,7 +7,7 @@ import { clauses } from '../contract/clauses.ts';
 import type { ConformanceResult } from '../conformance/runner/result.ts';
 import { verdictOf } from '../conformance/runner/status.ts';
 import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
-import type { LoadReport } from '../load/report/load-report.ts';
+import type { LoadReport } from '../load/runner/load-report.ts';
 import { RESULT_FILE, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
 
 /** A definite defect outranks an inconclusive stage; qualified needs every stage passed. */

@@ -6,7 +6,7 @@
 // metric with no points aggregates to zero, as in k6.
 import { parseExpression, parseSelector, compare, type ThresholdExpression } from '../runner/node-engine/thresholds.ts';
 import { THRESHOLD_AGGREGATIONS } from '../runner/node-engine/metrics.ts';
-import type { RunHistograms, SeriesStats } from './run-histograms.ts';
+import type { RunHistograms, SeriesStats } from '../histograms/run-histograms.ts';
 
 export class SelectorError extends Error {}
 

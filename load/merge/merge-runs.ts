@@ -14,12 +14,12 @@ import type { AfterLoad } from '../runner/audit-and-retire.ts';
 import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
+import { buildLoadReport, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
-import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
+import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
 import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
-import { writeSummary, type ReportWriter } from '../report/write-summary.ts';
+import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}

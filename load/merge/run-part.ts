@@ -10,9 +10,9 @@ import { access, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJournal, type Journal } from '../runner/journal.ts';
 import { loadScaleContract } from '../runner/scale-contract.ts';
-import type { LoadReport } from '../report/load-report.ts';
-import { MetricOutputError } from './k6-json-output.ts';
-import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, readRunHistograms, RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
+import type { LoadReport } from '../runner/load-report.ts';
+import { MetricOutputError } from '../histograms/k6-json-output.ts';
+import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, readRunHistograms, RunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
 
 export const METRICS_FILES = ['metrics.ndjson', 'metrics.ndjson.gz'] as const;
 const SUMMARY_FILES = ['engine-summary.json', 'fleetproof-load-summary.json'] as const;

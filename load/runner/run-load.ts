@@ -6,8 +6,8 @@
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../report/load-report.ts';
-import { writeSummary, type ReportWriter } from '../report/write-summary.ts';
+import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
+import { writeSummary, type ReportWriter } from './write-summary.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';

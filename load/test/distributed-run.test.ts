@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../cli/main.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import type { LoadReport } from '../report/load-report.ts';
+import type { LoadReport } from '../runner/load-report.ts';
 import type { MergedReport } from '../merge/merge-runs.ts';
 import { parseJournal } from '../runner/journal.ts';
 import { tenantId, type RunPlan } from '../runner/run-plan.ts';

@@ -5,7 +5,7 @@
 // charts and margins, and the environment.
 import type { CertificationResult, ClauseCoverage, Failure, StageRecord } from '../schemas/certification-result.ts';
 import { htmlEscape as esc } from '../conformance/render-html.ts';
-import type { LoadReport } from '../../load/report/load-report.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
 import { loadSections } from '../load/render-html.ts';
 
 const CSS = `

@@ -5,7 +5,7 @@ import type { CertificationResult } from '../schemas/certification-result.ts';
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import { xmlEscape as x } from '../conformance/render-junit.ts';
-import type { LoadReport } from '../../load/report/load-report.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
 
 interface TestCase {
   name: string;

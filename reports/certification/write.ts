@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CertificationResult, StageName } from '../schemas/certification-result.ts';
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
-import type { LoadReport } from '../../load/report/load-report.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
 import { renderCertificationHtml } from './render-html.ts';
 import { renderCertificationJunit } from './render-junit.ts';
 import { renderCertificationMarkdown } from './render-md.ts';

@@ -1,7 +1,7 @@
 // The load report as one self-contained HTML page: verdict first, then the
 // thresholds with their margins, phases, routes over time, audit, dataset
 // and environment. Charts are inline SVG; nothing is fetched.
-import type { LoadReport } from '../../load/report/load-report.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
 import { escapeXml as esc, latencyChart, thresholdChart, throughputChart } from './svg-charts.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));

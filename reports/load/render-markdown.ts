@@ -1,5 +1,5 @@
 // The load report as Markdown, for pull requests and terminals.
-import type { LoadReport } from '../../load/report/load-report.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 

@@ -1,6 +1,6 @@
 // Inline SVG charts for the load report: no scripts, no fonts or files to
 // fetch, so the page reads offline.
-import type { PhaseRow, ThresholdRow } from '../../load/report/load-report.ts';
+import type { PhaseRow, ThresholdRow } from '../../load/runner/load-report.ts';
 
 export const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -2,8 +2,8 @@
 // (summary.json) and its two renderings.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LoadReport } from '../../load/report/load-report.ts';
-import { writeSummary } from '../../load/report/write-summary.ts';
+import type { LoadReport } from '../../load/runner/load-report.ts';
+import { writeSummary } from '../../load/runner/write-summary.ts';
 import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
 

@@ -8,7 +8,7 @@ import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
 import { escapeXml as esc } from './svg-charts.ts';
 import type { MergedReport } from '../../load/merge/merge-runs.ts';
-import { writeSummary } from '../../load/report/write-summary.ts';
+import { writeSummary } from '../../load/runner/write-summary.ts';
 
 const ms = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)} ms`);
 const engineText = (e: { name: string; version: string } | null) => (e ? `${e.name} ${e.version}` : 'unknown');

@@ -12,9 +12,9 @@ import { test } from 'node:test';
 import { runLoad } from '../../runner/run-load.ts';
 import { startEmbeddedReference } from '../../../reference/embedded-reference.ts';
 import { main } from '../../../cli/main.ts';
-import type { LoadReport } from '../../report/load-report.ts';
+import type { LoadReport } from '../../runner/load-report.ts';
 import type { MergedReport } from '../merge-runs.ts';
-import type { RunHistogramsJson } from '../run-histograms.ts';
+import type { RunHistogramsJson } from '../../histograms/run-histograms.ts';
 import { prng, tempDir } from './synthetic-run.ts';
 
 const withoutPartials = (h: RunHistogramsJson) => {

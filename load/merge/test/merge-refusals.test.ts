@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../../cli/main.ts';
 import { mergeRuns } from '../merge-runs.ts';
-import type { RunIdentity } from '../run-histograms.ts';
+import type { RunIdentity } from '../../histograms/run-histograms.ts';
 import { histogramsOf, identity, PROFILE, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';
 
 test('inputs that are not the parts of one run are refused with exit 2', async (t) => {

@@ -4,8 +4,8 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MetricDeclaration, MetricPoint } from '../k6-json-output.ts';
-import { dimensionsFor, HISTOGRAMS_FILE, newInstanceId, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../run-histograms.ts';
+import type { MetricDeclaration, MetricPoint } from '../../histograms/k6-json-output.ts';
+import { dimensionsFor, HISTOGRAMS_FILE, newInstanceId, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../../histograms/run-histograms.ts';
 
 /** mulberry32: small, fast and the same everywhere. */
 export function prng(seed: number): () => number {

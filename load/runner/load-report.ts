@@ -3,10 +3,10 @@
 // throughput, routes over time, the audit and the environment. Built from
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
-import type { AuditResult } from '../runner/audit.ts';
-import type { LoadEnvironment } from '../runner/environment.ts';
-import type { Journal } from '../runner/journal.ts';
-import type { Retirement } from '../runner/retire.ts';
+import type { AuditResult } from './audit.ts';
+import type { LoadEnvironment } from './environment.ts';
+import type { Journal } from './journal.ts';
+import type { Retirement } from './retire.ts';
 
 export interface EngineSummary {
   format: string;

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { percentile } from '../../runner/node-engine/metrics.ts';
 import { bucketOf, bucketValue, EXACT_MAX_DISTINCT, ExactSum, RELATIVE_ERROR, ValueHistogram } from '../histogram.ts';
 import { parseRfc3339Ms, readMetricOutput, type MetricDeclaration, type MetricPoint } from '../k6-json-output.ts';
-import { prng, tempDir } from './synthetic-run.ts';
+import { prng, tempDir } from '../../merge/test/synthetic-run.ts';
 
 const PCTS = [0, 1, 10, 25, 50, 75, 90, 95, 99, 99.9, 100];
 
