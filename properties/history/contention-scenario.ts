@@ -6,7 +6,7 @@
 // and where a shrunk counterexample stays readable.
 import fc from 'fast-check';
 import { SETTLEMENT_OUTCOMES, type SettlementOutcome } from '../../contract/records.ts';
-import type { CapabilityKey, InstanceKey, ReplicaSlot, TenantKey } from '../model/universe.ts';
+import type { CapabilityKey, InstanceKey, ReplicaSlot, TenantKey } from '../targets/universe.ts';
 
 export type ClientStep =
   | { kind: 'resolve'; tenant: TenantKey; capability: CapabilityKey }

@@ -5,13 +5,14 @@
 import type { AsyncCommand } from 'fast-check';
 import type { WriteResult } from '../../contract/records.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
-import { compareWithModel } from '../check/compare-state.ts';
+import { compareWithModel } from './compare-state.ts';
 import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import type { RunContext } from '../targets/target.ts';
 import type { ModelState } from './model-state.ts';
 import type { RegistryModel } from './registry-model.ts';
 import { describeOutcome, type Branch, type Outcome } from './rules/outcome.ts';
-import { decisionInstants, type TimeWindow } from './rules/settlement.ts';
+import { decisionInstants } from './rules/settlement.ts';
+import type { TimeWindow } from '../targets/target.ts';
 
 export type Observation<T> = { ok: true; value: T } | { ok: false; error: RegistryError };
 

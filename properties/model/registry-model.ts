@@ -3,7 +3,7 @@
 // the current model state. Commands replace `s` with the state of the branch
 // the registry took.
 import type { ModelState } from './model-state.ts';
-import type { Universe } from './universe.ts';
+import type { Universe } from '../targets/universe.ts';
 
 export class RegistryModel {
   constructor(

@@ -21,7 +21,7 @@ import {
   type InstanceKey,
   type ReplicaSlot,
   type Universe,
-} from './universe.ts';
+} from '../targets/universe.ts';
 
 /** Leases of seeded and provisioned replicas end this far after the run's start. */
 export const LEASE_MS = 3_600_000;

@@ -8,7 +8,7 @@ import { RegistryError } from '../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import type { RunContext } from '../targets/target.ts';
 import type { ModelRoute } from './model-state.ts';
-import type { TimeWindow } from './rules/settlement.ts';
+import type { TimeWindow } from '../targets/target.ts';
 
 export interface SettlementSnapshot {
   active: number;

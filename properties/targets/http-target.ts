@@ -2,7 +2,7 @@
 // namespace on the one server, and the suites observe the server's clock
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { Universe } from '../model/universe.ts';
+import { Universe } from './universe.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';
 import { freshNamespace, type RunContext, type Target } from './target.ts';

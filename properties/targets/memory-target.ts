@@ -1,7 +1,7 @@
 // An in-process store as a property target, opened empty for every run with
 // a clock the suites drive, so every run is deterministic and replays exactly.
 // Which store it is, the composition root decides.
-import { Universe } from '../model/universe.ts';
+import { Universe } from './universe.ts';
 import { DrivenClock, T0, type RunContext, type Target, type TargetStore } from './target.ts';
 
 export interface MemoryTargetOptions {

@@ -3,7 +3,7 @@
 // and a clock the suites drive through the store's clock option. Runs start a
 // day apart so that time never runs backwards for the database. Which store
 // it is, the composition root decides.
-import { Universe } from '../model/universe.ts';
+import { Universe } from './universe.ts';
 import { DrivenClock, freshNamespace, T0, type RunContext, type Target, type TargetStore } from './target.ts';
 
 const DAY_MS = 86_400_000;

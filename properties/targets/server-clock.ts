@@ -3,7 +3,7 @@
 // call took effect, from the local clock plus a measured offset and its error
 // bound. Fleet status carries the registry's `observed_at`, which is how the
 // offset is measured.
-import type { TimeWindow } from '../model/rules/settlement.ts';
+import type { TimeWindow } from './target.ts';
 import { settled, type TargetClock } from './target.ts';
 
 /** Added to the measured error: millisecond rounding on both sides plus scheduling jitter. */

@@ -1,13 +1,19 @@
 // What a property suite runs against. A target opens one run at a time: a
-// registry to talk to (the contract's registry port, in-process or over HTTP), a
-// clock the suite either drives or can only observe, and the namespace that
-// keeps this run's records apart from earlier runs on a shared registry.
+// registry to talk to (the contract's registry port, in-process or over
+// HTTP), a clock the suite either drives or can only observe, and the
+// namespace that keeps this run's records apart from earlier runs on a
+// shared registry.
 import type { RegistryPort } from '../../contract/target-port.ts';
-import type { TimeWindow } from '../model/rules/settlement.ts';
-import { Universe } from '../model/universe.ts';
+import { Universe } from './universe.ts';
 
 /** The registry a run talks to: the contract's port, whatever implements it. */
 export type TargetStore = RegistryPort;
+
+/** A span of target time that surely contains the instant a call took effect. */
+export interface TimeWindow {
+  lo: number;
+  hi: number;
+}
 
 export interface TargetClock {
   /** True when the harness decides what time it is for the registry. */

@@ -10,7 +10,7 @@ import { resolveExisting, resolveNew } from '../model/rules/routing.ts';
 import { bindingScopeKey } from '../model/rules/scopes.ts';
 import { decisionInstants, expireLeases, settle } from '../model/rules/settlement.ts';
 import { seedItems, stateAfterSeed } from '../model/seed-fleet.ts';
-import { Universe } from '../model/universe.ts';
+import { Universe } from '../targets/universe.ts';
 import { T0 } from '../targets/target.ts';
 
 const u = new Universe('');

@@ -4,7 +4,7 @@
 // first few (which is also where shrinking goes) keeps sequences about the
 // same few routes, where pinning, settlement and circuits get interesting.
 import fc from 'fast-check';
-import type { ActionKey, CapabilityKey } from '../universe.ts';
+import type { ActionKey, CapabilityKey } from '../../targets/universe.ts';
 
 export const actionChoice = (): fc.Arbitrary<ActionKey> =>
   fc.oneof(

@@ -3,7 +3,7 @@
 // registry reports it before and after.
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
-import type { TimeWindow } from '../rules/settlement.ts';
+import type { TimeWindow } from '../../targets/target.ts';
 import type { SettlementSnapshot } from '../settlement-probe.ts';
 
 export function expectCircuitAfterRelease(what: string, outcome: SettlementOutcome, a: RouteAssignment, before: SettlementSnapshot, after: SettlementSnapshot, settledIn: TimeWindow): void {

@@ -9,7 +9,7 @@ import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { provisionReplica } from '../rules/records.ts';
 import { LEASE_MS, replicaRecord } from '../seed-fleet.ts';
-import { VERSIONS, type VersionKey } from '../universe.ts';
+import { VERSIONS, type VersionKey } from '../../targets/universe.ts';
 import { describeReplica, replicaChoice, type ReplicaChoice } from './replica-choice.ts';
 
 export class ProvisionReplicaCommand extends RegistryCommand {

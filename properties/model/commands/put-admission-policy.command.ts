@@ -8,7 +8,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { putPolicy } from '../rules/records.ts';
-import { POLICIES, type PolicyKey } from '../universe.ts';
+import { POLICIES, type PolicyKey } from '../../targets/universe.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
 export const POLICY_CHANGES = ['tighten', 'loosen', 'disable', 'enable', 'lower-threshold', 'out-of-bounds'] as const;

@@ -9,7 +9,7 @@ import { performWrite, RegistryCommand } from '../command-support.ts';
 import { bindingKey } from '../model-state.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { putBinding } from '../rules/records.ts';
-import { BINDABLE, builders } from '../universe.ts';
+import { BINDABLE, builders } from '../../targets/universe.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
 export const BINDING_CHANGES = ['raise-priority', 'lower-priority', 'enable', 'disable', 'rotate-credential', 'quota-tight', 'quota-roomy', 'quota-implicit'] as const;

@@ -8,7 +8,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { putInstance } from '../rules/records.ts';
-import { INSTANCE_KEYS, VERSION_KEYS, type InstanceKey, type VersionKey } from '../universe.ts';
+import { INSTANCE_KEYS, VERSION_KEYS, type InstanceKey, type VersionKey } from '../../targets/universe.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
 export type InstanceChange = { rollout: VersionKey } | 'disable' | 'enable' | 'rotate-secret';

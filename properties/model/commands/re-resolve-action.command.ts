@@ -12,7 +12,7 @@ import { expectOwnRoute, observe, predict, RegistryCommand, takeBranch } from '.
 import { firstDifference, sameJson } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { resolveExisting } from '../rules/routing.ts';
-import type { ActionKey } from '../universe.ts';
+import type { ActionKey } from '../../targets/universe.ts';
 import { describeTopology, preferenceOf, TOPOLOGY_CHOICES, type TopologyChoice } from './topology-choice.ts';
 import { actionChoice } from './choices.ts';
 

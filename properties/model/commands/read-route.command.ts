@@ -7,7 +7,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
 import { firstDifference } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
-import { TENANTS, type ActionKey, type TenantKey } from '../universe.ts';
+import { TENANTS, type ActionKey, type TenantKey } from '../../targets/universe.ts';
 import { diverged } from '../../check/violations.ts';
 import { actionChoice } from './choices.ts';
 

@@ -1,7 +1,7 @@
 // Which replica a lifecycle command addresses: an instance and a slot.
 import fc from 'fast-check';
 import type { RegistryModel } from '../registry-model.ts';
-import { INSTANCE_KEYS, REPLICA_SLOTS, type InstanceKey, type ReplicaSlot } from '../universe.ts';
+import { INSTANCE_KEYS, REPLICA_SLOTS, type InstanceKey, type ReplicaSlot } from '../../targets/universe.ts';
 
 export interface ReplicaChoice {
   instance: InstanceKey;

@@ -8,7 +8,7 @@ import { expectOwnRoute, observe, predict, RegistryCommand, takeBranch } from '.
 import { sameJson } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { resolveExisting } from '../rules/routing.ts';
-import { CAPABILITIES, TENANTS, type ActionKey } from '../universe.ts';
+import { CAPABILITIES, TENANTS, type ActionKey } from '../../targets/universe.ts';
 import { actionChoice } from './choices.ts';
 
 export type ConflictKind = 'other-tenant' | 'other-capability';

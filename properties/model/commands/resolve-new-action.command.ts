@@ -10,7 +10,7 @@ import { expectOwnRoute, observe, predict, RegistryCommand, takeBranch } from '.
 import { sameJson } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { resolveNew } from '../rules/routing.ts';
-import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../universe.ts';
+import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../../targets/universe.ts';
 import { describeTopology, preferenceOf, TOPOLOGY_CHOICES, type TopologyChoice } from './topology-choice.ts';
 import { actionChoice, capabilityChoice } from './choices.ts';
 

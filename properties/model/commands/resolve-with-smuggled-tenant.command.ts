@@ -8,7 +8,7 @@ import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
-import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../universe.ts';
+import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../../targets/universe.ts';
 import { actionChoice, capabilityChoice } from './choices.ts';
 
 export class ResolveWithSmuggledTenantCommand extends RegistryCommand {

@@ -5,7 +5,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { setTypeEnabled } from '../rules/records.ts';
-import { TYPES, type TypeKey } from '../universe.ts';
+import { TYPES, type TypeKey } from '../../targets/universe.ts';
 
 export class SetTypeEnabledCommand extends RegistryCommand {
   constructor(

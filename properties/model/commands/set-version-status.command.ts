@@ -7,7 +7,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { setVersionStatus } from '../rules/records.ts';
-import { VERSION_KEYS, type VersionKey } from '../universe.ts';
+import { VERSION_KEYS, type VersionKey } from '../../targets/universe.ts';
 
 export class SetVersionStatusCommand extends RegistryCommand {
   constructor(

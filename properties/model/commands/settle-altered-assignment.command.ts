@@ -9,7 +9,7 @@ import { observe, RegistryCommand, takeBranch } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { settle } from '../rules/settlement.ts';
 import { changesBetween, probeSettlement } from '../settlement-probe.ts';
-import type { ActionKey } from '../universe.ts';
+import type { ActionKey } from '../../targets/universe.ts';
 import { actionChoice } from './choices.ts';
 
 export const ALTERATIONS = ['fence_token', 'replica_id', 'assigned_at', 'catalog_revision', 'credential_revision_ref', 'topology.zone', 'admission limit', 'admission.circuit_open_ms'] as const;

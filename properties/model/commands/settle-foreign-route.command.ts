@@ -9,7 +9,7 @@ import { observe, RegistryCommand, takeBranch } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { settle } from '../rules/settlement.ts';
 import { changesBetween, probeSettlement } from '../settlement-probe.ts';
-import { TENANTS, type ActionKey } from '../universe.ts';
+import { TENANTS, type ActionKey } from '../../targets/universe.ts';
 import { actionChoice } from './choices.ts';
 
 export class SettleForeignRouteCommand extends RegistryCommand {

@@ -14,7 +14,7 @@ import type { ModelRoute } from '../model-state.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { settle } from '../rules/settlement.ts';
 import { changesBetween, probeSettlement, type SettlementSnapshot } from '../settlement-probe.ts';
-import type { ActionKey } from '../universe.ts';
+import type { ActionKey } from '../../targets/universe.ts';
 import { expectCircuitAfterRelease } from './circuit-expectations.ts';
 import { actionChoice } from './choices.ts';
 

@@ -10,7 +10,7 @@ import { describeObservation, observe, RegistryCommand } from '../command-suppor
 import type { ModelWalk } from '../model-state.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { pageDisagreement, visibleCapabilities } from '../rules/catalog.ts';
-import { PROFILES, TENANTS, type ProfileKey, type TenantKey } from '../universe.ts';
+import { PROFILES, TENANTS, type ProfileKey, type TenantKey } from '../../targets/universe.ts';
 import { definitionLookup, foreignItems, MAX_OPEN_WALKS } from './walk-support.ts';
 
 export class StartCatalogWalkCommand extends RegistryCommand {

@@ -3,7 +3,7 @@
 import type { CapabilityDefinition, CapabilityPage } from '../../../contract/records.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { definitionOf, visibleCapabilities } from '../rules/catalog.ts';
-import { CAPABILITIES, TENANTS } from '../universe.ts';
+import { CAPABILITIES, TENANTS } from '../../targets/universe.ts';
 
 /** Open walks the model keeps; older ones are simply abandoned, as clients do. */
 export const MAX_OPEN_WALKS = 3;

@@ -5,7 +5,7 @@ import { canonicalJson } from '../../../contract/canonical-json.js';
 import type { Capability, CapabilityDefinition, CapabilityPage } from '../../../contract/records.ts';
 import { compareBytes } from '../json.ts';
 import type { ModelState, ModelWalk } from '../model-state.ts';
-import { sha256Hex } from '../universe.ts';
+import { sha256Hex } from '../../targets/universe.ts';
 
 /** [catalog-tenant-visibility], with the optional profile filter of [catalog-filters]. */
 export function visibleCapabilities(s: ModelState, tenant: string, profile: string | null = null): string[] {

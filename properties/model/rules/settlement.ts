@@ -2,13 +2,8 @@
 import type { LeaseExpiryResult, RouteAssignment, SettlementOutcome, SettlementResult } from '../../../contract/records.ts';
 import { compareBytes, sameJson } from '../json.ts';
 import { addToCounters, type ModelReplica, type ModelState } from '../model-state.ts';
+import type { TimeWindow } from '../../targets/target.ts';
 import { failure, success, type Branch } from './outcome.ts';
-
-/** A span of target time that surely contains the instant a call took effect. */
-export interface TimeWindow {
-  lo: number;
-  hi: number;
-}
 
 /** [circuit-counting], [circuit-opens]; the open-until instant keeps the window's uncertainty. */
 function settleCircuit(r: ModelReplica, outcome: SettlementOutcome, a: RouteAssignment, at: TimeWindow): void {

@@ -6,12 +6,12 @@
 import type { AdmissionCounter, ConnectorReplica, RouteView } from '../../contract/records.ts';
 import type { ScopeKind } from '../../contract/errors.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
-import { firstDifference } from '../model/json.ts';
-import { counterName, type ModelReplica, type ModelState } from '../model/model-state.ts';
-import type { RegistryModel } from '../model/registry-model.ts';
-import type { TimeWindow } from '../model/rules/settlement.ts';
+import { firstDifference } from './json.ts';
+import { counterName, type ModelReplica, type ModelState } from './model-state.ts';
+import type { RegistryModel } from './registry-model.ts';
+import type { TimeWindow } from '../targets/target.ts';
 import type { RunContext } from '../targets/target.ts';
-import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from './violations.ts';
+import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 
 interface CounterRef {
   kind: ScopeKind;
