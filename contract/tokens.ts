@@ -13,18 +13,6 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export const SIGNING_KEY_FILE = 'signing-key.jwk.json';
 export const JWKS_FILE = 'jwks.json';
 
-/** The claims a registry reads; `tenant_id` is the only source of tenant authority. */
-export interface TokenClaims {
-  aud: string | string[];
-  exp: number;
-  iat?: number;
-  nbf?: number;
-  sub?: string;
-  /** Space-separated roles ([auth-roles]). */
-  scope?: string;
-  tenant_id?: string;
-}
-
 /** A private Ed25519 key ready to sign, with the key id its tokens name. */
 export interface SigningKey {
   kid: string;

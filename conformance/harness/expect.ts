@@ -71,13 +71,6 @@ export function expectAtLeast(actual: number, min: number, what: string, exchang
   if (!(actual >= min)) fail(`${what}: ${actual} is below ${min}`, { exchange });
 }
 
-/** Every member of `expected` is present in `actual` with the same value. */
-export function expectFields(actual: Record<string, unknown>, expected: Record<string, unknown>, what: string, exchange?: Exchange): void {
-  for (const [key, value] of Object.entries(expected)) {
-    if (!isDeepStrictEqual(actual[key], value)) fail(`${what}: ${key} is ${shown(actual[key])}, expected ${shown(value)}`, { exchange });
-  }
-}
-
 /** The first member of a deep structure where two values differ, for readable messages. */
 export function firstDifference(a: unknown, b: unknown, path = ''): string | null {
   if (isDeepStrictEqual(a, b)) return null;

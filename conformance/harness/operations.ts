@@ -3,7 +3,7 @@
 // contract/records.ts; conformance/test/operations.test.ts checks that this
 // table names exactly the operations, path parameters and query parameters
 // of openapi.yaml, so the two cannot drift apart.
-import type { ErrorBody, ScopeKind } from '../../contract/errors.ts';
+import type { ScopeKind } from '../../contract/errors.ts';
 import type {
   AdmissionCounter,
   AdmissionPolicy,
@@ -79,7 +79,6 @@ export type QueryOf<K extends OperationId> = Operations[K]['query'];
 export type BodyOf<K extends OperationId> = Operations[K]['body'];
 export type OkOf<K extends OperationId> = Operations[K]['ok'];
 
-export type { ErrorBody };
 
 /** Every operation id of the table, for the drift test and for sweeps over all operations. */
 export const OPERATION_IDS: readonly OperationId[] = [

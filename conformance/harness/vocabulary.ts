@@ -33,7 +33,6 @@ export const FLAGS = {
 } as const;
 
 export type Flag = keyof typeof FLAGS;
-export const FLAG_NAMES = Object.keys(FLAGS) as Flag[];
 
 export { FEATURES, type Feature };
 

@@ -16,14 +16,3 @@ export function verify(phase, name, holds, detail) {
   return ok;
 }
 
-/**
- * Lower nearest-rank percentile, floor((n-1)*p/100) of the sorted values:
- * the method of getaip/core's aip-fleet-slo-v1.
- * @param {number[]} values
- * @param {number} p
- */
-export function nearestRank(values, p) {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return /** @type {number} */ (sorted[Math.floor(((sorted.length - 1) * p) / 100)]);
-}

@@ -4,7 +4,7 @@
 // and the seed and path that replay it) or error (the suites could not judge:
 // the target was unreachable, too many runs were indeterminate, the harness
 // broke). The command line and the tests both call this.
-import { PropertyViolation, PROPERTIES, takeIndeterminateNotes, type PropertyName } from '../check/violations.ts';
+import { PropertyViolation, takeIndeterminateNotes, type PropertyName } from '../check/violations.ts';
 import { SUITES, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { formatReplayPath, parseReplayPath } from './replay-path.ts';
@@ -129,5 +129,3 @@ export function exitCodeOf(result: PropertiesResult): 0 | 1 | 2 {
   if (result.suites.some((s) => s.status === 'error')) return 2;
   return 0;
 }
-
-export { PROPERTIES };

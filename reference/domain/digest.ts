@@ -15,10 +15,6 @@ export function manifestFacts(manifest: Manifest, canonicalCapabilities?: readon
   return { digest: `sha256:${sha256Hex(canonical)}`, size: Buffer.byteLength(canonical, 'utf8') };
 }
 
-export function capabilityDefinition(capability: Capability): CapabilityDefinition {
-  return sizedCapabilityDefinition(capability).definition;
-}
-
 /**
  * The definition of a capability and the byte length of its canonical JSON,
  * serialising the capability once: the definition's members sort as
@@ -74,8 +70,4 @@ function fmix32(h: number): number {
 /** The tie-break key of one replica for one action; lower sorts first. */
 export function tiebreakKey(replicaHash: number, actionHash: number): number {
   return (replicaHash ^ actionHash) >>> 0;
-}
-
-export function canonicalByteLength(value: unknown): number {
-  return Buffer.byteLength(canonicalJson(value), 'utf8');
 }

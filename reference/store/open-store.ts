@@ -5,7 +5,6 @@ import { MemoryStore } from './memory/memory-store.ts';
 import type { RegistryStore, StoreOptions } from './registry-store.ts';
 
 export type StoreKind = 'memory' | 'postgres';
-export const STORE_KINDS: readonly StoreKind[] = ['memory', 'postgres'];
 
 export interface OpenStoreOptions extends StoreOptions {
   /** PostgreSQL URL; without it the PostgreSQL store starts an embedded server it owns. */

@@ -8,8 +8,6 @@ import { renderHtml } from './render-html.ts';
 import { renderJunit } from './render-junit.ts';
 import { renderMarkdown } from './render-md.ts';
 
-export const REPORT_FILES = ['result.json', 'junit.xml', 'report.md', 'report.html'] as const;
-
 export async function writeConformanceReports(result: ConformanceResult, dir: string): Promise<string[]> {
   const written = await writeResult(result, dir);
   const files: Array<[string, string]> = [

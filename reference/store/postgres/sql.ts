@@ -26,11 +26,6 @@ export function sql(name: string): Statement {
   return s;
 }
 
-/** Every statement, for the index tests. */
-export function allStatements(): ReadonlyMap<string, Statement> {
-  return statements;
-}
-
 /**
  * Values as the text of a PostgreSQL array ('{"a","b"}'), for a parameter
  * sent many times: rendered once, as one flat string.

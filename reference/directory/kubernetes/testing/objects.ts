@@ -96,10 +96,6 @@ export function listOf(items: unknown[], resourceVersion: string, kind = 'List')
   return { apiVersion: 'v1', kind, metadata: { resourceVersion }, items };
 }
 
-export function watchEvent(type: string, object: unknown): string {
-  return `${JSON.stringify({ type, object })}\n`;
-}
-
 export function statusObject(code: number): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'secret-bearing provider text', reason: 'Expired', code };
 }
