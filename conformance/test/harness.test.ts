@@ -15,7 +15,7 @@ import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import { caseTag, Ids, newRunId } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
 import { isPrometheusSample } from '../harness/prometheus.ts';
-import { TokenMinter } from '../harness/tokens.ts';
+import { HarnessTokens } from '../harness/tokens.ts';
 import type { CaseContext } from '../harness/context.ts';
 import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
 
@@ -137,7 +137,7 @@ describe('judging global state others may change', () => {
 describe('tokens at the edges of [auth-time]', () => {
   it('places exp just past and nbf beyond the skew on the target clock, widened by its uncertainty', async () => {
     const { privateJwk } = await generateSigningKeys();
-    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    const minter = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
     // The target runs an hour ahead of this machine, known to ±2 s.
     const clock = new ServerClock(3_600_000, 'test', 2_000);
     const caller = { roles: ['registry:reader'] };
@@ -151,7 +151,7 @@ describe('tokens at the edges of [auth-time]', () => {
 
   it('refuses to place them without a clock good enough to judge', async () => {
     const { privateJwk } = await generateSigningKeys();
-    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    const minter = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
     const caller = { roles: ['registry:reader'] };
     await assert.rejects(minter.forged('expired', caller, new ServerClock(0, 'local clock', Number.POSITIVE_INFINITY)), (err) => err instanceof HarnessError);
     await assert.rejects(minter.forged('not-yet-valid', caller, new ServerClock(0, 'slow link', 30_000)), (err) => err instanceof HarnessError);
