@@ -1,15 +1,9 @@
 // Digests the registry computes (spec.md §5, [admission-scopes]).
-import { hash } from 'node:crypto';
 import type { Capability, CapabilityDefinition, Manifest } from '../../contract/records.ts';
 import { canonicalJson } from '../../contract/canonical-json.js';
+import { digestOf, sha256Hex } from '../../contract/digest.ts';
 
-export function sha256Hex(text: string): string {
-  return hash('sha256', text, 'hex');
-}
-
-export function digestOf(value: unknown): string {
-  return `sha256:${sha256Hex(canonicalJson(value))}`;
-}
+export { digestOf };
 
 /**
  * The digest and canonical byte length of a manifest. Given the canonical
