@@ -12,7 +12,8 @@ import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts
 import { ServerClock } from '../harness/clock.ts';
 import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
-import { caseTag, Ids, newRunId } from '../harness/ids.ts';
+import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { caseTag, Ids } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
 import { isPrometheusSample } from '../harness/prometheus.ts';
 import { HarnessTokens } from '../harness/tokens.ts';
@@ -64,7 +65,8 @@ describe('configuration', () => {
 describe('run-scoped ids', () => {
   it('fit every id pattern of openapi.yaml and embed the run id', () => {
     const runId = newRunId(new Date('2026-11-30T12:34:56.789Z'));
-    assert.match(runId, /^fp-20261130-123456-[0-9a-f]{6}$/);
+    assert.match(runId, /^fp20261130t123456[0-9a-f]{8}$/);
+    assert.match(runId, RUN_ID_PATTERN);
     const ids = new Ids(runId, 'settlement/an-unusually-long-behaviour-name-that-goes-on-and-on');
     const checks: Array<[string, string]> = [
       ['TypeId', ids.type()], ['VersionId', ids.version()], ['InstanceId', ids.instance()], ['ReplicaId', ids.replica('named.one')],
