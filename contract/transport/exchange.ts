@@ -37,7 +37,7 @@ export interface Exchange {
   duration_ms: number;
 }
 
-export const EXCERPT_BYTES = 4096;
+const EXCERPT_BYTES = 4096;
 const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 export function excerpt(body: string | Buffer | undefined | null, limit = EXCERPT_BYTES): BodyExcerpt | null {

@@ -3,7 +3,7 @@
 import { operations, type OperationEntry } from '../openapi.ts';
 import type { OperationId, ParamsOf, QueryOf } from '../operations.ts';
 
-export type QueryValues = Record<string, string | number | boolean | undefined>;
+type QueryValues = Record<string, string | number | boolean | undefined>;
 
 export interface OperationAddress<K extends OperationId> {
   params?: ParamsOf<K>;
