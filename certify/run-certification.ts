@@ -3,13 +3,13 @@
 // a load profile with its audit; combine the three into one result, render
 // it, and sign the run directory. Exit 0 only when all three pass, 1 when any
 // found a defect, 2 when the run could not judge the target.
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
-import { request } from 'undici';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
+import { newRunId } from '../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
+import { targetVersion } from '../contract/transport/version.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
@@ -50,19 +50,6 @@ const STAGES: Record<StageName, (ctx: StageContext) => Promise<StageOutput>> = {
 };
 
 const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
-
-function newRunId(): string {
-  return `cert-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
-}
-
-async function targetVersion(url: string): Promise<VersionInfo | null> {
-  try {
-    const res = await request(`${url}/version`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
-    return res.statusCode === 200 ? ((await res.body.json()) as VersionInfo) : (await res.body.dump(), null);
-  } catch {
-    return null;
-  }
-}
 
 function environment(postgres: string | null): Environment {
   const cpu = cpus();

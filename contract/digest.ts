@@ -1,5 +1,7 @@
-// The digests every side computes the same way (spec.md §5): SHA-256 in hex,
-// and `sha256:` over a value's canonical JSON.
+// The digests of spec.md [digest-canonical-json]: SHA-256 over UTF-8 text, in
+// lowercase hex, and `sha256:` + that over a value's canonical JSON. One
+// definition for the reference, the harness parts and the benchmarks (the k6
+// scripts use k6/crypto, handed the same contract through builders.js).
 import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 

@@ -1,6 +1,7 @@
-// The typed HTTP client of the harness. It knows every operation of
-// openapi.yaml (method, path, roles, documented statuses and their schemas)
-// and checks every response it receives before a case sees it:
+// The checking client of the harness. Requests travel over the contract's
+// transport; this client knows every operation of openapi.yaml (roles,
+// documented statuses and their schemas) and checks every response it
+// receives before a case sees it:
 //   - no 5xx except REPLICA_UNAVAILABLE / STORAGE_UNAVAILABLE ([error-no-server-error-on-input]),
 //     unless the operation documents that status with a body of its own
 //     (GET /ready's 503 `not_ready`);
@@ -14,15 +15,16 @@
 // STORAGE_UNAVAILABLE normally means the case could observe nothing (a
 // HarnessError); a request that must be refused before storage is reached
 // says so with `refusedBeforeStorage`, and then it is a failure.
-import { request, type Dispatcher } from 'undici';
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOGUE, isErrorCode, SCOPE_KINDS, type ErrorBody } from '../../contract/errors.ts';
 import { openApiDocument, operations, type OperationEntry } from '../../contract/openapi.ts';
+import type { BodyOf, OperationId } from '../../contract/operations.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
-import { excerpt, redactHeaders, type CallerSummary, type Exchange } from './exchange.ts';
+import type { Speaker } from '../../contract/transport/credentials.ts';
+import type { CallerSummary, Exchange } from '../../contract/transport/exchange.ts';
+import { TransportError, type HttpTransport, type Received } from '../../contract/transport/http-transport.ts';
+import type { OperationAddress } from '../../contract/transport/operation-path.ts';
 import { ConformanceFailure, HarnessError } from './failure.ts';
-import type { BodyOf, OperationId, ParamsOf, QueryOf } from './operations.ts';
-import type { Caller, TokenMinter } from './tokens.ts';
 
 const UNCHECKED = Symbol('unchecked body');
 
@@ -40,14 +42,9 @@ function isUnchecked(value: unknown): value is Unchecked {
   return typeof value === 'object' && value !== null && UNCHECKED in value;
 }
 
-/** Who a request speaks as: claims to mint, an exact token string, or nobody (no Authorization header). */
-export type Speaker = Caller | { token: string } | null;
+export type { Speaker };
 
-export interface CallRequest<K extends OperationId> {
-  params?: ParamsOf<K>;
-  /** Path parameters placed in the path exactly as given, without percent-encoding. */
-  rawParams?: Partial<Record<keyof ParamsOf<K> & string, string>>;
-  query?: QueryOf<K> | Record<string, string | number | boolean>;
+export interface CallRequest<K extends OperationId> extends OperationAddress<K> {
   body?: BodyOf<K> | Unchecked;
   /** Bytes sent as the body, as they are (malformed JSON, oversized bodies). */
   rawBody?: string | Buffer;
@@ -87,15 +84,9 @@ export interface Reply<K extends OperationId | 'raw' = OperationId> {
 export type WriteObserver = (op: OperationId, params: Record<string, string>, body: unknown, caller: CallerSummary | null, reply: Reply) => void;
 
 export interface ClientOptions {
-  baseUrl: string;
-  dispatcher: Dispatcher;
-  tokens: TokenMinter;
-  /** Per request: no answer within this time is a transport error (the case errors). */
-  requestTimeoutMs: number;
-  /** Receives every exchange, in order. */
-  record?: (exchange: Exchange) => void;
+  /** Carries the requests, speaks for the callers and records every exchange. */
+  transport: HttpTransport;
   onWrite?: WriteObserver;
-  signal?: AbortSignal;
 }
 
 interface OperationFacts {
@@ -148,30 +139,19 @@ export class RegistryClient {
   }
 
   get baseUrl(): string {
-    return this.options.baseUrl;
+    return this.options.transport.baseUrl;
   }
 
   /** Calls an operation of openapi.yaml and checks the response against it. */
   async call<K extends OperationId>(op: K, req: CallRequest<K> = {}): Promise<Reply<K>> {
     const f = operationFacts().get(op);
     if (!f) throw new Error(`openapi.yaml has no operation ${op}`);
-    const params = (req.params ?? {}) as Record<string, string>;
-    const rawParams = (req.rawParams ?? {}) as Record<string, string>;
-    let path = f.entry.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-      if (rawParams[name] !== undefined) return rawParams[name]!;
-      const value = params[name];
-      if (value === undefined) throw new Error(`${op}: path parameter ${name} missing`);
-      return encodeURIComponent(value);
-    });
-    if (req.query) {
-      const entries = Object.entries(req.query).filter(([, v]) => v !== undefined) as Array<[string, string | number | boolean]>;
-      if (entries.length > 0) path += '?' + new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString();
-    }
     const speaker = req.as !== undefined ? req.as : this.speaker !== undefined ? this.speaker : { roles: f.entry.roles ?? [] };
     const body = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(isUnchecked(req.body) ? req.body.value : req.body));
-    const reply = await this.send(op, f.entry.method.toUpperCase(), path, speaker, body, req.contentType, req.headers);
+    const reply = await this.receive(op, this.options.transport.operation(op, { ...req, as: speaker, body: undefined, rawBody: body }));
     await this.check(f, reply, req.refusedBeforeStorage);
     if (reply.status === 200 && f.entry.method !== 'get' && this.options.onWrite) {
+      const params = (req.params ?? {}) as Record<string, string>;
       this.options.onWrite(op, params, isUnchecked(req.body) ? req.body.value : req.body, reply.exchange.request.caller, reply);
     }
     return reply;
@@ -180,72 +160,33 @@ export class RegistryClient {
   /** Any request at all (unknown paths, unsupported methods); error answers are still checked. */
   async raw(method: string, path: string, init: { body?: string | Buffer; contentType?: string; as?: Speaker; headers?: Record<string, string> } = {}): Promise<Reply<'raw'>> {
     const speaker = init.as !== undefined ? init.as : (this.speaker ?? null);
-    const reply = await this.send('raw', method, path, speaker, init.body, init.contentType, init.headers);
+    const reply = await this.receive('raw', this.options.transport.send({ method, path, as: speaker, body: init.body, contentType: init.contentType, headers: init.headers }));
     await this.checkServerError(reply);
     if (reply.status >= 400) this.checkErrorBody(reply);
     return reply;
   }
 
-  private async authorization(speaker: Speaker): Promise<{ header: string | undefined; caller: CallerSummary | null }> {
-    if (speaker === null) return { header: undefined, caller: null };
-    if ('token' in speaker) return { header: `Bearer ${speaker.token}`, caller: this.options.tokens.describe(speaker.token) ?? { roles: [], tenant: null, note: 'token given as is' } };
-    const token = await this.options.tokens.mint(speaker);
-    return { header: `Bearer ${token}`, caller: { roles: [...speaker.roles], tenant: speaker.tenant ?? null } };
-  }
-
-  private async send<K extends OperationId | 'raw'>(
-    op: K,
-    method: string,
-    path: string,
-    speaker: Speaker,
-    body: string | Buffer | undefined,
-    contentType: string | undefined,
-    extraHeaders: Record<string, string> | undefined,
-  ): Promise<Reply<K>> {
-    const { header, caller } = await this.authorization(speaker);
-    const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9', ...extraHeaders };
-    if (header !== undefined) headers['authorization'] ??= header;
-    if (body !== undefined) headers['content-type'] ??= contentType ?? 'application/json';
-    const url = this.options.baseUrl + path;
-    const started = Date.now();
-    const exchange: Exchange = {
-      request: { method, url, headers: redactHeaders(headers), caller, body: excerpt(body) },
-      response: null,
-      started_at: new Date(started).toISOString(),
-      duration_ms: 0,
-    };
-    this.options.record?.(exchange);
+  /** The answer as a Reply, its JSON read where it says it is JSON ([wire-json]). */
+  private async receive<K extends OperationId | 'raw'>(op: K, sending: Promise<Received>): Promise<Reply<K>> {
+    let received: Received;
     try {
-      const res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        dispatcher: this.options.dispatcher,
-        headersTimeout: this.options.requestTimeoutMs,
-        bodyTimeout: this.options.requestTimeoutMs,
-        ...(this.options.signal ? { signal: this.options.signal } : {}),
-      });
-      const buffer = Buffer.from(await res.body.arrayBuffer());
-      const text = buffer.toString('utf8');
-      const responseHeaders = redactHeaders(res.headers as Record<string, string | string[] | undefined>);
-      exchange.response = { status: res.statusCode, headers: responseHeaders, body: excerpt(buffer) };
-      exchange.duration_ms = Date.now() - started;
-      let json: unknown;
-      if ((responseHeaders['content-type'] ?? '').toLowerCase().startsWith('application/json') && text !== '') {
-        try {
-          json = JSON.parse(text);
-        } catch {
-          throw new ConformanceFailure(`${method} ${path}: the response says application/json but is not JSON`, { exchange, clause: 'wire-json' });
-        }
-      }
-      return { op, status: res.statusCode, headers: responseHeaders, text, json, exchange };
+      received = await sending;
     } catch (err) {
-      if (ConformanceFailure.is(err)) throw err;
-      exchange.duration_ms = Date.now() - started;
-      exchange.transport_error = `${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`;
       // No answer says nothing about conformance: the case errors, it does not fail.
-      throw new HarnessError(`${method} ${path}: no response (${exchange.transport_error})`);
+      if (TransportError.is(err)) throw new HarnessError(err.message);
+      throw err;
     }
+    const { status, headers, text, exchange } = received;
+    let json: unknown;
+    if ((headers['content-type'] ?? '').toLowerCase().startsWith('application/json') && text !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        const { method, url } = exchange.request;
+        throw new ConformanceFailure(`${method} ${url.slice(this.baseUrl.length)}: the response says application/json but is not JSON`, { exchange, clause: 'wire-json' });
+      }
+    }
+    return { op, status, headers, text, json, exchange };
   }
 
   private async check(f: OperationFacts, reply: Reply, refusedBeforeStorage: StorageFreeClause | undefined): Promise<void> {

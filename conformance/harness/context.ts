@@ -2,25 +2,24 @@
 // ids and fixtures, the target's declared limits and an estimate of its
 // clock. Each case gets its own context and exchange log; nothing here is
 // shared between cases except the run's token cache and connection pool.
-import type { Dispatcher } from 'undici';
 import type { RegistryLimits, Role, VersionInfo } from '../../contract/records.ts';
+import type { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { RegistryClient } from './client.ts';
 import type { ServerClock } from './clock.ts';
 import type { Exchange } from './exchange.ts';
 import { build, Fixtures, type Builders } from './fixtures.ts';
 import { Ids } from './ids.ts';
 import type { RetirementLedger } from './retirement.ts';
-import type { Caller, TokenMinter } from './tokens.ts';
+import type { Caller, HarnessTokens } from './tokens.ts';
 
 export interface RunScope {
   runId: string;
-  baseUrl: string;
-  dispatcher: Dispatcher;
-  tokens: TokenMinter;
+  /** The run's transport: one connection pool, speaking with the run's tokens. */
+  transport: HttpTransport;
+  tokens: HarnessTokens;
   version: VersionInfo;
   clock: ServerClock;
   ledger: RetirementLedger;
-  requestTimeoutMs: number;
 }
 
 export interface CaseContext {
@@ -33,7 +32,7 @@ export interface CaseContext {
   /** The target's GET /version, read once at the start of the run. */
   readonly version: VersionInfo;
   readonly limits: RegistryLimits;
-  readonly tokens: TokenMinter;
+  readonly tokens: HarnessTokens;
   /** Speaks as each operation's own roles, without a tenant. */
   readonly api: RegistryClient;
   readonly admin: RegistryClient;
@@ -62,15 +61,7 @@ const role = (r: Role): Caller => ({ roles: [r] });
 
 export function createCaseContext(scope: RunScope, caseId: string, signal: AbortSignal): CaseHarness {
   const exchanges: Exchange[] = [];
-  const api = new RegistryClient({
-    baseUrl: scope.baseUrl,
-    dispatcher: scope.dispatcher,
-    tokens: scope.tokens,
-    requestTimeoutMs: scope.requestTimeoutMs,
-    record: (e) => exchanges.push(e),
-    onWrite: scope.ledger.observe,
-    signal,
-  });
+  const api = new RegistryClient({ transport: scope.transport.with({ record: (e) => exchanges.push(e), signal }), onWrite: scope.ledger.observe });
   const ids = new Ids(scope.runId, caseId);
   const dispatch = (tenant: string) => api.as({ roles: ['registry:dispatch'], tenant });
   const catalogFor = (tenant: string) => api.as({ roles: [], tenant });

@@ -7,7 +7,7 @@ import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from '../../contract/
 import type { Reply } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { ConformanceFailure, type FailureOptions } from './failure.ts';
-import type { OkOf, OperationId } from './operations.ts';
+import type { OkOf, OperationId } from '../../contract/operations.ts';
 
 export function fail(message: string, options: FailureOptions = {}): never {
   throw new ConformanceFailure(message, options);

@@ -3,10 +3,10 @@
 // call, and the reads cases repeat (replica state, counters, routes, the
 // catalog revision). A setup step that the registry refuses is a failure:
 // the request was valid, so refusing it breaks the contract.
-import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ScopeKind } from '../../contract/errors.ts';
 import { recordBuilders } from '../../contract/builders.js';
+import { sha256Hex } from '../../contract/digest.ts';
 import type {
   AdmissionPolicy,
   Capability,
@@ -28,7 +28,7 @@ import { resolveWithRetries } from './retried-resolve.ts';
 import { expectOk } from './expect.ts';
 import type { Ids } from './ids.ts';
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export { sha256Hex };
 export const build = recordBuilders(sha256Hex);
 export type Builders = typeof build;
 

@@ -1,15 +1,10 @@
-// Run-scoped identifiers. Every id a case creates embeds the run id and a tag
-// of the case, so runs (and cases) never collide on a shared server, and a
-// vendor can tell from any record which run and case made it. The shapes
+// Run-scoped identifiers. Every id a case creates embeds the run id
+// (contract/run-id.ts) and a tag of the case, so runs (and cases) never
+// collide on a shared server, and a vendor can tell from any record which run
+// and case made it. The shapes
 // follow openapi.yaml: ctype_/cver_/cinst_/crepl_ + [A-Za-z0-9._-]{1,120};
 // tenants, capabilities, actions and policies [A-Za-z0-9][A-Za-z0-9._:-]*.
-import { createHash, randomBytes } from 'node:crypto';
-
-/** `fp-YYYYMMDD-HHMMSS-xxxxxx`: sortable, unique, and valid inside every id pattern. */
-export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `fp-${stamp}-${randomBytes(3).toString('hex')}`;
-}
+import { createHash } from 'node:crypto';
 
 /** A short, readable and unique tag of a case id: its last path segment, cut, plus a hash. */
 export function caseTag(caseId: string): string {

@@ -6,7 +6,7 @@ import type { BatchItem, BatchResult, ConnectorInstance, CapabilityBinding, Rout
 import type { Reply, RegistryClient } from './client.ts';
 import type { ServerClock } from './clock.ts';
 import type { CallerSummary } from './exchange.ts';
-import type { OperationId } from './operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 
 export type RetiredKind = 'route' | 'replica' | 'binding' | 'instance' | 'connector_type';
 

@@ -3,7 +3,7 @@
 // the contract is covered the day it is added.
 import { operations } from '../../contract/openapi.ts';
 import type { Ids } from './ids.ts';
-import type { OperationId } from './operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 
 export interface SweptOperation {
   op: OperationId;

@@ -1,17 +1,17 @@
-// Tokens for any tenant and role, minted from the signing key the vendor's
-// registry trusts (spec.md §3), plus the deliberately bad tokens the
-// authentication cases present. Every token the harness makes is remembered
-// with the claims it carries, so an exchange can name the caller without
-// ever showing the token.
+// The harness's tokens: valid ones for any tenant and role from the
+// contract's minter, plus the deliberately bad tokens the authentication
+// cases present, each remembered with the claims it pretends to carry so an
+// exchange can name its caller without ever showing the token.
 import { generateKeyPair, SignJWT, base64url } from 'jose';
 import { createHmac } from 'node:crypto';
 import { mintToken, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
-import type { Role } from '../../contract/records.ts';
+import { TokenMinter, type Caller } from '../../contract/transport/token-minter.ts';
 import type { ServerClock } from './clock.ts';
-import type { CallerSummary } from './exchange.ts';
 import { HarnessError } from './failure.ts';
 
-/** Long enough for any run; a token expiring mid-run would turn passes into errors. */
+export type { Caller };
+
+/** Long enough for most runs; the minter renews a token well before it expires anyway. */
 const TOKEN_TTL_SECONDS = 4 * 3600;
 
 /**
@@ -26,11 +26,6 @@ export const NOT_BEFORE_AHEAD_MS = 60_000;
 /** Beyond this uncertainty the tokens would prove only a leeway far above the contract's. */
 export const MAX_TOKEN_CLOCK_UNCERTAINTY_MS = 10_000;
 
-export interface Caller {
-  roles: readonly (Role | string)[];
-  tenant?: string | undefined;
-}
-
 export type ForgedToken =
   | 'expired'
   | 'without-exp'
@@ -43,39 +38,9 @@ export type ForgedToken =
   | 'tampered-payload'
   | 'not-a-jws';
 
-export class TokenMinter {
-  private readonly cache = new Map<string, Promise<string>>();
-  private readonly callers = new Map<string, CallerSummary>();
-
-  constructor(
-    private readonly key: SigningKey,
-    readonly audience: string,
-  ) {}
-
-  /** A valid token for these roles and tenant (cached per run). */
-  mint(caller: Caller): Promise<string> {
-    const roles = [...caller.roles].sort();
-    const cacheKey = JSON.stringify([roles, caller.tenant ?? null]);
-    let token = this.cache.get(cacheKey);
-    if (!token) {
-      token = mintToken({
-        key: this.key,
-        roles,
-        audience: this.audience,
-        ttlSeconds: TOKEN_TTL_SECONDS,
-        ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}),
-      }).then((t) => {
-        this.callers.set(t, { roles, tenant: caller.tenant ?? null });
-        return t;
-      });
-      this.cache.set(cacheKey, token);
-    }
-    return token;
-  }
-
-  /** The claims behind a token this minter made, for exchange records. */
-  describe(token: string): CallerSummary | null {
-    return this.callers.get(token) ?? null;
+export class HarnessTokens extends TokenMinter {
+  constructor(key: SigningKey, audience: string) {
+    super(key, { audience, ttlSeconds: TOKEN_TTL_SECONDS });
   }
 
   /**
@@ -85,7 +50,7 @@ export class TokenMinter {
    */
   async forged(kind: ForgedToken, caller: Caller, clock?: ServerClock): Promise<string> {
     const token = await this.forge(kind, caller, clock);
-    this.callers.set(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
+    this.remember(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
     return token;
   }
 

@@ -3,7 +3,7 @@
 // succeed as it is; what a case changes is the only reason it can fail.
 import type { CaseContext } from './context.ts';
 import type { Fleet } from './fixtures.ts';
-import type { OperationId } from './operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 
 export interface SampleWrite {
   name: string;

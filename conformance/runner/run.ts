@@ -5,19 +5,21 @@
 // this same function, so what the tests prove is what vendors run.
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
-import { Agent } from 'undici';
 import { clauses } from '../../contract/clauses.ts';
 import { componentValidator, describeViolation } from '../../contract/schemas.ts';
 import { CONTRACT_VERSION, type FleetStatus, type VersionInfo } from '../../contract/records.ts';
+import { newRunId } from '../../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { mintedCredentials } from '../../contract/transport/credentials.ts';
+import { HttpTransport } from '../../contract/transport/http-transport.ts';
+import { readVersionInfo, VersionUnavailable } from '../../contract/transport/version.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
-import { newRunId } from '../harness/ids.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
-import { TokenMinter } from '../harness/tokens.ts';
+import { HarnessTokens } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
 import { redactConfig, type ConformConfig } from './config.ts';
 import { loadCases, type LoadedCase } from './load-cases.ts';
@@ -62,20 +64,19 @@ function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
 }
 
-async function readVersion(client: RegistryClient): Promise<{ version: VersionInfo; dateHeader: string | undefined }> {
-  let reply;
+async function readVersion(transport: HttpTransport): Promise<{ version: VersionInfo; dateHeader: string | undefined }> {
+  let reading;
   try {
-    reply = await client.raw('GET', '/version', { as: null });
+    reading = await readVersionInfo(transport);
   } catch (err) {
-    if (err instanceof HarnessError) throw new CouldNotRun(`target unreachable: ${err.message}`);
-    throw new CouldNotRun(`GET /version: ${(err as Error).message}`);
+    if (err instanceof VersionUnavailable) throw new CouldNotRun(`${err.message}; the run needs the target's limits and features [ops-version]`);
+    throw err;
   }
-  if (reply.status !== 200) throw new CouldNotRun(`GET /version answered ${reply.status}; the run needs the target's limits and features [ops-version]`);
   const validate = componentValidator('VersionInfo');
-  if (!validate(reply.json)) throw new CouldNotRun(`GET /version is not a VersionInfo [ops-version]: ${describeViolation(validate.errors).message}`);
-  const version = reply.json as VersionInfo;
+  if (!validate(reading.version)) throw new CouldNotRun(`GET /version is not a VersionInfo [ops-version]: ${describeViolation(validate.errors).message}`);
+  const version = reading.version;
   if (version.contract !== CONTRACT_VERSION) throw new CouldNotRun(`the target implements ${String(version.contract)}; this suite certifies ${CONTRACT_VERSION}`);
-  return { version, dateHeader: reply.headers['date'] };
+  return { version, dateHeader: reading.date };
 }
 
 async function measureClock(operator: RegistryClient, dateHeader: string | undefined): Promise<ServerClock> {
@@ -159,7 +160,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
   const config = options.config;
   const startedAt = Date.now();
   const runId = options.runId ?? newRunId(new Date(startedAt));
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  let transport: HttpTransport | undefined;
   try {
     let key: SigningKey;
     try {
@@ -170,13 +171,13 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const loaded = await loadCases(options.casesRoot);
     const selected = select(loaded, config);
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
-    const tokens = new TokenMinter(key, config.audience);
+    const tokens = new HarnessTokens(key, config.audience);
     const ledger = new RetirementLedger();
-    const bare = new RegistryClient({ baseUrl: config.target, dispatcher, tokens, requestTimeoutMs: config.timeoutMs });
-    const { version, dateHeader } = await readVersion(bare);
-    const clock = await measureClock(bare.as({ roles: ['registry:operator'] }), dateHeader);
+    transport = new HttpTransport({ baseUrl: config.target, credentials: mintedCredentials(tokens), connections: 256, timeoutMs: config.timeoutMs });
+    const { version, dateHeader } = await readVersion(transport);
+    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), dateHeader);
     const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
-    const scope: RunScope = { runId, baseUrl: config.target, dispatcher, tokens, version, clock, ledger, requestTimeoutMs: config.timeoutMs };
+    const scope: RunScope = { runId, transport, tokens, version, clock, ledger };
     progress.start({ runId, target: config.target, implementation: `${version.implementation.name} ${version.implementation.version}`, total: selected.length });
 
     const results = new Map<string, CaseResult>();
@@ -205,6 +206,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const casesMs = Date.now() - casesStarted;
 
     progress.phase('retiring run data');
+    const bare = new RegistryClient({ transport });
     const admin = bare.as({ roles: ['registry:admin'] });
     const retirement: RetirementOutcome = await retire(
       ledger,
@@ -235,6 +237,6 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };
     throw err;
   } finally {
-    await dispatcher.close();
+    await transport?.close();
   }
 }

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Agent } from 'undici';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
+import { mintedCredentials } from '../../contract/transport/credentials.ts';
+import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import type { Exchange } from '../harness/exchange.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
-import { TokenMinter } from '../harness/tokens.ts';
+import { HarnessTokens } from '../harness/tokens.ts';
 
 type Answer = { status: number; body?: unknown; text?: string; headers?: Record<string, string> };
 let answer: Answer = { status: 200 };
@@ -28,19 +29,20 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(given.status, { 'content-type': 'application/json', ...given.headers });
   res.end(text);
 });
-const dispatcher = new Agent();
+let transport: HttpTransport;
 const recorded: Exchange[] = [];
 let client: RegistryClient;
 
 before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { privateJwk } = await generateSigningKeys();
-  const tokens = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+  const tokens = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new RegistryClient({ baseUrl: url, dispatcher, tokens, requestTimeoutMs: 2000, record: (e) => recorded.push(e) });
+  transport = new HttpTransport({ baseUrl: url, credentials: mintedCredentials(tokens), timeoutMs: 2000, record: (e) => recorded.push(e) });
+  client = new RegistryClient({ transport });
 });
 after(async () => {
-  await dispatcher.close();
+  await transport.close();
   server.close();
 });
 
@@ -110,9 +112,14 @@ describe('harness client checks every response', () => {
     answer = { status: 503, body: error('STORAGE_UNAVAILABLE') };
     await assert.rejects(getType(), (err) => err instanceof HarnessError);
     const { privateJwk } = await generateSigningKeys();
-    const tokens = new TokenMinter(await signingKeyFromJwk(privateJwk), 'a');
-    const nowhere = new RegistryClient({ baseUrl: 'http://127.0.0.1:1', dispatcher, tokens, requestTimeoutMs: 500 });
-    await assert.rejects(nowhere.call('getHealth'), (err) => err instanceof HarnessError && !ConformanceFailure.is(err));
+    const tokens = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'a');
+    const nowhereTransport = new HttpTransport({ baseUrl: 'http://127.0.0.1:1', credentials: mintedCredentials(tokens), timeoutMs: 500 });
+    try {
+      const nowhere = new RegistryClient({ transport: nowhereTransport });
+      await assert.rejects(nowhere.call('getHealth'), (err) => err instanceof HarnessError && !ConformanceFailure.is(err));
+    } finally {
+      await nowhereTransport.close();
+    }
   });
 
   it('fails STORAGE_UNAVAILABLE to a request refused before any state is read against [auth-before-state]', async () => {

@@ -12,10 +12,11 @@ import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts
 import { ServerClock } from '../harness/clock.ts';
 import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
-import { caseTag, Ids, newRunId } from '../harness/ids.ts';
+import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { caseTag, Ids } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
 import { isPrometheusSample } from '../harness/prometheus.ts';
-import { TokenMinter } from '../harness/tokens.ts';
+import { HarnessTokens } from '../harness/tokens.ts';
 import type { CaseContext } from '../harness/context.ts';
 import { ConfigError, fromEnvironment, fromFile, redactConfig, resolveConfig } from '../runner/config.ts';
 
@@ -64,7 +65,8 @@ describe('configuration', () => {
 describe('run-scoped ids', () => {
   it('fit every id pattern of openapi.yaml and embed the run id', () => {
     const runId = newRunId(new Date('2026-11-30T12:34:56.789Z'));
-    assert.match(runId, /^fp-20261130-123456-[0-9a-f]{6}$/);
+    assert.match(runId, /^fp20261130t123456[0-9a-f]{8}$/);
+    assert.match(runId, RUN_ID_PATTERN);
     const ids = new Ids(runId, 'settlement/an-unusually-long-behaviour-name-that-goes-on-and-on');
     const checks: Array<[string, string]> = [
       ['TypeId', ids.type()], ['VersionId', ids.version()], ['InstanceId', ids.instance()], ['ReplicaId', ids.replica('named.one')],
@@ -137,7 +139,7 @@ describe('judging global state others may change', () => {
 describe('tokens at the edges of [auth-time]', () => {
   it('places exp just past and nbf beyond the skew on the target clock, widened by its uncertainty', async () => {
     const { privateJwk } = await generateSigningKeys();
-    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    const minter = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
     // The target runs an hour ahead of this machine, known to ±2 s.
     const clock = new ServerClock(3_600_000, 'test', 2_000);
     const caller = { roles: ['registry:reader'] };
@@ -151,7 +153,7 @@ describe('tokens at the edges of [auth-time]', () => {
 
   it('refuses to place them without a clock good enough to judge', async () => {
     const { privateJwk } = await generateSigningKeys();
-    const minter = new TokenMinter(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
+    const minter = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
     const caller = { roles: ['registry:reader'] };
     await assert.rejects(minter.forged('expired', caller, new ServerClock(0, 'local clock', Number.POSITIVE_INFINITY)), (err) => err instanceof HarnessError);
     await assert.rejects(minter.forged('not-yet-valid', caller, new ServerClock(0, 'slow link', 30_000)), (err) => err instanceof HarnessError);

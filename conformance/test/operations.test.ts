@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { operations } from '../../contract/openapi.ts';
-import { OPERATION_IDS } from '../harness/operations.ts';
+import { OPERATION_IDS } from '../../contract/operations.ts';
 
-const source = readFileSync(new URL('../harness/operations.ts', import.meta.url), 'utf8');
+const source = readFileSync(new URL('../../contract/operations.ts', import.meta.url), 'utf8');
 
 /** The four type arguments of one `name: Op<P, Q, B, R>;` entry of the Operations interface. */
 function entryOf(op: string): string[] {

@@ -1,10 +1,15 @@
 // The invariant audit that follows the load: the runner reads the target's
 // state through the API and checks what must hold whatever the latencies.
 // A violated invariant fails the run.
-import { Agent, request } from 'undici';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { sha256Hex } from '../../contract/digest.ts';
+import type { ScopeKind } from '../../contract/errors.ts';
+import type { OperationId } from '../../contract/operations.ts';
+import type { Caller } from '../../contract/transport/credentials.ts';
+import { jsonBody, type OperationRequest } from '../../contract/transport/http-transport.ts';
+import { operationPath } from '../../contract/transport/operation-path.ts';
 import type { Journal } from './journal.ts';
+import { planTokenFor, planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
 export type InvariantId = 'routes_pinned' | 'reservations_released' | 'replicas_at_baseline' | 'counters_at_baseline' | 'never_over_capacity' | 'offline_as_expected';
@@ -83,27 +88,25 @@ export interface AuditSubject {
 }
 
 export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Promise<{ result: AuditResult; replicas: ReplicaHealth[] }> {
-  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
+  const transport = planTransport(plan, CONCURRENCY);
+  const tokenFor = planTokenFor(plan);
   const errors: string[] = [];
-  const base = plan.target.replace(/\/+$/, '');
-  const tenantTokens = new Map(plan.tokens.tenants.map((t, i) => [tenantId(plan.run_id, i + 1), t]));
-  const getJson = async (path: string, token: string): Promise<{ status: number; body: any }> => {
+  const control: Caller = { roles: ['registry:reader'] };
+  const getJson = async <K extends OperationId>(op: K, req: OperationRequest<K>, as: Caller): Promise<{ status: number; body: any }> => {
     try {
-      const res = await request(base + path, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text ? JSON.parse(text) : null };
+      const received = await transport.operation(op, { ...req, as });
+      return { status: received.status, body: jsonBody(received) ?? null };
     } catch (err) {
-      if (errors.length < MAX_EXAMPLES) errors.push(`GET ${path}: ${(err as Error).message}`);
+      if (errors.length < MAX_EXAMPLES) errors.push(`GET ${operationPath(op, req).path}: ${(err as Error).message}`);
       return { status: 0, body: null };
     }
   };
-  const enc = encodeURIComponent;
   try {
     const pinned = new Tally('routes_pinned');
     const released = new Tally('reservations_released');
     await mapLimited([...journal.routes.values()], CONCURRENCY, async (route) => {
-      const token = tenantTokens.get(route.tenant_id);
-      const res = token ? await getJson(`/v1/routes/${enc(route.action_id)}`, token) : { status: 0, body: null };
+      const dispatcher: Caller = { roles: ['registry:dispatch'], tenant: route.tenant_id };
+      const res = tokenFor(dispatcher) !== undefined ? await getJson('getRoute', { params: { action_id: route.action_id } }, dispatcher) : { status: 0, body: null };
       const digest = res.status === 200 ? sha256Hex(canonicalJson(res.body.assignment)) : '';
       pinned.check(digest === route.digest, () => `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`);
       if (res.status === 200) released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
@@ -117,7 +120,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
       capacity.check(o.active <= o.capacity, () => `${o.id} showed ${o.active} active assignments over capacity ${o.capacity} during ${o.phase}`);
     }
     await mapLimited(replicaIds, CONCURRENCY, async (id) => {
-      const res = await getJson(`/v1/replicas/${enc(id)}`, plan.tokens.control);
+      const res = await getJson('getReplica', { params: { replica_id: id } }, control);
       if (res.status !== 200) {
         baseline.check(false, () => `${id}: read answered ${res.status}`);
         return;
@@ -138,15 +141,15 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     }
     for (const route of journal.routes.values()) for (const [kind, key] of route.scopes) keys.add(`${kind}\u001f${key}`);
     await mapLimited([...keys], CONCURRENCY, async (entry) => {
-      const [kind, key] = entry.split('\u001f') as [string, string];
+      const [kind, key] = entry.split('\u001f') as [ScopeKind, string];
       // Only the run's own keys have a known baseline (0); a shared global counter does not.
       if (!key.includes(plan.run_id) && kind !== 'binding') return;
-      const res = await getJson(`/v1/admission-counters/${enc(kind)}/${enc(key)}`, plan.tokens.control);
+      const res = await getJson('getAdmissionCounter', { params: { kind, key } }, control);
       counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
     });
     const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
     return { result: { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors }, replicas };
   } finally {
-    await agent.close();
+    await transport.close();
   }
 }

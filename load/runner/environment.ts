@@ -1,11 +1,8 @@
 // What a load report says about where it ran: harness version and commit,
 // engine, the target's GET /version, and the load machine.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
-import { request } from 'undici';
+import { harnessProvenance } from '../../contract/provenance.ts';
 import type { EngineInfo } from './engines.ts';
-import { fileURLToPath } from 'node:url';
 
 export interface LoadEnvironment {
   harness: { name: string; version: string; commit: string | null; dirty: boolean | null };
@@ -14,31 +11,11 @@ export interface LoadEnvironment {
   machine: { cpu_model: string; cpus: number; memory_bytes: number; platform: string; node: string };
 }
 
-function git(args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
-}
-
-/** GET /version of the target, or null when it does not answer. */
-export async function targetVersion(url: string): Promise<unknown> {
-  try {
-    const res = await request(`${url.replace(/\/+$/, '')}/version`, { signal: AbortSignal.timeout(10_000) });
-    const text = await res.body.text();
-    return res.statusCode === 200 ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function captureEnvironment(engine: EngineInfo, targetUrl: string, version: unknown): LoadEnvironment {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
-  const status = git(['status', '--porcelain']);
+  const { name, version: harnessVersion, commit, dirty } = harnessProvenance();
   const cpu = cpus();
   return {
-    harness: { name: pkg.name, version: pkg.version, commit: git(['rev-parse', 'HEAD']), dirty: status === null ? null : status.length > 0 },
+    harness: { name, version: harnessVersion, commit, dirty },
     engine,
     target: { url: targetUrl, version },
     machine: { cpu_model: cpu[0]?.model ?? 'unknown', cpus: cpu.length, memory_bytes: totalmem(), platform: `${platform()} ${release()}`, node: process.version },

@@ -2,8 +2,10 @@
 // a run retires what it created): every connector type of the run is
 // disabled, which takes its capabilities out of every catalog and route,
 // and every replica still up goes offline with a health report.
-import { Agent, request } from 'undici';
+import type { BatchItem } from '../../contract/records.ts';
+import { jsonBody } from '../../contract/transport/http-transport.ts';
 import type { ReplicaHealth } from './audit.ts';
+import { planTransport } from './plan-transport.ts';
 import type { RunPlan } from './run-plan.ts';
 
 export interface Retirement {
@@ -15,9 +17,9 @@ export interface Retirement {
 const BATCH = 1000;
 
 export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promise<Retirement> {
-  const agent = new Agent({ connections: 4 });
+  const transport = planTransport(plan, 4);
   const now = new Date().toISOString();
-  const items: unknown[] = [];
+  const items: BatchItem[] = [];
   for (let t = 1; t <= plan.profile.dataset.connector_types; t++) {
     items.push({ op: 'set_connector_type_enabled', id: `ctype_${plan.run_id}_${String(t).padStart(6, '0')}`, enabled: false });
   }
@@ -28,17 +30,12 @@ export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promi
   let rejected = 0;
   try {
     for (let i = 0; i < items.length; i += BATCH) {
-      const res = await request(`${plan.target.replace(/\/+$/, '')}/v1/batch`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${plan.tokens.control}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ items: items.slice(i, i + BATCH) }),
-        dispatcher: agent,
-      });
-      const body = (await res.body.json()) as { results?: { outcome: string }[] };
-      rejected += res.statusCode === 200 ? (body.results ?? []).filter((r) => r.outcome === 'rejected').length : Math.min(BATCH, items.length - i);
+      const res = await transport.operation('applyBatch', { body: { items: items.slice(i, i + BATCH) }, as: { roles: ['registry:admin', 'registry:lifecycle'] } });
+      const body = jsonBody(res) as { results?: { outcome: string }[] } | undefined;
+      rejected += res.status === 200 ? (body?.results ?? []).filter((r) => r.outcome === 'rejected').length : Math.min(BATCH, items.length - i);
     }
   } finally {
-    await agent.close();
+    await transport.close();
   }
   return { types_disabled: typeCount, replicas_offline: items.length - typeCount, rejected };
 }

@@ -4,8 +4,8 @@
 // it is private to the user and removed after the run. A distributed run
 // shares one plan (`fleetproof load --write-plan`): every instance runs the
 // same run id, and the merge audits the target with the plan's tokens.
-import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import { mintToken, type SigningKey } from '../../contract/tokens.ts';
 import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
 
@@ -18,15 +18,6 @@ export interface RunPlan {
 }
 
 const CONTROL_ROLES = ['registry:admin', 'registry:lifecycle', 'registry:reader', 'registry:operator'] as const;
-
-/** A UUIDv7 as 32 hex digits: time-ordered, so runs sort by start. */
-export function newRunId(nowMs = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  return bytes.toString('hex');
-}
 
 /** The tenant id of tenant k in the scale dataset (load/lib/dataset.js). */
 export function tenantId(runId: string, k: number): string {
@@ -64,7 +55,7 @@ export async function readRunPlan(path: string): Promise<RunPlan> {
   const problem =
     typeof plan !== 'object' || plan === null
       ? 'not a JSON object'
-      : !/^[0-9a-f]{32}$/.test(String(plan.run_id))
+      : !RUN_ID_PATTERN.test(String(plan.run_id))
         ? 'run_id is not a run id'
         : !/^https?:\/\//.test(String(plan.target))
           ? 'target is not an http(s) URL'

@@ -2,8 +2,9 @@
 // (JSON Schema: reports/schemas/properties-result.v1.schema.json). It holds
 // everything a failure needs to be replayed exactly — the seed, the path and
 // the command that takes both — and the shrunk counterexample as a script.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { packageInfo } from '../../contract/provenance.ts';
 import { PROPERTIES, type PropertyName } from '../check/violations.ts';
 import type { ReplayCommand } from './failure-report.ts';
 import { exitCodeOf, type PropertiesResult, type SuiteResult } from './run-properties.ts';
@@ -46,11 +47,6 @@ export interface ResultDocument {
   suites: SuiteDocument[];
 }
 
-async function harnessVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 export function replayOf(s: SuiteResult, command: ReplayCommand): Replay | null {
   if (s.path === null) return null;
   return { command: command(s), env: { FC_SEED: String(s.seed), FC_SUITE: s.name, FC_PATH: s.path } };
@@ -60,7 +56,7 @@ export async function resultDocument(result: PropertiesResult, command: ReplayCo
   const exit = exitCodeOf(result);
   return {
     schema: RESULT_SCHEMA,
-    harness: { name: 'fleetproof', version: await harnessVersion() },
+    harness: { name: 'fleetproof', version: packageInfo().version },
     target: result.target,
     seed: { value: result.seed.seed, source: result.seed.source, ...(result.seed.from ? { derived_from: result.seed.from } : {}) },
     started_at: result.startedAt,

@@ -8,8 +8,8 @@
 // commands: two tenants sharing capability ids, two connector types, a second
 // version for rollouts that is admitted but not yet active, two bindings of
 // different priority for one capability, small capacities and a tight policy.
-import { createHash } from 'node:crypto';
 import { recordBuilders, SCOPE_OFF } from '../../contract/builders.js';
+import { sha256Hex } from '../../contract/digest.ts';
 import type { AdmissionPolicy, Capability, Topology, VersionStatus } from '../../contract/records.ts';
 
 export const TENANTS = ['a', 'b'] as const;
@@ -118,7 +118,6 @@ export const BINDABLE: ReadonlyArray<{ tenant: TenantKey; capability: Capability
 export const ACTIONS = ['act-1', 'act-2', 'act-3', 'act-4', 'act-5', 'act-6'] as const;
 export type ActionKey = (typeof ACTIONS)[number];
 
-export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 export const builders = recordBuilders(sha256Hex);
 
 /** Wire ids of one run: every logical name under the run's namespace. */

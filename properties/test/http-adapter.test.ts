@@ -83,7 +83,7 @@ describe('HTTP adapter', () => {
     servers.push(server);
     const store = await HttpRegistryStore.open({ url, key });
     try {
-      await assert.rejects(store.putAdmissionPolicy({} as never), (err) => PropertyViolation.is(err) && err.property === 'model-agreement');
+      await assert.rejects(store.putAdmissionPolicy({ policy_ref: 'pol-x' } as never), (err) => PropertyViolation.is(err) && err.property === 'model-agreement');
     } finally {
       await store.close();
     }

@@ -3,6 +3,7 @@ import type { Capability, CapabilityDefinition, Manifest } from '../../contract/
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { digestOf, sha256Hex } from '../../contract/digest.ts';
 
+
 /**
  * The digest and canonical byte length of a manifest. Given the canonical
  * JSON of its capabilities (in order), the manifest's is assembled from them:

@@ -4,11 +4,11 @@
 // shape → store. The server holds no registry state of its own, so several
 // processes can serve one shared store.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
+import { packageInfo } from '../../contract/provenance.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
 import { NO_FAULTS, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
@@ -61,11 +61,6 @@ interface PreparedOperation {
 
 const REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
 
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
   const prepared = new Map<OperationEntry, PreparedOperation>();
   const seen = new Set<string>();
@@ -101,7 +96,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   const log: ErrorLogger = options.log ?? ((message, err) => console.error(message, err));
   const limits = validateLimits({ ...options.store.limits, ...options.limits });
   const version: VersionInfo = {
-    implementation: options.implementation ?? { name: 'fleetproof-reference', version: packageVersion() },
+    implementation: options.implementation ?? { name: 'fleetproof-reference', version: packageInfo().version },
     contract: CONTRACT_VERSION,
     limits,
     features: ['metrics'],

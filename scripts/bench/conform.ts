@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
+import { HttpTransport } from '../../contract/transport/http-transport.ts';
+import { readVersionInfo } from '../../contract/transport/version.ts';
 import { runConformance } from '../../conformance/runner/run.ts';
 import { startReferenceTarget } from '../../conformance/test/reference-target.ts';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
@@ -29,9 +30,11 @@ for (let round = 0; round < ROUNDS; round++) {
     if (outcome.exitCode !== 0 || !outcome.result) throw new Error(`the suite did not qualify the reference: ${outcome.error ?? outcome.exitCode}`);
     cases = outcome.result.cases.length;
     exchanges = outcome.result.cases.reduce((n, c) => n + c.exchange_count, 0);
+    const transport = new HttpTransport({ baseUrl: target.url, timeoutMs: 10_000, connections: 1 });
     started = performance.now();
-    for (let i = 0; i < Math.max(exchanges, 1); i++) await (await request(`${target.url}/version`)).body.text();
+    for (let i = 0; i < Math.max(exchanges, 1); i++) await readVersionInfo(transport);
     baselineMs.push(performance.now() - started);
+    await transport.close();
   } finally {
     await rm(out, { recursive: true, force: true });
     await target.close();

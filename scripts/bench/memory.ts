@@ -4,15 +4,14 @@
 // several rounds, next to a baseline measured in the same run: storing and
 // dropping one assignment-sized record per pair in a Map, the least any store
 // must do.
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { sha256Hex } from '../../contract/digest.ts';
 import { scaleDataset } from '../../load/lib/dataset.js';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { fmt, median, percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 1000);
-const sha256Hex = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 
 const store = new MemoryStore();
 const data = scaleDataset({ runId: 'bench', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });

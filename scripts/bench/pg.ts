@@ -15,12 +15,12 @@
 // Knobs: BENCH_ROUNDS (3), BENCH_ROUND_MS (5000), BENCH_PGBENCH_SECONDS (10),
 // BENCH_STATEMENTS=1 (where the server's time per pair goes; pg-statements.ts).
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { sha256Hex } from '../../contract/digest.ts';
 import { scaleDataset } from '../../load/lib/dataset.js';
 import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
 import { databaseUrl } from '../../reference/store/postgres/database.ts';
@@ -33,7 +33,6 @@ const PGBENCH_SECONDS = Number(process.env['BENCH_PGBENCH_SECONDS'] ?? 10);
 const CLIENTS = 8;
 const STATEMENTS = process.env['BENCH_STATEMENTS'] === '1';
 const run = promisify(execFile);
-const sha256Hex = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** CPU seconds from /proc: a process's own, and its waited-for children's. */

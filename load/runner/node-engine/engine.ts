@@ -3,8 +3,9 @@
 // setup, the scenarios on their executors, teardown, threshold evaluation
 // and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
 // 99 thresholds failed, 107 script error, 108 aborted).
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { packageInfo } from '../../../contract/provenance.ts';
 import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';
@@ -17,7 +18,7 @@ import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdS
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
-export const NODE_RUNNER_VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const NODE_RUNNER_VERSION: string = packageInfo().version;
 
 export const EXIT = { ok: 0, thresholds: 99, scriptError: 107, aborted: 108 } as const;
 

@@ -2,10 +2,10 @@
 // capability ids a tenant sees, the definition the registry must return for
 // each, and what one page of a walk holds.
 import { canonicalJson } from '../../../contract/canonical-json.js';
+import { digestOf } from '../../../contract/digest.ts';
 import type { Capability, CapabilityDefinition, CapabilityPage } from '../../../contract/records.ts';
 import { compareBytes } from '../json.ts';
 import type { ModelState, ModelWalk } from '../model-state.ts';
-import { sha256Hex } from '../../targets/universe.ts';
 
 /** [catalog-tenant-visibility], with the optional profile filter of [catalog-filters]. */
 export function visibleCapabilities(s: ModelState, tenant: string, profile: string | null = null): string[] {
@@ -23,14 +23,12 @@ export function visibleCapabilities(s: ModelState, tenant: string, profile: stri
   return [...visible].sort(compareBytes);
 }
 
-const digest = (value: unknown) => `sha256:${sha256Hex(canonicalJson(value))}`;
-
 /** [digest-capability]: the definition the registry returns for a capability. */
 export function definitionOf(capability: Capability): CapabilityDefinition {
   return {
     capability,
-    contract_digest: digest(capability),
-    schema_digest: digest({ input: capability.input_schema, output: capability.output_schema ?? null }),
+    contract_digest: digestOf(capability),
+    schema_digest: digestOf({ input: capability.input_schema, output: capability.output_schema ?? null }),
   };
 }
 

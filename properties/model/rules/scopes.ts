@@ -3,7 +3,7 @@
 // default policy of a binding without quota_policy_ref.
 import type { AdmissionPolicy, AdmissionReservation, ScopeReservation } from '../../../contract/records.ts';
 import { SCOPE_OFF } from '../../../contract/records.ts';
-import { sha256Hex } from '../../targets/universe.ts';
+import { sha256Hex } from '../../../contract/digest.ts';
 
 /** [admission-implicit-default]. */
 export const IMPLICIT_POLICY: Omit<AdmissionPolicy, 'policy_ref'> = {

@@ -1,7 +1,9 @@
 // Tokens for the bridge's registry calls: one EdDSA JWT holding the two roles
-// it needs, minted from the operator's signing key and re-minted well before
-// it expires, so a long-running bridge never presents an expired token.
-import { mintToken, type SigningKey } from '../../../contract/tokens.ts';
+// it needs, minted from the operator's signing key by the contract's minter,
+// which re-mints it well before it expires, so a long-running bridge never
+// presents an expired token.
+import type { SigningKey } from '../../../contract/tokens.ts';
+import { TokenMinter } from '../../../contract/transport/token-minter.ts';
 
 export const BRIDGE_ROLES = ['registry:lifecycle', 'registry:reader'] as const;
 
@@ -13,17 +15,6 @@ export interface TokenSourceOptions {
 }
 
 export function lifecycleTokenSource(key: SigningKey, options: TokenSourceOptions = {}): () => Promise<string> {
-  const ttl = options.ttlSeconds ?? 3600;
-  const now = options.now ?? Date.now;
-  let current: { token: string; renewAt: number } | undefined;
-  return async () => {
-    const at = now();
-    if (!current || at >= current.renewAt) {
-      const issuedAt = Math.floor(at / 1000);
-      const token = await mintToken({ key, roles: BRIDGE_ROLES, ttlSeconds: ttl, now: issuedAt, subject: 'fleetproof-directory-bridge', ...(options.audience ? { audience: options.audience } : {}) });
-      // Renew once four fifths of the lifetime have passed.
-      current = { token, renewAt: at + Math.floor((ttl * 1000 * 4) / 5) };
-    }
-    return current.token;
-  };
+  const minter = new TokenMinter(key, { ...options, subject: 'fleetproof-directory-bridge' });
+  return () => minter.mint({ roles: BRIDGE_ROLES });
 }

@@ -1,9 +1,9 @@
-// The operations of openapi.yaml as TypeScript types, so a case that calls
-// `putInstance` with a binding does not compile. The shapes come from
-// contract/records.ts; conformance/test/operations.test.ts checks that this
-// table names exactly the operations, path parameters and query parameters
-// of openapi.yaml, so the two cannot drift apart.
-import type { ScopeKind } from '../../contract/errors.ts';
+// The operations of openapi.yaml as TypeScript types, so a request that sends
+// `putInstance` a binding does not compile. The shapes come from records.ts;
+// conformance/test/operations.test.ts checks that this table names exactly
+// the operations, path parameters and query parameters of openapi.yaml, so
+// the two cannot drift apart.
+import type { ErrorBody, ScopeKind } from './errors.ts';
 import type {
   AdmissionCounter,
   AdmissionPolicy,
@@ -30,7 +30,7 @@ import type {
   VersionInfo,
   VersionStatus,
   WriteResult,
-} from '../../contract/records.ts';
+} from './records.ts';
 
 type None = Record<never, never>;
 

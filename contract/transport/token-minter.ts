@@ -1,0 +1,73 @@
+// Valid bearer tokens for any tenant and role set, minted from the signing key
+// the registry trusts (spec.md §3): one per role set and tenant, reused until
+// a fifth of its lifetime is left, so a long run never presents a token that
+// expires in flight. Every token is remembered with the claims it carries, so
+// an exchange can name its caller without ever showing the token.
+import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, mintToken, type SigningKey } from '../tokens.ts';
+import type { CallerSummary } from './exchange.ts';
+
+/** Who a request speaks as: the roles its token holds and, for tenant operations, the tenant. */
+export interface Caller {
+  roles: readonly string[];
+  tenant?: string | undefined;
+}
+
+export interface TokenMinterOptions {
+  audience?: string | undefined;
+  ttlSeconds?: number;
+  /** The `sub` claim; by default the tenant, or `fleetproof`. */
+  subject?: string;
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number;
+}
+
+/** A token is re-minted once only this fraction of its lifetime is left. */
+const RENEW_WHEN_LEFT = 1 / 5;
+
+export class TokenMinter {
+  readonly audience: string;
+  private readonly ttlSeconds: number;
+  private readonly cache = new Map<string, { token: Promise<string>; renewAtMs: number }>();
+  private readonly callers = new Map<string, CallerSummary>();
+
+  constructor(
+    readonly key: SigningKey,
+    private readonly options: TokenMinterOptions = {},
+  ) {
+    this.audience = options.audience ?? DEFAULT_AUDIENCE;
+    this.ttlSeconds = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  }
+
+  /** A valid token for these roles and tenant. */
+  mint(caller: Caller): Promise<string> {
+    const roles = [...caller.roles].sort();
+    const tenant = caller.tenant ?? null;
+    const cacheKey = JSON.stringify([roles, tenant]);
+    const nowMs = (this.options.now ?? Date.now)();
+    const cached = this.cache.get(cacheKey);
+    if (cached && nowMs < cached.renewAtMs) return cached.token;
+    const token = mintToken({
+      key: this.key,
+      roles,
+      audience: this.audience,
+      ttlSeconds: this.ttlSeconds,
+      now: Math.floor(nowMs / 1000),
+      ...(tenant !== null ? { tenant } : {}),
+      ...(this.options.subject !== undefined ? { subject: this.options.subject } : {}),
+    }).then((t) => (this.remember(t, { roles, tenant }), t));
+    // A failed mint is not cached: the next request tries again.
+    token.catch(() => this.cache.delete(cacheKey));
+    this.cache.set(cacheKey, { token, renewAtMs: nowMs + Math.floor(this.ttlSeconds * 1000 * (1 - RENEW_WHEN_LEFT)) });
+    return token;
+  }
+
+  /** The claims behind a token this minter made or was told about, for exchange records. */
+  describe(token: string): CallerSummary | null {
+    return this.callers.get(token) ?? null;
+  }
+
+  /** Names the caller of a token made elsewhere (a deliberately bad one), so its exchanges say who it claims to be. */
+  remember(token: string, caller: CallerSummary): void {
+    this.callers.set(token, caller);
+  }
+}

@@ -1,0 +1,63 @@
+// GET /version [ops-version]: which implementation serves the binding, which
+// contract it implements, and the limits and features a run is sized by. It
+// is public, so it is asked without credentials. Every side reads it here;
+// what it must hold is each side's own check.
+import type { VersionInfo } from '../records.ts';
+import { HttpTransport, jsonBody, TransportError, type Received } from './http-transport.ts';
+
+export class VersionUnavailable extends Error {
+  override readonly name = 'VersionUnavailable';
+  constructor(
+    message: string,
+    /** Set when the request never reached the target. */
+    readonly unreachable: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface VersionReading {
+  /** The answer as the target gave it: a JSON object, not yet checked against VersionInfo. */
+  version: VersionInfo;
+  /** The Date header, a coarse reading of the target's clock. */
+  date: string | undefined;
+  received: Received;
+}
+
+export async function readVersionInfo(transport: HttpTransport): Promise<VersionReading> {
+  let received: Received;
+  try {
+    received = await transport.operation('getVersionInfo', { as: null });
+  } catch (err) {
+    if (!TransportError.is(err)) throw err;
+    throw new VersionUnavailable(`target unreachable: ${err.message}`, err.failure === 'unreachable', { cause: err });
+  }
+  if (received.status !== 200) throw new VersionUnavailable(`GET /version answered ${received.status}`, false);
+  let body: unknown;
+  try {
+    body = jsonBody(received);
+  } catch (err) {
+    throw new VersionUnavailable((err as Error).message, false);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new VersionUnavailable('GET /version did not answer a JSON object', false);
+  return { version: body as VersionInfo, date: received.headers['date'], received };
+}
+
+/** The target's GET /version, or null when it gives none, for records that only note it. */
+export async function targetVersion(url: string, timeoutMs = 10_000): Promise<VersionInfo | null> {
+  let transport: HttpTransport;
+  try {
+    transport = new HttpTransport({ baseUrl: url, timeoutMs, connections: 1 });
+  } catch {
+    return null; // not an http(s) URL: nothing answers there
+  }
+  try {
+    return (await readVersionInfo(transport)).version;
+  } catch (err) {
+    if (err instanceof VersionUnavailable) return null;
+    throw err;
+  } finally {
+    await transport.close();
+  }
+}
