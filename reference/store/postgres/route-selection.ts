@@ -59,7 +59,7 @@ export interface SelectedRow extends ReplicaRow {
   capacity_class: string;
 }
 
-/** What open-route.sql answers (migrations/0004_open_route_function.sql); `route` is the existing route. */
+/** What open-route.sql answers (sql/functions/fleetproof_open_route.sql); `route` is the existing route. */
 export interface OpenRouteRow<Route> {
   outcome: 'route' | 'stale' | 'selected' | 'none' | 'contended';
   /** The current publication (revision and revision row xmin); null for 'route'. */
