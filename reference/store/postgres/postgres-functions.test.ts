@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { postgresTestDatabases } from './test-database.ts';
+import { postgresTestDatabases, withClient } from './test-database.ts';
 
 const databases = postgresTestDatabases();
 const FUNCTIONS_DIR = new URL('./sql/functions/', import.meta.url);
@@ -30,16 +30,6 @@ async function installed(c: pg.Client): Promise<Map<string, { name: string; defi
      ORDER BY 1`,
   );
   return new Map(rows.map((r) => [r.signature, { name: r.name, definition: r.definition }]));
-}
-
-async function withClient<T>(url: string, body: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    return await body(c);
-  } finally {
-    await c.end();
-  }
 }
 
 /** Runs `body` in a transaction that is always rolled back. */

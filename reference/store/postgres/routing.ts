@@ -25,7 +25,7 @@ import { released, settlePath, unreleased } from '../../domain/settle-decision.t
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
-import { circuitOf } from './rows.ts';
+import { circuitOf, replicaFactsOf } from './rows.ts';
 import { chainValid, choiceOf, openRouteArgs, ROUTE_LOCK_RETRIES, ROUTE_LOCK_RETRY_MS, type ChainRow, type EligibleChains, type EligibleSet, type OpenRouteRow } from './route-selection.ts';
 import { sql } from './sql.ts';
 
@@ -241,15 +241,7 @@ async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: 
   const replicaUsable = pinnedRouteUsable(
     l.pinned_version_id,
     {
-      replica: {
-        version_id: l.replica_version_id,
-        status: l.status,
-        lease_expires_at_ms: l.lease_expires_at_ms,
-        capacity: l.capacity,
-        active: l.active_assignments,
-        ...circuitOf(l),
-        topology: { region: l.region, zone: l.zone, capacity_class: l.capacity_class },
-      },
+      replica: replicaFactsOf(l, l.replica_version_id),
       instance:
         l.instance_status === null
           ? undefined
