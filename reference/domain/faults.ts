@@ -69,7 +69,7 @@ export type Faults = ReadonlySet<FaultName>;
 export const NO_FAULTS: Faults = new Set();
 
 type SwitchOf<N extends FaultName> = (typeof FAULT_SWITCHES)[N];
-export type FaultHook = SwitchOf<FaultName>['hook'];
+type FaultHook = SwitchOf<FaultName>['hook'];
 /** One named question per switch: is its defect on? */
 export type FaultHooks = Readonly<Record<FaultHook, boolean>>;
 

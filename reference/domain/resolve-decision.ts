@@ -18,7 +18,7 @@ import type { FaultHooks } from './faults.ts';
 import { admissionRejected, bindingUnavailable, capacityExceeded, conflict, replicaUnavailable, type RegistryError } from './registry-error.ts';
 
 /** The action's stored route, as far as the choice of path needs it. */
-export interface StoredRouteFacts {
+interface StoredRouteFacts {
   readonly assignment: Pick<RouteAssignment, 'tenant_id' | 'capability_id'>;
   readonly reserved: boolean;
 }
@@ -29,7 +29,7 @@ export interface StoredRouteFacts {
  * route ([pinned-reacquire]); reselect: the reselect-on-retry defect, which
  * drops the route and selects anew.
  */
-export type ResolvePath = 'select' | 'reuse' | 'reacquire' | 'reselect';
+type ResolvePath = 'select' | 'reuse' | 'reacquire' | 'reselect';
 
 /** The path of a resolve, or CONFLICT when the action is routed for another tenant or capability. */
 export function resolvePath(existing: StoredRouteFacts | undefined, tenantId: string, req: ResolveRequest, fault: FaultHooks): ResolvePath {
@@ -64,7 +64,7 @@ export function capacityRefusal(scopes: readonly ScopeReservation[], activeOf: (
 }
 
 /** What a retry of a pinned route reads: its replica and the chain it is pinned to (undefined: gone). */
-export interface PinnedFacts {
+interface PinnedFacts {
   readonly replica: ReplicaFacts | undefined;
   readonly instance: ConnectorInstance | undefined;
   readonly version: Pick<VersionFacts, 'status' | 'supply_chain_qualified'> | undefined;

@@ -6,7 +6,7 @@ import { fenceLost, notFound } from './registry-error.ts';
 import { assertShape, jsonEqual } from './validation.ts';
 
 /** The action's stored route, as far as settlement needs it. */
-export interface StoredSettlementFacts {
+interface StoredSettlementFacts {
   readonly assignment: RouteAssignment;
   readonly reserved: boolean;
 }
@@ -17,7 +17,7 @@ export interface StoredSettlementFacts {
  * released; unreleased: answer released:false with the stored last settlement
  * ([settle-idempotent]).
  */
-export type SettlePath = 'release' | 'release-again' | 'unreleased';
+type SettlePath = 'release' | 'release-again' | 'unreleased';
 
 /**
  * [settle-fence], [settle-release-once]: the path of a settlement, or

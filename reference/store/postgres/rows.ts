@@ -151,7 +151,7 @@ export function circuitOf(row: Pick<ReplicaRow, 'consecutive_failures' | 'circui
 }
 
 /** A replica row with its placement, as routing reads it. */
-export type PlacedReplicaRow = Omit<ReplicaRow, 'replica_id' | 'provision' | 'health_revision'> & Topology;
+type PlacedReplicaRow = Omit<ReplicaRow, 'replica_id' | 'provision' | 'health_revision'> & Topology;
 
 /** The facts the domain's replica rules read, from a row of the replica at `versionId`. */
 export function replicaFactsOf(row: PlacedReplicaRow, versionId: string): ReplicaFacts {
