@@ -1,29 +1,92 @@
 // Deliberate defects for proving that the conformance and property suites
 // catch broken registries. They are reachable only through an explicit option
 // (and, from the command line, only when FLEETPROOF_ALLOW_FAULTS=1), never by
-// default. Each names the clause it breaks.
+// default.
+//
+// Every switch is declared here once: the clause it breaks, where it applies
+// and the hook its code consults. Code never tests a switch by name; it asks
+// `FaultHooks` the named question of its hook (`fault.settleSkipsFence`), so a
+// new switch is one entry below and one hook read at the point it bends.
 
-export const FAULTS = {
-  /** Settlement skips the full assignment comparison ([settle-fence]). */
-  'settle-skip-fence': 'settle-fence',
-  /** Settlement releases capacity again when already released ([settle-idempotent]). */
-  'settle-release-twice': 'settle-idempotent',
-  /** A retry selects the best replica anew instead of the pinned one ([pinned-identical]). */
-  'reselect-on-retry': 'pinned-identical',
-  /** Cursors are accepted whatever the revision ([page-stale-cursor]). */
-  'cursor-skip-revision': 'page-stale-cursor',
-  /** Capacity and scopes are checked, then reserved after a pause ([admission-never-overbooked]). */
-  'capacity-outside-lock': 'admission-never-overbooked',
-  /** Routing takes the tenant from a body field when present ([auth-tenant-from-token]). */
-  'tenant-from-body': 'auth-tenant-from-token',
-  /** Lease expiry ignores its limit ([lease-expiry-bounded]). */
-  'unbounded-lease-expiry': 'lease-expiry-bounded',
-} as const;
+interface FaultSwitch {
+  /** The spec.md clause the defect breaks. */
+  readonly clause: string;
+  /** The name of the question the code at `appliesAt` asks. */
+  readonly hook: string;
+  /** Where the behaviour bends. */
+  readonly appliesAt: string;
+  /** What the defect does. */
+  readonly defect: string;
+}
 
-export type FaultName = keyof typeof FAULTS;
+export const FAULT_SWITCHES = {
+  'settle-skip-fence': {
+    clause: 'settle-fence',
+    hook: 'settleSkipsFence',
+    appliesAt: 'settlement decision (domain/settle-decision.ts), both stores',
+    defect: 'settlement skips the full assignment comparison',
+  },
+  'settle-release-twice': {
+    clause: 'settle-idempotent',
+    hook: 'settleReleasesAgain',
+    appliesAt: 'settlement decision (domain/settle-decision.ts), both stores',
+    defect: 'settlement releases capacity again when already released',
+  },
+  'reselect-on-retry': {
+    clause: 'pinned-identical',
+    hook: 'retryReselects',
+    appliesAt: 'resolve decision (domain/resolve-decision.ts), both stores',
+    defect: 'a retry selects the best replica anew instead of the pinned one',
+  },
+  'cursor-skip-revision': {
+    clause: 'page-stale-cursor',
+    hook: 'cursorIgnoresRevision',
+    appliesAt: 'catalog pages of both stores',
+    defect: 'cursors are accepted whatever the revision',
+  },
+  'capacity-outside-lock': {
+    clause: 'admission-never-overbooked',
+    hook: 'capacityOutsideLock',
+    appliesAt: 'the reservation write of both stores (memory: a pause before it; PostgreSQL: a check in its own transaction)',
+    defect: 'capacity and scopes are checked, then reserved after a pause',
+  },
+  'tenant-from-body': {
+    clause: 'auth-tenant-from-token',
+    hook: 'tenantFromBody',
+    appliesAt: 'HTTP server, before routing',
+    defect: 'routing takes the tenant from a body field when present',
+  },
+  'unbounded-lease-expiry': {
+    clause: 'lease-expiry-bounded',
+    hook: 'leaseExpiryUnbounded',
+    appliesAt: 'lease expiry of both stores',
+    defect: 'lease expiry ignores its limit',
+  },
+} as const satisfies Record<string, FaultSwitch>;
+
+export type FaultName = keyof typeof FAULT_SWITCHES;
 export type Faults = ReadonlySet<FaultName>;
 export const NO_FAULTS: Faults = new Set();
 
+type SwitchOf<N extends FaultName> = (typeof FAULT_SWITCHES)[N];
+type FaultHook = SwitchOf<FaultName>['hook'];
+/** One named question per switch: is its defect on? */
+export type FaultHooks = Readonly<Record<FaultHook, boolean>>;
+
+/** Each switch's clause, by name. */
+export const FAULTS = Object.fromEntries(Object.entries(FAULT_SWITCHES).map(([name, s]) => [name, s.clause])) as {
+  readonly [N in FaultName]: SwitchOf<N>['clause'];
+};
+
 export function isFaultName(s: string): s is FaultName {
-  return Object.hasOwn(FAULTS, s);
+  return Object.hasOwn(FAULT_SWITCHES, s);
 }
+
+/** The hooks of a set of switches, answered once, so hot paths read a field. */
+export function faultHooks(faults: Faults = NO_FAULTS): FaultHooks {
+  const hooks = {} as Record<FaultHook, boolean>;
+  for (const [name, s] of Object.entries(FAULT_SWITCHES) as Array<[FaultName, FaultSwitch]>) hooks[s.hook as FaultHook] = faults.has(name);
+  return Object.freeze(hooks);
+}
+
+export const NO_FAULT_HOOKS: FaultHooks = faultHooks(NO_FAULTS);

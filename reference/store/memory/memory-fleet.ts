@@ -1,14 +1,14 @@
 // Lease maintenance and fleet status in the memory store (spec.md §15–§16).
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
-import type { Faults } from '../../domain/faults.ts';
+import type { FaultHooks } from '../../domain/faults.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { invalid } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
 import type { MemoryState, StoredReplica } from './memory-state.ts';
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, faults: Faults): LeaseExpiryResult {
+export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks): LeaseExpiryResult {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
@@ -16,7 +16,7 @@ export function expireLeases(state: MemoryState, limit: number, nowMs: number, l
   const stale: StoredReplica[] = [];
   for (const r of state.replicas.values()) if (table.status(r.row) !== 'offline' && table.leaseMs(r.row) <= nowMs) stale.push(r);
   stale.sort((a, b) => table.leaseMs(a.row) - table.leaseMs(b.row) || compareBytes(a.id, b.id));
-  const chosen = faults.has('unbounded-lease-expiry') ? stale : stale.slice(0, limit);
+  const chosen = fault.leaseExpiryUnbounded ? stale : stale.slice(0, limit);
   const expiring = new Set(chosen.map((r) => r.id));
   for (const route of state.reserved) {
     if (!expiring.has(route.assignment.replica_id)) continue;

@@ -1,6 +1,8 @@
 // Route resolution and settlement in the memory store (spec.md §9–§14). Each
 // call runs to completion without yielding, which is what makes it atomic in
 // a single-threaded process; the one fault that yields shows why that matters.
+// The decisions are the domain's (resolve-decision.ts, settle-decision.ts);
+// this file reads the maps and writes them.
 import type {
   RegistryLimits,
   ResolveRequest,
@@ -11,32 +13,33 @@ import type {
   SettlementResult,
   TopologyPreference,
 } from '../../../contract/records.ts';
-import { attemptScopes, buildReservation, counterKey, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
+import { buildReservation, counterKey, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
 import { buildAssignment } from '../../domain/assignment.ts';
 import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
-import { bindingChainValid, pinnedTargetValid, replicaTakesNewRoute, replicaTakesRetry } from '../../domain/eligibility.ts';
-import type { Faults } from '../../domain/faults.ts';
+import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
+import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
-  admissionRejected,
-  bindingUnavailable,
-  capacityExceeded,
-  conflict,
-  fenceLost,
-  notFound,
-  replicaUnavailable,
-} from '../../../contract/registry-error.ts';
+  capacityRefusal,
+  newRouteScopes,
+  noReplicaRefusal,
+  pinnedRouteUsable,
+  reacquireRefusal,
+  resolvePath,
+  retryScopes,
+} from '../../domain/resolve-decision.ts';
+import { released, settlePath, unreleased } from '../../domain/settle-decision.ts';
 import type { Clock } from '../../domain/time.ts';
-import { assertShape, jsonEqual } from '../../domain/validation.ts';
+import { assertShape } from '../../domain/validation.ts';
 import type { MemoryState, RouteCandidates, RouteChain, StoredReplica, StoredRoute } from './memory-state.ts';
 
 export interface RoutingDeps {
   clock: Clock;
   fenceTokens: FenceTokenSource;
   limits: RegistryLimits;
-  faults: Faults;
+  fault: FaultHooks;
 }
 
 function viewOf(route: StoredRoute): RouteView {
@@ -52,10 +55,9 @@ function keyOf(s: ScopeReservation): string {
   return key;
 }
 
-/** [admission-all-or-nothing]: the first exhausted scope, or null when all have room. */
-function exhaustedScope(state: MemoryState, scopes: readonly ScopeReservation[]): ScopeReservation | null {
-  for (const s of scopes) if (state.counter(keyOf(s)) >= s.limit) return s;
-  return null;
+/** [admission-all-or-nothing]: the refusal for the first scope at its limit, or null when all have room. */
+function exhausted(state: MemoryState, scopes: readonly ScopeReservation[]) {
+  return capacityRefusal(scopes, (s) => state.counter(keyOf(s)));
 }
 
 function addToCounters(state: MemoryState, scopes: readonly ScopeReservation[], delta: 1 | -1): void {
@@ -116,7 +118,7 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
 /** [route-binding-unavailable], [route-eligibility], [route-order], [route-replica-unavailable]. */
 function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest, pref: TopologyPreference, nowMs: number): Selection {
   const c = routeCandidates(state, tenantId, req.capability_id);
-  if (c.chains.length === 0) throw bindingUnavailable(tenantId, req.capability_id);
+  if (c.chains.length === 0) throw noReplicaRefusal(tenantId, req.capability_id, undefined);
   const actionHash = tiebreakHash(req.action_id);
   const table = state.replicaTable;
   const cursor = state.replicaCursor;
@@ -135,7 +137,7 @@ function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest
       [bestRank, rank] = [rank, bestRank];
     }
   }
-  if (best < 0) throw replicaUnavailable(c.chains[0]!.instance.id);
+  if (best < 0) throw noReplicaRefusal(tenantId, req.capability_id, c.chains[0]!.instance.id);
   return { chain: c.chains[c.chainOf[best]!]!, replica: state.replicas.get(table.ids[c.rows[best]!]!)! };
 }
 
@@ -150,10 +152,9 @@ function planNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, r
   const nowMs = deps.clock();
   const selection = selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, nowMs);
   const { chain } = selection;
-  if (!chain.policy.enabled) throw admissionRejected(`admission policy ${chain.policy.policy_ref} is disabled`);
-  const scopes = attemptScopes(chain.admission, false);
-  const exhausted = exhaustedScope(state, scopes);
-  if (exhausted) throw capacityExceeded(exhausted.kind);
+  const scopes = newRouteScopes(chain.policy, chain.admission);
+  const refusal = exhausted(state, scopes);
+  if (refusal) throw refusal;
   return { selection, scopes, nowMs };
 }
 
@@ -183,7 +184,7 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
 
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
-  if (!deps.faults.has('capacity-outside-lock')) return commitNewRoute(state, deps, tenantId, req, plan);
+  if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
   // The fault: decide, yield to other requests, then commit what was decided.
   return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
@@ -191,19 +192,24 @@ function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, re
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
 function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): RouteView {
   const a = route.assignment;
-  const scopes = attemptScopes(a.admission, true);
-  const exhausted = exhaustedScope(state, scopes);
-  if (exhausted) throw capacityExceeded(exhausted.kind);
-  const nowMs = deps.clock();
+  const scopes = retryScopes(a.admission);
   const replica = state.replicas.get(a.replica_id);
-  const instance = state.instances.get(a.instance_id);
   const version = state.versions.get(a.version_id);
-  const type = version && state.types.get(version.connector_type_id);
-  if (!replica || !replicaTakesRetry(state.replicaCursor.at(replica.row), nowMs) || !pinnedTargetValid(a.version_id, instance, version, type)) {
-    throw replicaUnavailable(a.instance_id);
-  }
+  const usable = pinnedRouteUsable(
+    a.version_id,
+    {
+      replica: replica && state.replicaCursor.at(replica.row),
+      instance: state.instances.get(a.instance_id),
+      version,
+      type: version && state.types.get(version.connector_type_id),
+    },
+    deps.clock(),
+  );
+  const refusal = reacquireRefusal(exhausted(state, scopes), usable, a.instance_id);
+  if (refusal) throw refusal;
+  const row = replica!.row; // a usable route has its replica
   addToCounters(state, scopes, 1);
-  state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
+  state.replicaTable.setActive(row, state.replicaTable.active(row) + 1);
   route.reserved = true;
   route.lastSettlement = null;
   route.scopes = scopes;
@@ -215,17 +221,17 @@ export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string,
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
   const existing = state.routes.get(req.action_id);
-  if (!existing) return createRoute(state, deps, tenantId, req);
-  const a = existing.assignment;
-  if (a.tenant_id !== tenantId || a.capability_id !== req.capability_id) {
-    throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
+  switch (resolvePath(existing, tenantId, req, deps.fault)) {
+    case 'select':
+      return createRoute(state, deps, tenantId, req);
+    case 'reuse':
+      return viewOf(existing!);
+    case 'reselect':
+      state.routes.delete(req.action_id);
+      return createRoute(state, deps, tenantId, req);
+    case 'reacquire':
+      return reacquire(state, deps, existing!);
   }
-  if (existing.reserved) return viewOf(existing);
-  if (deps.faults.has('reselect-on-retry')) {
-    state.routes.delete(req.action_id);
-    return createRoute(state, deps, tenantId, req);
-  }
-  return reacquire(state, deps, existing);
 }
 
 export function route(state: MemoryState, tenantId: string, actionId: string): RouteView | null {
@@ -247,19 +253,12 @@ export function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
-  const stored = state.routes.get(actionId);
-  const owned = stored !== undefined && stored.assignment.tenant_id === tenantId;
-  // A presented assignment equal to the stored one is valid by construction,
-  // so the full shape check is only needed to tell bad input from a lost fence.
-  if (!owned || !jsonEqual(stored.assignment, assignment)) {
-    assertShape('RouteAssignment', assignment);
-    if (!owned) throw notFound(`route ${actionId}`);
-    if (!deps.faults.has('settle-skip-fence')) throw fenceLost('the presented assignment differs from the stored one');
-  }
-  const releaseAgain = !stored.reserved && deps.faults.has('settle-release-twice');
-  if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.lastSettlement };
+  const found = state.routes.get(actionId);
+  const path = settlePath(found, tenantId, actionId, assignment, deps.fault);
+  const stored = found!; // settlePath refuses a missing route
+  if (path === 'unreleased') return unreleased(actionId, stored.lastSettlement);
   const replica = state.replicas.get(stored.assignment.replica_id)!;
-  if (!releaseAgain) {
+  if (path === 'release') {
     // A held reservation always has its units counted; a zero here is a defect of the store, not a lost fence.
     for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
     addToCounters(state, stored.scopes, -1);
@@ -273,7 +272,7 @@ export function settle(
   stored.reserved = false;
   stored.lastSettlement = outcome;
   state.reserved.delete(stored);
-  return { action_id: actionId, released: true, last_settlement: outcome };
+  return released(actionId, outcome);
 }
 
 /** Freezes a JSON value in depth, so no caller can alter stored state through it. */

@@ -36,7 +36,7 @@ import {
 import { counterKey } from '../../domain/admission.ts';
 import { circuitView } from '../../domain/circuit.ts';
 import { bindingScopeKey, tiebreakHash } from '../../domain/digest.ts';
-import { NO_FAULTS, type Faults } from '../../domain/faults.ts';
+import { faultHooks, type FaultHooks } from '../../domain/faults.ts';
 import { uuidv7FenceTokens, type FenceTokenSource } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { decidePutAdmissionPolicy } from '../../domain/rules/admission-policy.ts';
@@ -66,14 +66,14 @@ export class MemoryStore implements RegistryStore {
   private readonly state = new MemoryState();
   private readonly clock: Clock;
   private readonly fenceTokens: FenceTokenSource;
-  private readonly faults: Faults;
+  private readonly fault: FaultHooks;
 
   constructor(options: StoreOptions = {}) {
     this.limits = validateLimits({ ...DEFAULT_LIMITS, ...options.limits });
     this.clock = options.clock ?? systemClock;
     this.fenceTokens = options.fenceTokens ?? uuidv7FenceTokens;
-    this.faults = options.faults ?? NO_FAULTS;
-    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, faults: this.faults };
+    this.fault = faultHooks(options.faults);
+    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, fault: this.fault };
   }
 
   private readonly routingDeps: routing.RoutingDeps;
@@ -96,7 +96,7 @@ export class MemoryStore implements RegistryStore {
   }
 
   async queryCatalog(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
-    return queryCatalog(this.state, query, ctx, this.limits, this.faults.has('cursor-skip-revision'));
+    return queryCatalog(this.state, query, ctx, this.limits, this.fault.cursorIgnoresRevision);
   }
 
   async catalogRevision(): Promise<number> {
@@ -274,7 +274,7 @@ export class MemoryStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   async expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.state, limit, this.clock(), this.limits, this.faults);
+    return expireLeases(this.state, limit, this.clock(), this.limits, this.fault);
   }
 
   async fleetStatus(): Promise<FleetStatus> {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { SCOPE_KINDS } from '../../../contract/errors.ts';
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits, ScopeReservation } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
-import type { Faults } from '../../domain/faults.ts';
+import type { FaultHooks } from '../../domain/faults.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { invalid } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
@@ -13,12 +13,12 @@ import { sql } from './sql.ts';
 const kindRank = (kind: string) => SCOPE_KINDS.indexOf(kind as (typeof SCOPE_KINDS)[number]);
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, limits: RegistryLimits, faults: Faults): Promise<LeaseExpiryResult> {
+export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks): Promise<LeaseExpiryResult> {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
   return transaction(pool, async (db) => {
-    const bound = faults.has('unbounded-lease-expiry') ? null : limit;
+    const bound = fault.leaseExpiryUnbounded ? null : limit;
     const replicaIds = (await run<{ replica_id: string }>(db, sql('expire-select-replicas'), [nowMs, bound])).map((r) => r.replica_id);
     if (replicaIds.length === 0) return { expired: 0 };
     const routes = await run<{ action_id: string; reservation_scopes: ScopeReservation[] }>(db, sql('expire-reserved-routes'), [replicaIds]);

@@ -12,7 +12,7 @@
 //   the data role). The schema version must match exactly; catalog writes are
 //   STORAGE_UNAVAILABLE naming the missing control-plane credentials.
 import { DEFAULT_LIMITS } from '../../../contract/records.ts';
-import { NO_FAULTS } from '../../domain/faults.ts';
+import { faultHooks } from '../../domain/faults.ts';
 import { uuidv7FenceTokens } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { systemClock } from '../../domain/time.ts';
@@ -88,7 +88,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       limits,
       clock: options.clock ?? systemClock,
       fenceTokens: options.fenceTokens ?? uuidv7FenceTokens,
-      faults: options.faults ?? NO_FAULTS,
+      fault: faultHooks(options.faults),
       onClose: server ? () => server.stop() : undefined,
     });
   } catch (err) {

@@ -7,19 +7,9 @@ import { b } from '../behaviour/world.ts';
 import { rejectsWith } from '../behaviour/expect.ts';
 import { CONTROL_ROLE, DATA_ROLE, openPostgresStore } from './index.ts';
 import { migrateRegistrySchema, MIGRATIONS, SCHEMA_VERSION } from './migrate.ts';
-import { postgresTestDatabases, type TestDatabase } from './test-database.ts';
+import { postgresTestDatabases, withClient, type TestDatabase } from './test-database.ts';
 
 const databases = postgresTestDatabases();
-
-async function withClient<T>(url: string, body: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    return await body(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** A login user of `role` for this database, as a deployment would create one; dropped with the database. */
 async function loginUrl(db: TestDatabase, role: string): Promise<string> {

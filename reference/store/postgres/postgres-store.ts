@@ -34,7 +34,7 @@ import type {
   WriteResult,
 } from '../../../contract/records.ts';
 import { circuitView } from '../../domain/circuit.ts';
-import type { Faults } from '../../domain/faults.ts';
+import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
@@ -68,7 +68,7 @@ export interface PostgresStoreParts {
   limits: RegistryLimits;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  faults: Faults;
+  fault: FaultHooks;
   /** Runs after the pools end (e.g. stops an embedded server). */
   onClose?: () => Promise<void>;
 }
@@ -83,8 +83,8 @@ export class PostgresStore implements RegistryStore {
   constructor(private readonly parts: PostgresStoreParts) {
     this.limits = parts.limits;
     this.admin = new AdminWrites({ control: parts.control, data: parts.data, limits: parts.limits, clock: parts.clock });
-    this.catalog = new CatalogReader(parts.data, parts.limits, parts.faults.has('cursor-skip-revision'));
-    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, faults: parts.faults, eligible: new EligibleChains() };
+    this.catalog = new CatalogReader(parts.data, parts.limits, parts.fault.cursorIgnoresRevision);
+    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, fault: parts.fault, eligible: new EligibleChains() };
   }
 
   /** Whether this process holds catalog credentials (false: data plane only). */
@@ -220,7 +220,7 @@ export class PostgresStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.faults);
+    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.fault);
   }
 
   fleetStatus(): Promise<FleetStatus> {

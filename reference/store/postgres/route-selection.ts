@@ -8,7 +8,7 @@ import type { ReplicaProvision, ResolveRequest, TopologyPreference } from '../..
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
 import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
-import { circuitOf, provisionOf, type ReplicaRow } from './rows.ts';
+import { provisionOf, replicaFactsOf, type ReplicaRow } from './rows.ts';
 import { arrayText } from './sql.ts';
 
 /** A binding with the facts of its chain (instance, version, type), as the SQL loads it. */
@@ -59,7 +59,7 @@ export interface SelectedRow extends ReplicaRow {
   capacity_class: string;
 }
 
-/** What open-route.sql answers (migrations/0004_open_route_function.sql); `route` is the existing route. */
+/** What open-route.sql answers (sql/functions/fleetproof_open_route.sql); `route` is the existing route. */
 export interface OpenRouteRow<Route> {
   outcome: 'route' | 'stale' | 'selected' | 'none' | 'contended';
   /** The current publication (revision and revision row xmin); null for 'route'. */
@@ -231,16 +231,7 @@ export function choiceOf(open: OpenRouteRow<unknown>, eligible: EligibleSet, ten
   // The SQL filter is the domain rule restated for locking, and the chain was
   // eligible at this publication; a disagreement is a defect.
   if (!chainValid(chain, tenantId, req.capability_id)) throw storageUnavailable(`binding of ${chain.instance_id} was selected against [route-binding-unavailable]`);
-  const facts = {
-    version_id: selected.version_id,
-    status: selected.status,
-    lease_expires_at_ms: selected.lease_expires_at_ms,
-    capacity: selected.capacity,
-    active: selected.active_assignments,
-    ...circuitOf(selected),
-    topology: { region: selected.region, zone: selected.zone, capacity_class: selected.capacity_class },
-  };
-  if (!replicaTakesNewRoute(facts, chain.version_id!, req.topology ?? {}, nowMs)) {
+  if (!replicaTakesNewRoute(replicaFactsOf(selected, selected.version_id), chain.version_id!, req.topology ?? {}, nowMs)) {
     throw storageUnavailable(`replica ${selected.replica_id} was selected against [route-eligibility]`);
   }
   return { chain, replica: selected, provision: provisionOf(selected) };

@@ -1,6 +1,7 @@
 // Route resolution and settlement on PostgreSQL (spec.md §9–§14). Each call
 // is one data-pool transaction that begins with the action's advisory lock.
-// The domain rules decide; the SQL files lock and write (their headers give
+// The domain decides (resolve-decision.ts, settle-decision.ts, the same code
+// as the memory store's); the SQL files lock and write (their headers give
 // the lock order: replica, then route, then counters in scope order).
 import type pg from 'pg';
 import type { ScopeKind } from '../../../contract/errors.ts';
@@ -13,17 +14,18 @@ import type {
   SettlementOutcome,
   SettlementResult,
 } from '../../../contract/records.ts';
-import { attemptScopes, buildReservation, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
+import { buildReservation, IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
 import { buildAssignment } from '../../domain/assignment.ts';
 import { circuitAfterSettlement } from '../../domain/circuit.ts';
-import { pinnedTargetValid, replicaTakesRetry } from '../../domain/eligibility.ts';
-import type { Faults } from '../../domain/faults.ts';
+import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
-import { admissionRejected, capacityExceeded, conflict, fenceLost, notFound, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
+import { capacityExceeded, fenceLost, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
+import { capacityRefusal, newRouteScopes, pinnedRouteUsable, resolvePath, retryScopes } from '../../domain/resolve-decision.ts';
+import { released, settlePath, unreleased } from '../../domain/settle-decision.ts';
 import type { Clock } from '../../domain/time.ts';
-import { assertShape, jsonEqual } from '../../domain/validation.ts';
+import { assertShape } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
-import { circuitOf } from './rows.ts';
+import { circuitOf, replicaFactsOf } from './rows.ts';
 import { chainValid, choiceOf, openRouteArgs, ROUTE_LOCK_RETRIES, ROUTE_LOCK_RETRY_MS, type ChainRow, type EligibleChains, type EligibleSet, type OpenRouteRow } from './route-selection.ts';
 import { sql } from './sql.ts';
 
@@ -31,7 +33,7 @@ export interface RoutingContext {
   data: pg.Pool;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  faults: Faults;
+  fault: FaultHooks;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
 }
@@ -109,13 +111,14 @@ function refused(err: unknown, instanceId: string): unknown {
 async function checkOutsideLock(ctx: RoutingContext, scopes: readonly ScopeReservation[]): Promise<void> {
   for (const s of scopes) {
     const [row] = await read<{ active: number }>(ctx.data, sql('read-counter'), [s.kind, s.key]);
-    if ((row?.active ?? 0) >= s.limit) throw capacityExceeded(s.kind);
+    const refusal = capacityRefusal([s], () => row?.active ?? 0);
+    if (refusal) throw refusal;
   }
   await new Promise((resolve) => setImmediate(resolve));
 }
 
 function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext): unknown[] {
-  const unchecked = ctx.faults.has('capacity-outside-lock');
+  const unchecked = ctx.fault.capacityOutsideLock;
   return [scopes.map((s) => s.kind), scopes.map((s) => s.key), scopes.map((s) => (unchecked ? UNCHECKED_LIMIT : s.limit))];
 }
 
@@ -153,15 +156,16 @@ async function createRoute(
   }
   const { chain, replica, provision } = choiceOf(open, eligible, tenantId, req, nowMs);
   const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
-  if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);
   const admission = buildReservation(chain.quota_policy_ref, policy, {
     tenantId,
     connectorTypeId: chain.version_type_id!,
     instanceId: chain.instance_id,
     bindingKey: chain.scope_key,
   });
-  const scopes = attemptScopes(admission, false);
-  if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
+  // The capacity check of [admission-all-or-nothing] is the reservation
+  // itself (fleetproof_reserve_scopes), under the counters' row locks.
+  const scopes = newRouteScopes(policy, admission);
+  if (ctx.fault.capacityOutsideLock) await checkOutsideLock(ctx, scopes);
   const assignment = buildAssignment({
     actionId: req.action_id,
     capabilityId: req.capability_id,
@@ -232,33 +236,27 @@ function policyOfChain(c: ChainRow): AdmissionPolicy {
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
 async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: string): Promise<RouteView> {
   const [locked] = await run<LockedRouteRow>(tx.db, sql('lock-route-replica'), [actionId]);
-  const a = locked!.assignment;
-  const nowMs = ctx.clock();
-  const replicaUsable =
-    replicaTakesRetry(
-      {
-        version_id: locked!.replica_version_id,
-        status: locked!.status,
-        lease_expires_at_ms: locked!.lease_expires_at_ms,
-        capacity: locked!.capacity,
-        active: locked!.active_assignments,
-        ...circuitOf(locked!),
-        topology: { region: locked!.region, zone: locked!.zone, capacity_class: locked!.capacity_class },
-      },
-      nowMs,
-    ) &&
-    pinnedTargetValid(
-      locked!.pinned_version_id,
-      locked!.instance_status === null
-        ? undefined
-        : { id: a.instance_id, connector_type_id: '', version_id: locked!.instance_version_id!, tenant_id: locked!.instance_tenant_id!, config_revision: 0, secret_provider_ref: '', status: locked!.instance_status },
-      locked!.version_status === null ? undefined : { status: locked!.version_status, supply_chain_qualified: locked!.supply_chain_qualified! },
-      locked!.type_enabled === null ? undefined : { enabled: locked!.type_enabled },
-    );
-  const scopes = attemptScopes(a.admission, true);
-  if (ctx.faults.has('capacity-outside-lock')) await checkOutsideLock(ctx, scopes);
+  const l = locked!;
+  const a = l.assignment;
+  const replicaUsable = pinnedRouteUsable(
+    l.pinned_version_id,
+    {
+      replica: replicaFactsOf(l, l.replica_version_id),
+      instance:
+        l.instance_status === null
+          ? undefined
+          : { id: a.instance_id, connector_type_id: '', version_id: l.instance_version_id!, tenant_id: l.instance_tenant_id!, config_revision: 0, secret_provider_ref: '', status: l.instance_status },
+      version: l.version_status === null ? undefined : { status: l.version_status, supply_chain_qualified: l.supply_chain_qualified! },
+      type: l.type_enabled === null ? undefined : { enabled: l.type_enabled },
+    },
+    ctx.clock(),
+  );
+  const scopes = retryScopes(a.admission);
+  if (ctx.fault.capacityOutsideLock) await checkOutsideLock(ctx, scopes);
+  // fleetproof_reacquire_route applies reacquireRefusal's precedence in SQL:
+  // the first scope at its limit, under its row lock, before an unusable replica.
   await tx
-    .commitWith(sql('reacquire-route'), [...reserveParams(scopes, ctx), locked!.replica_id, replicaUsable, actionId, JSON.stringify(scopes)])
+    .commitWith(sql('reacquire-route'), [...reserveParams(scopes, ctx), l.replica_id, replicaUsable, actionId, JSON.stringify(scopes)])
     .catch((err) => {
       throw refused(err, a.instance_id);
     });
@@ -277,17 +275,19 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
   return messageTransaction(ctx.data, sql('open-route'), openRouteArgs(tenantId, req, cached, nowMs), async (tx) => {
     const opened = tx.opened.rows[0] as OpenRow;
     const existing = opened.outcome === 'route' ? opened.route! : undefined;
-    if (!existing) return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
-    if (existing.tenant_id !== tenantId || existing.capability_id !== req.capability_id) {
-      throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
+    switch (resolvePath(existing, tenantId, req, ctx.fault)) {
+      case 'select':
+        return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
+      case 'reuse':
+        return viewOf(existing!);
+      case 'reselect': {
+        await run(tx.db, sql('delete-route'), [req.action_id]);
+        const current = ctx.eligible.get(tenantId, req.capability_id);
+        return createRoute(ctx, tx, tenantId, req, await openAgain(tx, tenantId, req, current, nowMs), current, nowMs);
+      }
+      case 'reacquire':
+        return reacquire(ctx, tx, req.action_id);
     }
-    if (existing.reserved) return viewOf(existing);
-    if (ctx.faults.has('reselect-on-retry')) {
-      await run(tx.db, sql('delete-route'), [req.action_id]);
-      const current = ctx.eligible.get(tenantId, req.capability_id);
-      return createRoute(ctx, tx, tenantId, req, await openAgain(tx, tenantId, req, current, nowMs), current, nowMs);
-    }
-    return reacquire(ctx, tx, req.action_id);
   });
 }
 
@@ -310,13 +310,10 @@ export async function settle(
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementRequest', { assignment, outcome });
   return messageTransaction(ctx.data, sql('open-settle'), [actionId], async (tx) => {
-    const stored = tx.opened.rows[0] as SettleRow | undefined;
-    if (!stored || stored.tenant_id !== tenantId) throw notFound(`route ${actionId}`);
-    if (!ctx.faults.has('settle-skip-fence') && !jsonEqual(stored.assignment, assignment)) {
-      throw fenceLost('the presented assignment differs from the stored one');
-    }
-    const releaseAgain = !stored.reserved && ctx.faults.has('settle-release-twice');
-    if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.last_settlement };
+    const found = tx.opened.rows[0] as SettleRow | undefined;
+    const path = settlePath(found, tenantId, actionId, assignment, ctx.fault);
+    const stored = found!; // settlePath refuses a missing route
+    if (path === 'unreleased') return unreleased(actionId, stored.last_settlement);
     const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock());
     const [result] = await tx
       .commitWith<{ routes: number }>(sql('settle-route'), [
@@ -325,7 +322,7 @@ export async function settle(
         stored.replica_id,
         circuit.consecutive_failures,
         circuit.open_until_ms,
-        releaseAgain,
+        path === 'release-again',
       ])
       .catch((err) => {
         throw refused(err, stored.assignment.instance_id);
@@ -333,8 +330,8 @@ export async function settle(
     if (result!.routes === 0) {
       // Lease expiry released this reservation after it was read: nothing was left to release.
       const [now] = await run<RouteRow>(tx.db, sql('read-route'), [actionId]);
-      return { action_id: actionId, released: false, last_settlement: now!.last_settlement };
+      return unreleased(actionId, now!.last_settlement);
     }
-    return { action_id: actionId, released: true, last_settlement: outcome };
+    return released(actionId, outcome);
   });
 }

@@ -23,6 +23,17 @@ export interface TestDatabase {
 
 export { databaseUrl } from './database.ts';
 
+/** Runs `body` on a client of `url` of its own, closed afterwards. */
+export async function withClient<T>(url: string, body: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client(url);
+  await c.connect();
+  try {
+    return await body(c);
+  } finally {
+    await c.end();
+  }
+}
+
 const RECORD_TABLES = [
   'connector_types',
   'connector_versions',

@@ -1,5 +1,5 @@
 -- Creates a route, the last write of a resolve, sent with the COMMIT:
--- fleetproof_create_route (migrations/0006_create_route_function.sql, whose
+-- fleetproof_create_route (sql/functions/fleetproof_create_route.sql, whose
 -- header gives the locking) reserves every scope of the attempt, takes one
 -- unit of the replica locked by the opening call and stores the assignment,
 -- or refuses with the first scope at its limit, aborting the transaction.

@@ -1,7 +1,7 @@
 -- The first round trip of a resolve: the action lock, the action's route,
 -- the shared publication lock and, for a new route at the caller's
 -- publication, the selected replica locked with its chain, all in
--- fleetproof_open_route (migrations/0004_open_route_function.sql, whose
+-- fleetproof_open_route (sql/functions/fleetproof_open_route.sql, whose
 -- header gives the locking). Sent after BEGIN in one message.
 --
 -- $1 action id, $2 tenant id, $3 capability id, $4 publication of the

@@ -1,5 +1,5 @@
 -- The write of a retry of a pinned route, sent with the COMMIT:
--- fleetproof_reacquire_route (migrations/0008_reserve_scopes_function.sql,
+-- fleetproof_reacquire_route (sql/functions/fleetproof_reacquire_route.sql,
 -- whose header gives the locking) reserves the pinned base and retry scopes
 -- and, when all fit and the pinned replica is usable, takes one unit of the
 -- replica locked by lock-route-replica.sql and marks the route reserved, or

@@ -1,5 +1,5 @@
 -- Settles a reserved attempt, the write of a settlement, sent with the
--- COMMIT: fleetproof_settle_route (migrations/0007_settle_route_function.sql,
+-- COMMIT: fleetproof_settle_route (sql/functions/fleetproof_settle_route.sql,
 -- whose header gives the locking) marks the route released, releases exactly
 -- the scopes it holds and one unit of the replica locked by the opening
 -- call, and writes the circuit the caller computed; `routes` is 0 when there
