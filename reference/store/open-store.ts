@@ -2,7 +2,7 @@
 // asked for, so the memory store (the embedded default) never pulls in pg or
 // the embedded server.
 import { MemoryStore } from './memory/memory-store.ts';
-import type { ConnectionQueue } from './postgres/database.ts';
+import type { ConnectionQueue } from './postgres/connection-queue.ts';
 import type { RegistryStore, StoreOptions } from './registry-store.ts';
 
 export type StoreKind = 'memory' | 'postgres';

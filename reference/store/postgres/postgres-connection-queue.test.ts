@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import pg from 'pg';
 import { RegistryError } from '../../domain/registry-error.ts';
-import { OVERLOAD_RETRY_AFTER_MS } from './database.ts';
+import { OVERLOAD_RETRY_AFTER_MS } from './connection-queue.ts';
 import { postgresTestDatabases } from './test-database.ts';
 
 const databases = postgresTestDatabases();
