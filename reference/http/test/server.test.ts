@@ -206,18 +206,23 @@ describe('HTTP server', () => {
         })(store),
     };
     const api = await TestRegistry.start(options);
-    const pending = api.call('getFleetStatus', {});
-    await inStore;
-    const closed = api.server.close();
-    let closedYet = false;
-    void closed.then(() => (closedYet = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(closedYet, false, 'close waits for the request in flight');
-    await assert.rejects(rawExchange(api.url, ['GET /health HTTP/1.1\r\nhost: x\r\n\r\n']), /ECONNREFUSED/);
-    release();
-    const res = await pending;
-    assert.equal(res.status, 200);
-    await closed;
-    await api.close();
+    try {
+      const pending = api.call('getFleetStatus', {});
+      await inStore;
+      const closed = api.server.close();
+      let closedYet = false;
+      void closed.then(() => (closedYet = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(closedYet, false, 'close waits for the request in flight');
+      await assert.rejects(rawExchange(api.url, ['GET /health HTTP/1.1\r\nhost: x\r\n\r\n']), /ECONNREFUSED/);
+      release();
+      const res = await pending;
+      assert.equal(res.status, 200);
+      await closed;
+    } finally {
+      // A failed assertion must not leave the request, and with it close(), waiting on the gate.
+      release();
+      await api.close();
+    }
   });
 });
