@@ -5,13 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { runLoad } from '../runner/run-load.ts';
-import { startTarget } from './in-process-target.ts';
+import { runSmoke, startTarget } from './in-process-target.ts';
 
 test('the smoke profile passes against the reference on the memory store, audit included', async (t) => {
   const target = await startTarget(new MemoryStore());
   t.after(() => target.close());
-  const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true });
+  const outcome = await runSmoke(target);
   const report = outcome.report!;
   assert.deepEqual(report.reasons, []);
   assert.equal(outcome.exitCode, 0);

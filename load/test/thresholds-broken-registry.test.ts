@@ -3,24 +3,14 @@
 // so the retry phase's checks fail, and with them the profile's checks
 // threshold. Only the seed and the two routing phases run.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { runLoad } from '../runner/run-load.ts';
-import { startTarget } from './in-process-target.ts';
+import { runSmoke, startTarget } from './in-process-target.ts';
 
 test('a registry that reselects on retry fails the checks threshold', async (t) => {
   const target = await startTarget(new MemoryStore({ faults: new Set(['reselect-on-retry']) }));
   t.after(() => target.close());
-  const outcome = await runLoad({
-    target: target.url,
-    keyPath: target.keyPath,
-    profile: 'smoke',
-    engine: 'node',
-    phases: ['concurrent_routes', 'retry_rotation'],
-    outDir: join(target.dir, 'report'),
-    quiet: true,
-  });
+  const outcome = await runSmoke(target, { phases: ['concurrent_routes', 'retry_rotation'] });
   assert.equal(outcome.exitCode, 1);
   const report = outcome.report!;
   const checks = report.thresholds.find((x) => x.id === 'checks')!;

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import { loadJwks, parseJwks, writeSigningKeys } from '../../contract/tokens.ts';
 import { isFaultName, type FaultName, type Faults } from '../domain/faults.ts';
-import { readFileSync } from 'node:fs';
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../http/connection-limits.ts';
+import { DEFAULT_CONNECTION_LIMITS, openFileLimit, type ConnectionLimits } from '../http/connection-limits.ts';
 import { createRegistryServer } from '../http/server.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../store/open-store.ts';
@@ -59,16 +58,6 @@ function positiveInteger(flag: string, text: string | undefined): number {
   return Number(text);
 }
 
-/** The soft open-file limit, on platforms that say (Linux's /proc). */
-function openFileLimit(): number | null {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const soft = line?.split(/\s{2,}/)[1];
-    return soft === undefined || soft === 'unlimited' ? null : Number(soft);
-  } catch {
-    return null;
-  }
-}
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}\n\n${helpText('serve', summary, FLAGS)}`);

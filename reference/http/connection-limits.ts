@@ -4,6 +4,7 @@
 // connection is kept, how many connections are held at once, and how large
 // a request target and header fields may be. A head too large or too long
 // gets the error envelope, never an empty 431 or a reset.
+import { readFileSync } from 'node:fs';
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { RegistryError } from '../domain/registry-error.ts';
@@ -103,4 +104,15 @@ export function guardConnections(server: Server, limits: ConnectionLimits, nextR
       socket.destroy();
     }
   });
+}
+
+/** The soft open-file limit (ulimit -n), on platforms that say (Linux's /proc); each connection holds one. */
+export function openFileLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft === undefined || soft === 'unlimited' ? null : Number(soft);
+  } catch {
+    return null;
+  }
 }

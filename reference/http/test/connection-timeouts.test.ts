@@ -5,27 +5,17 @@
 // Short timeouts are configured here; with Node's defaults (headers 60 s,
 // checked every 30 s) the idle connections outlive the test's timeout.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openFileLimit } from '../connection-limits.ts';
 import { TestRegistry } from './support.ts';
 
 const IDLE = 5_000;
 /** Both ends of every connection live in this process, plus the test's own files. */
 const FILES_NEEDED = 2 * IDLE + 200;
 
-/** The soft open-file limit (ulimit -n), where the platform says. */
-function openFileLimit(): number | null {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const soft = line?.split(/\s{2,}/)[1];
-    return soft === undefined || soft === 'unlimited' ? null : Number(soft);
-  } catch {
-    return null;
-  }
-}
 
 interface Held {
   socket: Socket;
