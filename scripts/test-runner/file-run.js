@@ -19,7 +19,9 @@ export function runFile(o) {
   const started = Date.now();
   const args = ['--import', 'tsx', '--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', `--test-timeout=${o.testTimeoutMs}`, o.file];
   // Its own process group, so a timeout or Ctrl-C also ends what the file started.
-  const child = spawn(process.execPath, args, { cwd: o.root, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Run under node:test itself (the runner's own tests), the child would otherwise report to it instead of to the reporter.
+  const { NODE_TEST_CONTEXT: _, ...env } = o.env;
+  const child = spawn(process.execPath, args, { cwd: o.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stop = () => {
     try {
       process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');

@@ -26,8 +26,8 @@ export async function runRounds(o) {
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, stopAllFiles);
   /** @type {Array<{ round: number, wallMs: number, passed: number, failed: number }>} */
   const rounds = [];
-  /** How many rounds each failing test (or file) failed in. */
-  const failures = new Map();
+  /** The rounds each failing test (or file) failed in. */
+  const failures = /** @type {Map<string, number[]>} */ (new Map());
   await withTestDatabaseServer(async () => {
     for (let round = 1; round <= o.rounds; round++) {
       console.log(`round ${round}/${o.rounds}: ${o.describe(round)}, ${files.length} files`);
@@ -37,7 +37,7 @@ export async function runRounds(o) {
       rounds.push({ round, wallMs: Date.now() - started, passed: c.passed, failed: c.failed });
       for (const r of results.filter(fileFailed)) {
         const names = r.tests.filter((t) => !t.ok).map((t) => `${r.file}: ${[...t.path, t.name].join(' › ')}`);
-        for (const name of names.length ? names : [`${r.file}: (the file itself)`]) failures.set(name, (failures.get(name) ?? 0) + 1);
+        for (const name of names.length ? names : [`${r.file}: (the file itself)`]) failures.set(name, [...(failures.get(name) ?? []), round]);
       }
       console.log(`round ${round}: ${c.passed} passed, ${c.failed} failed in ${clock(Date.now() - started)}`);
     }
@@ -45,7 +45,9 @@ export async function runRounds(o) {
   console.log('\nwall time per round:');
   for (const r of rounds) console.log(`  round ${r.round}: ${clock(r.wallMs)} (${r.passed} passed, ${r.failed} failed)`);
   console.log(failures.size ? '\nfailures per test:' : '\nfailures per test: none');
-  for (const [name, n] of [...failures].sort((a, b) => b[1] - a[1])) console.log(`  ${n}/${o.rounds}  ${name}`);
+  for (const [name, rounds] of [...failures].sort((a, b) => b[1].length - a[1].length)) {
+    console.log(`  ${rounds.length}/${o.rounds}  ${name}  (${rounds.map(o.describe).join('; ')})`);
+  }
   const passed = rounds.reduce((n, r) => n + r.passed, 0);
   const failed = rounds.reduce((n, r) => n + r.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);
