@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { storageUnavailable } from '../../domain/registry-error.ts';
+import { RegistryError, storageUnavailable } from '../../domain/registry-error.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
 import { MAX_JSON_DEPTH } from '../request-body.ts';
 import { b, expectError, expectOk, TestRegistry, type TestRegistryOptions } from './support.ts';
@@ -120,6 +120,17 @@ describe('HTTP server', () => {
     withRegistry({ wrapStore: overriding({ getReplica: () => Promise.reject(storageUnavailable('database down')) }) }, async (api) => {
       expectError(await api.call('getReplica', { params: { replica_id: 'crepl_a' } }), 503, 'STORAGE_UNAVAILABLE');
     }));
+
+  it('[failure-overload] an overloaded store is STORAGE_UNAVAILABLE with retry_after_ms and Retry-After in whole seconds', () =>
+    withRegistry(
+      { wrapStore: overriding({ getReplica: () => Promise.reject(new RegistryError('STORAGE_UNAVAILABLE', 'overloaded', { retryAfterMs: 1500 })) }) },
+      async (api) => {
+        const res = await api.call('getReplica', { params: { replica_id: 'crepl_a' } });
+        expectError(res, 503, 'STORAGE_UNAVAILABLE');
+        assert.equal(res.body.error.retry_after_ms, 1500);
+        assert.equal(res.headers['retry-after'], '2');
+      },
+    ));
 
   it('[ops-ready] readiness follows the store and is 503 when it cannot serve', async () => {
     await withRegistry({ wrapStore: overriding({ ready: () => Promise.resolve(false) }) }, async (api) => {
