@@ -6,7 +6,7 @@
 // line is `N passed, N failed`. Exit 0 when nothing failed, else 1.
 import { withTestDatabaseServer } from './test-postgres.js';
 import { counts, summaryText, writeJunit } from './test-runner/report.js';
-import { runSuite, selectFiles, stopAllFiles } from './test-runner/suite.js';
+import { runSuite, selectFiles, stopAllFiles, wasInterrupted } from './test-runner/suite.js';
 
 const args = process.argv.slice(2);
 /** @type {string | undefined} */
@@ -35,4 +35,5 @@ console.log(`${files.length} test file${files.length === 1 ? '' : 's'}`);
 const results = await withTestDatabaseServer(() => runSuite({ files }), files);
 if (junit) await writeJunit(junit, results);
 console.log(summaryText(results, Date.now() - started));
-process.exit(counts(results).failed === 0 && results.length === files.length ? 0 : 1);
+if (wasInterrupted()) console.log('interrupted: the files not run are not counted');
+process.exit(wasInterrupted() ? 130 : counts(results).failed === 0 && results.length === files.length ? 0 : 1);

@@ -32,7 +32,7 @@ export function failureText(/** @type {FileResult} */ r) {
   const lines = [`✖ ${r.file}`];
   if (r.timedOut) lines.push(`  killed after ${clock(r.durationMs)} (the per-file timeout); still running: ${r.timedOut.length ? r.timedOut.join(' › ') : 'no test (the file hung outside its tests, or after them)'}`);
   if (r.fileError) lines.push(`  the file failed outside its tests:\n${indent(r.fileError, 4)}`);
-  if (!r.timedOut && !r.fileError && r.tests.every((t) => t.ok)) lines.push(`  the test process exited with ${r.exitCode}`);
+  if (!r.timedOut && !r.fileError && r.tests.every((t) => t.ok)) lines.push(r.exitCode === null ? '  the test process was killed (interrupted)' : `  the test process exited with ${r.exitCode}`);
   for (const t of r.tests.filter((x) => !x.ok)) lines.push(`  ✖ ${fullName(t)}\n${indent(t.error ?? 'failed', 4)}`);
   if (r.output.trim()) lines.push(`  output of ${r.file}:\n${indent(r.output.trimEnd(), 4)}`);
   return lines.join('\n');

@@ -3,7 +3,7 @@
 // often each test failed across the rounds.
 import { withTestDatabaseServer } from '../test-postgres.js';
 import { clock, counts } from './report.js';
-import { runSuite, selectFiles, stopAllFiles } from './suite.js';
+import { runSuite, selectFiles, stopAllFiles, wasInterrupted } from './suite.js';
 import { fileFailed } from './file-run.js';
 
 /** `N [filters...]`: the count first, then npm test's filters. */
@@ -29,7 +29,7 @@ export async function runRounds(o) {
   /** The rounds each failing test (or file) failed in. */
   const failures = /** @type {Map<string, number[]>} */ (new Map());
   await withTestDatabaseServer(async () => {
-    for (let round = 1; round <= o.rounds; round++) {
+    for (let round = 1; round <= o.rounds && !wasInterrupted(); round++) {
       console.log(`round ${round}/${o.rounds}: ${o.describe(round)}, ${files.length} files`);
       const started = Date.now();
       const results = await runSuite({ files, env: o.envOf(round), print: (line) => console.log(`  ${line.split('\n').join('\n  ')}`) });

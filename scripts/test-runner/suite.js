@@ -40,9 +40,13 @@ const CONCURRENCY = positive(process.env['FLEETPROOF_TEST_CONCURRENCY'], 2);
 
 /** Every child process group still running, so Ctrl-C ends them too. */
 const live = new Set(/** @type {Array<() => void>} */ ([]));
+let interrupted = false;
+/** Ends every running file and starts no more (Ctrl-C, SIGTERM). */
 export function stopAllFiles() {
+  interrupted = true;
   for (const stop of live) stop();
 }
+export const wasInterrupted = () => interrupted;
 
 /**
  * @param {{ files: string[], env?: NodeJS.ProcessEnv, print?: (line: string) => void }} o
@@ -57,7 +61,7 @@ export async function runSuite(o) {
   const results = [];
   let failed = 0;
   const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (let file = queue.shift(); file !== undefined && !interrupted; file = queue.shift()) {
       const r = await runFile({
         file,
         root: ROOT,
