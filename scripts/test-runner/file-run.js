@@ -12,7 +12,7 @@ const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url))
  */
 
 /**
- * @param {{ file: string, root: string, env: NodeJS.ProcessEnv, testTimeoutMs: number, fileTimeoutMs: number, onChild: (stop: () => void) => () => void }} o
+ * @param {{ file: string, root: string, env: NodeJS.ProcessEnv, testTimeoutMs: number, fileTimeoutMs: number, onChild: (stop: () => void, runningTests: () => string[]) => () => void }} o
  * @returns {Promise<FileResult>}
  */
 export function runFile(o) {
@@ -29,14 +29,14 @@ export function runFile(o) {
       // already gone
     }
   };
-  const forget = o.onChild(stop);
+  /** The names of the tests begun and not yet completed, outermost first. */
+  const running = /** @type {string[]} */ ([]);
+  const forget = o.onChild(stop, () => running.filter(Boolean));
   /** @type {TestResult[]} */
   const tests = [];
   let output = '';
   /** @type {string | undefined} */
   let fileError;
-  /** The names of the tests begun and not yet completed, outermost first. */
-  const running = /** @type {string[]} */ ([]);
   let pending = '';
   const onEvent = (/** @type {any} */ e) => {
     if (e.type === 'test:stdout' || e.type === 'test:stderr') output += e.message ?? '';

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileFailed, runFile } from './file-run.js';
-import { failureText, progressLine } from './report.js';
+import { clock, failureText, progressLine } from './report.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SKIP_DIRS = new Set(['node_modules', '.git', 'runs']);
@@ -37,6 +37,8 @@ const TEST_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_TIMEOUT_S'], 300) 
 /** The last resort for a file that hangs outside any test's limit (a poller left running, a handle left open). */
 const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 600) * 1000;
 const CONCURRENCY = positive(process.env['FLEETPROOF_TEST_CONCURRENCY'], 2);
+/** After this long without a finished file, a line says what is still running. */
+const HEARTBEAT_MS = positive(process.env['FLEETPROOF_TEST_HEARTBEAT_S'], 60) * 1000;
 
 /** Every child process group still running, so Ctrl-C ends them too. */
 const live = new Set(/** @type {Array<() => void>} */ ([]));
@@ -60,6 +62,15 @@ export async function runSuite(o) {
   /** @type {import('./file-run.js').FileResult[]} */
   const results = [];
   let failed = 0;
+  /** What each running file is doing, for the heartbeat. */
+  const current = new Map(/** @type {Array<[string, () => string[]]>} */ ([]));
+  let lastLine = Date.now();
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastLine < HEARTBEAT_MS) return;
+    lastLine = Date.now();
+    const doing = [...current].map(([file, tests]) => `${file}${tests().length ? ` (${tests().join(' › ')})` : ''}`);
+    print(`… [${results.length}/${o.files.length}] still running: ${doing.join('; ')} · ${failed} failed so far · ${clock(Date.now() - started)} elapsed`);
+  }, 5_000).unref();
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined && !interrupted; file = queue.shift()) {
       const r = await runFile({
@@ -68,17 +79,26 @@ export async function runSuite(o) {
         env,
         testTimeoutMs: TEST_TIMEOUT_MS,
         fileTimeoutMs: FILE_TIMEOUT_MS,
-        onChild: (stop) => {
+        onChild: (stop, runningTests) => {
           live.add(stop);
-          return () => live.delete(stop);
+          current.set(file, runningTests);
+          return () => {
+            live.delete(stop);
+            current.delete(file);
+          };
         },
       });
       results.push(r);
+      lastLine = Date.now();
       if (fileFailed(r)) failed++;
       print(progressLine(r, results.length, o.files.length, failed, Date.now() - started));
       if (fileFailed(r)) print(failureText(r));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, o.files.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, o.files.length) }, worker));
+  } finally {
+    clearInterval(heartbeat);
+  }
   return results.sort((a, b) => a.file.localeCompare(b.file));
 }
