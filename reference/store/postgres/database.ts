@@ -13,6 +13,7 @@ export type Db = pg.PoolClient;
 export interface PoolSpec {
   url: string;
   max: number;
+  /** The queue for one of its connections ([failure-overload]); DEFAULT_CONNECTION_QUEUE for what is not given. */
   queue?: Partial<ConnectionQueue>;
   /** Role to assume on every connection (the owner URL case); none when the URL's user is already the role. */
   role?: string;
