@@ -8,12 +8,40 @@ import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import { loadJwks, parseJwks, writeSigningKeys } from '../contract/tokens.ts';
 import { isFaultName, type FaultName, type Faults } from '../reference/domain/faults.ts';
+import { DEFAULT_CONNECTION_LIMITS, openFileLimit, type ConnectionLimits } from '../reference/http/connection-limits.ts';
 import { createRegistryServer } from '../reference/http/server.ts';
+import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../reference/store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'serve the reference registry over HTTP';
+
+/** The connection limits ([wire-head-limits], [wire-connection-timeouts]) and the PostgreSQL queue ([failure-overload]), by flag. */
+const CONNECTION_FLAGS = {
+  'headers-timeout-ms': ['headersTimeoutMs', 'a client must send its request head within this'],
+  'request-timeout-ms': ['requestTimeoutMs', 'a client must send its whole request within this'],
+  'keep-alive-timeout-ms': ['keepAliveTimeoutMs', 'an idle keep-alive connection is closed after this'],
+  'max-connections': ['maxConnections', 'connections held at once (each needs a file descriptor: mind ulimit -n)'],
+  'max-url-bytes': ['maxUrlBytes', 'longest request target; above it URI_TOO_LONG'],
+  'max-header-bytes': ['maxHeaderBytes', 'largest sum of header fields; above it HEADERS_TOO_LARGE'],
+  'max-head-bytes': ['maxHeadBytes', 'largest request head read at all'],
+} as const satisfies Record<string, readonly [keyof ConnectionLimits, string]>;
+const QUEUE_FLAGS = {
+  'pg-queue-size': ['size', 'requests that may wait for a PostgreSQL connection; more are STORAGE_UNAVAILABLE'],
+  'pg-queue-wait-ms': ['waitMs', 'how long a request waits for a PostgreSQL connection'],
+} as const satisfies Record<string, readonly [keyof ConnectionQueue, string]>;
+
+function numberFlags(): Record<keyof typeof CONNECTION_FLAGS | keyof typeof QUEUE_FLAGS, FlagSpec> {
+  const flags = {} as Record<keyof typeof CONNECTION_FLAGS | keyof typeof QUEUE_FLAGS, FlagSpec>;
+  for (const [flag, [key, description]] of Object.entries(CONNECTION_FLAGS)) {
+    flags[flag as keyof typeof CONNECTION_FLAGS] = { type: 'string', description, default: String(DEFAULT_CONNECTION_LIMITS[key]) };
+  }
+  for (const [flag, [key, description]] of Object.entries(QUEUE_FLAGS)) {
+    flags[flag as keyof typeof QUEUE_FLAGS] = { type: 'string', description, default: String(DEFAULT_CONNECTION_QUEUE[key]) };
+  }
+  return flags;
+}
 
 const FLAGS = {
   store: { type: 'string', description: 'memory or postgres', default: 'memory' },
@@ -22,7 +50,14 @@ const FLAGS = {
   port: { type: 'string', description: 'port to listen on; 0 picks a free one', default: '8080' },
   jwks: { type: 'string', description: 'trusted public JWK set file (else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+  ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
+
+function positiveInteger(flag: string, text: string | undefined): number {
+  if (text === undefined || !/^[0-9]{1,10}$/.test(text) || Number(text) <= 0) throw usageError(`--${flag} must be a positive integer, not ${text}`);
+  return Number(text);
+}
+
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}\n\n${helpText('serve', summary, FLAGS)}`);
@@ -93,19 +128,35 @@ export async function run(argv: string[]): Promise<number> {
   if (values['pg-url'] !== undefined && values.store !== 'postgres') throw usageError('--pg-url needs --store postgres');
   const port = parsePort(values.port!);
   const faults = parseFaults(values.fault ?? []);
+  const connections = {} as ConnectionLimits;
+  for (const [flag, [key]] of Object.entries(CONNECTION_FLAGS)) connections[key] = positiveInteger(flag, values[flag as keyof typeof CONNECTION_FLAGS]);
+  const pgQueue = {} as ConnectionQueue;
+  for (const [flag, [key]] of Object.entries(QUEUE_FLAGS)) pgQueue[key] = positiveInteger(flag, values[flag as keyof typeof QUEUE_FLAGS]);
+  const files = openFileLimit();
+  // Past the limit, accepting a connection fails with EMFILE instead of the cap closing it.
+  if (files !== null && files < connections.maxConnections + 64) {
+    console.error(`fleetproof serve: the open-file limit (${files}, ulimit -n) is below --max-connections ${connections.maxConnections} plus headroom; raise it or lower --max-connections`);
+  }
   const keys = await trustedKeys(values.jwks);
 
   const forgetKeys = () => (keys.ephemeralDir ? rm(keys.ephemeralDir, { recursive: true, force: true }) : Promise.resolve());
   const pgUrl = values['pg-url'] ?? process.env['PG_URL'];
   let store: RegistryStore;
   try {
-    store = await openReferenceStore(kind, { faults, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
+    store = await openReferenceStore(kind, { faults, pgQueue, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
   } catch (err) {
     await forgetKeys();
     console.error(`fleetproof serve: cannot open the ${values.store} store: ${(err as Error).message}`);
     return 2;
   }
-  const server = createRegistryServer({ store, jwks: keys.jwks, faults });
+  let server;
+  try {
+    server = createRegistryServer({ store, jwks: keys.jwks, faults, connections });
+  } catch (err) {
+    await store.close();
+    await forgetKeys();
+    throw usageError((err as Error).message);
+  }
   const signals = signalWatch();
   try {
     console.log(`listening on ${await server.listen(port, values.host)}`);

@@ -1,51 +1,39 @@
 #!/usr/bin/env node
-// Finds every *.test.ts file (Node 20's --test cannot glob) and runs them with
-// node:test under tsx. Arguments narrow the run to files whose path contains
-// any of them: `npm test -- reference/store properties`.
-import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// npm test: every *.test.ts file under node:test with tsx, two at a time.
+// Arguments narrow the run to files whose path contains any of them
+// (`npm test -- reference/store properties`); `--junit FILE` also writes a
+// JUnit report. A file's own output is shown only when it fails. The last
+// line is `N passed, N failed`. Exit 0 when nothing failed, else 1.
+import { withTestDatabaseServer } from './test-postgres.js';
+import { counts, summaryText, writeJunit } from './test-runner/report.js';
+import { runSuite, selectFiles, stopAllFiles, wasInterrupted } from './test-runner/suite.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skipDirs = new Set(['node_modules', '.git', 'runs']);
-
-/**
- * @param {string} dir
- * @param {string[]} out
- * @returns {string[]}
- */
-function findTests(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      if (!skipDirs.has(entry.name) && !entry.name.startsWith('.')) findTests(join(dir, entry.name), out);
-    } else if (entry.name.endsWith('.test.ts')) {
-      out.push(relative(root, join(dir, entry.name)));
+const args = process.argv.slice(2);
+/** @type {string | undefined} */
+let junit;
+const filters = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--junit') {
+    junit = args[++i];
+    if (!junit) {
+      console.error('--junit needs a file name');
+      process.exit(2);
     }
-  }
-  return out;
+  } else filters.push(/** @type {string} */ (args[i]));
 }
-
-const filters = process.argv.slice(2);
-const files = findTests(root)
-  .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
-  .sort();
+const files = selectFiles(filters);
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
 
-const { withTestDatabaseServer } = await import('./test-postgres.js');
-const code = await withTestDatabaseServer(
-  () =>
-    new Promise((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files],
-        { cwd: root, stdio: 'inherit', env: { ...process.env, FLEETPROOF_TEST: '1' } },
-      );
-      child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
-    }),
-  files,
-);
-process.exit(code);
+// Children run in process groups of their own, out of reach of the terminal's Ctrl-C.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, stopAllFiles);
+
+const started = Date.now();
+console.log(`${files.length} test file${files.length === 1 ? '' : 's'}`);
+const results = await withTestDatabaseServer(() => runSuite({ files }), files);
+if (junit) await writeJunit(junit, results);
+console.log(summaryText(results, Date.now() - started));
+if (wasInterrupted()) console.log('interrupted: the files not run are not counted');
+process.exit(wasInterrupted() ? 130 : counts(results).failed === 0 && results.length === files.length ? 0 : 1);

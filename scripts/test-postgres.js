@@ -11,9 +11,10 @@ function needsPostgres(file) {
 }
 
 /**
- * @param {() => Promise<number>} run
+ * @template T
+ * @param {() => Promise<T>} run
  * @param {string[]} files
- * @returns {Promise<number>}
+ * @returns {Promise<T>}
  */
 export async function withTestDatabaseServer(run, files) {
   if (process.env['PG_URL'] || !files.some(needsPostgres)) return run();

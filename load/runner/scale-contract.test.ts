@@ -34,9 +34,9 @@ test('--set overrides dimensions and phase parameters; bad overrides are refused
   assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['noisy_tenant.nope=1']), ContractError);
   assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['instances=10']), /instances must be at least connector_types/);
   assert.throws(() => resolveProfile(contract, 'nope'), /unknown profile/);
-  const partial = resolveProfile(contract, 'smoke', [], undefined, ['concurrent_routes', 'heartbeats']);
-  assert.deepEqual(partial.phases.map((x) => x.name), ['seed', 'concurrent_routes', 'heartbeats']);
-  assert.deepEqual(partial.thresholds.map((x) => x.id), ['seed_time', 'route_p99', 'route_throughput', 'unexpected_responses'], 'thresholds of dropped phases go');
+  const partial = resolveProfile(contract, 'sustained', [], undefined, ['sustained_routes', 'heartbeats']);
+  assert.deepEqual(partial.phases.map((x) => x.name), ['seed', 'sustained_routes', 'heartbeats']);
+  assert.deepEqual(partial.thresholds.map((x) => x.id), ['seed_time', 'route_p99', 'settle_p99', 'unexpected_responses', 'dropped_iterations'], 'thresholds of dropped phases go');
   assert.throws(() => resolveProfile(contract, 'smoke', [], undefined, ['nope']), /no phase nope/);
   assert.equal(parseDuration('5m'), 300);
   assert.throws(() => parseDuration('soon'), ContractError);

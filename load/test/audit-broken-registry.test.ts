@@ -5,24 +5,16 @@
 // resolve decided in the same turn as another lands on it at once. Only the
 // seed and the concurrent routing phase run.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { runLoad } from '../runner/run-load.ts';
-import { startTarget } from './in-process-target.ts';
+import { runSmoke, startTarget } from './in-process-target.ts';
 
 test('a registry that overbooks replicas fails the audit', async (t) => {
   const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
   t.after(() => target.close());
-  const outcome = await runLoad({
-    target: target.url,
-    keyPath: target.keyPath,
-    profile: 'smoke',
-    engine: 'node',
+  const outcome = await runSmoke(target, {
     sets: ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64'],
     phases: ['concurrent_routes'],
-    outDir: join(target.dir, 'report'),
-    quiet: true,
   });
   assert.equal(outcome.exitCode, 1);
   const audit = outcome.report!.audit!;

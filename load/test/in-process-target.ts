@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { loadJwks, writeSigningKeys } from '../../contract/tokens.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
+import { runLoad, type LoadRunOptions, type LoadRunOutcome } from '../runner/run-load.ts';
 
 export interface InProcessTarget {
   url: string;
@@ -29,4 +31,9 @@ export async function startTarget(store: RegistryStore): Promise<InProcessTarget
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The smoke profile on the Node runner against the target, quietly, its report in the target's directory; `narrow` picks phases or overrides. */
+export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, 'sets' | 'phases'> = {}): Promise<LoadRunOutcome> {
+  return runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, ...narrow });
 }

@@ -19,8 +19,8 @@ export function errorReply(err: unknown, requestId: string, log: ErrorLogger): E
   const body = registryError.toBody() as ErrorReply['body'];
   body.error.request_id = requestId;
   const headers: Record<string, string> = {};
-  if (registryError.code === 'CAPACITY_EXCEEDED') {
-    // [error-capacity-guidance]: whole seconds, rounded up, never 0.
+  if (registryError.code === 'CAPACITY_EXCEEDED' || registryError.retryAfterMs !== undefined) {
+    // [error-capacity-guidance], [failure-overload]: whole seconds, rounded up, never 0.
     const ms = registryError.retryAfterMs ?? 1000;
     headers['retry-after'] = String(Math.max(1, Math.ceil(ms / 1000)));
   }

@@ -15,6 +15,7 @@ import { validateLimits } from '../domain/limits.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
 import { TokenVerifier, type Principal } from './authenticate.ts';
+import { guardConnections, headRefusal, resolveConnectionLimits, serverOptions, type ConnectionLimits } from './connection-limits.ts';
 import { errorReply, type ErrorLogger } from './error-response.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { HttpMetrics } from './metrics.ts';
@@ -39,6 +40,8 @@ export interface RegistryServerOptions {
   log?: ErrorLogger;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs?: number;
+  /** Timeouts, connection cap and head limits; DEFAULT_CONNECTION_LIMITS for what is not given. */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RegistryServer {
@@ -60,6 +63,8 @@ interface PreparedOperation {
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
+/** Refusals after which the rest of the request is not read ([wire-body-limit], [wire-head-limits]). */
+const CLOSES_CONNECTION: ReadonlySet<string> = new Set(['PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE']);
 
 function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
   const prepared = new Map<OperationEntry, PreparedOperation>();
@@ -101,6 +106,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     limits,
     features: ['metrics'],
   };
+  const connectionLimits = resolveConnectionLimits(options.connections);
   const metrics = new HttpMetrics();
   const deps: ServerDeps = { store: options.store, limits, version, metrics, openApiJson: JSON.stringify(openApiDocument()), log };
   const idPrefix = randomBytes(4).toString('hex');
@@ -146,6 +152,8 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     let operationId = 'unmatched';
     try {
       const url = req.url ?? '';
+      const refused = headRefusal(connectionLimits, url, req.rawHeaders);
+      if (refused) throw refused;
       const q = url.indexOf('?');
       const match = table.match(req.method ?? '', q === -1 ? url : url.slice(0, q));
       if (match.kind === 'no-route') throw new RegistryError('NOT_FOUND', 'no operation at this path');
@@ -159,19 +167,20 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     } catch (err) {
       const reply = errorReply(err, requestId, log);
       // An oversized body is left unread; closing the connection keeps it from being taken as the next request.
-      const extra = reply.body.error.code === 'PAYLOAD_TOO_LARGE' ? { ...reply.headers, connection: 'close' } : reply.headers;
+      const extra = CLOSES_CONNECTION.has(reply.body.error.code) ? { ...reply.headers, connection: 'close' } : reply.headers;
       if (!res.headersSent) send(res, started, operationId, requestId, reply, extra);
       else res.destroy();
     }
   }
 
   // onRequest answers every error itself; this catches only a failure to answer at all.
-  const httpServer = createServer((req, res) => {
+  const httpServer = createServer(serverOptions(connectionLimits), (req, res) => {
     onRequest(req, res).catch((err: unknown) => {
       log('a response could not be written', err);
       res.destroy();
     });
   });
+  guardConnections(httpServer, connectionLimits, nextRequestId, log);
   let url: string | undefined;
 
   return {

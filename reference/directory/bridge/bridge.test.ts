@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import type { ConnectorReplica } from '../../../contract/records.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
@@ -15,6 +15,12 @@ import { bridgeWorld, LEASE_TTL_MS, ManualTimers, until, type BridgeWorld } from
 
 const pod = (id: string, address: string, over: Partial<Parameters<typeof instance>[1]> = {}) => instance(id, { endpoints: [tcpEndpoint(address, 8080)], ...over });
 const draining = { ready: false, serving: true, terminating: true };
+
+/** Harnesses not stopped yet: a test that failed before its stop() leaves no bridge running. */
+const running = new Set<Harness>();
+afterEach(async () => {
+  for (const h of running) await h.stop();
+});
 
 class Harness {
   readonly fake = new FakeDirectory(16);
@@ -43,6 +49,7 @@ class Harness {
       onEvent: (e) => this.events.push(e),
     });
     this.exit = this.bridge.run();
+    running.add(this);
   }
 
   replicaId(podId: string): string {
@@ -73,6 +80,7 @@ class Harness {
   }
 
   async stop(): Promise<void> {
+    running.delete(this);
     await this.bridge.stop();
   }
 }

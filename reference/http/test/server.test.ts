@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { storageUnavailable } from '../../../contract/registry-error.ts';
+import { RegistryError, storageUnavailable } from '../../../contract/registry-error.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
 import { MAX_JSON_DEPTH } from '../request-body.ts';
 import { b, expectError, expectOk, TestRegistry, type TestRegistryOptions } from './support.ts';
@@ -121,6 +121,17 @@ describe('HTTP server', () => {
       expectError(await api.call('getReplica', { params: { replica_id: 'crepl_a' } }), 503, 'STORAGE_UNAVAILABLE');
     }));
 
+  it('[failure-overload] an overloaded store is STORAGE_UNAVAILABLE with retry_after_ms and Retry-After in whole seconds', () =>
+    withRegistry(
+      { wrapStore: overriding({ getReplica: () => Promise.reject(new RegistryError('STORAGE_UNAVAILABLE', 'overloaded', { retryAfterMs: 1500 })) }) },
+      async (api) => {
+        const res = await api.call('getReplica', { params: { replica_id: 'crepl_a' } });
+        expectError(res, 503, 'STORAGE_UNAVAILABLE');
+        assert.equal(res.body.error.retry_after_ms, 1500);
+        assert.equal(res.headers['retry-after'], '2');
+      },
+    ));
+
   it('[ops-ready] readiness follows the store and is 503 when it cannot serve', async () => {
     await withRegistry({ wrapStore: overriding({ ready: () => Promise.resolve(false) }) }, async (api) => {
       const res = await api.call('getReady', { token: null });
@@ -206,18 +217,23 @@ describe('HTTP server', () => {
         })(store),
     };
     const api = await TestRegistry.start(options);
-    const pending = api.call('getFleetStatus', {});
-    await inStore;
-    const closed = api.server.close();
-    let closedYet = false;
-    void closed.then(() => (closedYet = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(closedYet, false, 'close waits for the request in flight');
-    await assert.rejects(rawExchange(api.url, ['GET /health HTTP/1.1\r\nhost: x\r\n\r\n']), /ECONNREFUSED/);
-    release();
-    const res = await pending;
-    assert.equal(res.status, 200);
-    await closed;
-    await api.close();
+    try {
+      const pending = api.call('getFleetStatus', {});
+      await inStore;
+      const closed = api.server.close();
+      let closedYet = false;
+      void closed.then(() => (closedYet = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(closedYet, false, 'close waits for the request in flight');
+      await assert.rejects(rawExchange(api.url, ['GET /health HTTP/1.1\r\nhost: x\r\n\r\n']), /ECONNREFUSED/);
+      release();
+      const res = await pending;
+      assert.equal(res.status, 200);
+      await closed;
+    } finally {
+      // A failed assertion must not leave the request, and with it close(), waiting on the gate.
+      release();
+      await api.close();
+    }
   });
 });

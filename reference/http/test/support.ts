@@ -15,6 +15,7 @@ import { b, HOUR, T0 } from '../../store/behaviour/world.ts';
 import { MemoryStore } from '../../store/memory/memory-store.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
 import { createRegistryServer, type RegistryServer } from '../server.ts';
+import type { ConnectionLimits } from '../connection-limits.ts';
 
 export { b, HOUR, T0 };
 
@@ -73,6 +74,7 @@ export interface TestRegistryOptions {
   log?: (message: string, err: unknown) => void;
   /** Puts something between the server and the memory store, e.g. a failing store. */
   wrapStore?: (store: MemoryStore) => RegistryStore;
+  connections?: Partial<ConnectionLimits>;
 }
 
 export class TestRegistry {
@@ -95,7 +97,7 @@ export class TestRegistry {
     this.store = new MemoryStore({ clock: this.clock.now, faults });
     const limits = options.maxBodyBytes === undefined ? {} : { max_body_bytes: options.maxBodyBytes };
     const served = options.wrapStore ? options.wrapStore(this.store) : this.store;
-    this.server = createRegistryServer({ store: served, jwks: this.jwks, faults, limits, log: options.log });
+    this.server = createRegistryServer({ store: served, jwks: this.jwks, faults, limits, log: options.log, connections: options.connections });
   }
 
   static async start(options: TestRegistryOptions = {}): Promise<TestRegistry> {

@@ -1,8 +1,11 @@
 // Connections: a control pool (catalog writes) and a data pool (everything
 // else), transactions, and the one place where a database failure becomes
-// STORAGE_UNAVAILABLE. Nothing here decides a registry rule.
+// STORAGE_UNAVAILABLE. Requests beyond the pool's connections wait in a
+// bounded queue; a full queue or a wait that runs out is the overload answer
+// of [failure-overload]. Nothing here decides a registry rule.
 import pg from 'pg';
 import { RegistryError, storageUnavailable } from '../../../contract/registry-error.ts';
+import { DEFAULT_CONNECTION_QUEUE, OVERLOAD_RETRY_AFTER_MS, type ConnectionQueue } from './connection-queue.ts';
 import type { Statement } from './sql.ts';
 
 export type Db = pg.PoolClient;
@@ -10,6 +13,8 @@ export type Db = pg.PoolClient;
 export interface PoolSpec {
   url: string;
   max: number;
+  /** The queue for one of its connections ([failure-overload]); DEFAULT_CONNECTION_QUEUE for what is not given. */
+  queue?: Partial<ConnectionQueue>;
   /** Role to assume on every connection (the owner URL case); none when the URL's user is already the role. */
   role?: string;
   statementTimeoutMs: number;
@@ -26,7 +31,13 @@ const typeParsers = {
   },
 } as pg.CustomTypesConfig;
 
+const queues = new WeakMap<pg.Pool, ConnectionQueue>();
+
 export function createPool(spec: PoolSpec): pg.Pool {
+  const queue = { ...DEFAULT_CONNECTION_QUEUE, ...spec.queue };
+  if (!(Number.isInteger(queue.size) && queue.size >= 0) || !(Number.isInteger(queue.waitMs) && queue.waitMs > 0)) {
+    throw new Error(`connection queue needs a size >= 0 and a wait > 0 ms, not ${JSON.stringify(queue)}`);
+  }
   const options = [
     `-c statement_timeout=${spec.statementTimeoutMs}`,
     `-c idle_in_transaction_session_timeout=${spec.statementTimeoutMs * 2}`,
@@ -40,7 +51,7 @@ export function createPool(spec: PoolSpec): pg.Pool {
   const pool = new pg.Pool({
     connectionString: spec.url,
     max: spec.max,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: queue.waitMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     application_name: spec.applicationName,
@@ -53,13 +64,31 @@ export function createPool(spec: PoolSpec): pg.Pool {
   // A checked-out connection that dies between two statements reports it on
   // the client; the next statement then fails and becomes STORAGE_UNAVAILABLE.
   pool.on('connect', (client) => client.on('error', () => {}));
+  queues.set(pool, queue);
   return pool;
+}
+
+/** pg-pool's words when a request's wait for a connection ran out. */
+const QUEUE_WAIT_EXPIRED = 'timeout exceeded when trying to connect';
+
+function overloaded(why: string, cause?: unknown): RegistryError {
+  return new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, { retryAfterMs: OVERLOAD_RETRY_AFTER_MS, cause });
+}
+
+/** Refuses a request at once when the queue for a connection is full. */
+function admit(pool: pg.Pool): void {
+  const queue = queues.get(pool);
+  // Only a request that would wait counts against the queue.
+  if (queue && pool.waitingCount >= queue.size && pool.idleCount === 0 && pool.totalCount >= pool.options.max) {
+    throw overloaded(`${pool.waitingCount} requests already wait for a connection`);
+  }
 }
 
 /** Any failure that is not already a registry answer is a storage failure ([failure-storage]). */
 export function asRegistryError(err: unknown): RegistryError {
   if (RegistryError.is(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
+  if (message === QUEUE_WAIT_EXPIRED) return overloaded('no connection became free in time', err);
   return storageUnavailable(`registry storage failed: ${message}`, err);
 }
 
@@ -69,6 +98,7 @@ export async function run<R extends pg.QueryResultRow = pg.QueryResultRow>(db: D
 }
 
 async function checkout(pool: pg.Pool): Promise<Db> {
+  admit(pool);
   try {
     return await pool.connect();
   } catch (err) {
@@ -238,6 +268,7 @@ export function refusalOf(err: unknown): string | undefined {
 
 /** A single statement outside any explicit transaction. */
 export async function read<R extends pg.QueryResultRow = pg.QueryResultRow>(pool: pg.Pool, statement: Statement, values: unknown[] = []): Promise<R[]> {
+  admit(pool);
   try {
     return await run<R>(pool, statement, values);
   } catch (err) {

@@ -17,6 +17,7 @@ import { uuidv7FenceTokens } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { systemClock } from '../../domain/time.ts';
 import type { RegistryStore, StoreOptions } from '../registry-store.ts';
+import type { ConnectionQueue } from './connection-queue.ts';
 import { asRegistryError, createPool } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
 import { migrateRegistrySchema, verifySchemaVersion } from './migrate.ts';
@@ -41,6 +42,8 @@ export interface PostgresStoreOptions extends StoreOptions {
   controlPoolSize?: number;
   dataPoolSize?: number;
   statementTimeoutMs?: number;
+  /** The bounded queue for a connection of either pool ([failure-overload]); DEFAULT_CONNECTION_QUEUE otherwise. */
+  connectionQueue?: Partial<ConnectionQueue>;
   /** Where the embedded server keeps its data when no URL is given. */
   embedded?: EmbeddedServerOptions;
 }
@@ -65,6 +68,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
             role: options.controlUrl ? undefined : CONTROL_ROLE,
             max: options.controlPoolSize ?? 4,
             statementTimeoutMs,
+            queue: options.connectionQueue,
             applicationName: 'fleetproof-control',
           });
     const dataUrl = options.dataUrl ?? url;
@@ -74,6 +78,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       role: options.dataUrl ? undefined : DATA_ROLE,
       max: options.dataPoolSize ?? 32,
       statementTimeoutMs,
+      queue: options.connectionQueue,
       applicationName: 'fleetproof-data',
     });
     try {

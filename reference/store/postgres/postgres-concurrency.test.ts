@@ -20,6 +20,10 @@ interface Fleet {
   capabilityId: string;
   replicaIds: string[];
   instanceId: string;
+  /** Starts sampling capacity; the fleet's close() stops it if the test did not. */
+  watch(): CapacityWatch;
+  /** Stops every watch still running, then closes the store: for `finally`, so a failed assertion cannot leave a poller behind. */
+  close(): Promise<void>;
 }
 
 /** One tenant, one instance with `replicas` replicas, bound through `policy`. */
@@ -39,21 +43,45 @@ async function fleet(name: string, replicas: number, capacity: number, policy: P
     ...replicaIds.map((id) => ({ op: 'provision_replica' as const, record: b.replica(id, instanceId, version.id, Date.now() + HOUR, { capacity }) })),
   ]);
   assert.ok(results.every((r) => r.outcome === 'applied'), JSON.stringify(results.find((r) => r.outcome !== 'applied')));
-  return { store, db, capabilityId, replicaIds, instanceId };
+  const watches: CapacityWatch[] = [];
+  return {
+    store,
+    db,
+    capabilityId,
+    replicaIds,
+    instanceId,
+    watch() {
+      const w = watchCapacity(db);
+      watches.push(w);
+      return w;
+    },
+    async close() {
+      await Promise.allSettled(watches.map((w) => w.stop()));
+      await store.close();
+    },
+  };
+}
+
+interface CapacityWatch {
+  /** Ends the sampling (at once if already ended) and returns the largest overbooking seen. */
+  stop(): Promise<number>;
 }
 
 /** Samples, until stopped, the largest overbooking of any replica (≤ 0 when none). */
-function watchCapacity(db: TestDatabase): { stop(): Promise<number> } {
+function watchCapacity(db: TestDatabase): CapacityWatch {
   const client = new pg.Client(db.url);
   let worst = Number.NEGATIVE_INFINITY;
   let running = true;
   const loop = (async () => {
     await client.connect();
-    while (running) {
-      const { rows } = await client.query('SELECT max(active_assignments - capacity)::integer AS over FROM connector_replicas');
-      worst = Math.max(worst, rows[0].over);
+    try {
+      while (running) {
+        const { rows } = await client.query('SELECT max(active_assignments - capacity)::integer AS over FROM connector_replicas');
+        worst = Math.max(worst, rows[0].over);
+      }
+    } finally {
+      await client.end();
     }
-    await client.end();
   })();
   return {
     async stop() {
@@ -82,7 +110,7 @@ describe('postgres concurrency', () => {
   it('[admission-never-overbooked] 500 concurrent new routes over 100 replicas: all used, even, never over capacity', async () => {
     const f = await fleet('spread', 100, 6, { max_tenant_in_flight: 1000, max_instance_in_flight: 1000, max_binding_in_flight: 1000 });
     try {
-      const watch = watchCapacity(f.db);
+      const watch = f.watch();
       const { ok, errors } = await outcomes(
         Array.from({ length: 500 }, (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-spread-${i}`, capability_id: f.capabilityId })),
       );
@@ -102,14 +130,14 @@ describe('postgres concurrency', () => {
       for (const kind of ['tenant', 'tenant_retry'] as const) assert.equal((await f.store.getAdmissionCounter(kind, 'tenant-a')).active, 0);
       assert.equal((await f.store.getAdmissionCounter('instance', f.instanceId)).active, 0);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
   it('[admission-never-overbooked] more concurrent routes than capacity: exactly capacity succeed', async () => {
     const f = await fleet('full', 10, 3);
     try {
-      const watch = watchCapacity(f.db);
+      const watch = f.watch();
       const { ok, errors } = await outcomes(
         Array.from({ length: 80 }, (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-full-${i}`, capability_id: f.capabilityId })),
       );
@@ -118,7 +146,7 @@ describe('postgres concurrency', () => {
       assert.ok((await watch.stop()) <= 0, 'a replica was above its capacity');
       assert.equal((await f.store.fleetStatus()).active_assignments, 30);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
@@ -133,7 +161,7 @@ describe('postgres concurrency', () => {
       assert.equal((await f.store.fleetStatus()).active_assignments, 1);
       assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 1);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
@@ -152,7 +180,7 @@ describe('postgres concurrency', () => {
       assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 4);
       assert.equal((await f.store.fleetStatus()).active_assignments, 8);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
@@ -169,7 +197,7 @@ describe('postgres concurrency', () => {
       assert.equal((await f.store.getAdmissionCounter('tenant_retry', 'tenant-a')).active, 8);
       assert.equal((await f.store.fleetStatus()).active_assignments, 8);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
@@ -191,7 +219,7 @@ describe('postgres concurrency', () => {
       const failures = (await f.store.getReplica(f.replicaIds[0]!))!.circuit.consecutive_failures;
       assert.equal(failures, released.last_settlement === 'outcome_unknown' ? 1 : 0);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 
@@ -236,12 +264,16 @@ describe('postgres concurrency', () => {
       }
       const client = new pg.Client(f.db.url);
       await client.connect();
-      const { rows } = await client.query(`SELECT count(*)::integer AS n FROM route_assignments WHERE last_settlement = 'lease_expired'`);
-      await client.end();
+      let rows;
+      try {
+        ({ rows } = await client.query(`SELECT count(*)::integer AS n FROM route_assignments WHERE last_settlement = 'lease_expired'`));
+      } finally {
+        await client.end();
+      }
       assert.ok(rows[0].n > 0, 'expiry released no reservation while routes were held');
       await assertReconciled(f.db.url);
     } finally {
-      await f.store.close();
+      await f.close();
     }
   });
 });

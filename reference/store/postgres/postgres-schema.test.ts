@@ -71,12 +71,15 @@ describe('postgres schema and roles', () => {
     const db = await databases.create();
     const full = await openPostgresStore({ url: db.url, migrate: false });
     const typeId = 'ctype_plane';
-    await full.putConnectorType(b.connectorType(typeId));
     const version = b.version('cver_plane', typeId, [b.capability('cap:plane')]);
-    await full.admitVersion(version);
-    await full.putInstance(b.instance('cinst_plane', typeId, version.id, 'tenant-a'));
-    await full.putBinding(b.binding('tenant-a', 'cap:plane', 'cinst_plane'));
-    await full.close();
+    try {
+      await full.putConnectorType(b.connectorType(typeId));
+      await full.admitVersion(version);
+      await full.putInstance(b.instance('cinst_plane', typeId, version.id, 'tenant-a'));
+      await full.putBinding(b.binding('tenant-a', 'cap:plane', 'cinst_plane'));
+    } finally {
+      await full.close();
+    }
 
     const store = await openPostgresStore({ dataUrl: await loginUrl(db, DATA_ROLE), dataPlaneOnly: true });
     try {
@@ -111,12 +114,17 @@ describe('postgres schema and roles', () => {
 
   it('without a URL the store runs on an embedded server of its own, stopped by close', async () => {
     const store = await openPostgresStore();
-    const typeId = 'ctype_embedded';
-    assert.equal((await store.putConnectorType(b.connectorType(typeId))).outcome, 'applied');
-    assert.equal((await store.getConnectorType(typeId))?.id, typeId);
-    assert.equal(await store.ready(), true);
-    await store.close();
-    await store.close();
-    assert.equal(await store.ready(), false);
+    try {
+      const typeId = 'ctype_embedded';
+      assert.equal((await store.putConnectorType(b.connectorType(typeId))).outcome, 'applied');
+      assert.equal((await store.getConnectorType(typeId))?.id, typeId);
+      assert.equal(await store.ready(), true);
+      await store.close();
+      await store.close();
+      assert.equal(await store.ready(), false);
+    } finally {
+      // Closing twice is part of what is tested; a third time stops the embedded server if an assertion did not get there.
+      await store.close();
+    }
   });
 });

@@ -108,8 +108,14 @@ describe('postgres storage faults', () => {
           kills += rowCount ?? 0;
         }
       })();
-      const ledger = await churn(store, 8, stop);
-      await killer.end();
+      let ledger;
+      try {
+        ledger = await churn(store, 8, stop);
+      } finally {
+        // The killer's loop ends on its own; its connection would hold the file open.
+        await stop.catch(() => {});
+        await killer.end();
+      }
       assert.ok(kills > 0 && ledger.failures > 0, `the fault never hit (${kills} kills, ${ledger.failures} failures)`);
       assert.ok(ledger.resolved.size > 0, 'no call succeeded between the faults');
       await assertConsistent(db.url, store, ledger);

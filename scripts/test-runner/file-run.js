@@ -1,0 +1,88 @@
+// One test file in its own process: node:test with the JSON-lines reporter,
+// the file's own output kept aside, and a last-resort timeout that kills
+// the process group and names the tests that were still running.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url));
+
+/**
+ * @typedef {{ name: string, path: string[], ok: boolean, skipped: boolean, durationMs: number, error?: string }} TestResult
+ * @typedef {{ file: string, tests: TestResult[], output: string, durationMs: number, timedOut: string[] | null, exitCode: number | null, fileError?: string }} FileResult
+ */
+
+/**
+ * @param {{ file: string, root: string, env: NodeJS.ProcessEnv, testTimeoutMs: number, fileTimeoutMs: number, onChild: (stop: () => void, runningTests: () => string[]) => () => void }} o
+ * @returns {Promise<FileResult>}
+ */
+export function runFile(o) {
+  const started = Date.now();
+  const args = ['--import', 'tsx', '--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', `--test-timeout=${o.testTimeoutMs}`, o.file];
+  // Its own process group, so a timeout or Ctrl-C also ends what the file started.
+  // Run under node:test itself (the runner's own tests), the child would otherwise report to it instead of to the reporter.
+  const { NODE_TEST_CONTEXT: _, ...env } = o.env;
+  const child = spawn(process.execPath, args, { cwd: o.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stop = () => {
+    try {
+      process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  /** The names of the tests begun and not yet completed, outermost first. */
+  const running = /** @type {string[]} */ ([]);
+  const forget = o.onChild(stop, () => running.filter(Boolean));
+  /** @type {TestResult[]} */
+  const tests = [];
+  let output = '';
+  /** @type {string | undefined} */
+  let fileError;
+  let pending = '';
+  const onEvent = (/** @type {any} */ e) => {
+    if (e.type === 'test:stdout' || e.type === 'test:stderr') output += e.message ?? '';
+    else if (e.type === 'test:dequeue' && e.name !== e.file) running[e.nesting] = e.name;
+    else if (e.type === 'test:complete') running.length = Math.min(running.length, e.nesting);
+    else if ((e.type === 'test:pass' || e.type === 'test:fail') && e.name === e.file) {
+      // The file itself, reported only when it failed outside any test (an import error, a crash).
+      if (e.type === 'test:fail') fileError = e.error ?? 'the file failed outside its tests';
+    } else if ((e.type === 'test:pass' || e.type === 'test:fail') && e.kind !== 'suite') {
+      const path = running.slice(0, e.nesting);
+      tests.push({ name: e.name, path, ok: e.type === 'test:pass', skipped: e.skip || e.todo, durationMs: e.duration_ms ?? 0, error: e.error });
+    } else if (e.type === 'test:fail' && e.kind === 'suite' && e.error && !/subtests? failed/.test(e.error)) {
+      // A hook of the suite failed (before/after): no test carries it.
+      tests.push({ name: `${e.name} (suite hook)`, path: running.slice(0, e.nesting), ok: false, skipped: false, durationMs: e.duration_ms ?? 0, error: e.error });
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
+    pending += chunk;
+    let nl;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      try {
+        onEvent(JSON.parse(line));
+      } catch {
+        output += `${line}\n`;
+      }
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (output += chunk));
+  /** @type {string[] | null} */
+  let timedOut = null;
+  const timer = setTimeout(() => {
+    timedOut = running.filter(Boolean);
+    stop();
+  }, o.fileTimeoutMs);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      forget();
+      resolve({ file: o.file, tests, output, durationMs: Date.now() - started, timedOut, exitCode: code, ...(fileError ? { fileError } : {}) });
+    });
+  });
+}
+
+/** @param {FileResult} r */
+export function fileFailed(r) {
+  return r.exitCode !== 0 || r.timedOut !== null || r.fileError !== undefined || r.tests.some((t) => !t.ok);
+}

@@ -1,0 +1,104 @@
+// Finds the test files (Node 20's --test cannot glob), narrows them to the
+// filters, and runs them two at a time, each in its own process, printing a
+// line per finished file and the failures in full. Shared by npm test,
+// test:repeat and test:busy.
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fileFailed, runFile } from './file-run.js';
+import { clock, failureText, progressLine } from './report.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SKIP_DIRS = new Set(['node_modules', '.git', 'runs']);
+
+/** @param {string} dir @param {string[]} out @returns {string[]} */
+function findTests(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) findTests(join(dir, entry.name), out);
+    } else if (entry.name.endsWith('.test.ts')) {
+      out.push(relative(ROOT, join(dir, entry.name)));
+    }
+  }
+  return out;
+}
+
+/** Test files whose path contains any filter (all of them without filters), sorted. */
+export function selectFiles(/** @type {string[]} */ filters) {
+  return findTests(ROOT)
+    .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
+    .sort();
+}
+
+const positive = (/** @type {string | undefined} */ text, /** @type {number} */ fallback) => (text && Number(text) > 0 ? Number(text) : fallback);
+
+/** A test's own limit, node:test's --test-timeout. */
+const TEST_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_TIMEOUT_S'], 300) * 1000;
+/** The last resort for a file that hangs outside any test's limit (a poller left running, a handle left open). */
+const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 600) * 1000;
+const CONCURRENCY = positive(process.env['FLEETPROOF_TEST_CONCURRENCY'], 2);
+/** After this long without a finished file, a line says what is still running. */
+const HEARTBEAT_MS = positive(process.env['FLEETPROOF_TEST_HEARTBEAT_S'], 60) * 1000;
+
+/** Every child process group still running, so Ctrl-C ends them too. */
+const live = new Set(/** @type {Array<() => void>} */ ([]));
+let interrupted = false;
+/** Ends every running file and starts no more (Ctrl-C, SIGTERM). */
+export function stopAllFiles() {
+  interrupted = true;
+  for (const stop of live) stop();
+}
+export const wasInterrupted = () => interrupted;
+
+/**
+ * @param {{ files: string[], env?: NodeJS.ProcessEnv, print?: (line: string) => void }} o
+ * @returns {Promise<import('./file-run.js').FileResult[]>}
+ */
+export async function runSuite(o) {
+  const print = o.print ?? ((line) => console.log(line));
+  const env = { ...process.env, FLEETPROOF_TEST: '1', ...o.env };
+  const started = Date.now();
+  const queue = [...o.files];
+  /** @type {import('./file-run.js').FileResult[]} */
+  const results = [];
+  let failed = 0;
+  /** What each running file is doing, for the heartbeat. */
+  const current = new Map(/** @type {Array<[string, () => string[]]>} */ ([]));
+  let lastLine = Date.now();
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastLine < HEARTBEAT_MS) return;
+    lastLine = Date.now();
+    const doing = [...current].map(([file, tests]) => `${file}${tests().length ? ` (${tests().join(' › ')})` : ''}`);
+    print(`… [${results.length}/${o.files.length}] still running: ${doing.join('; ')} · ${failed} failed so far · ${clock(Date.now() - started)} elapsed`);
+  }, 5_000).unref();
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined && !interrupted; file = queue.shift()) {
+      const r = await runFile({
+        file,
+        root: ROOT,
+        env,
+        testTimeoutMs: TEST_TIMEOUT_MS,
+        fileTimeoutMs: FILE_TIMEOUT_MS,
+        onChild: (stop, runningTests) => {
+          live.add(stop);
+          current.set(file, runningTests);
+          return () => {
+            live.delete(stop);
+            current.delete(file);
+          };
+        },
+      });
+      results.push(r);
+      lastLine = Date.now();
+      if (fileFailed(r)) failed++;
+      print(progressLine(r, results.length, o.files.length, failed, Date.now() - started));
+      if (fileFailed(r)) print(failureText(r));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, o.files.length) }, worker));
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return results.sort((a, b) => a.file.localeCompare(b.file));
+}
