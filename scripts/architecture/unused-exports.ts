@@ -13,6 +13,8 @@ import { listSourceFiles } from './import-graph.ts';
 const LOADED_BY_PATH: ReadonlyArray<{ file: RegExp; names: RegExp }> = [
   { file: /\.case\.ts$/, names: /^default$/ },
   { file: /^load\/(scale\.js|flows\/)|^load\/runner\/node-engine\/test\/fixtures\//, names: /.*/ },
+  // node --test-reporter loads a reporter module by path and calls its default export.
+  { file: /^scripts\/test-runner\/events-reporter\.js$/, names: /^default$/ },
 ];
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
