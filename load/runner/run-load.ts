@@ -16,6 +16,7 @@ import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
+import type { SegmentChoice } from './execution-segments.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -30,6 +31,8 @@ export interface LoadRunOptions {
    */
   planPath?: string;
   engine?: EngineChoice;
+  /** With `planPath`: the share of the test this part runs (k6 execution segment and sequence). */
+  segment?: SegmentChoice;
   sets?: string[];
   /** Run only these phases (and the seed). */
   phases?: string[];
@@ -79,6 +82,7 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const part = o.planPath !== undefined;
+  if (o.segment && !part) return { exitCode: 2, message: 'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares' };
   let plan: RunPlan;
   if (o.planPath !== undefined) {
     try {
@@ -110,7 +114,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (!part) await writeRunPlan(runFile, plan);
   let run;
   try {
-    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, quiet: o.quiet ?? false });
+    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, ...(o.segment ? { segment: o.segment } : {}), quiet: o.quiet ?? false });
   } finally {
     // The plan holds bearer tokens; they stay in memory for the audit only.
     // A shared plan belongs to the user, who hands it to the merge.
@@ -148,6 +152,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
       runId: plan.run_id,
       profile,
       engine,
+      ...(o.segment ? { segment: o.segment } : {}),
       target,
       startedAt: report.started_at,
       finishedAt: report.finished_at,
@@ -159,7 +164,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
     const ran = run.exitCode === 0 || run.exitCode === 99;
-    return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
+    return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
   return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}${histogramNote}` };

@@ -12,6 +12,8 @@ import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { stageScript, type StagedScript } from './stage-script.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
+import { ExecutionTuple, type SegmentChoice } from '../execution-segments.ts';
+import { segmentScenarios } from './segmented-scenarios.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
@@ -28,6 +30,8 @@ export interface NodeEngineOptions {
   consoleOutput?: string;
   /** File that receives every metric point in k6's JSON output format (k6 --out json=FILE). */
   metricsOutput?: string;
+  /** This instance's share of a split test (k6 --execution-segment, --execution-segment-sequence). */
+  segment?: SegmentChoice;
   /** Progress lines; defaults to the terminal. Pass () => {} to silence. */
   progress?: (line: string, final: boolean) => void;
 }
@@ -86,8 +90,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   const progress = new ProgressReporter(opts.progress);
   try {
     const facts = await initVu.ready;
-    const options = facts.options;
-    const scenarios = scenariosOf(options);
+    // As in k6, the segment given on the command line is part of the options the script sees.
+    const options: Record<string, unknown> = { ...facts.options, executionSegment: opts.segment?.segment ?? null, executionSegmentSequence: opts.segment?.sequence ?? null };
+    const segmented = segmentScenarios(scenariosOf(options), ExecutionTuple.of(opts.segment ?? null));
+    const scenarios = segmented.map((s) => s.config);
     for (const s of scenarios) if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
     for (const m of facts.metrics) store.declare(m.name, m.type, m.time);
     declareBuiltins(store);
@@ -127,7 +133,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
 
     testStartedAt = Date.now();
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
-    const runs = scenarios.map((c) => new ScenarioRun(c));
+    const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     if (!aborted) {
       const p = pool;
       const host: ExecutorHost = {
@@ -148,7 +154,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
             startTime: testStartedAt + c.startTimeMs,
             progress: Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs)),
             iterationInInstance: n.inInstance,
-            iterationInTest: n.inInstance,
+            iterationInTest: n.inTest,
             tags: c.tags,
           };
           const outcome = await raceDeadline(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline - (Date.now() - testStartedAt));

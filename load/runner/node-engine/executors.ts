@@ -4,6 +4,7 @@
 // more VUs in the background up to maxVUs, as k6 does. Every scenario has a
 // hard end (maxDuration or duration, plus gracefulStop) at which iterations
 // still running are interrupted by stopping their VU thread.
+import { ExecutionTuple } from '../execution-segments.ts';
 import { hardEndMs, type ScenarioConfig } from './scenarios.ts';
 import type { VirtualUser, VuPool } from './vu-pool.ts';
 
@@ -32,12 +33,17 @@ export class ScenarioRun {
   /** Work that must finish before the scenario is done (iterations in flight, VUs being made). */
   readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(readonly config: ScenarioConfig) {}
+  constructor(
+    readonly config: ScenarioConfig,
+    /** This instance's share of a split test; numbers its iterations in the whole test. */
+    readonly tuple: ExecutionTuple = ExecutionTuple.full(),
+  ) {}
 
-  nextIteration(vu: VirtualUser): { inInstance: number; inScenario: number } {
+  nextIteration(vu: VirtualUser): { inInstance: number; inTest: number; inScenario: number } {
     const inScenario = this.perVu.get(vu.id) ?? 0;
     this.perVu.set(vu.id, inScenario + 1);
-    return { inInstance: this.started++, inScenario };
+    const inInstance = this.started++;
+    return { inInstance, inTest: this.tuple.globalIndex(inInstance), inScenario };
   }
 
   get hardEnd(): number {
@@ -127,7 +133,8 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
     void p.finally(() => growing.delete(p));
   };
   for (let n = 0; ; n++) {
-    const at = clock(n);
+    // A split test's instance runs the arrivals of its stripe, at their times in the whole test.
+    const at = clock(run.tuple.globalIndex(n));
     if (at === null || host.aborted()) break;
     await sleep(c.startTimeMs + at - host.now());
     const vu = idle.pop();
