@@ -5,7 +5,7 @@
 //
 // writes the run plan (run id, resolved profile, tokens) and runs this file
 // with k6, or with fleetproof's Node runner where k6 is absent. Only k6's own
-// modules are imported, so it runs unchanged on k6 v0.48 through v1.x.
+// modules are imported; the tests run it on k6 v1.3.0.
 // setup() seeds the dataset through the batch API; every other phase is a
 // scenario (lib/options.js), one flow per file under flows/.
 import { catalogWalk, parallelCatalog } from './flows/catalog.js';
