@@ -3,6 +3,9 @@
 // previous phase's budget has elapsed (startTime) and is cut at its own
 // budget (maxDuration, no graceful stop), so two phases never overlap however
 // fast or slow the target is. Phases marked with_previous start together.
+// The breakpoint phase is one constant-rate scenario per step of its ramp
+// (breakpoint_<rate>, one after the other), so every metric says which rate
+// it was measured at; a profile that ramps stops when a threshold breaks.
 
 /** Export name in scale.js of each phase's scenario function. */
 export const PHASE_EXEC = {
@@ -19,6 +22,7 @@ export const PHASE_EXEC = {
   heartbeats: 'heartbeatsPhase',
   sustained_lease_churn: 'sustainedLeaseChurnPhase',
   replica_monitor: 'replicaMonitorPhase',
+  breakpoint_routes: 'breakpointRoutesPhase',
 };
 
 /** The arrival rate and its time unit of an open-model phase. */
@@ -38,6 +42,17 @@ const CONCURRENCY_PARAMS = ['noisy_requests', 'healthy_requests', 'actions', 'te
 const secs = (s) => `${Math.round(s * 1000)}ms`;
 
 /**
+ * The rates of a breakpoint ramp, lowest first.
+ * @param {Record<string, number>} p
+ */
+export function breakpointRates(p) {
+  const rates = [];
+  const step = Math.max(1, p['rate_step'] || 1);
+  for (let r = Math.max(1, p['start_rate'] || 1); r <= (p['max_rate'] || 1); r += step) rates.push(r);
+  return rates;
+}
+
+/**
  * @param {import('./plan.js').RunPlan} plan
  * @returns {import('k6/options').Options}
  */
@@ -49,6 +64,8 @@ export function buildOptions(plan) {
   let groupStart = 0;
   let groupEnd = 0;
   let widest = 1;
+  /** Set when the profile ramps: how long each rate holds. */
+  let breakpointStepS = 0;
   for (const phase of profile.phases) {
     const params = phase.params || {};
     for (const name of CONCURRENCY_PARAMS) if (params[name]) widest = Math.max(widest, params[name] + (name === 'noisy_requests' || name === 'actions' ? params['healthy_requests'] || 0 : 0));
@@ -58,7 +75,25 @@ export function buildOptions(plan) {
     if (phase.start !== 'with_previous') groupStart = groupEnd;
     const tags = { phase: phase.name };
     const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_OF)[phase.name];
-    if (rateOf) {
+    if (phase.name === 'breakpoint_routes') {
+      const stepS = params['step_s'] || 10;
+      breakpointStepS = stepS;
+      breakpointRates(params).forEach((rate, k) => {
+        scenarios[`breakpoint_${rate}`] = {
+          executor: 'constant-arrival-rate',
+          rate,
+          timeUnit: '1s',
+          duration: secs(stepS),
+          preAllocatedVUs: params['pre_allocated_vus'] || 1,
+          maxVUs: params['max_vus'] || params['pre_allocated_vus'] || 1,
+          startTime: secs(groupStart + k * stepS),
+          gracefulStop: secs(SUSTAINED_GRACE_S),
+          exec,
+          tags,
+        };
+        groupEnd = Math.max(groupEnd, groupStart + (k + 1) * stepS + SUSTAINED_GRACE_S);
+      });
+    } else if (rateOf) {
       scenarios[phase.name] = {
         executor: 'constant-arrival-rate',
         ...rateOf(params),
@@ -78,10 +113,11 @@ export function buildOptions(plan) {
     }
   }
 
-  /** @type {Record<string, string[]>} */
+  /** @type {Record<string, Array<string | { threshold: string, abortOnFail: boolean, delayAbortEval: string }>>} */
   const thresholds = {};
-  const add = (/** @type {string} */ metric, /** @type {string} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
-  for (const t of profile.thresholds) add(t.metric, t.expression);
+  const add = (/** @type {string} */ metric, /** @type {string | { threshold: string, abortOnFail: boolean, delayAbortEval: string }} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
+  // A ramp ends when a threshold breaks (after the first step has had its say); the report reads every step's figures.
+  for (const t of profile.thresholds) add(t.metric, breakpointStepS ? { threshold: t.expression, abortOnFail: true, delayAbortEval: secs(breakpointStepS) } : t.expression);
   for (const phase of profile.phases) {
     add(`checks{phase:${phase.name}}`, profile.phase_checks);
     // Always true: declares the per-phase sub-metrics so the summary holds them.

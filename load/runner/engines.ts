@@ -4,7 +4,7 @@
 // JSON output format, to a third, so what follows does not depend on which
 // engine ran.
 import { spawn, spawnSync } from 'node:child_process';
-import { NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
+import { EXIT, NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
 import { fileURLToPath } from 'node:url';
 import type { SegmentChoice } from './execution-segments.ts';
 
@@ -61,7 +61,7 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
       ...(req.segment ? { segment: req.segment } : {}),
       ...(req.quiet ? { progress: () => {} } : {}),
     });
-    return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted ? `aborted: ${r.aborted}` : null) };
+    return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted && r.exitCode === EXIT.aborted ? `aborted: ${r.aborted}` : null) };
   }
   const args = ['run', '--log-format', 'raw', '--console-output', req.journalPath];
   if (req.metricsPath) args.push('--out', `json=${req.metricsPath}`);

@@ -17,6 +17,7 @@ import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import type { SegmentChoice } from './execution-segments.ts';
+import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -127,6 +128,27 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const journal = await readJournal(journalFile);
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
+  const finishedAt = new Date();
+  // The histograms serve a later merge, and the breakpoint curve; a run whose engine wrote no points still has its report.
+  let histogramNote = '';
+  let breakpoint: BreakpointResult | null = null;
+  try {
+    const written = await writeRunMetrics({
+      outDir,
+      runId: plan.run_id,
+      profile,
+      engine,
+      ...(o.segment ? { segment: o.segment } : {}),
+      target,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      testRunDurationMs: summary?.test_run_duration_ms ?? null,
+    });
+    // A part measured a share of each rate: the merge draws the curve.
+    if (!part) breakpoint = breakpointCurve(written.h, profile);
+  } catch (err) {
+    histogramNote = `; no histograms.json: ${(err as Error).message}`;
+  }
   const report = buildLoadReport({
     summary,
     journal,
@@ -139,33 +161,18 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     overrides: profile.overrides,
     dataset: { ...profile.dataset },
     startedAt,
-    finishedAt: new Date(),
+    finishedAt,
     retirement: after.retirement,
+    breakpoint,
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   const files = await writeLoadReport(outDir, report);
-  // The histograms serve a later merge; a run whose engine wrote no points still has its report.
-  let histogramNote = '';
-  try {
-    await writeRunMetrics({
-      outDir,
-      runId: plan.run_id,
-      profile,
-      engine,
-      ...(o.segment ? { segment: o.segment } : {}),
-      target,
-      startedAt: report.started_at,
-      finishedAt: report.finished_at,
-      testRunDurationMs: summary?.test_run_duration_ms ?? null,
-    });
-  } catch (err) {
-    histogramNote = `; no histograms.json: ${(err as Error).message}`;
-  }
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
     const ran = run.exitCode === 0 || run.exitCode === 99;
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}${histogramNote}` };
+  const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate ?? 'no'} routes/s, ${report.breakpoint.ended}` : '';
+  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}${answer}; report ${files.html}${histogramNote}` };
 }

@@ -8,7 +8,7 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunIdentity } from '../../reports/merge/run-histograms.ts';
+import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunHistograms, type RunIdentity } from '../../reports/merge/run-histograms.ts';
 import type { EngineInfo } from './engines.ts';
 import type { SegmentChoice } from './execution-segments.ts';
 import type { ResolvedProfile } from './scale-contract.ts';
@@ -28,7 +28,7 @@ export async function writeRunMetrics(args: {
   startedAt: string;
   finishedAt: string;
   testRunDurationMs: number | null;
-}): Promise<{ histograms: string; raw: string }> {
+}): Promise<{ histograms: string; raw: string; h: RunHistograms }> {
   const { profile } = args;
   const run: RunIdentity = {
     run_id: args.runId,
@@ -62,5 +62,5 @@ export async function writeRunMetrics(args: {
   }
   const histograms = join(args.outDir, HISTOGRAMS_FILE);
   await writeRunHistograms(histograms, h);
-  return { histograms, raw };
+  return { histograms, raw, h };
 }

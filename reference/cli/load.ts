@@ -10,7 +10,7 @@ export const summary = 'run a scale qualification profile against a registry and
 const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
-  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
+  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1, sustained or breakpoint', default: 'smoke' },
   engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
   phases: { type: 'string', description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification' },

@@ -21,6 +21,7 @@ import { readRunPart, PartError, type RunPart } from './run-part.ts';
 import { RunHistograms, type ProfileIdentity, type RunIdentity } from './run-histograms.ts';
 import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from './segments.ts';
 import { writeMergedReport } from './write-merged-report.ts';
+import { breakpointCurve } from '../../load/runner/breakpoint.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
@@ -248,6 +249,7 @@ export function buildMergedReport(
     startedAt: new Date(run.started_at ?? mergedAt),
     finishedAt: new Date(run.finished_at ?? mergedAt),
     retirement: after?.retirement ?? null,
+    breakpoint: breakpointCurve(merged, run.profile),
   });
   const notes: string[] = [];
   if (run.started_at === null || run.finished_at === null) notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');

@@ -2,7 +2,8 @@
 // subset of k6 the fleetproof scripts use. Init (VU 0 reads `options`),
 // setup, the scenarios on their executors, teardown, threshold evaluation
 // and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
-// 99 thresholds failed, 107 script error, 108 aborted).
+// 99 thresholds failed, abortOnFail included, 107 script error, 108 aborted
+// by the script).
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
@@ -84,6 +85,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   let pool: VuPool | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
+  /** An abortOnFail threshold stopped the test: k6 exits 99 then, as for any failed threshold. */
+  let thresholdAborted = false;
   let testStartedAt = 0;
   let durationMs = 0;
   let verdicts: ThresholdVerdict[] = [];
@@ -176,7 +179,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         },
       };
       progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);
-      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => (aborted ??= reason));
+      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => {
+        thresholdAborted ||= aborted === null;
+        aborted ??= reason;
+      });
       await Promise.all(runs.map((run) => runScenario(host, run)));
       clearInterval(watch);
       progress.stop();
@@ -209,7 +215,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
     await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));
   }
-  const exitCode = error ? EXIT.scriptError : aborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
+  const exitCode = error ? EXIT.scriptError : aborted && !thresholdAborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
 }
 
