@@ -5,7 +5,9 @@
 // fast or slow the target is. Phases marked with_previous start together.
 // The breakpoint phase is one constant-rate scenario per step of its ramp
 // (breakpoint_<rate>, one after the other), so every metric says which rate
-// it was measured at; a profile that ramps stops when a threshold breaks.
+// it was measured at. Its thresholds do not abort the test: k6 stops an
+// aborted test at once, cutting iterations between resolve and settle, and
+// the routes they leave held would fail a correct registry's audit.
 
 /** Export name in scale.js of each phase's scenario function. */
 export const PHASE_EXEC = {
@@ -64,8 +66,6 @@ export function buildOptions(plan) {
   let groupStart = 0;
   let groupEnd = 0;
   let widest = 1;
-  /** Set when the profile ramps: how long each rate holds. */
-  let breakpointStepS = 0;
   for (const phase of profile.phases) {
     const params = phase.params || {};
     for (const name of CONCURRENCY_PARAMS) if (params[name]) widest = Math.max(widest, params[name] + (name === 'noisy_requests' || name === 'actions' ? params['healthy_requests'] || 0 : 0));
@@ -77,7 +77,6 @@ export function buildOptions(plan) {
     const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_OF)[phase.name];
     if (phase.name === 'breakpoint_routes') {
       const stepS = params['step_s'] || 10;
-      breakpointStepS = stepS;
       breakpointRates(params).forEach((rate, k) => {
         scenarios[`breakpoint_${rate}`] = {
           executor: 'constant-arrival-rate',
@@ -113,11 +112,10 @@ export function buildOptions(plan) {
     }
   }
 
-  /** @type {Record<string, Array<string | { threshold: string, abortOnFail: boolean, delayAbortEval: string }>>} */
+  /** @type {Record<string, string[]>} */
   const thresholds = {};
-  const add = (/** @type {string} */ metric, /** @type {string | { threshold: string, abortOnFail: boolean, delayAbortEval: string }} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
-  // A ramp ends when a threshold breaks (after the first step has had its say); the report reads every step's figures.
-  for (const t of profile.thresholds) add(t.metric, breakpointStepS ? { threshold: t.expression, abortOnFail: true, delayAbortEval: secs(breakpointStepS) } : t.expression);
+  const add = (/** @type {string} */ metric, /** @type {string} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
+  for (const t of profile.thresholds) add(t.metric, t.expression);
   for (const phase of profile.phases) {
     add(`checks{phase:${phase.name}}`, profile.phase_checks);
     // Always true: declares the per-phase sub-metrics so the summary holds them.
