@@ -31,8 +31,8 @@ export interface BreakpointResult {
   steps: BreakpointStep[];
   /** The highest rate up to which every step held; null when the first did not. */
   highest_held_rate: number | null;
-  /** Why the ramp ended, in words. */
-  ended: string;
+  /** Where and why the registry's answer stops, in a sentence. */
+  limit: string;
 }
 
 /** Adds a tag filter to a selector: `m{a:b}` + scenario → `m{a:b,scenario:s}`. */
@@ -75,12 +75,12 @@ export function breakpointCurve(h: RunHistograms, profile: Pick<ProfileIdentity,
   const heldUpTo = firstBroken < 0 ? steps.length : firstBroken;
   const highest = heldUpTo > 0 ? steps[heldUpTo - 1]!.rate : null;
   const breaking = steps[firstBroken];
-  const ended = !breaking
+  const limit = !breaking
     ? steps.length === 0
-      ? 'no step of the ramp ran'
-      : `every step held, up to the ramp's last rate ${steps[steps.length - 1]!.rate}/s: the registry goes further than this profile asked`
+      ? 'No step of the ramp ran.'
+      : `Every step held, up to the ramp's last rate ${steps[steps.length - 1]!.rate}/s: the registry goes further than this profile asked.`
     : breaking.dropped_iterations > 0 && breaking.broken.length === 1
-      ? `at ${breaking.rate}/s the load machine could not start every arrival: the registry's limit lies beyond what this load machine can measure`
-      : `at ${breaking.rate}/s: ${breaking.broken.join('; ')}`;
-  return { steps, highest_held_rate: highest, ended };
+      ? `At ${breaking.rate}/s the load machine could not start every arrival: the registry's limit lies beyond what this load machine can measure.`
+      : `It broke at ${breaking.rate}/s: ${breaking.broken.join('; ')}.`;
+  return { steps, highest_held_rate: highest, limit };
 }

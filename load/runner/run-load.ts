@@ -173,6 +173,6 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
-  const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate ?? 'no'} routes/s, ${report.breakpoint.ended}` : '';
+  const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';
   return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}${answer}; report ${files.html}${histogramNote}` };
 }

@@ -65,7 +65,7 @@ for (const engine of ['node', 'k6'] as const) {
     const b = report.breakpoint!;
     assert.deepEqual(b.steps.slice(0, 2).map((s) => [s.rate, s.held]), [[20, true], [40, false]], JSON.stringify(b.steps));
     assert.equal(b.highest_held_rate, 20);
-    assert.match(b.ended, /^at 40\/s: errors other than CAPACITY_EXCEEDED \(count==0\)/);
+    assert.match(b.limit, /^It broke at 40\/s: errors other than CAPACITY_EXCEEDED \(count==0\)/);
     assert.ok(b.steps[0]!.requests > 0 && b.steps[0]!.p99_ms !== null && b.steps[0]!.error_rate === 0);
     assert.ok(b.steps[1]!.error_rate > 0, 'the curve shows the errors at the rate that broke');
     assert.equal(b.steps.length, 3, 'every rate of the ramp ran and is on the curve');

@@ -147,7 +147,7 @@ export function buildLoadReport(args: {
   });
   const ramp = args.breakpoint ?? null;
   if (ramp) {
-    if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held (${ramp.ended})`);
+    if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held. ${ramp.limit}`);
   } else for (const t of thresholds) if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
   const durationS = summary?.profile.duration_s ?? null;
   const phases: PhaseRow[] = (summary?.phases ?? []).map((p) => {

@@ -1,5 +1,5 @@
 // The breakpoint profile's part of the load report: the highest rate at
-// which every SLO held, why the ramp ended, and latency and errors against
+// which every SLO held, where and why it broke, and latency and errors against
 // rate, as a table (Markdown and HTML) and an inline SVG chart.
 import type { BreakpointResult } from '../../load/runner/breakpoint.ts';
 import { escapeXml as esc } from './svg-charts.ts';
@@ -9,7 +9,7 @@ const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
 const answer = (b: BreakpointResult) => (b.highest_held_rate === null ? 'No rate held.' : `Every SLO held up to **${b.highest_held_rate} routes/s**.`);
 
 export function breakpointMarkdown(b: BreakpointResult): string[] {
-  const lines = ['## Breakpoint', '', `${answer(b)} The ramp ended ${b.ended}.`, '', '| rate/s | requests | resolve med ms | resolve p99 ms | errors | dropped | held |', '|---|---|---|---|---|---|---|'];
+  const lines = ['## Breakpoint', '', `${answer(b)} ${b.limit}`, '', '| rate/s | requests | resolve med ms | resolve p99 ms | errors | dropped | held |', '|---|---|---|---|---|---|---|'];
   for (const s of b.steps) lines.push(`| ${s.rate} | ${s.requests} | ${ms(s.p50_ms)} | ${ms(s.p99_ms)} | ${pct(s.error_rate)} | ${s.dropped_iterations} | ${s.held ? '✓' : `✗ ${s.broken.join('; ')}`} |`);
   return [...lines, ''];
 }
@@ -41,7 +41,7 @@ export function breakpointHtml(b: BreakpointResult): string {
     .map((s) => `<tr><td>${s.rate}</td><td>${s.requests}</td><td>${ms(s.p50_ms)}</td><td>${ms(s.p99_ms)}</td><td>${pct(s.error_rate)}</td><td>${s.dropped_iterations}</td><td class="${s.held ? 'ok' : 'bad'}">${s.held ? '✓' : `✗ ${esc(s.broken.join('; '))}`}</td></tr>`)
     .join('');
   return `<h2>Breakpoint</h2>
-<p>${answer(b).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')} The ramp ended ${esc(b.ended)}.</p>
+<p>${answer(b).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')} ${esc(b.limit)}</p>
 ${breakpointChart(b)}
 <table><tr><th>rate/s</th><th>requests</th><th>resolve med ms</th><th>resolve p99 ms</th><th>errors</th><th>dropped</th><th>held</th></tr>${rows}</table>`;
 }
