@@ -37,6 +37,8 @@ interface StoredMetric {
   series: Map<string, Series>;
   /** Series by the tags' JSON as they arrive: one emitting site sends its tags in one order, so this skips sorting them. */
   byArrival: Map<string, Series>;
+  /** Series by the tags object itself: the samples of one request share one (vu-state.js emit). */
+  byObject: WeakMap<Record<string, string>, Series>;
 }
 
 /** A metric or sub-metric, aggregated over every series it covers. */
@@ -75,23 +77,14 @@ export class MetricStore {
   declare(name: string, type: MetricType, time: boolean): void {
     const existing = this.metrics.get(name);
     if (existing && existing.type !== type) throw new Error(`metric ${name} is both a ${existing.type} and a ${type}`);
-    if (!existing) this.metrics.set(name, { type, time, series: new Map(), byArrival: new Map() });
+    if (!existing) this.metrics.set(name, { type, time, series: new Map(), byArrival: new Map(), byObject: new WeakMap() });
   }
 
   add(sample: Sample): void {
     this.declare(sample.metric, sample.type, sample.time);
     const metric = this.metrics.get(sample.metric)!;
-    const arrival = JSON.stringify(sample.tags);
-    let series = metric.byArrival.get(arrival);
-    if (!series) {
-      const key = seriesKey(sample.tags);
-      series = metric.series.get(key);
-      if (!series) {
-        series = { tags: sample.tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
-        metric.series.set(key, series);
-      }
-      metric.byArrival.set(arrival, series);
-    }
+    let series = metric.byObject.get(sample.tags);
+    if (!series) series = this.seriesOf(metric, sample.tags);
     const v = sample.value;
     series.values?.add(v);
     series.count++;
@@ -103,6 +96,22 @@ export class MetricStore {
       series.lastAt = sample.at;
     }
     if (v !== 0) series.nonZero++;
+  }
+
+  private seriesOf(metric: StoredMetric, tags: Record<string, string>): Series {
+    const arrival = JSON.stringify(tags);
+    let series = metric.byArrival.get(arrival);
+    if (!series) {
+      const key = seriesKey(tags);
+      series = metric.series.get(key);
+      if (!series) {
+        series = { tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
+        metric.series.set(key, series);
+      }
+      metric.byArrival.set(arrival, series);
+    }
+    metric.byObject.set(tags, series);
+    return series;
   }
 
   has(name: string): boolean {
