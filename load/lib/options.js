@@ -47,7 +47,7 @@ const secs = (s) => `${Math.round(s * 1000)}ms`;
  * The rates of a breakpoint ramp, lowest first.
  * @param {Record<string, number>} p
  */
-export function breakpointRates(p) {
+function breakpointRates(p) {
   const rates = [];
   const step = Math.max(1, p['rate_step'] || 1);
   for (let r = Math.max(1, p['start_rate'] || 1); r <= (p['max_rate'] || 1); r += step) rates.push(r);
