@@ -14,8 +14,9 @@ const DATA_METRICS = new Set(['data_sent', 'data_received']);
 export class JsonOutput {
   private readonly stream: WriteStream;
   private readonly declared = new Set<string>();
-  /** The JSON of a tags object, once per object: the samples of one request share one. */
-  private readonly tagsJson = new WeakMap<Record<string, string>, string>();
+  /** The last tags object written and its JSON: the samples of one request share one. */
+  private lastTags: Record<string, string> | null = null;
+  private lastTagsJson = '';
   private failure: Error | null = null;
   private closed = false;
   lines = 0;
@@ -40,8 +41,11 @@ export class JsonOutput {
         text += JSON.stringify({ type: 'Metric', data: { name: s.metric, type: s.type, contains, thresholds: this.thresholds.get(s.metric) ?? [], submetrics: null }, metric: s.metric }) + '\n';
         this.lines++;
       }
-      let tags = this.tagsJson.get(s.tags);
-      if (tags === undefined) this.tagsJson.set(s.tags, (tags = JSON.stringify(s.tags)));
+      if (s.tags !== this.lastTags) {
+        this.lastTags = s.tags;
+        this.lastTagsJson = JSON.stringify(s.tags);
+      }
+      const tags = this.lastTagsJson;
       // The same line JSON.stringify would write for { type, data: { time, value, tags }, metric }.
       text += `{"type":"Point","data":{"time":"${new Date(s.at).toISOString()}","value":${JSON.stringify(s.value)},"tags":${tags}},"metric":${JSON.stringify(s.metric)}}\n`;
       this.lines++;

@@ -37,8 +37,6 @@ interface StoredMetric {
   series: Map<string, Series>;
   /** Series by the tags' JSON as they arrive: one emitting site sends its tags in one order, so this skips sorting them. */
   byArrival: Map<string, Series>;
-  /** Series by the tags object itself: the samples of one request share one (vu-state.js emit). */
-  byObject: WeakMap<Record<string, string>, Series>;
 }
 
 /** A metric or sub-metric, aggregated over every series it covers. */
@@ -73,18 +71,29 @@ const seriesKey = (tags: Record<string, string>) =>
 
 export class MetricStore {
   private readonly metrics = new Map<string, StoredMetric>();
+  /**
+   * The tags object of the last sample and its JSON: the samples of one
+   * request arrive together with one tags object (vu-state.js emit), so
+   * they are keyed once. (A WeakMap would do the same for every object, at
+   * a cost to every garbage collection.)
+   */
+  private lastTags: Record<string, string> | null = null;
+  private lastTagsJson = '';
 
   declare(name: string, type: MetricType, time: boolean): void {
     const existing = this.metrics.get(name);
     if (existing && existing.type !== type) throw new Error(`metric ${name} is both a ${existing.type} and a ${type}`);
-    if (!existing) this.metrics.set(name, { type, time, series: new Map(), byArrival: new Map(), byObject: new WeakMap() });
+    if (!existing) this.metrics.set(name, { type, time, series: new Map(), byArrival: new Map() });
   }
 
   add(sample: Sample): void {
     this.declare(sample.metric, sample.type, sample.time);
     const metric = this.metrics.get(sample.metric)!;
-    let series = metric.byObject.get(sample.tags);
-    if (!series) series = this.seriesOf(metric, sample.tags);
+    if (sample.tags !== this.lastTags) {
+      this.lastTags = sample.tags;
+      this.lastTagsJson = JSON.stringify(sample.tags);
+    }
+    const series = metric.byArrival.get(this.lastTagsJson) ?? this.seriesOf(metric, sample.tags, this.lastTagsJson);
     const v = sample.value;
     series.values?.add(v);
     series.count++;
@@ -98,19 +107,14 @@ export class MetricStore {
     if (v !== 0) series.nonZero++;
   }
 
-  private seriesOf(metric: StoredMetric, tags: Record<string, string>): Series {
-    const arrival = JSON.stringify(tags);
-    let series = metric.byArrival.get(arrival);
+  private seriesOf(metric: StoredMetric, tags: Record<string, string>, arrival: string): Series {
+    const key = seriesKey(tags);
+    let series = metric.series.get(key);
     if (!series) {
-      const key = seriesKey(tags);
-      series = metric.series.get(key);
-      if (!series) {
-        series = { tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
-        metric.series.set(key, series);
-      }
-      metric.byArrival.set(arrival, series);
+      series = { tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
+      metric.series.set(key, series);
     }
-    metric.byObject.set(tags, series);
+    metric.byArrival.set(arrival, series);
     return series;
   }
 
