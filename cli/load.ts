@@ -1,6 +1,7 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { parseDuration } from '../load/runner/scale-contract.ts';
+import { chooseSegment, SegmentError, type SegmentChoice } from '../load/runner/execution-segments.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
@@ -10,7 +11,7 @@ export const summary = 'run a scale qualification profile against a registry and
 const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
-  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
+  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1, sustained or breakpoint', default: 'smoke' },
   engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
   phases: { type: 'string', description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification' },
@@ -20,6 +21,8 @@ const FLAGS = {
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
   'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
   plan: { type: 'string', description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
+  segment: { type: 'string', description: "with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)" },
+  'segment-sequence': { type: 'string', description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts' },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -35,6 +38,17 @@ export async function run(argv: string[]): Promise<number> {
     if (!v.target) throw usage('--target is required');
     if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
     if (!v.key) throw usage('--key is required');
+  }
+  let segment: SegmentChoice | undefined;
+  if (v['segment-sequence'] !== undefined && v.segment === undefined) throw usage('--segment-sequence needs --segment');
+  if (v.segment !== undefined) {
+    if (v.plan === undefined) throw usage('--segment needs --plan: a segment is one part of a distributed run');
+    try {
+      segment = chooseSegment(v.segment, v['segment-sequence']);
+    } catch (err) {
+      if (err instanceof SegmentError) throw usage(err.message);
+      throw err;
+    }
   }
   if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(`--engine must be auto, k6 or node, not ${v.engine}`);
   let durationS: number | undefined;
@@ -54,6 +68,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(durationS !== undefined ? { durationS } : {}),
     ...(v.out ? { outDir: v.out } : {}),
     ...(v.plan !== undefined ? { planPath: v.plan } : {}),
+    ...(segment ? { segment } : {}),
     quiet: v.quiet ?? false,
     keepData: v['keep-data'] ?? false,
     writeReport: writeLoadReport,

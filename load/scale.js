@@ -1,11 +1,11 @@
 // fleetproof scale qualification (fleetproof-scale/v1) for any
 // fleetproof-registry/v1 implementation, over HTTP.
 //
-//   fleetproof load --target URL --key FILE --profile smoke|aip-fleet-slo-v1|sustained
+//   fleetproof load --target URL --key FILE --profile smoke|aip-fleet-slo-v1|sustained|breakpoint
 //
 // writes the run plan (run id, resolved profile, tokens) and runs this file
 // with k6, or with fleetproof's Node runner where k6 is absent. Only k6's own
-// modules are imported, so it runs unchanged on k6 v0.48 through v1.x.
+// modules are imported; the tests run it on k6 v1.3.0.
 // setup() seeds the dataset through the batch API; every other phase is a
 // scenario (lib/options.js), one flow per file under flows/.
 import { catalogWalk, parallelCatalog } from './flows/catalog.js';
@@ -17,6 +17,7 @@ import { retryStorm } from './flows/retry-storm.js';
 import { seedDataset } from './flows/seed-dataset.js';
 import { versionRollout } from './flows/version-rollout.js';
 import { heartbeat, replicaMonitor, sustainedCatalog, sustainedLeaseChurn, sustainedRoute } from './flows/sustained.js';
+import exec from 'k6/execution';
 import { journal } from './lib/journal.js';
 import { buildOptions } from './lib/options.js';
 import { datasetOf, loadRunPlan, phaseParams } from './lib/plan.js';
@@ -89,6 +90,9 @@ export function sustainedLeaseChurnPhase() {
 }
 export function replicaMonitorPhase() {
   replicaMonitor(plan, data);
+}
+export function breakpointRoutesPhase() {
+  sustainedRoute(plan, data, 'breakpoint_routes', exec.scenario.name);
 }
 
 /** @param {any} summaryData */

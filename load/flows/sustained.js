@@ -32,15 +32,18 @@ function poolsOf(plan, data) {
 }
 
 /**
+ * One resolve+settle; the breakpoint ramp runs it too, as its own phase,
+ * with ids of each step's scenario.
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ * @param {string} [phase]
+ * @param {string} [idPart] what makes the action ids of this phase and scenario unique
  */
-export function sustainedRoute(plan, data) {
-  const phase = 'sustained_routes';
+export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained') {
   const client = registryClient(plan, phase);
   const n = exec.scenario.iterationInTest;
-  const k = 1 + (n % routingTenants(plan, data));
-  const res = send(client.resolve(k, `act-${plan.run_id}-sustained-${n}`, data.primaryCapability(k)));
+  const k = 1 + (n % routingTenants(plan, data, phase));
+  const res = send(client.resolve(k, `act-${plan.run_id}-${idPart}-${n}`, data.primaryCapability(k)));
   const allowed = expectResponse(res, ['200', '429:CAPACITY_EXCEEDED']);
   verify(phase, '01 sustained: resolve admitted or refused with CAPACITY_EXCEEDED', allowed);
   if (!allowed) return;

@@ -96,12 +96,13 @@ export function sustainedPools(plan, data) {
 }
 
 /**
- * How many tenants (1..n) the sustained routes use.
+ * How many tenants (1..n) the sustained (or breakpoint) routes use.
  * @param {import('./plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
+ * @param {string} [phase]
  */
-export function routingTenants(plan, data) {
-  const params = phaseParams(plan, 'sustained_routes');
+export function routingTenants(plan, data, phase = 'sustained_routes') {
+  const params = phaseParams(plan, phase);
   const wanted = params ? params['routing_tenants'] || 1 : Math.ceil(data.dimensions.tenants / 2);
   return Math.max(1, Math.min(data.dimensions.tenants, wanted));
 }

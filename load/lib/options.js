@@ -3,6 +3,11 @@
 // previous phase's budget has elapsed (startTime) and is cut at its own
 // budget (maxDuration, no graceful stop), so two phases never overlap however
 // fast or slow the target is. Phases marked with_previous start together.
+// The breakpoint phase is one constant-rate scenario per step of its ramp
+// (breakpoint_<rate>, one after the other), so every metric says which rate
+// it was measured at. Its thresholds do not abort the test: k6 stops an
+// aborted test at once, cutting iterations between resolve and settle, and
+// the routes they leave held would fail a correct registry's audit.
 
 /** Export name in scale.js of each phase's scenario function. */
 export const PHASE_EXEC = {
@@ -19,6 +24,7 @@ export const PHASE_EXEC = {
   heartbeats: 'heartbeatsPhase',
   sustained_lease_churn: 'sustainedLeaseChurnPhase',
   replica_monitor: 'replicaMonitorPhase',
+  breakpoint_routes: 'breakpointRoutesPhase',
 };
 
 /** The arrival rate and its time unit of an open-model phase. */
@@ -36,6 +42,17 @@ const CONCURRENCY_PARAMS = ['noisy_requests', 'healthy_requests', 'actions', 'te
 
 /** @param {number} s */
 const secs = (s) => `${Math.round(s * 1000)}ms`;
+
+/**
+ * The rates of a breakpoint ramp, lowest first.
+ * @param {Record<string, number>} p
+ */
+function breakpointRates(p) {
+  const rates = [];
+  const step = Math.max(1, p['rate_step'] || 1);
+  for (let r = Math.max(1, p['start_rate'] || 1); r <= (p['max_rate'] || 1); r += step) rates.push(r);
+  return rates;
+}
 
 /**
  * @param {import('./plan.js').RunPlan} plan
@@ -58,7 +75,24 @@ export function buildOptions(plan) {
     if (phase.start !== 'with_previous') groupStart = groupEnd;
     const tags = { phase: phase.name };
     const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_OF)[phase.name];
-    if (rateOf) {
+    if (phase.name === 'breakpoint_routes') {
+      const stepS = params['step_s'] || 10;
+      breakpointRates(params).forEach((rate, k) => {
+        scenarios[`breakpoint_${rate}`] = {
+          executor: 'constant-arrival-rate',
+          rate,
+          timeUnit: '1s',
+          duration: secs(stepS),
+          preAllocatedVUs: params['pre_allocated_vus'] || 1,
+          maxVUs: params['max_vus'] || params['pre_allocated_vus'] || 1,
+          startTime: secs(groupStart + k * stepS),
+          gracefulStop: secs(SUSTAINED_GRACE_S),
+          exec,
+          tags,
+        };
+        groupEnd = Math.max(groupEnd, groupStart + (k + 1) * stepS + SUSTAINED_GRACE_S);
+      });
+    } else if (rateOf) {
       scenarios[phase.name] = {
         executor: 'constant-arrival-rate',
         ...rateOf(params),

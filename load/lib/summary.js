@@ -1,6 +1,8 @@
 // handleSummary's document, fleetproof-load-summary/v1: the contract's
 // thresholds with the engine's verdict and measured value, each phase's
-// checks and latencies, and the engine's own summary data unchanged.
+// checks and latencies, the share of a split test this instance ran and
+// when, and the engine's own summary data unchanged.
+import exec from 'k6/execution';
 
 /** @param {string} expression e.g. 'p(99)<=3000' */
 export function splitExpression(expression) {
@@ -81,6 +83,11 @@ export function buildSummary(plan, data) {
     phases,
     checks: collectChecks(data.root_group || {}, []),
     test_run_duration_ms: data.state ? data.state.testRunDurationMs : null,
+    // k6 run directly (k6-operator) says nowhere else which segment it ran, or when.
+    execution_segment: exec.test.options.executionSegment || '0:1',
+    execution_segment_sequence: exec.test.options.executionSegmentSequence || null,
+    started_at: data.state ? new Date(Date.now() - data.state.testRunDurationMs).toISOString() : null,
+    finished_at: new Date().toISOString(),
     engine_summary: data,
   };
 }

@@ -7,7 +7,8 @@
 // ran are carried over, an invariant violated in any part failing the merged
 // verdict. Inputs that are not parts of one run are refused (exit 2):
 // different runs, profiles, profile settings or contract versions, a
-// directory or an instance given twice, overlapping execution segments.
+// directory or an instance given twice, execution segments that overlap,
+// come from another split or leave part of the test out.
 import { join } from 'node:path';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import type { AfterLoad } from '../runner/audit-and-retire.ts';
@@ -15,11 +16,12 @@ import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
-import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
+import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
 import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
-import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
+import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from '../runner/segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
+import { breakpointCurve } from '../runner/breakpoint.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
@@ -103,12 +105,16 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
       throw new MergeRefusal(`${p.dir}: ${(err as SegmentError).message}`);
     }
   });
-  const known = segments.filter((s): s is Segment => s !== null);
-  const clash = overlaps(known)[0];
-  if (clash) {
-    const dirOf = (s: Segment) => parts[segments.indexOf(s)]!.dir;
-    throw new MergeRefusal(`execution segments ${clash[0].text} (${dirOf(clash[0])}) and ${clash[1].text} (${dirOf(clash[1])}) overlap: the same share of the test would count twice`);
+  const known = parts.flatMap((p, k) => (segments[k] ? [{ dir: p.dir, segment: segments[k]!, sequence: p.histograms.run.execution_segment_sequence }] : []));
+  let problem: string | null;
+  try {
+    // A part that does not say its segment may be the missing share: coverage is checked when every part says.
+    problem = segmentProblem(known, known.length === parts.length);
+  } catch (err) {
+    if (err instanceof SegmentError) throw new MergeRefusal(err.message);
+    throw err;
   }
+  if (problem) throw new MergeRefusal(problem);
   return segments;
 }
 
@@ -206,6 +212,7 @@ export function buildMergedReport(
   journal: Journal = mergeJournals(journalsOf(parts)),
 ): MergedReport {
   const run = merged.run;
+  const mergedAt = Date.now();
   const evaluation = evaluateRun(merged);
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
@@ -239,18 +246,18 @@ export function buildMergedReport(
     profile: run.profile.name,
     overrides: run.profile.overrides,
     dataset: run.profile.dataset,
-    startedAt: new Date(run.started_at ?? Date.now()),
-    finishedAt: new Date(run.finished_at ?? Date.now()),
+    startedAt: new Date(run.started_at ?? mergedAt),
+    finishedAt: new Date(run.finished_at ?? mergedAt),
     retirement: after?.retirement ?? null,
+    breakpoint: breakpointCurve(merged, run.profile),
   });
   const notes: string[] = [];
+  if (run.started_at === null || run.finished_at === null) notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');
   if (after) notes.push('audited after the merge, over the routes of every part');
   const known = segments.filter((s): s is Segment => s !== null);
   let covered: string | null = null;
   if (known.length === segments.length) {
-    const c = coverage(known);
-    covered = fractionText(c);
-    if (c.n !== c.d) report.reasons.push(`the parts cover ${covered} of the test (segments ${known.map((s) => s.text).join(', ')}): a part is missing`);
+    covered = fractionText(coverage(known));
   } else {
     notes.push(`${segments.length - known.length} part(s) do not say which execution segment they ran; coverage of the test is not checked`);
   }

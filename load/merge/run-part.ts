@@ -49,9 +49,14 @@ interface ScriptSummary {
   dataset: Record<string, number>;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string }[];
   test_run_duration_ms: number | null;
+  /** Absent from summaries written before the script recorded them. */
+  execution_segment?: string | null;
+  execution_segment_sequence?: string | null;
+  started_at?: string | null;
+  finished_at?: string | null;
 }
 
-/** The identity a raw k6 instance's summary gives; its execution segment is unknown. */
+/** The identity a raw k6 instance's summary gives: its segment and times when the script recorded them. */
 function identityFromSummary(s: ScriptSummary, instanceId: string): RunIdentity {
   return {
     run_id: s.run_id,
@@ -66,12 +71,12 @@ function identityFromSummary(s: ScriptSummary, instanceId: string): RunIdentity 
       thresholds: s.thresholds.map((t) => ({ id: t.id, label: t.label, metric: t.metric, expression: t.expression, unit: t.unit, ...(t.source ? { source: t.source } : {}) })),
       overrides: [],
     },
-    execution_segment: null,
-    execution_segment_sequence: null,
+    execution_segment: s.execution_segment ?? null,
+    execution_segment_sequence: s.execution_segment_sequence ?? null,
     engine: null,
     target: s.target,
-    started_at: null,
-    finished_at: null,
+    started_at: s.started_at ?? null,
+    finished_at: s.finished_at ?? null,
     test_run_duration_ms: s.test_run_duration_ms,
   };
 }

@@ -4,8 +4,9 @@
 // JSON output format, to a third, so what follows does not depend on which
 // engine ran.
 import { spawn, spawnSync } from 'node:child_process';
-import { NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
+import { EXIT, NODE_RUNNER_NAME, NODE_RUNNER_VERSION, runWithNodeEngine } from './node-engine/engine.ts';
 import { fileURLToPath } from 'node:url';
+import type { SegmentChoice } from './execution-segments.ts';
 
 export type EngineChoice = 'auto' | 'k6' | 'node';
 
@@ -45,6 +46,8 @@ export interface EngineRequest {
   journalPath: string;
   /** Where every metric point goes (k6 --out json=FILE); none when absent. */
   metricsPath?: string;
+  /** The share of a split test this instance runs; the whole test when absent. */
+  segment?: SegmentChoice;
   quiet?: boolean;
 }
 
@@ -55,12 +58,15 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
       env: req.env,
       consoleOutput: req.journalPath,
       ...(req.metricsPath ? { metricsOutput: req.metricsPath } : {}),
+      ...(req.segment ? { segment: req.segment } : {}),
       ...(req.quiet ? { progress: () => {} } : {}),
     });
-    return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted ? `aborted: ${r.aborted}` : null) };
+    return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted && r.exitCode === EXIT.aborted ? `aborted: ${r.aborted}` : null) };
   }
   const args = ['run', '--log-format', 'raw', '--console-output', req.journalPath];
   if (req.metricsPath) args.push('--out', `json=${req.metricsPath}`);
+  // Flags, not K6_EXECUTION_SEGMENT: k6 ignores that variable.
+  if (req.segment) args.push('--execution-segment', req.segment.segment, '--execution-segment-sequence', req.segment.sequence);
   for (const [k, v] of Object.entries(req.env)) args.push('-e', `${k}=${v}`);
   args.push(SCRIPT_PATH);
   const code = await new Promise<number>((resolve) => {

@@ -4,6 +4,7 @@
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
 import type { AuditResult } from './audit.ts';
+import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
 import type { Retirement } from './retire.ts';
@@ -75,6 +76,8 @@ export interface LoadReport {
   retirement: Retirement | null;
   environment: LoadEnvironment;
   script_messages: string[];
+  /** The breakpoint profile's curve and answer; absent for the fixed-rate profiles. */
+  breakpoint?: BreakpointResult;
 }
 
 const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.floor(((sorted.length - 1) * p) / 100)]!);
@@ -119,6 +122,8 @@ export function buildLoadReport(args: {
   retirement: Retirement | null;
   /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
   auditMissing?: string;
+  /** A ramp's curve: its thresholds are its stopping rule, so one breaking is the answer, not a failure. */
+  breakpoint?: BreakpointResult | null;
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
@@ -140,13 +145,17 @@ export function buildLoadReport(args: {
       margin_pct: t.margin !== null && limit ? (t.margin / Math.abs(limit)) * 100 : null,
     };
   });
-  for (const t of thresholds) if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
+  const ramp = args.breakpoint ?? null;
+  if (ramp) {
+    if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held. ${ramp.limit}`);
+  } else for (const t of thresholds) if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
   const durationS = summary?.profile.duration_s ?? null;
   const phases: PhaseRow[] = (summary?.phases ?? []).map((p) => {
     const timing = journal.phases.find((x) => x.phase === p.name);
     const sustained = !timing && p.name !== 'seed' && durationS !== null;
     const wall = timing ? timing.ms : sustained ? durationS! * 1000 : null;
-    if (!p.checks_ok) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
+    // A ramp's checks fail where it broke: that is the answer, read from its curve.
+    if (!p.checks_ok && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
     return {
       name: p.name,
       checks_ok: p.checks_ok,
@@ -189,5 +198,6 @@ export function buildLoadReport(args: {
     retirement: args.retirement,
     environment: args.environment,
     script_messages: journal.messages.slice(0, 50),
+    ...(ramp ? { breakpoint: ramp } : {}),
   };
 }

@@ -17,6 +17,8 @@ import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
+import type { SegmentChoice } from './execution-segments.ts';
+import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -31,6 +33,8 @@ export interface LoadRunOptions {
    */
   planPath?: string;
   engine?: EngineChoice;
+  /** With `planPath`: the share of the test this part runs (k6 execution segment and sequence). */
+  segment?: SegmentChoice;
   sets?: string[];
   /** Run only these phases (and the seed). */
   phases?: string[];
@@ -82,6 +86,7 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const part = o.planPath !== undefined;
+  if (o.segment && !part) return { exitCode: 2, message: 'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares' };
   let plan: RunPlan;
   if (o.planPath !== undefined) {
     try {
@@ -113,7 +118,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (!part) await writeRunPlan(runFile, plan);
   let run;
   try {
-    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, quiet: o.quiet ?? false });
+    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, ...(o.segment ? { segment: o.segment } : {}), quiet: o.quiet ?? false });
   } finally {
     // The plan holds bearer tokens; they stay in memory for the audit only.
     // A shared plan belongs to the user, who hands it to the merge.
@@ -126,6 +131,27 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const journal = await readJournal(journalFile);
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
+  const finishedAt = new Date();
+  // The histograms serve a later merge, and the breakpoint curve; a run whose engine wrote no points still has its report.
+  let histogramNote = '';
+  let breakpoint: BreakpointResult | null = null;
+  try {
+    const written = await writeRunMetrics({
+      outDir,
+      runId: plan.run_id,
+      profile,
+      engine,
+      ...(o.segment ? { segment: o.segment } : {}),
+      target,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      testRunDurationMs: summary?.test_run_duration_ms ?? null,
+    });
+    // A part measured a share of each rate: the merge draws the curve.
+    if (!part) breakpoint = breakpointCurve(written.h, profile);
+  } catch (err) {
+    histogramNote = `; no histograms.json: ${(err as Error).message}`;
+  }
   const report = buildLoadReport({
     summary,
     journal,
@@ -138,33 +164,19 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     overrides: profile.overrides,
     dataset: { ...profile.dataset },
     startedAt,
-    finishedAt: new Date(),
+    finishedAt,
     retirement: after.retirement,
+    breakpoint,
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;
   const files = await write(outDir, report);
-  // The histograms serve a later merge; a run whose engine wrote no points still has its report.
-  let histogramNote = '';
-  try {
-    await writeRunMetrics({
-      outDir,
-      runId: plan.run_id,
-      profile,
-      engine,
-      target,
-      startedAt: report.started_at,
-      finishedAt: report.finished_at,
-      testRunDurationMs: summary?.test_run_duration_ms ?? null,
-    });
-  } catch (err) {
-    histogramNote = `; no histograms.json: ${(err as Error).message}`;
-  }
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
     const ran = run.exitCode === 0 || run.exitCode === 99;
-    return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
+    return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = report.verdict === 'pass' ? 0 : 1;
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html ?? files.json}${histogramNote}` };
+  const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';
+  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}` };
 }

@@ -8,36 +8,28 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunIdentity } from '../histograms/run-histograms.ts';
+import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunHistograms, type RunIdentity } from '../histograms/run-histograms.ts';
 import type { EngineInfo } from './engines.ts';
+import type { SegmentChoice } from './execution-segments.ts';
 import type { ResolvedProfile } from './scale-contract.ts';
 
 export const METRICS_FILE = 'metrics.ndjson';
 /** Raw output larger than this is kept gzipped (k6 reads and writes .gz the same way). */
 export const RAW_METRICS_MAX_BYTES = 64 * 2 ** 20;
 
-/**
- * The execution segment the engine ran: k6 takes it from K6_EXECUTION_SEGMENT
- * (the k6-operator sets --execution-segment instead, on k6 directly); the
- * Node runner always runs the whole test.
- */
-export function executionSegmentOf(engine: EngineInfo, env: NodeJS.ProcessEnv = process.env): { segment: string; sequence: string | null } {
-  if (engine.name !== 'k6') return { segment: '0:1', sequence: null };
-  return { segment: env['K6_EXECUTION_SEGMENT']?.trim() || '0:1', sequence: env['K6_EXECUTION_SEGMENT_SEQUENCE']?.trim() || null };
-}
-
 export async function writeRunMetrics(args: {
   outDir: string;
   runId: string;
   profile: ResolvedProfile;
   engine: EngineInfo;
+  /** The segment both engines were handed; the whole test when absent. */
+  segment?: SegmentChoice;
   target: string;
   startedAt: string;
   finishedAt: string;
   testRunDurationMs: number | null;
-}): Promise<{ histograms: string; raw: string }> {
+}): Promise<{ histograms: string; raw: string; h: RunHistograms }> {
   const { profile } = args;
-  const segment = executionSegmentOf(args.engine);
   const run: RunIdentity = {
     run_id: args.runId,
     instances: [newInstanceId()],
@@ -51,8 +43,8 @@ export async function writeRunMetrics(args: {
       thresholds: profile.thresholds,
       overrides: profile.overrides,
     },
-    execution_segment: segment.segment,
-    execution_segment_sequence: segment.sequence,
+    execution_segment: args.segment?.segment ?? '0:1',
+    execution_segment_sequence: args.segment?.sequence ?? null,
     engine: { name: args.engine.name, version: args.engine.version },
     target: args.target,
     started_at: args.startedAt,
@@ -70,5 +62,5 @@ export async function writeRunMetrics(args: {
   }
   const histograms = join(args.outDir, HISTOGRAMS_FILE);
   await writeRunHistograms(histograms, h);
-  return { histograms, raw };
+  return { histograms, raw, h };
 }

@@ -34,6 +34,6 @@ export async function startTarget(store: RegistryStore): Promise<InProcessTarget
 }
 
 /** The smoke profile on the Node runner against the target, quietly, its report in the target's directory; `narrow` picks phases or overrides. */
-export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, 'sets' | 'phases'> = {}): Promise<LoadRunOutcome> {
+export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, 'sets' | 'phases' | 'engine'> = {}): Promise<LoadRunOutcome> {
   return runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, ...narrow });
 }

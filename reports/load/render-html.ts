@@ -3,6 +3,7 @@
 // and environment. Charts are inline SVG; nothing is fetched.
 import type { LoadReport } from '../../load/runner/load-report.ts';
 import { escapeXml as esc, latencyChart, thresholdChart, throughputChart } from './svg-charts.ts';
+import { breakpointHtml } from './render-breakpoint.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 const mark = (ok: boolean) => (ok ? '<span class="ok">✓</span>' : '<span class="bad">✗</span>');
@@ -22,7 +23,7 @@ export function loadSections(r: LoadReport): string {
   const audit = r.audit
     ? `<ul>${r.audit.invariants.map((i) => `<li>${mark(i.ok)} ${esc(i.description)} — ${i.checked} checked, ${i.violations} violations${i.examples.length ? `<ul>${i.examples.map((x) => `<li><code>${esc(x)}</code></li>`).join('')}</ul>` : ''}</li>`).join('')}</ul>${r.audit.errors.map((x) => `<p class="bad">${esc(x)}</p>`).join('')}`
     : '<p class="bad">The audit did not run.</p>';
-  return `<h2>Thresholds</h2>
+  return `${r.breakpoint ? breakpointHtml(r.breakpoint) : ''}<h2>Thresholds</h2>
 ${thresholdChart(r.thresholds)}
 <table><tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}</table>
 ${r.anchor_seed_window_ms !== null ? `<p>Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.</p>` : ''}

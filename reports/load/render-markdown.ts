@@ -1,5 +1,6 @@
 // The load report as Markdown, for pull requests and terminals.
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import { breakpointMarkdown } from './render-breakpoint.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 
@@ -10,6 +11,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   lines.push(`Run \`${r.run_id}\` against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
   if (r.overrides.length) lines.push('**Not a qualification:** the profile ran with overrides, so its verdict holds for this configuration only.', '');
+  if (r.breakpoint) lines.push(...breakpointMarkdown(r.breakpoint));
   lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
     const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;

@@ -2,8 +2,8 @@
 // routing phases on the Node runner against the in-process reference — has
 // its k6 JSON output split into three instances' outputs, unevenly, as k6
 // run directly (k6-operator) would leave them: metrics.ndjson and the
-// script's summary, the first with the run's report (its audit) and
-// journal. `fleetproof report --merge` gives back the run's own histograms,
+// script's summary (which says the instance's segment), the first with the
+// run's report (its audit) and journal. `fleetproof report --merge` gives back the run's own histograms,
 // percentiles and verdicts.
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -45,11 +45,14 @@ test("a real run split into three instances' outputs merges back to the run's ow
     }
   }
   const dirs: string[] = [];
+  const engineSummary = JSON.parse(await readFile(join(runDir, 'engine-summary.json'), 'utf8')) as Record<string, unknown>;
+  const segments = ['0:3/5', '3/5:9/10', '9/10:1'];
   for (const [k, partLines] of parts.entries()) {
     const d = join(dir, `instance-${k}`);
     await mkdir(d);
     await writeFile(join(d, 'metrics.ndjson'), partLines.join('\n') + '\n');
-    await copyFile(join(runDir, 'engine-summary.json'), join(d, 'engine-summary.json'));
+    const summary = { ...engineSummary, execution_segment: segments[k], execution_segment_sequence: '0,3/5,9/10,1' };
+    await writeFile(join(d, 'engine-summary.json'), JSON.stringify(summary));
     if (k === 0) {
       await copyFile(join(runDir, 'summary.json'), join(d, 'summary.json'));
       await copyFile(join(runDir, 'journal.ndjson'), join(d, 'journal.ndjson'));
@@ -78,6 +81,7 @@ test("a real run split into three instances' outputs merges back to the run's ow
     if (ownAvg !== undefined) assert.ok(Math.abs(mergedAvg! - ownAvg) <= Math.abs(ownAvg) * 1e-12, `${p.name} avg`);
   }
   assert.deepEqual(merged.merge.parts.map((p) => [p.source, p.audited]), [['metrics.ndjson', true], ['metrics.ndjson', false], ['metrics.ndjson', false]]);
-  assert.equal(merged.merge.coverage, null, 'k6 run directly does not say its segment');
+  assert.deepEqual(merged.merge.parts.map((p) => p.execution_segment), segments, "the script's summary says each instance's segment");
+  assert.equal(merged.merge.coverage, '1');
   assert.ok(merged.audit!.invariants.every((i) => i.ok && i.checked > 0));
 });

@@ -1,7 +1,7 @@
 // Inputs that are not the parts of one run are refused with exit 2 and a
 // reason: other profiles, settings, contract versions or runs, a directory
-// or an instance given twice, overlapping execution segments, a directory
-// holding no results. A missing segment is no refusal but fails the verdict.
+// or an instance given twice, execution segments that overlap, belong to
+// another split or leave part of the test out, a directory holding no results.
 import assert from 'node:assert/strict';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -39,6 +39,7 @@ test('inputs that are not the parts of one run are refused with exit 2', async (
   await refused(empty, /holds neither histograms.json nor k6 JSON output/);
   await refused(join(dir, 'missing'), /no such directory/);
   await refused(await part(b, { execution_segment: '1/2:3/2' }), /not a range within 0:1/);
+  await refused(await part(b, { execution_segment: '1/2:1', execution_segment_sequence: 'x' }), /is not a fraction/);
 
   // k6's raw output needs the script's summary to say whose it is, and must be well formed.
   const raw = join(dir, 'raw');
@@ -55,16 +56,32 @@ test('inputs that are not the parts of one run are refused with exit 2', async (
   assert.equal(await main(['report', first]), 2);
 });
 
-test('a missing segment fails the merged verdict: the parts cover only part of the test', async (t) => {
+test('segments that leave part of the test out or come from another split are refused, and the message says which', async (t) => {
   const dir = await tempDir();
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const [a, b] = split(syntheticPoints(4, 200), 2, (_p, i) => i % 2);
-  const dirs = [
-    await writePart(join(dir, 'a'), histogramsOf(a!, identity({ execution_segment: '0:1/3' }))),
-    await writePart(join(dir, 'b'), histogramsOf(b!, identity({ execution_segment: '2/3:1' }))),
-  ];
-  const outcome = await mergeRuns({ dirs, outDir: join(dir, 'out') });
-  assert.equal(outcome.exitCode, 1);
-  assert.ok(outcome.report!.reasons.includes('the parts cover 2/3 of the test (segments 0:1/3, 2/3:1): a part is missing'), outcome.report!.reasons.join('\n'));
-  assert.equal(outcome.report!.merge.execution_segment, null);
+  const [a, b, c] = split(syntheticPoints(4, 300), 3, (_p, i) => i % 3);
+  let n = 0;
+  const part = (points: typeof a, over: Partial<RunIdentity>) => writePart(join(dir, `p${n++}`), histogramsOf(points!, identity(over)));
+  const thirds = '0,1/3,2/3,1';
+  const first = await part(a, { execution_segment: '0:1/3', execution_segment_sequence: thirds });
+  const last = await part(c, { execution_segment: '2/3:1', execution_segment_sequence: thirds });
+  const merge = (dirs: string[]) => mergeRuns({ dirs, outDir: join(dir, `out-${n++}`) });
+
+  const missing = await merge([first, last]);
+  assert.equal(missing.exitCode, 2, missing.message);
+  assert.match(missing.message, /\(segments 0:1\/3, 2\/3:1\) leave 1\/3:2\/3 of the test out: a part is missing/);
+  const halves = await part(b, { execution_segment: '1/3:2/3', execution_segment_sequence: '0,1/3,1/2,2/3,1' });
+  const otherSplit = await merge([first, halves, last]);
+  assert.equal(otherSplit.exitCode, 2);
+  assert.match(otherSplit.message, /p\d was split by the sequence 0,1\/3,1\/2,2\/3,1, .* by 0,1\/3,2\/3,1: foreign segments of another split/);
+  const foreign = await part(b, { execution_segment: '1/3:1/2', execution_segment_sequence: null });
+  const notInSequence = await merge([first, foreign, last]);
+  assert.equal(notInSequence.exitCode, 2);
+  assert.match(notInSequence.message, /ran segment 1\/3:1\/2, which is not a segment of the run's sequence 0,1\/3,2\/3,1: a foreign segment/);
+
+  const middle = await part(b, { execution_segment: '1/3:2/3', execution_segment_sequence: thirds });
+  const whole = await merge([first, middle, last]);
+  assert.notEqual(whole.exitCode, 2, whole.message);
+  assert.equal(whole.report!.merge.coverage, '1');
+  assert.equal(whole.report!.merge.execution_segment, '0:1');
 });

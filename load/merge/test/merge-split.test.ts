@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { percentile } from '../../runner/node-engine/metrics.ts';
-import { evaluateThreshold, selectSeries, trendStats } from '../evaluate.ts';
+import { evaluateThreshold, selectSeries, trendStats } from '../../runner/evaluate.ts';
 import type { MetricPoint } from '../../histograms/k6-json-output.ts';
 import { checkParts, evaluateRun, mergeParts, mergeRuns, type MergedReport } from '../merge-runs.ts';
 import type { RunHistograms, RunHistogramsJson } from '../../histograms/run-histograms.ts';

@@ -2,8 +2,9 @@
 // subset of k6 the fleetproof scripts use. Init (VU 0 reads `options`),
 // setup, the scenarios on their executors, teardown, threshold evaluation
 // and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
-// 99 thresholds failed, 107 script error, 108 aborted).
-import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
+// 99 thresholds failed, abortOnFail included, 107 script error, 108 aborted
+// by the script).
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageInfo } from '../../../contract/provenance.ts';
 import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
@@ -13,6 +14,8 @@ import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { stageScript, type StagedScript } from './stage-script.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
+import { ExecutionTuple, type SegmentChoice } from '../execution-segments.ts';
+import { segmentScenarios } from './segmented-scenarios.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
@@ -29,6 +32,8 @@ export interface NodeEngineOptions {
   consoleOutput?: string;
   /** File that receives every metric point in k6's JSON output format (k6 --out json=FILE). */
   metricsOutput?: string;
+  /** This instance's share of a split test (k6 --execution-segment, --execution-segment-sequence). */
+  segment?: SegmentChoice;
   /** Progress lines; defaults to the terminal. Pass () => {} to silence. */
   progress?: (line: string, final: boolean) => void;
 }
@@ -81,14 +86,18 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   let pool: VuPool | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
+  /** An abortOnFail threshold stopped the test: k6 exits 99 then, as for any failed threshold. */
+  let thresholdAborted = false;
   let testStartedAt = 0;
   let durationMs = 0;
   let verdicts: ThresholdVerdict[] = [];
   const progress = new ProgressReporter(opts.progress);
   try {
     const facts = await initVu.ready;
-    const options = facts.options;
-    const scenarios = scenariosOf(options);
+    // As in k6, the segment given on the command line is part of the options the script sees.
+    const options: Record<string, unknown> = { ...facts.options, executionSegment: opts.segment?.segment ?? null, executionSegmentSequence: opts.segment?.sequence ?? null };
+    const segmented = segmentScenarios(scenariosOf(options), ExecutionTuple.of(opts.segment ?? null));
+    const scenarios = segmented.map((s) => s.config);
     for (const s of scenarios) if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
     for (const m of facts.metrics) store.declare(m.name, m.type, m.time);
     declareBuiltins(store);
@@ -128,7 +137,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
 
     testStartedAt = Date.now();
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
-    const runs = scenarios.map((c) => new ScenarioRun(c));
+    const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     if (!aborted) {
       const p = pool;
       const host: ExecutorHost = {
@@ -149,7 +158,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
             startTime: testStartedAt + c.startTimeMs,
             progress: Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs)),
             iterationInInstance: n.inInstance,
-            iterationInTest: n.inInstance,
+            iterationInTest: n.inTest,
             tags: c.tags,
           };
           const outcome = await raceDeadline(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline - (Date.now() - testStartedAt));
@@ -171,7 +180,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         },
       };
       progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);
-      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => (aborted ??= reason));
+      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => {
+        thresholdAborted ||= aborted === null;
+        aborted ??= reason;
+      });
       await Promise.all(runs.map((run) => runScenario(host, run)));
       clearInterval(watch);
       progress.stop();
@@ -204,7 +216,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
     await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));
   }
-  const exitCode = error ? EXIT.scriptError : aborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
+  const exitCode = error ? EXIT.scriptError : aborted && !thresholdAborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
 }
 

@@ -4,6 +4,7 @@
 // more VUs in the background up to maxVUs, as k6 does. Every scenario has a
 // hard end (maxDuration or duration, plus gracefulStop) at which iterations
 // still running are interrupted by stopping their VU thread.
+import { ExecutionTuple } from '../execution-segments.ts';
 import { hardEndMs, type ScenarioConfig } from './scenarios.ts';
 import type { VirtualUser, VuPool } from './vu-pool.ts';
 
@@ -29,15 +30,20 @@ export class ScenarioRun {
   /** Per-VU iteration counts within this scenario (__ITER). */
   readonly perVu = new Map<number, number>();
   state: 'waiting' | 'running' | 'done' = 'waiting';
-  /** Work that must finish before the scenario is done (iterations in flight, VUs being made). */
+  /** Iterations in flight, which the graceful stop waits for. */
   readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(readonly config: ScenarioConfig) {}
+  constructor(
+    readonly config: ScenarioConfig,
+    /** This instance's share of a split test; numbers its iterations in the whole test. */
+    readonly tuple: ExecutionTuple = ExecutionTuple.full(),
+  ) {}
 
-  nextIteration(vu: VirtualUser): { inInstance: number; inScenario: number } {
+  nextIteration(vu: VirtualUser): { inInstance: number; inTest: number; inScenario: number } {
     const inScenario = this.perVu.get(vu.id) ?? 0;
     this.perVu.set(vu.id, inScenario + 1);
-    return { inInstance: this.started++, inScenario };
+    const inInstance = this.started++;
+    return { inInstance, inTest: this.tuple.globalIndex(inInstance), inScenario };
   }
 
   get hardEnd(): number {
@@ -114,38 +120,73 @@ function rampingArrivals(c: ScenarioConfig): ArrivalClock {
   };
 }
 
-/** constant-arrival-rate, ramping-arrival-rate. */
+/** How long a scenario starts iterations, before its graceful stop. */
+function activeMs(c: ScenarioConfig): number {
+  return c.executor === 'ramping-arrival-rate' ? c.stages.reduce((n, st) => n + st.durationMs, 0) : c.durationMs;
+}
+
+/**
+ * constant-arrival-rate, ramping-arrival-rate. Each turn of the loop starts
+ * every arrival that is due by now, so a loop woken late (timers fire at
+ * millisecond granularity at best, later on a busy machine) catches up in
+ * one turn instead of falling behind by a timer per arrival; an arrival that
+ * finds no free VU is dropped and counted, and a VU is started for the
+ * next ones while fewer than maxVUs exist, as k6 does. No arrival starts
+ * after the scenario's duration, and what is still running then gets the
+ * graceful stop and no more: iterations are interrupted at the hard end,
+ * and VUs still starting join the pool whenever they are ready.
+ */
 async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClock): Promise<void> {
   const c = run.config;
+  const end = c.startTimeMs + activeMs(c);
   const idle = await takeVus(host, c.preAllocatedVUs);
   let owned = idle.length;
-  const growing = new Set<Promise<void>>();
-  const grow = () => {
+  const startVu = () => {
     owned++;
-    const p = host.pool.takeOrCreate().then((vu) => void idle.push(vu));
-    growing.add(p);
-    void p.finally(() => growing.delete(p));
+    host.pool.takeOrCreate().then(
+      (vu) => (host.now() < end && !host.aborted() ? idle.push(vu) : host.pool.give(vu)),
+      () => owned--,
+    );
   };
-  for (let n = 0; ; n++) {
-    const at = clock(n);
-    if (at === null || host.aborted()) break;
-    await sleep(c.startTimeMs + at - host.now());
-    const vu = idle.pop();
-    if (!vu) {
-      host.dropped(run);
-      if (owned < c.maxVUs) grow();
-      continue;
-    }
+  const begin = (vu: VirtualUser) =>
     void run.track(
       host.iterate(vu, run, run.hardEnd).then(() => {
         if (vu.alive) idle.push(vu);
         else owned--;
       }),
     );
+  let n = 0;
+  // A split test's instance runs the arrivals of its stripe, at their times in the whole test.
+  let next = clock(run.tuple.globalIndex(0));
+  while (next !== null && !host.aborted()) {
+    const now = host.now();
+    if (now >= end) break;
+    while (next !== null && c.startTimeMs + next <= now) {
+      const vu = idle.pop();
+      if (vu) begin(vu);
+      else {
+        host.dropped(run);
+        if (owned < c.maxVUs) startVu();
+      }
+      next = clock(run.tuple.globalIndex(++n));
+    }
+    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
   }
-  while (run.inFlight.size > 0) await Promise.race(run.inFlight);
-  await Promise.all(growing);
+  await gracefulStop(host, run);
   for (const vu of idle) host.pool.give(vu);
+  idle.length = 0;
+}
+
+/** Waits for the iterations still running, until the scenario's hard end at the latest. */
+async function gracefulStop(host: ExecutorHost, run: ScenarioRun): Promise<void> {
+  if (run.inFlight.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const hardEnd = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, run.hardEnd - host.now()))));
+  try {
+    while (run.inFlight.size > 0 && host.now() < run.hardEnd) await Promise.race([hardEnd, ...run.inFlight]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function runScenario(host: ExecutorHost, run: ScenarioRun): Promise<void> {

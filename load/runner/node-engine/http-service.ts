@@ -124,7 +124,14 @@ export class HttpService {
   }
 }
 
-/** k6 shows response headers in canonical form (Content-Type). */
+const canonicalNames = new Map<string, string>();
+
+/** k6 shows response headers in canonical form (Content-Type); a registry answers with few names, worked out once each. */
 function canonicalHeader(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+  let canonical = canonicalNames.get(name);
+  if (canonical === undefined) {
+    canonical = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+    if (canonicalNames.size < 1000) canonicalNames.set(name, canonical);
+  }
+  return canonical;
 }

@@ -14,6 +14,9 @@ const DATA_METRICS = new Set(['data_sent', 'data_received']);
 export class JsonOutput {
   private readonly stream: WriteStream;
   private readonly declared = new Set<string>();
+  /** The last tags object written and its JSON: the samples of one request share one. */
+  private lastTags: Record<string, string> | null = null;
+  private lastTagsJson = '';
   private failure: Error | null = null;
   private closed = false;
   lines = 0;
@@ -38,7 +41,13 @@ export class JsonOutput {
         text += JSON.stringify({ type: 'Metric', data: { name: s.metric, type: s.type, contains, thresholds: this.thresholds.get(s.metric) ?? [], submetrics: null }, metric: s.metric }) + '\n';
         this.lines++;
       }
-      text += JSON.stringify({ type: 'Point', data: { time: new Date(s.at).toISOString(), value: s.value, tags: s.tags }, metric: s.metric }) + '\n';
+      if (s.tags !== this.lastTags) {
+        this.lastTags = s.tags;
+        this.lastTagsJson = JSON.stringify(s.tags);
+      }
+      const tags = this.lastTagsJson;
+      // The same line JSON.stringify would write for { type, data: { time, value, tags }, metric }.
+      text += `{"type":"Point","data":{"time":"${new Date(s.at).toISOString()}","value":${JSON.stringify(s.value)},"tags":${tags}},"metric":${JSON.stringify(s.metric)}}\n`;
       this.lines++;
     }
     this.stream.write(text);

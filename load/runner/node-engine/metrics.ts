@@ -1,6 +1,10 @@
-// The Node runner's metric store: every sample kept by metric and by tag set
-// (raw values for trends, so percentiles are exact), and aggregation of a
-// metric or a tag-filtered sub-metric the way k6 computes it.
+// The Node runner's metric store: every sample counted by metric and by tag
+// set, and aggregation of a metric or a tag-filtered sub-metric the way k6
+// computes it. Trends keep their values in the histograms the merge of a
+// distributed run uses (exact while a series holds at most 1024 distinct
+// values, then log-linear buckets within 0.049 %), so memory stays bounded
+// however long the run, and a part's figures and the merge's are one scheme.
+import { ValueHistogram } from '../../histograms/histogram.ts';
 
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 
@@ -16,8 +20,8 @@ export interface Sample {
 
 interface Series {
   tags: Record<string, string>;
-  /** Every value, kept for trends only. */
-  values: number[];
+  /** Trends only. */
+  values: ValueHistogram | null;
   count: number;
   sum: number;
   min: number;
@@ -31,6 +35,8 @@ interface StoredMetric {
   type: MetricType;
   time: boolean;
   series: Map<string, Series>;
+  /** Series by the tags' JSON as they arrive: one emitting site sends its tags in one order, so this skips sorting them. */
+  byArrival: Map<string, Series>;
 }
 
 /** A metric or sub-metric, aggregated over every series it covers. */
@@ -43,11 +49,11 @@ export interface Aggregate {
   max: number;
   last: number;
   nonZero: number;
-  /** Sorted ascending; trends only. */
-  sorted: number[];
+  /** Trends only. */
+  values: ValueHistogram;
 }
 
-/** k6's percentile: linear interpolation between the closest ranks (TrendSink.P). */
+/** k6's percentile over raw values: linear interpolation between the closest ranks (TrendSink.P); what the histograms are checked against. */
 export function percentile(sorted: readonly number[], pct: number): number {
   if (sorted.length === 0) return 0;
   if (sorted.length === 1) return sorted[0]!;
@@ -65,24 +71,31 @@ const seriesKey = (tags: Record<string, string>) =>
 
 export class MetricStore {
   private readonly metrics = new Map<string, StoredMetric>();
+  /**
+   * The tags object of the last sample and its JSON: the samples of one
+   * request arrive together with one tags object (vu-state.js emit), so
+   * they are keyed once. (A WeakMap would do the same for every object, at
+   * a cost to every garbage collection.)
+   */
+  private lastTags: Record<string, string> | null = null;
+  private lastTagsJson = '';
 
   declare(name: string, type: MetricType, time: boolean): void {
     const existing = this.metrics.get(name);
     if (existing && existing.type !== type) throw new Error(`metric ${name} is both a ${existing.type} and a ${type}`);
-    if (!existing) this.metrics.set(name, { type, time, series: new Map() });
+    if (!existing) this.metrics.set(name, { type, time, series: new Map(), byArrival: new Map() });
   }
 
   add(sample: Sample): void {
     this.declare(sample.metric, sample.type, sample.time);
     const metric = this.metrics.get(sample.metric)!;
-    const key = seriesKey(sample.tags);
-    let series = metric.series.get(key);
-    if (!series) {
-      series = { tags: sample.tags, values: [], count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
-      metric.series.set(key, series);
+    if (sample.tags !== this.lastTags) {
+      this.lastTags = sample.tags;
+      this.lastTagsJson = JSON.stringify(sample.tags);
     }
+    const series = metric.byArrival.get(this.lastTagsJson) ?? this.seriesOf(metric, sample.tags, this.lastTagsJson);
     const v = sample.value;
-    if (metric.type === 'trend') series.values.push(v);
+    series.values?.add(v);
     series.count++;
     series.sum += v;
     series.min = Math.min(series.min, v);
@@ -92,6 +105,17 @@ export class MetricStore {
       series.lastAt = sample.at;
     }
     if (v !== 0) series.nonZero++;
+  }
+
+  private seriesOf(metric: StoredMetric, tags: Record<string, string>, arrival: string): Series {
+    const key = seriesKey(tags);
+    let series = metric.series.get(key);
+    if (!series) {
+      series = { tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
+      metric.series.set(key, series);
+    }
+    metric.byArrival.set(arrival, series);
+    return series;
   }
 
   has(name: string): boolean {
@@ -117,7 +141,7 @@ export class MetricStore {
   aggregate(name: string, filter: Record<string, string> = {}): Aggregate | undefined {
     const metric = this.metrics.get(name);
     if (!metric) return undefined;
-    const out: Aggregate = { type: metric.type, time: metric.time, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, nonZero: 0, sorted: [] };
+    const out: Aggregate = { type: metric.type, time: metric.time, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, nonZero: 0, values: new ValueHistogram() };
     let lastAt = -Infinity;
     const wanted = Object.entries(filter);
     for (const s of metric.series.values()) {
@@ -132,13 +156,12 @@ export class MetricStore {
         lastAt = s.lastAt;
         out.last = s.last;
       }
-      if (metric.type === 'trend') for (const v of s.values) out.sorted.push(v);
+      if (s.values) out.values.merge(s.values);
     }
     if (out.count === 0) {
       out.min = 0;
       out.max = 0;
     }
-    out.sorted.sort((a, b) => a - b);
     return out;
   }
 }
@@ -148,11 +171,11 @@ export function aggregationValue(a: Aggregate, aggregation: string, testDuration
   const p = /^p\(([0-9]+(?:\.[0-9]+)?)\)$/.exec(aggregation);
   switch (a.type) {
     case 'trend':
-      if (p) return percentile(a.sorted, Number(p[1]));
+      if (p) return a.values.percentile(Number(p[1]), a.min, a.max);
       if (aggregation === 'avg') return a.count === 0 ? 0 : a.sum / a.count;
       if (aggregation === 'min') return a.min;
       if (aggregation === 'max') return a.max;
-      if (aggregation === 'med') return percentile(a.sorted, 50);
+      if (aggregation === 'med') return a.values.percentile(50, a.min, a.max);
       if (aggregation === 'count') return a.count;
       return undefined;
     case 'counter':

@@ -84,7 +84,7 @@ async function teardownRan(consoleFile: string): Promise<void> {
   assert.ok(Number(batch[3]) < 1200, `five 300 ms requests in one batch took ${batch[3]} ms`);
 }
 
-test('failed thresholds give exit code 99, abortOnFail 108 and a script error 107', async (t) => {
+test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script error 107', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const { writeFile } = await import('node:fs/promises');
@@ -99,7 +99,7 @@ test('failed thresholds give exit code 99, abortOnFail 108 and a script error 10
     `import { Counter } from 'k6/metrics';\nimport { sleep } from 'k6';\nconst c = new Counter('c');\nexport const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '20s' } }, thresholds: { c: [{ threshold: 'count<3', abortOnFail: true }] } };\nexport default function () { c.add(1); sleep(0.05); }\n`,
   );
   const a = await runWithNodeEngine({ scriptPath: aborting, progress: () => {} });
-  assert.equal(a.exitCode, EXIT.aborted);
+  assert.equal(a.exitCode, EXIT.thresholds);
   assert.match(a.aborted ?? '', /threshold c count<3 failed/);
   assert.ok(a.testRunDurationMs < 10000, 'abortOnFail stopped the 20 s scenario early');
   const broken = join(dir, 'broken.js');

@@ -1,7 +1,7 @@
 // Threshold syntax and evaluation of the Node runner, against k6's rules.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MetricStore, percentile, type Sample } from '../metrics.ts';
+import { aggregationValue, MetricStore, type Sample } from '../metrics.ts';
 import { checkAggregations, evaluateThresholds, parseExpression, parseSelector, parseThresholds, ThresholdError } from '../thresholds.ts';
 
 const sample = (metric: string, type: Sample['type'], value: number, tags: Record<string, string> = {}, at = 0): Sample => ({ metric, type, time: type === 'trend', value, tags, at });
@@ -31,12 +31,16 @@ test('expressions parse aggregation, operator and limit; garbage is refused', ()
 });
 
 test("percentiles interpolate between closest ranks as k6's trend sink does", () => {
-  const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-  assert.equal(percentile(sorted, 50), 5.5);
-  assert.equal(percentile(sorted, 90), 9.1);
-  assert.equal(percentile(sorted, 100), 10);
-  assert.equal(percentile([7], 99), 7);
-  assert.equal(percentile([], 99), 0);
+  const trend = (values: number[]) => {
+    const store = new MetricStore();
+    store.declare('t', 'trend', true);
+    for (const v of values) store.add(sample('t', 'trend', v, {}));
+    return (aggregation: string) => aggregationValue(store.aggregate('t')!, aggregation, 1000);
+  };
+  const ten = trend([7, 1, 2, 3, 4, 5, 6, 8, 9, 10]);
+  assert.deepEqual(['p(50)', 'med', 'p(90)', 'p(100)'].map(ten), [5.5, 5.5, 9.1, 10]);
+  assert.equal(trend([7])('p(99)'), 7);
+  assert.equal(trend([])('p(99)'), 0);
 });
 
 test('tag-filtered thresholds see only the matching samples', () => {

@@ -11,7 +11,7 @@
 // blocked in Atomics.wait cannot be terminated, so every wait here also
 // watches cell [1] and the runner wakes both before terminating.
 import { receiveMessageOnPort } from 'node:worker_threads';
-import { flushSamples } from './vu-state.js';
+import { takeSamples } from './vu-state.js';
 
 /** @type {{ port: import('node:worker_threads').MessagePort, flag: Int32Array } | null} */
 let bridge = null;
@@ -31,10 +31,9 @@ export function connectBridge(port, flagBuffer) {
  */
 export function callMain(message) {
   if (!bridge) throw new Error('the VU is not connected to the runner');
-  // Samples produced so far reach the main thread while this thread waits.
-  flushSamples();
   Atomics.store(bridge.flag, 0, 0);
-  bridge.port.postMessage(message);
+  // Samples produced so far reach the main thread with the request, while this thread waits.
+  bridge.port.postMessage({ ...(/** @type {object} */ (message)), samples: takeSamples() });
   for (;;) {
     Atomics.wait(bridge.flag, 0, 0, 1000);
     if (Atomics.load(bridge.flag, 1) !== 0) throw new Error('iteration interrupted');

@@ -72,6 +72,15 @@ export function keepTag(/** @type {string} */ name) {
 const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'name', 'group', 'check', 'error', 'error_code', 'tls_version', 'scenario', 'service', 'expected_response']);
 
 /**
+ * The tags object last emitted with and its kept copy. One request's samples
+ * are emitted with one tags object, so they share one copy, which the
+ * message to the main thread then carries once instead of once per sample.
+ * Callers pass a fresh object per emitting call and never change it after.
+ */
+let lastTags = /** @type {Record<string, string> | null} */ (null);
+let lastKept = /** @type {Record<string, string>} */ ({});
+
+/**
  * @param {string} metric
  * @param {Sample['type']} type
  * @param {number} value
@@ -79,18 +88,28 @@ const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'na
  * @param {boolean} [time]
  */
 export function emit(metric, type, value, tags, time = false) {
-  /** @type {Record<string, string>} */
-  const kept = {};
-  for (const [k, v] of Object.entries(tags)) if (v !== undefined && keepTag(k)) kept[k] = String(v);
-  vu.samples.push({ metric, type, time, value, tags: kept, at: Date.now() });
+  if (tags !== lastTags) {
+    /** @type {Record<string, string>} */
+    const kept = {};
+    for (const [k, v] of Object.entries(tags)) if (v !== undefined && keepTag(k)) kept[k] = String(v);
+    lastTags = tags;
+    lastKept = kept;
+  }
+  vu.samples.push({ metric, type, time, value, tags: lastKept, at: Date.now() });
   if (vu.samples.length >= 2000) flushSamples();
 }
 
 /** Hands buffered samples to the main thread without waiting. */
 export function flushSamples() {
   if (vu.samples.length === 0) return;
-  parentPort?.postMessage({ type: 'samples', samples: vu.samples });
+  parentPort?.postMessage({ type: 'samples', samples: takeSamples() });
+}
+
+/** The buffered samples, to travel with a message the VU sends anyway (one message fewer per request). */
+export function takeSamples() {
+  const samples = vu.samples;
   vu.samples = [];
+  return samples;
 }
 
 /** @param {string} what */

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectBridge } from './sync-bridge.js';
-import { flushSamples, vu } from './vu-state.js';
+import { takeSamples, vu } from './vu-state.js';
 
 /** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
 const data = workerData;
@@ -101,6 +101,5 @@ port.on('message', (/** @type {any} */ msg) => {
     if (err && /** @type {any} */ (err).fleetproofAbort) aborted = /** @type {Error} */ (err).message;
     else error = describe(err);
   }
-  flushSamples();
-  port.postMessage({ type: 'done', result, error, aborted, ms: Date.now() - started });
+  port.postMessage({ type: 'done', result, error, aborted, ms: Date.now() - started, samples: takeSamples() });
 });

@@ -1,0 +1,80 @@
+// The breakpoint profile against a registry that starts failing routes past
+// a known count: the ramp (20, 40, 60 routes/s, a second each) holds its
+// first rate, breaks at the second when errors appear, and still runs the
+// audit; the report gives the highest rate at which every SLO
+// held, with latency and errors per rate. The failing registry is the
+// reference behind a proxy that answers POST /v1/routes with 500 once 30
+// resolves have gone through: fewer than the first rate's 20 plus the
+// second's 20, more than the first's alone. On the Node runner, and on k6
+// when it is on PATH.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { findK6 } from '../runner/engines.ts';
+import { runLoad } from '../runner/run-load.ts';
+import { startTarget } from './in-process-target.ts';
+
+const RESOLVES_BEFORE_FAILING = 30;
+
+async function failingProxy(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(upstream);
+  let resolves = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && req.url === '/v1/routes' && ++resolves > RESOLVES_BEFORE_FAILING) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'injected' } }));
+      return;
+    }
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const k6 = findK6();
+if (!k6) console.log('notice: k6 is not on PATH; the breakpoint ramp under k6 is skipped (.ci/run installs it)');
+
+for (const engine of ['node', 'k6'] as const) {
+  test(`the breakpoint ramp on ${engine} breaks where errors appear, reports the highest rate that held, and audits`, { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false }, async (t) => {
+    const target = await startTarget(new MemoryStore());
+    const proxy = await failingProxy(target.url);
+    t.after(async () => {
+      await proxy.close();
+      await target.close();
+    });
+    const outcome = await runLoad({
+      target: proxy.url,
+      keyPath: target.keyPath,
+      profile: 'breakpoint',
+      engine,
+      sets: ['tenants=4', 'connector_types=4', 'capabilities=8', 'capabilities_per_version=4', 'instances=16', 'bindings_per_instance=2', 'breakpoint_routes.routing_tenants=4', 'breakpoint_routes.start_rate=20', 'breakpoint_routes.rate_step=20', 'breakpoint_routes.max_rate=60', 'breakpoint_routes.step_s=1', 'breakpoint_routes.pre_allocated_vus=4', 'breakpoint_routes.max_vus=8'],
+      outDir: join(target.dir, 'report'),
+      quiet: true,
+    });
+    assert.ok(outcome.report, outcome.message);
+    const report = outcome.report;
+    const b = report.breakpoint!;
+    assert.deepEqual(b.steps.slice(0, 2).map((s) => [s.rate, s.held]), [[20, true], [40, false]], JSON.stringify(b.steps));
+    assert.equal(b.highest_held_rate, 20);
+    assert.match(b.limit, /^It broke at 40\/s: errors other than CAPACITY_EXCEEDED \(count==0\)/);
+    assert.ok(b.steps[0]!.requests > 0 && b.steps[0]!.p99_ms !== null && b.steps[0]!.error_rate === 0);
+    assert.ok(b.steps[1]!.error_rate > 0, 'the curve shows the errors at the rate that broke');
+    assert.equal(b.steps.length, 3, 'every rate of the ramp ran and is on the curve');
+    assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'the audit ran over the routes the ramp made');
+    assert.deepEqual(report.reasons, [], 'a threshold breaking is the ramp’s answer, not a failure');
+    assert.equal(outcome.exitCode, 0);
+    const md = await readFile(join(outcome.outDir!, 'report.md'), 'utf8');
+    assert.match(md, /Every SLO held up to \*\*20 routes\/s\*\*/);
+    const html = await readFile(join(outcome.outDir!, 'report.html'), 'utf8');
+    assert.match(html, /<h2>Breakpoint<\/h2>[\s\S]*<svg[^>]*aria-label="resolve p99/);
+  });
+}
