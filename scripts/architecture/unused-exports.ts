@@ -12,7 +12,7 @@ import { listSourceFiles } from './import-graph.ts';
 /** Files whose exports a tool reads by convention, not by import. */
 const LOADED_BY_PATH: ReadonlyArray<{ file: RegExp; names: RegExp }> = [
   { file: /\.case\.ts$/, names: /^default$/ },
-  { file: /^load\/(scale\.js|flows\/)|^load\/runner\/node-engine\/test\/fixtures\//, names: /.*/ },
+  { file: /^load\/(scale\.js|flows\/|bench\/)|^load\/runner\/node-engine\/test\/fixtures\//, names: /.*/ },
   // node --test-reporter loads a reporter module by path and calls its default export.
   { file: /^scripts\/test-runner\/events-reporter\.js$/, names: /^default$/ },
 ];
