@@ -7,8 +7,8 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Agent } from 'undici';
 import { clauses } from '../../contract/clauses.ts';
-import { componentValidator, describeViolation } from '../../contract/schemas.ts';
-import { CONTRACT_VERSION, type FleetStatus, type VersionInfo } from '../../contract/records.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import type { FleetStatus } from '../../contract/records.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
@@ -62,23 +62,7 @@ function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
 }
 
-async function readVersion(client: RegistryClient): Promise<{ version: VersionInfo; dateHeader: string | undefined }> {
-  let reply;
-  try {
-    reply = await client.raw('GET', '/version', { as: null });
-  } catch (err) {
-    if (err instanceof HarnessError) throw new CouldNotRun(`target unreachable: ${err.message}`);
-    throw new CouldNotRun(`GET /version: ${(err as Error).message}`);
-  }
-  if (reply.status !== 200) throw new CouldNotRun(`GET /version answered ${reply.status}; the run needs the target's limits and features [ops-version]`);
-  const validate = componentValidator('VersionInfo');
-  if (!validate(reply.json)) throw new CouldNotRun(`GET /version is not a VersionInfo [ops-version]: ${describeViolation(validate.errors).message}`);
-  const version = reply.json as VersionInfo;
-  if (version.contract !== CONTRACT_VERSION) throw new CouldNotRun(`the target implements ${String(version.contract)}; this suite certifies ${CONTRACT_VERSION}`);
-  return { version, dateHeader: reply.headers['date'] };
-}
-
-async function measureClock(operator: RegistryClient, dateHeader: string | undefined): Promise<ServerClock> {
+async function measureClock(operator: RegistryClient, dateOffsetMs: number): Promise<ServerClock> {
   const sent = Date.now();
   try {
     const reply = await operator.call('getFleetStatus');
@@ -86,10 +70,8 @@ async function measureClock(operator: RegistryClient, dateHeader: string | undef
   } catch {
     // fall back to the Date header below
   }
-  const dateMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
   // The Date header has whole seconds: the offset is good to about a second, enough for leases of minutes.
-  if (Number.isFinite(dateMs)) return new ServerClock(Math.round(dateMs + 500 - sent), 'Date header of GET /version', 1000);
-  return clockFrom(undefined, sent, sent, '');
+  return new ServerClock(dateOffsetMs, 'Date header of GET /version', 1000);
 }
 
 async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): Promise<CaseResult> {
@@ -146,6 +128,17 @@ function staticResult(l: LoadedCase, status: 'skip' | 'error', message: string):
   };
 }
 
+/**
+ * A failure seen while the target had stopped answering, or had started
+ * refusing the tokens it accepted at preflight, is no evidence about the
+ * registry: the case ends in error.
+ */
+async function unlessTargetWentAway(r: CaseResult, stillJudgeable: () => Promise<string | null>): Promise<CaseResult> {
+  if (r.status !== 'fail') return r;
+  const problem = await stillJudgeable();
+  return problem === null ? r : { ...r, status: 'error', message: `no verdict: after this case ${problem} (the case had seen: ${r.message})`, failure_clause: null };
+}
+
 async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -173,8 +166,10 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const tokens = new TokenMinter(key, config.audience);
     const ledger = new RetirementLedger();
     const bare = new RegistryClient({ baseUrl: config.target, dispatcher, tokens, requestTimeoutMs: config.timeoutMs });
-    const { version, dateHeader } = await readVersion(bare);
-    const clock = await measureClock(bare.as({ roles: ['registry:operator'] }), dateHeader);
+    const { version, clockOffsetMs } = await preflight({ target: config.target, key, keyPath: config.keyFile, audience: config.audience, roles: ALL_ROLES, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
+      throw err instanceof PreflightProblem ? new CouldNotRun(err.message) : err;
+    });
+    const clock = await measureClock(bare.as({ roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
     const scope: RunScope = { runId, baseUrl: config.target, dispatcher, tokens, version, clock, ledger, requestTimeoutMs: config.timeoutMs };
     progress.start({ runId, target: config.target, implementation: `${version.implementation.name} ${version.implementation.version}`, total: selected.length });
@@ -184,6 +179,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       results.set(r.id, r);
       progress.caseFinished(r);
     };
+    const stillJudgeable = sharedRecheck({ target: config.target, key, keyPath: config.keyFile, audience: config.audience, roles: ALL_ROLES, timeoutMs: config.timeoutMs });
+    const judged = async (r: CaseResult) => finish(await unlessTargetWentAway(r, stillJudgeable));
     const runnable: Array<{ loaded: LoadedCase; c: ConformanceCase }> = [];
     for (const l of selected) {
       if (!l.case || l.problems.length > 0) {
@@ -197,11 +194,11 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const casesStarted = Date.now();
     const alone = (c: ConformanceCase) => c.flags.includes('serial') || c.flags.includes('exclusive');
     progress.phase('concurrent cases');
-    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => finish(await runCase(scope, c, config.timeoutMs)));
+    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => await judged(await runCase(scope, c, config.timeoutMs)));
     progress.phase('serial cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
     progress.phase('exclusive cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
     const casesMs = Date.now() - casesStarted;
 
     progress.phase('retiring run data');
