@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
-import { request } from 'undici';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight } from '../contract/preflight.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { startEmbeddedReference, type EmbeddedReference } from '../reference/embedded-reference.ts';
@@ -54,15 +54,6 @@ const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
 
 function newRunId(): string {
   return `cert-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
-}
-
-async function targetVersion(url: string): Promise<VersionInfo | null> {
-  try {
-    const res = await request(`${url}/version`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
-    return res.statusCode === 200 ? ((await res.body.json()) as VersionInfo) : (await res.body.dump(), null);
-  } catch {
-    return null;
-  }
 }
 
 function environment(postgres: string | null): Environment {
@@ -142,8 +133,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   let version: VersionInfo | null = null;
   try {
     target = await openTarget(options, log);
-    version = await targetVersion(target.url);
-    if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
+    // Conformance mints every role; the load flows stamp leases on this machine's clock.
+    version = (await preflight({ target: target.url, credentials: mintedTokens(target.key, ALL_ROLES, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
     const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.

@@ -15,13 +15,48 @@ export class PreflightProblem extends Error {
   override readonly name = 'PreflightProblem';
 }
 
+/** Tokens the run will present, each with the roles it carries, and where the target learns to trust them. */
+export interface TokenSource {
+  kid: string;
+  audience: string;
+  /** The public JWK set to configure the target with. */
+  trust: string;
+  tokens(): Promise<Array<{ token: string; roles: string }>>;
+}
+
+/** One token per role, minted from the key (a dispatch token carries a tenant, as the run's do). */
+export function mintedTokens(key: SigningKey, roles: readonly Role[], options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
+  const audience = options.audience ?? DEFAULT_AUDIENCE;
+  return {
+    kid: key.kid,
+    audience,
+    trust: options.keyPath ? join(dirname(options.keyPath), JWKS_FILE) : 'the public JWK set of the signing key',
+    tokens: () => Promise.all(roles.map(async (role) => ({ roles: role, token: await mintToken({ key, roles: [role], audience, ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) }) }))),
+  };
+}
+
+/** Tokens minted earlier (a distributed run's shared plan). */
+export function givenTokens(tokens: readonly string[], trust: string): TokenSource {
+  const claims = (token: string, part: 0 | 1) => {
+    try {
+      return JSON.parse(Buffer.from(token.split('.')[part] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const first = tokens[0] ?? '';
+  const aud = claims(first, 1)['aud'];
+  return {
+    kid: String(claims(first, 0)['kid'] ?? 'none'),
+    audience: String(Array.isArray(aud) ? aud.join(' ') : (aud ?? DEFAULT_AUDIENCE)),
+    trust,
+    tokens: async () => tokens.map((token) => ({ token, roles: String(claims(token, 1)['scope'] ?? '') })),
+  };
+}
+
 export interface PreflightOptions {
   target: string;
-  key: SigningKey;
-  /** The private key's file; the public set beside it is what the target must trust. */
-  keyPath?: string;
-  audience?: string;
-  roles: readonly Role[];
+  credentials: TokenSource;
   /** How far the target's clock may be from this machine's for the run to judge time. */
   maxClockOffsetMs: number;
   timeoutMs?: number;
@@ -99,20 +134,17 @@ function versionInfo(base: string, reply: Answer): VersionInfo {
   return version;
 }
 
-async function tokensAccepted(options: PreflightOptions, timeoutMs: number): Promise<void> {
-  const audience = options.audience ?? DEFAULT_AUDIENCE;
-  const jwks = options.keyPath ? join(dirname(options.keyPath), JWKS_FILE) : 'the public JWK set of the signing key';
-  for (const role of options.roles) {
-    const token = await mintToken({ key: options.key, roles: [role], audience, ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) });
+async function tokensAccepted(base: string, credentials: TokenSource, timeoutMs: number): Promise<void> {
+  for (const { token, roles } of await credentials.tokens()) {
     let reply: Answer;
     try {
-      reply = await get(`${options.target}${PROBE_PATH}`, timeoutMs, token);
+      reply = await get(`${base}${PROBE_PATH}`, timeoutMs, token);
     } catch (err) {
       throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
     }
-    if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${options.key.kid} (role ${role}): configure it to trust ${jwks} (audience ${audience})`);
+    if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`);
     if (reply.status >= 500) throw new PreflightProblem(`the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`);
-    if (reply.status !== 403 && reply.status !== 404) throw new PreflightProblem(`GET ${PROBE_PATH} with a ${role} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`);
+    if (reply.status !== 403 && reply.status !== 404) throw new PreflightProblem(`GET ${PROBE_PATH} with a ${roles} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`);
   }
 }
 
@@ -134,7 +166,7 @@ export async function recheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'
   const base = options.target.replace(/\/+$/, '');
   try {
     await answers(base, timeoutMs);
-    await tokensAccepted({ ...options, target: base, maxClockOffsetMs: 0 }, timeoutMs);
+    await tokensAccepted(base, options.credentials, timeoutMs);
     return null;
   } catch (err) {
     if (err instanceof PreflightProblem) return err.message;
@@ -158,7 +190,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const reply = await answers(base, timeoutMs);
   const received = Date.now();
   const version = versionInfo(base, reply);
-  await tokensAccepted({ ...options, target: base }, timeoutMs);
+  await tokensAccepted(base, options.credentials, timeoutMs);
   const offset = clockOffset(reply, sent, received);
   if (offset === null) throw new PreflightProblem(`GET ${base}/version carries no Date header, so the run cannot place time on the target's clock: make the server send Date (RFC 9110)`);
   // The Date header is good to a second and a round trip; only what is surely beyond the bound is refused.

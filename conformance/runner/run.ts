@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Agent } from 'undici';
 import { clauses } from '../../contract/clauses.ts';
-import { ALL_ROLES, CLOCK_BOUND_MS, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { RegistryClient } from '../harness/client.ts';
@@ -166,7 +166,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const tokens = new TokenMinter(key, config.audience);
     const ledger = new RetirementLedger();
     const bare = new RegistryClient({ baseUrl: config.target, dispatcher, tokens, requestTimeoutMs: config.timeoutMs });
-    const { version, clockOffsetMs } = await preflight({ target: config.target, key, keyPath: config.keyFile, audience: config.audience, roles: ALL_ROLES, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
+    const credentials = mintedTokens(key, ALL_ROLES, { keyPath: config.keyFile, audience: config.audience });
+    const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
       throw err instanceof PreflightProblem ? new CouldNotRun(err.message) : err;
     });
     const clock = await measureClock(bare.as({ roles: ['registry:operator'] }), clockOffsetMs);
@@ -179,7 +180,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       results.set(r.id, r);
       progress.caseFinished(r);
     };
-    const stillJudgeable = sharedRecheck({ target: config.target, key, keyPath: config.keyFile, audience: config.audience, roles: ALL_ROLES, timeoutMs: config.timeoutMs });
+    const stillJudgeable = sharedRecheck({ target: config.target, credentials, timeoutMs: config.timeoutMs });
     const judged = async (r: CaseResult) => finish(await unlessTargetWentAway(r, stillJudgeable));
     const runnable: Array<{ loaded: LoadedCase; c: ConformanceCase }> = [];
     for (const l of selected) {

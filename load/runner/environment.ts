@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
-import { request } from 'undici';
 import type { EngineInfo } from './engines.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -17,17 +16,6 @@ export interface LoadEnvironment {
 function git(args: string[]): string | null {
   try {
     return execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
-}
-
-/** GET /version of the target, or null when it does not answer. */
-export async function targetVersion(url: string): Promise<unknown> {
-  try {
-    const res = await request(`${url.replace(/\/+$/, '')}/version`, { signal: AbortSignal.timeout(10_000) });
-    const text = await res.body.text();
-    return res.statusCode === 200 ? JSON.parse(text) : null;
   } catch {
     return null;
   }

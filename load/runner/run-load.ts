@@ -5,13 +5,14 @@
 // One part of a distributed run runs on the run's shared plan instead and
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from '../../reports/load/load-report.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
-import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, type PreflightResult } from '../../contract/preflight.ts';
+import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
-import { captureEnvironment, targetVersion } from './environment.ts';
+import { captureEnvironment } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
@@ -71,10 +72,25 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  if ((await targetVersion(o.target)) === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
   const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+  const checked = await preflightPlan(plan, trustOf(o.keyPath));
+  if (typeof checked === 'string') return { exitCode: 2, message: checked };
   await writeRunPlan(path, plan);
   return { exitCode: 0, message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}` };
+}
+
+function trustOf(keyPath: string): string {
+  return join(dirname(keyPath), JWKS_FILE);
+}
+
+/** Preflight with the very tokens the run will present; the flows stamp leases on this machine's clock. */
+async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult | string> {
+  try {
+    return await preflight({ target: plan.target, credentials: givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+  } catch (err) {
+    if (err instanceof PreflightProblem) return err.message;
+    throw err;
+  }
 }
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
@@ -96,8 +112,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const profile = plan.profile;
   const engine = chooseEngine(o.engine ?? 'auto');
   if ('unavailable' in engine) return { exitCode: 2, message: engine.unavailable };
-  const version = await targetVersion(target);
-  if (version === null) return { exitCode: 2, message: `the target ${target} does not answer GET /version` };
+  const checked = await preflightPlan(plan, o.planPath !== undefined ? 'the public JWK set of the key that signed the plan' : trustOf(o.keyPath));
+  if (typeof checked === 'string') return { exitCode: 2, message: checked };
+  const version = checked.version;
 
   const startedAt = new Date();
   const outDir = o.outDir ?? join(REPORTS_DIR, `load-${profile.name}-${plan.run_id}`);

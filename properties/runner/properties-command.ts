@@ -2,6 +2,8 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem } from '../../contract/preflight.ts';
+import { loadSigningKey } from '../../contract/tokens.ts';
 import type { FaultName } from '../../reference/domain/faults.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import { httpTarget } from '../targets/http-target.ts';
@@ -37,6 +39,16 @@ async function openTarget(c: PropertiesCommand): Promise<Target> {
   return memoryTarget({ faults: c.faults });
 }
 
+/** The suites time calls on the registry's own clock and mint tokens of hours on this one. */
+async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Promise<void> {
+  const key = await loadSigningKey(http.key);
+  try {
+    await preflight({ target: http.url, credentials: mintedTokens(key, ALL_ROLES, { keyPath: http.key }), maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: http.requestTimeoutMs });
+  } catch (err) {
+    throw err instanceof PreflightProblem ? new Error(err.message) : err;
+  }
+}
+
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
 function replayCommandFor(argv: string[]): ReplayCommand {
   const kept: string[] = [];
@@ -67,9 +79,10 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
   let target: Target;
   try {
+    if (c.http) await preflightHttp(c.http);
     target = await openTarget(c);
   } catch (err) {
-    console.error(`fleetproof properties: cannot open the target: ${(err as Error).message}`);
+    console.error(`fleetproof properties: could not run: ${(err as Error).message}`);
     return 2;
   }
   const replay = replayCommandFor(c.argv);
