@@ -228,7 +228,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
     if (outDir) await writeConformanceReports(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
-    return { exitCode: result.verdict === 'qualified' ? EXIT.qualified : EXIT.nonConformant, result, outDir };
+    const exitCode = result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
+    return { exitCode, result, outDir };
   } catch (err) {
     if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };
     throw err;

@@ -30,6 +30,7 @@ import { scaleDataset } from './dataset.js';
  * @property {string} format
  * @property {string} phase_checks
  * @property {number} [duration_s]
+ * @property {number} [max_dropped_iterations]
  * @property {import('./dataset.js').Dimensions} dataset
  * @property {PhasePlan[]} phases
  * @property {ThresholdPlan[]} thresholds

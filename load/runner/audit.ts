@@ -1,6 +1,8 @@
 // The invariant audit that follows the load: the runner reads the target's
 // state through the API and checks what must hold whatever the latencies.
-// A violated invariant fails the run.
+// A violated invariant fails the run; a read the audit could not make (no
+// answer, a 5xx, a token refused) is an error: it shows nothing about the
+// registry's state, so it is never counted as a violation.
 import { Agent, request } from 'undici';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { sha256Hex } from '../../reference/domain/digest.ts';
@@ -31,8 +33,10 @@ export interface InvariantResult {
 export interface AuditResult {
   ok: boolean;
   invariants: InvariantResult[];
-  /** Reads that failed for a reason other than a violation (network, 5xx). */
+  /** Reads that could not be made (network, 5xx, a refused token), the first few; they judge nothing. */
   errors: string[];
+  /** How many reads could not be made. */
+  unread?: number;
 }
 
 /** A replica's health as the audit read it, which retirement builds on. */
@@ -87,14 +91,22 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
   const errors: string[] = [];
   const base = plan.target.replace(/\/+$/, '');
   const tenantTokens = new Map(plan.tokens.tenants.map((t, i) => [tenantId(plan.run_id, i + 1), t]));
-  const getJson = async (path: string, token: string): Promise<{ status: number; body: any }> => {
+  let unread = 0;
+  const couldNotRead = (line: string) => {
+    unread++;
+    if (errors.length < MAX_EXAMPLES) errors.push(line);
+  };
+  /** The answer, or null when there is none to judge by (recorded as an error). A 404 is an answer: the record is not there. */
+  const getJson = async (path: string, token: string): Promise<{ status: number; body: any } | null> => {
     try {
       const res = await request(base + path, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
       const text = await res.body.text();
-      return { status: res.statusCode, body: text ? JSON.parse(text) : null };
+      if (res.statusCode === 200 || res.statusCode === 404) return { status: res.statusCode, body: text ? JSON.parse(text) : null };
+      couldNotRead(`GET ${path}: answered ${res.statusCode}${/"code":"([A-Z_]+)"/.exec(text)?.[1] ? ` ${/"code":"([A-Z_]+)"/.exec(text)![1]}` : ''}`);
+      return null;
     } catch (err) {
-      if (errors.length < MAX_EXAMPLES) errors.push(`GET ${path}: ${(err as Error).message}`);
-      return { status: 0, body: null };
+      couldNotRead(`GET ${path}: no answer (${(err as Error).message})`);
+      return null;
     }
   };
   const enc = encodeURIComponent;
@@ -104,6 +116,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     await mapLimited([...journal.routes.values()], CONCURRENCY, async (route) => {
       const token = tenantTokens.get(route.tenant_id);
       const res = token ? await getJson(`/v1/routes/${enc(route.action_id)}`, token) : { status: 0, body: null };
+      if (res === null) return;
       const digest = res.status === 200 ? sha256Hex(canonicalJson(res.body.assignment)) : '';
       pinned.check(digest === route.digest, () => `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`);
       if (res.status === 200) released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
@@ -118,6 +131,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     }
     await mapLimited(replicaIds, CONCURRENCY, async (id) => {
       const res = await getJson(`/v1/replicas/${enc(id)}`, plan.tokens.control);
+      if (res === null) return;
       if (res.status !== 200) {
         baseline.check(false, () => `${id}: read answered ${res.status}`);
         return;
@@ -142,10 +156,11 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
       // Only the run's own keys have a known baseline (0); a shared global counter does not.
       if (!key.includes(plan.run_id) && kind !== 'binding') return;
       const res = await getJson(`/v1/admission-counters/${enc(kind)}/${enc(key)}`, plan.tokens.control);
+      if (res === null) return;
       counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
     });
     const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
-    return { result: { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors }, replicas };
+    return { result: { ok: unread === 0 && invariants.every((i) => i.ok), invariants, errors, unread }, replicas };
   } finally {
     await agent.close();
   }

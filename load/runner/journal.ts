@@ -37,6 +37,8 @@ export interface PhaseTiming {
   phase: string;
   started: number;
   ms: number;
+  /** False when the phase's flow threw; absent in journals written before the field existed. */
+  completed?: boolean;
 }
 
 export interface Journal {

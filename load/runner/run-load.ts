@@ -178,6 +178,6 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const ran = run.exitCode === 0 || run.exitCode === 99;
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
-  const exitCode = report.verdict === 'pass' ? 0 : 1;
+  const exitCode = report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : 2;
   return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html}${histogramNote}` };
 }

@@ -2,7 +2,7 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
-import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem } from '../../contract/preflight.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
 import type { FaultName } from '../../reference/domain/faults.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
@@ -94,6 +94,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
       log: (line) => console.log(line),
+      ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: mintedTokens(await loadSigningKey(c.http.key), ALL_ROLES, { keyPath: c.http.key }), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;
