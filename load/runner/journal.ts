@@ -41,6 +41,13 @@ export interface PhaseTiming {
   completed?: boolean;
 }
 
+export interface IndeterminateFact {
+  operation: 'resolve' | 'settle';
+  action_id: string;
+  /** 1-based tenant number: the plan's token for it. */
+  tenant: number;
+}
+
 export interface Journal {
   /** First sighting of each action. */
   routes: Map<string, RouteFact>;
@@ -52,13 +59,15 @@ export interface Journal {
   latencies: LatencyFact[];
   /** Wall time of each qualification phase (one iteration each). */
   phases: PhaseTiming[];
+  /** Resolves and settlements still indeterminate after the flow's retries. */
+  indeterminate: IndeterminateFact[];
   /** The script's other console lines. */
   messages: string[];
   malformed: number;
 }
 
 export function parseJournal(text: string): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], messages: [], malformed: 0 };
+  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], messages: [], malformed: 0 };
   for (const line of text.split('\n')) {
     const at = line.indexOf(JOURNAL_PREFIX);
     if (at === -1) {
@@ -92,6 +101,9 @@ export function parseJournal(text: string): Journal {
         break;
       case 'latency':
         j.latencies.push(fact as unknown as LatencyFact);
+        break;
+      case 'indeterminate':
+        j.indeterminate.push(fact as unknown as IndeterminateFact);
         break;
       default:
         j.malformed++;
