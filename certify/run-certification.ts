@@ -17,6 +17,7 @@ import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '..
 import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from './certification.ts';
 import { clauseCoverage } from './coverage.ts';
+import { groundsOf } from './grounds.ts';
 import { embeddedPostgres } from './embedded-postgres.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
@@ -157,6 +158,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   } finally {
     await target?.close();
   }
+  const coverage = clauseCoverage(evidence);
   const verdict = overallVerdict(records);
   const result: CertificationResult = {
     schema: CERTIFICATION_SCHEMA,
@@ -169,9 +171,10 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     profile,
     environment: environment(target?.postgres ?? null),
     verdict,
+    grounds: groundsOf(profile, coverage),
     reasons: records.flatMap((r) => r.reasons.map((reason) => `${r.name}: ${reason}`)),
     stages: records,
-    clauses: clauseCoverage(evidence),
+    clauses: coverage,
     failures,
   };
   await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');

@@ -23,6 +23,8 @@ export function conformanceStatus(result: ConformanceResult): StageStatus {
   const verdict = verdictOf(judged);
   if (verdict === 'non-conformant') return 'failed';
   if (verdict === 'could-not-judge') return 'could-not-run';
+  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason).
+  if (result.clauses.some((c) => c.severity === 'required' && (c.status === 'unknown' || c.status === 'skip') && c.exempt === null)) return 'could-not-run';
   // A certification judges the whole suite; a partial selection qualifies nothing.
   return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
 }

@@ -121,6 +121,8 @@ function untilDeterminate(r, first) {
     sleep(delay);
     res = sendOnce(r);
   }
+  // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
+  if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: JSON.parse(String(r.body)).assignment.action_id });
   // Still unknown: the runner settles what such an action may hold before the audit judges.
   if (indeterminate(res) && r.tenant !== undefined && (operation === 'resolve' || operation === 'settle')) {
     const body = JSON.parse(String(r.body));

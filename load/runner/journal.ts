@@ -61,13 +61,15 @@ export interface Journal {
   phases: PhaseTiming[];
   /** Resolves and settlements still indeterminate after the flow's retries. */
   indeterminate: IndeterminateFact[];
+  /** Actions whose settlement the flows saw answered. */
+  settled: Set<string>;
   /** The script's other console lines. */
   messages: string[];
   malformed: number;
 }
 
 export function parseJournal(text: string): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], messages: [], malformed: 0 };
+  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], settled: new Set(), messages: [], malformed: 0 };
   for (const line of text.split('\n')) {
     const at = line.indexOf(JOURNAL_PREFIX);
     if (at === -1) {
@@ -101,6 +103,9 @@ export function parseJournal(text: string): Journal {
         break;
       case 'latency':
         j.latencies.push(fact as unknown as LatencyFact);
+        break;
+      case 'settled':
+        j.settled.add(fact['action_id'] as string);
         break;
       case 'indeterminate':
         j.indeterminate.push(fact as unknown as IndeterminateFact);

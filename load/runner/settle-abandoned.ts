@@ -1,18 +1,22 @@
-// Before the audit judges: the resolves and settlements that stayed
-// indeterminate after the flows' retries may have left reservations that no
-// one will release ([failure-indeterminate]). As a dispatcher would, the
-// runner reads each such action's route and settles it when it is reserved,
-// so the audit never blames the registry for reservations the harness
-// abandoned. A read or settlement that still fails is left for the audit,
-// which then cannot read a baseline either and reports an error.
+// Before the audit judges: actions the flows left without an answered
+// settlement may still hold reservations no one will release — resolves and
+// settlements that stayed indeterminate after the flows' retries
+// ([failure-indeterminate]), and iterations cut between resolve and settle
+// at a phase's end. As a dispatcher would, the runner reads each such
+// action's route and settles it when it is reserved, so the audit never
+// blames the registry for reservations the harness abandoned. Routes whose
+// settlement was answered are left alone: the audit checks those. A read or
+// settlement that still fails is left to the audit, which reports it.
 import { Agent, request } from 'undici';
 import type { Journal } from './journal.ts';
-import type { RunPlan } from './run-plan.ts';
+import { tenantId, type RunPlan } from './run-plan.ts';
 
 const CONCURRENCY = 8;
 
-export async function settleIndeterminate(plan: RunPlan, journal: Journal): Promise<{ settled: number; unknown: number }> {
+export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<{ settled: number; unknown: number }> {
+  const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
+  for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
   const agent = new Agent({ connections: CONCURRENCY });
   const base = plan.target.replace(/\/+$/, '');
   let settled = 0;
