@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startEmbeddedTarget } from '../cli/embedded-target.ts';
 import { EXEMPT_CLAUSES } from '../conformance/lint/config.ts';
+import { writeSigningKeys } from '../contract/tokens.ts';
 import { startEmbeddedReference } from '../reference/embedded-reference.ts';
 import { BUNDLE_FILE, loadSigner, verifyBundle, writeBundle } from '../reports/bundle/bundle.ts';
 import type { Statement } from '../reports/bundle/statement.ts';
@@ -128,6 +129,21 @@ describe('fleetproof certify', { concurrency: true }, () => {
       assert.deepEqual((await verify(out)).problems, []);
     } finally {
       await close();
+    }
+  });
+
+  it('could not judge with a key the target does not trust: one line naming the fix, and no stage run', async () => {
+    const reference = await startEmbeddedReference();
+    const out = join(root, 'untrusted');
+    const keys = await writeSigningKeys(join(root, 'stranger'));
+    try {
+      const outcome = await runCertification({ target: { url: reference.url, keyPath: keys.signingKeyPath }, out, log: quiet });
+      assert.deepEqual([outcome.exitCode, outcome.result.verdict], [2, 'could-not-run']);
+      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped']);
+      assert.match(outcome.result.stages[0]!.reasons.join('\n'), new RegExp(`^the target refused a token signed with kid=\\S+ \\(role registry:admin\\): configure it to trust ${keys.jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`));
+      assert.deepEqual(outcome.result.failures, [], 'nothing is blamed on the registry');
+    } finally {
+      await reference.close();
     }
   });
 });

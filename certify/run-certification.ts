@@ -9,12 +9,13 @@ import { join, relative } from 'node:path';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
 import { newRunId } from '../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
-import { targetVersion } from '../contract/transport/version.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight } from '../contract/preflight.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
+import { groundsOf } from './grounds.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
@@ -112,8 +113,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   let version: VersionInfo | null = null;
   try {
     target = await openTarget(options, log);
-    version = await targetVersion(target.url);
-    if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
+    // Conformance mints every role; the load flows stamp leases on this machine's clock.
+    version = (await preflight({ target: target.url, credentials: mintedTokens(target.key, ALL_ROLES, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
     const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
@@ -136,6 +137,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   } finally {
     await target?.close();
   }
+  const coverage = clauseCoverage(evidence);
   const verdict = overallVerdict(records);
   const result: CertificationResult = {
     schema: CERTIFICATION_SCHEMA,
@@ -148,9 +150,10 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     profile,
     environment: environment(target?.postgres ?? null),
     verdict,
+    grounds: groundsOf(profile, coverage),
     reasons: records.flatMap((r) => r.reasons.map((reason) => `${r.name}: ${reason}`)),
     stages: records,
-    clauses: clauseCoverage(evidence),
+    clauses: coverage,
     failures,
   };
   await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');

@@ -20,7 +20,11 @@ export function overallVerdict(stages: ReadonlyArray<Pick<StageRecord, 'status'>
 export function conformanceStatus(result: ConformanceResult): StageStatus {
   const spec = clauses();
   const judged = result.cases.map((c) => ({ ...c, failure_severity: c.failure_clause ? (spec.get(c.failure_clause)?.severity ?? null) : null }));
-  if (verdictOf(judged) === 'non-conformant') return 'failed';
+  const verdict = verdictOf(judged);
+  if (verdict === 'non-conformant') return 'failed';
+  if (verdict === 'could-not-judge') return 'could-not-run';
+  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason).
+  if (result.clauses.some((c) => c.severity === 'required' && (c.status === 'unknown' || c.status === 'skip') && c.exempt === null)) return 'could-not-run';
   // A certification judges the whole suite; a partial selection qualifies nothing.
   return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
 }
@@ -49,8 +53,11 @@ export function thresholdHolds(expression: string, value: number | null): boolea
 
 export function loadStatus(report: LoadReport): StageStatus {
   if (report.audit === null && report.thresholds.length === 0) return 'could-not-run';
+  // The report's own rule: an audited violation fails; otherwise a run that could not judge judges nothing.
+  if (report.audit?.invariants.some((i) => !i.ok)) return 'failed';
+  if (report.verdict === 'could-not-judge') return 'could-not-run';
   const thresholds = report.thresholds.every((t) => thresholdHolds(t.expression, t.value));
-  const checks = report.phases.every((p) => p.checks_ok);
+  const checks = report.phases.every((p) => (p.status ?? (p.checks_ok ? 'pass' : 'fail')) === 'pass');
   const audit = report.audit !== null && report.audit.errors.length === 0 && report.audit.invariants.every((i) => i.ok);
   return thresholds && checks && audit && report.engine_exit_code === 0 ? 'passed' : 'failed';
 }

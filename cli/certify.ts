@@ -34,6 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   const r = outcome.result;
   console.log(`\n${r.verdict.toUpperCase()}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
+  for (const ground of r.grounds ?? []) console.log(ground);
   console.log(`report: ${outcome.outDir}/report.html`);
   console.log(`bundle: ${outcome.bundlePath}`);
   return outcome.exitCode;

@@ -49,6 +49,6 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.couldNotRun;
   }
   const outcome = await runConformance({ config, progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
-  if (outcome.exitCode === EXIT.couldNotRun) console.error(`fleetproof conform: could not run: ${outcome.error}`);
+  if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined) console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;
 }

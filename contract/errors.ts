@@ -34,7 +34,7 @@ export const ERROR_CATALOGUE = {
   BINDING_UNAVAILABLE: { status: 422, retryable: false, clause: 'route-binding-unavailable', provokable: true, summary: 'no enabled valid binding for tenant and capability' },
   CAPACITY_EXCEEDED: { status: 429, retryable: true, clause: 'admission-all-or-nothing', provokable: true, summary: 'an admission scope is at its limit' },
   REPLICA_UNAVAILABLE: { status: 503, retryable: true, clause: 'route-replica-unavailable', provokable: true, summary: 'no replica can take the attempt' },
-  STORAGE_UNAVAILABLE: { status: 503, retryable: true, clause: 'failure-storage', provokable: false, summary: 'storage failed; nothing committed' },
+  STORAGE_UNAVAILABLE: { status: 503, retryable: true, clause: 'failure-storage', provokable: false, summary: 'storage failed; the request may or may not have taken effect' },
   INTERNAL: { status: 500, retryable: false, clause: 'error-no-server-error-on-input', provokable: false, summary: 'a defect; never a correct answer' },
 } as const satisfies Record<string, ErrorEntry>;
 

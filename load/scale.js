@@ -13,13 +13,14 @@ import { concurrentRoutes } from './flows/concurrent-routes.js';
 import { leaseChurn } from './flows/lease-churn.js';
 import { noisyTenant } from './flows/noisy-tenant.js';
 import { retryRotation } from './flows/retry-rotation.js';
-import { retryStorm } from './flows/retry-storm.js';
+import { restoreStormPolicy, retryStorm } from './flows/retry-storm.js';
 import { seedDataset } from './flows/seed-dataset.js';
 import { versionRollout } from './flows/version-rollout.js';
 import { heartbeat, replicaMonitor, sustainedCatalog, sustainedLeaseChurn, sustainedRoute } from './flows/sustained.js';
 import exec from 'k6/execution';
 import { journal } from './lib/journal.js';
 import { buildOptions } from './lib/options.js';
+import { registryClient } from './lib/registry.js';
 import { datasetOf, loadRunPlan, phaseParams } from './lib/plan.js';
 import { buildSummary } from './lib/summary.js';
 
@@ -37,18 +38,31 @@ export const options = buildOptions(plan);
  * @param {() => void} flow
  */
 function timed(phase, flow) {
+  if (previousPhase(phase) === 'retry_storm') restoreStormPolicy(data, registryClient(plan, 'retry_storm'));
   const started = Date.now();
+  let completed = false;
   try {
     flow();
+    completed = true;
   } finally {
-    journal({ k: 'phase', phase, started, ms: Date.now() - started });
+    // A phase cut at its budget journals nothing; one that threw journals completed: false.
+    journal({ k: 'phase', phase, started, ms: Date.now() - started, completed });
   }
+}
+
+/** @param {string} phase */
+function previousPhase(phase) {
+  const names = plan.profile.phases.map((p) => p.name);
+  const at = names.indexOf(phase);
+  return at > 0 ? names[at - 1] : null;
 }
 
 export function setup() {
   const started = Date.now();
   const result = seedDataset(plan, data, params('seed'));
-  journal({ k: 'phase', phase: 'seed', started, ms: Date.now() - started });
+  // The seeding instance measured from its first write to its last acknowledged one; the others waited.
+  const ms = result.seeded_records > 0 ? result.seed_ms : Date.now() - started;
+  journal({ k: 'phase', phase: 'seed', started: Date.now() - ms, ms, completed: true });
   return result;
 }
 

@@ -6,13 +6,12 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { componentValidator, describeViolation } from '../../contract/schemas.ts';
-import { CONTRACT_VERSION, type FleetStatus, type VersionInfo } from '../../contract/records.ts';
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import type { FleetStatus } from '../../contract/records.ts';
 import { newRunId } from '../../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { mintedCredentials } from '../../contract/transport/credentials.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
-import { readVersionInfo, VersionUnavailable } from '../../contract/transport/version.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';
@@ -64,22 +63,7 @@ function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
 }
 
-async function readVersion(transport: HttpTransport): Promise<{ version: VersionInfo; dateHeader: string | undefined }> {
-  let reading;
-  try {
-    reading = await readVersionInfo(transport);
-  } catch (err) {
-    if (err instanceof VersionUnavailable) throw new CouldNotRun(`${err.message}; the run needs the target's limits and features [ops-version]`);
-    throw err;
-  }
-  const validate = componentValidator('VersionInfo');
-  if (!validate(reading.version)) throw new CouldNotRun(`GET /version is not a VersionInfo [ops-version]: ${describeViolation(validate.errors).message}`);
-  const version = reading.version;
-  if (version.contract !== CONTRACT_VERSION) throw new CouldNotRun(`the target implements ${String(version.contract)}; this suite certifies ${CONTRACT_VERSION}`);
-  return { version, dateHeader: reading.date };
-}
-
-async function measureClock(operator: RegistryClient, dateHeader: string | undefined): Promise<ServerClock> {
+async function measureClock(operator: RegistryClient, dateOffsetMs: number): Promise<ServerClock> {
   const sent = Date.now();
   try {
     const reply = await operator.call('getFleetStatus');
@@ -87,10 +71,8 @@ async function measureClock(operator: RegistryClient, dateHeader: string | undef
   } catch {
     // fall back to the Date header below
   }
-  const dateMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
   // The Date header has whole seconds: the offset is good to about a second, enough for leases of minutes.
-  if (Number.isFinite(dateMs)) return new ServerClock(Math.round(dateMs + 500 - sent), 'Date header of GET /version', 1000);
-  return clockFrom(undefined, sent, sent, '');
+  return new ServerClock(dateOffsetMs, 'Date header of GET /version', 1000);
 }
 
 async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): Promise<CaseResult> {
@@ -147,6 +129,17 @@ function staticResult(l: LoadedCase, status: 'skip' | 'error', message: string):
   };
 }
 
+/**
+ * A failure seen while the target had stopped answering, or had started
+ * refusing the tokens it accepted at preflight, is no evidence about the
+ * registry: the case ends in error.
+ */
+async function unlessTargetWentAway(r: CaseResult, stillJudgeable: () => Promise<string | null>): Promise<CaseResult> {
+  if (r.status !== 'fail') return r;
+  const problem = await stillJudgeable();
+  return problem === null ? r : { ...r, status: 'error', message: `no verdict: after this case ${problem} (the case had seen: ${r.message})`, failure_clause: null };
+}
+
 async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -174,8 +167,11 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const tokens = new HarnessTokens(key, config.audience);
     const ledger = new RetirementLedger();
     transport = new HttpTransport({ baseUrl: config.target, credentials: mintedCredentials(tokens), connections: 256, timeoutMs: config.timeoutMs });
-    const { version, dateHeader } = await readVersion(transport);
-    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), dateHeader);
+    const credentials = mintedTokens(key, ALL_ROLES, { keyPath: config.keyFile, audience: config.audience });
+    const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
+      throw err instanceof PreflightProblem ? new CouldNotRun(err.message) : err;
+    });
+    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
     const scope: RunScope = { runId, transport, tokens, version, clock, ledger };
     progress.start({ runId, target: config.target, implementation: `${version.implementation.name} ${version.implementation.version}`, total: selected.length });
@@ -185,6 +181,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       results.set(r.id, r);
       progress.caseFinished(r);
     };
+    const stillJudgeable = sharedRecheck({ target: config.target, credentials, timeoutMs: config.timeoutMs });
+    const judged = async (r: CaseResult) => finish(await unlessTargetWentAway(r, stillJudgeable));
     const runnable: Array<{ loaded: LoadedCase; c: ConformanceCase }> = [];
     for (const l of selected) {
       if (!l.case || l.problems.length > 0) {
@@ -198,11 +196,11 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const casesStarted = Date.now();
     const alone = (c: ConformanceCase) => c.flags.includes('serial') || c.flags.includes('exclusive');
     progress.phase('concurrent cases');
-    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => finish(await runCase(scope, c, config.timeoutMs)));
+    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => await judged(await runCase(scope, c, config.timeoutMs)));
     progress.phase('serial cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
     progress.phase('exclusive cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) finish(await runCase(scope, c, config.timeoutMs));
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
     const casesMs = Date.now() - casesStarted;
 
     progress.phase('retiring run data');
@@ -232,7 +230,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
     if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
-    return { exitCode: result.verdict === 'qualified' ? EXIT.qualified : EXIT.nonConformant, result, outDir };
+    const exitCode = result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
+    return { exitCode, result, outDir };
   } catch (err) {
     if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };
     throw err;

@@ -22,7 +22,7 @@ export function rollUp(statuses: Iterable<RollupStatus>): RollupStatus {
   return out;
 }
 
-export type Verdict = 'qualified' | 'non-conformant';
+export type Verdict = 'qualified' | 'non-conformant' | 'could-not-judge';
 
 /** Exit codes of `fleetproof conform`. */
 export const EXIT = { qualified: 0, nonConformant: 1, couldNotRun: 2 } as const;
@@ -36,11 +36,21 @@ export interface JudgedCase {
 
 /** Does this case's outcome block qualification? */
 export function blocksQualification(c: JudgedCase): boolean {
-  if (c.status === 'error') return c.severity === 'required' || c.severity === null;
-  if (c.status === 'fail') return c.severity === 'required' || c.failure_severity === 'required' || c.severity === null;
-  return false;
+  return isBlockingError(c) || isBlockingFailure(c);
 }
 
+/** A failure of a required case, or against a required clause: evidence of non-conformance. */
+function isBlockingFailure(c: JudgedCase): boolean {
+  return c.status === 'fail' && (c.severity === 'required' || c.failure_severity === 'required' || c.severity === null);
+}
+
+/** A required case that reached no verdict: no evidence either way. */
+function isBlockingError(c: JudgedCase): boolean {
+  return c.status === 'error' && (c.severity === 'required' || c.severity === null);
+}
+
+/** A blocking failure is non-conformance whatever else happened; blocking errors alone leave the run unjudged. */
 export function verdictOf(cases: readonly JudgedCase[]): Verdict {
-  return cases.some(blocksQualification) ? 'non-conformant' : 'qualified';
+  if (cases.some(isBlockingFailure)) return 'non-conformant';
+  return cases.some(isBlockingError) ? 'could-not-judge' : 'qualified';
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
+import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 import { resultSchemaProblems } from './result-schema.ts';
@@ -82,7 +83,7 @@ describe('conformance runner', () => {
   it('could not run (exit 2): unreachable target, unknown case, bad key file', async () => {
     const unreachable = await runConformance({ config: target.config({ target: 'http://127.0.0.1:1' }), signingKey: target.key, casesRoot, writeReports: false });
     assert.equal(unreachable.exitCode, 2);
-    assert.match(unreachable.error!, /unreachable/);
+    assert.match(unreachable.error!, /^the target http:\/\/127\.0\.0\.1:1 does not answer \(ECONNREFUSED\): start it/);
     const unknown = await runConformance({ config: target.config({ cases: ['operations/nope'] }), signingKey: target.key, casesRoot, writeReports: false });
     assert.deepEqual([unknown.exitCode, unknown.error], [2, 'no such case: operations/nope']);
     const keyFile = join(out, 'not-a-key.json');
@@ -90,5 +91,12 @@ describe('conformance runner', () => {
     const badKey = await runConformance({ config: target.config({ keyFile }), casesRoot, writeReports: false });
     assert.equal(badKey.exitCode, 2);
     assert.match(badKey.error!, /signing key/);
+  });
+
+  it('could not run (exit 2, one line naming the fix) with a key the target does not trust', async () => {
+    const stranger = await signingKeyFromJwk((await generateSigningKeys()).privateJwk);
+    const outcome = await runConformance({ config: target.config({ keyFile: '/keys/signing-key.jwk.json' }), signingKey: stranger, casesRoot, writeReports: false });
+    assert.deepEqual([outcome.exitCode, outcome.result], [2, null]);
+    assert.equal(outcome.error, `the target refused a token signed with kid=${stranger.kid} (role registry:admin): configure it to trust /keys/jwks.json (audience fleetproof-registry)`);
   });
 });

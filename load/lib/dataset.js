@@ -43,13 +43,23 @@ export function validateDimensions(d) {
 }
 
 /**
+ * Every base scope (global, tenant, connector type, instance, binding) limited to `limit`; retries stay off.
+ * @param {number} limit
+ */
+function scopesAt(limit) {
+  return { max_global_in_flight: limit, max_tenant_in_flight: limit, max_connector_type_in_flight: limit, max_instance_in_flight: limit, max_binding_in_flight: limit };
+}
+
+/**
  * @param {object} options
  * @param {string} options.runId        letters and digits only
  * @param {Partial<Dimensions>} [options.dimensions]
  * @param {(text: string) => string} options.sha256Hex
  * @param {number} options.leaseUntilMs lease end of every seeded replica
+ * @param {number} [options.scopeLimit] when set, every base admission scope of the run's policy has this limit
+ *   instead of being off, so routes reserve on real scopes and the audit has counters to reconcile
  */
-export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs }) {
+export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs, scopeLimit }) {
   if (!/^[A-Za-z0-9]{1,40}$/.test(runId)) throw new Error('runId must be 1-40 letters or digits');
   /** @type {Dimensions} */
   const d = { ...AIP_FLEET_DIMENSIONS, ...dimensions };
@@ -111,7 +121,7 @@ export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs }
     /** @type {Array<() => Generator<BatchItem>>} */
     const phases = [
       function* () {
-        yield { op: 'put_admission_policy', record: b.policy(ids.policy) };
+        yield { op: 'put_admission_policy', record: b.policy(ids.policy, scopeLimit ? scopesAt(scopeLimit) : {}) };
       },
       function* () {
         for (let t = 1; t <= d.connector_types; t++) yield { op: 'put_connector_type', record: b.connectorType(ids.type(t)) };

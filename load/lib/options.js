@@ -28,7 +28,7 @@ export const PHASE_EXEC = {
 };
 
 /** The arrival rate and its time unit of an open-model phase. */
-const RATE_OF = {
+export const RATE_PHASES = {
   sustained_routes: (/** @type {Record<string, number>} */ p) => ({ rate: p['rate'] || 1, timeUnit: '1s' }),
   sustained_catalog: (/** @type {Record<string, number>} */ p) => ({ rate: p['rate'] || 1, timeUnit: '1s' }),
   heartbeats: (/** @type {Record<string, number>} */ p) => ({ rate: p['rate'] || 1, timeUnit: '1s' }),
@@ -74,7 +74,7 @@ export function buildOptions(plan) {
     if (!exec) throw new Error(`no scenario function for phase ${phase.name}`);
     if (phase.start !== 'with_previous') groupStart = groupEnd;
     const tags = { phase: phase.name };
-    const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_OF)[phase.name];
+    const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_PHASES)[phase.name];
     if (phase.name === 'breakpoint_routes') {
       const stepS = params['step_s'] || 10;
       breakpointRates(params).forEach((rate, k) => {
@@ -121,6 +121,8 @@ export function buildOptions(plan) {
     // Always true: declares the per-phase sub-metrics so the summary holds them.
     add(`http_req_duration{phase:${phase.name}}`, 'max>=0');
     add(`http_reqs{phase:${phase.name}}`, 'count>=0');
+    // An arrival-rate phase that could not start its iterations did not put its rate on the target.
+    if (/** @type {Record<string, unknown>} */ (RATE_PHASES)[phase.name]) add(`dropped_iterations{scenario:${phase.name}}`, 'count>=0');
   }
 
   return {

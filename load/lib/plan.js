@@ -30,6 +30,7 @@ import { scaleDataset } from './dataset.js';
  * @property {string} format
  * @property {string} phase_checks
  * @property {number} [duration_s]
+ * @property {number} [max_dropped_iterations]
  * @property {import('./dataset.js').Dimensions} dataset
  * @property {PhasePlan[]} phases
  * @property {ThresholdPlan[]} thresholds
@@ -59,7 +60,9 @@ export function sha256Hex(text) {
 
 /** @param {RunPlan} plan */
 export function datasetOf(plan) {
-  return scaleDataset({ runId: plan.run_id, dimensions: plan.profile.dataset, sha256Hex, leaseUntilMs: plan.lease_until_ms });
+  const seed = phaseParams(plan, 'seed');
+  const scopeLimit = seed ? seed['scope_limit'] : undefined;
+  return scaleDataset({ runId: plan.run_id, dimensions: plan.profile.dataset, sha256Hex, leaseUntilMs: plan.lease_until_ms, ...(scopeLimit ? { scopeLimit } : {}) });
 }
 
 /**

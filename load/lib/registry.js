@@ -2,12 +2,14 @@
 // objects, so one helper serves http.request and http.batch alike. Every
 // request is tagged with its phase, its operation and a URL template as
 // `name`, which keeps ids out of metric tags.
+import { sleep } from 'k6';
 import http from 'k6/http';
+import { journal } from './journal.js';
 import { unexpectedResponses } from './metrics.js';
 
 /** @typedef {import('k6/http').Params} Params */
 /** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
-/** @typedef {{ method: string, url: string, body?: string | null, params: Params }} RegistryRequest */
+/** @typedef {{ method: string, url: string, body?: string | null, params: Params, tenant?: number }} RegistryRequest */
 
 // A resolve may be refused with CAPACITY_EXCEEDED by design; it is not an HTTP failure then.
 const OK_OR_CAPACITY = http.expectedStatuses({ min: 200, max: 299 }, 429);
@@ -55,13 +57,17 @@ export function registryClient(plan, phase) {
     /** @param {import('../../contract/records.ts').AdmissionPolicy} policy */
     putPolicy: (policy) => request('PUT', `/v1/admission-policies/${enc(policy.policy_ref)}`, '/v1/admission-policies/{policy_ref}', 'policy', control, policy),
     /** @param {number} k @param {string} actionId @param {string} capabilityId */
-    resolve: (k, actionId, capabilityId) =>
-      request('POST', '/v1/routes', '/v1/routes', 'resolve', tenantToken(k), { action_id: actionId, capability_id: capabilityId }, { responseCallback: OK_OR_CAPACITY }),
+    resolve: (k, actionId, capabilityId) => ({
+      ...request('POST', '/v1/routes', '/v1/routes', 'resolve', tenantToken(k), { action_id: actionId, capability_id: capabilityId }, { responseCallback: OK_OR_CAPACITY }),
+      tenant: k,
+    }),
     /** @param {number} k @param {string} actionId */
     route: (k, actionId) => request('GET', `/v1/routes/${enc(actionId)}`, '/v1/routes/{action_id}', 'read_route', tenantToken(k)),
     /** @param {number} k @param {import('../../contract/records.ts').RouteAssignment} assignment @param {string} outcome */
-    settle: (k, assignment, outcome) =>
-      request('POST', `/v1/routes/${enc(assignment.action_id)}/settlement`, '/v1/routes/{action_id}/settlement', 'settle', tenantToken(k), { assignment, outcome }),
+    settle: (k, assignment, outcome) => ({
+      ...request('POST', `/v1/routes/${enc(assignment.action_id)}/settlement`, '/v1/routes/{action_id}/settlement', 'settle', tenantToken(k), { assignment, outcome }),
+      tenant: k,
+    }),
     /** @param {number} k @param {number} limit @param {string | null} [cursor] */
     catalog: (k, limit, cursor) =>
       request('GET', `/v1/catalog?limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`, '/v1/catalog', 'catalog', tenantToken(k)),
@@ -77,9 +83,57 @@ export function registryClient(plan, phase) {
   };
 }
 
+/**
+ * Operations a dispatcher retries unchanged when their outcome is unknown:
+ * the contract makes the same resolve, settlement or read safe to repeat
+ * ([failure-indeterminate]). Health reports and policy writes carry
+ * revisions of their own and are not among them.
+ */
+const RETRIED_OPERATIONS = ['resolve', 'settle', 'read_route', 'read_replica', 'catalog', 'read_binding'];
+/** Pauses before each retry of an indeterminate answer, in seconds: about 1.5 s in all. */
+const RETRY_DELAYS_S = [0.05, 0.1, 0.2, 0.4, 0.8];
+
+/**
+ * No answer (a timeout, a dropped connection) or STORAGE_UNAVAILABLE: the
+ * request may or may not have taken effect.
+ * @param {Response} res
+ */
+export function indeterminate(res) {
+  return res.status === 0 || (res.status === 503 && errorCodeOf(res) === 'STORAGE_UNAVAILABLE');
+}
+
+/** @param {RegistryRequest} r */
+function sendOnce(r) {
+  return /** @type {Response} */ (http.request(r.method, r.url, r.body, r.params));
+}
+
+/**
+ * Sends again, with bounded backoff, while the answer is indeterminate and
+ * the operation is safe to repeat; the last answer is the one judged.
+ * @param {RegistryRequest} r
+ * @param {Response} first
+ */
+function untilDeterminate(r, first) {
+  const operation = r.params.tags ? r.params.tags['operation'] : '';
+  let res = first;
+  for (const delay of RETRY_DELAYS_S) {
+    if (!indeterminate(res) || !RETRIED_OPERATIONS.includes(String(operation))) break;
+    sleep(delay);
+    res = sendOnce(r);
+  }
+  // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
+  if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: JSON.parse(String(r.body)).assignment.action_id });
+  // Still unknown: the runner settles what such an action may hold before the audit judges.
+  if (indeterminate(res) && r.tenant !== undefined && (operation === 'resolve' || operation === 'settle')) {
+    const body = JSON.parse(String(r.body));
+    journal({ k: 'indeterminate', operation, action_id: operation === 'resolve' ? body.action_id : body.assignment.action_id, tenant: r.tenant });
+  }
+  return res;
+}
+
 /** @param {RegistryRequest} r */
 export function send(r) {
-  return /** @type {Response} */ (http.request(r.method, r.url, r.body, r.params));
+  return untilDeterminate(r, sendOnce(r));
 }
 
 /**
@@ -93,8 +147,9 @@ export function sendAll(requests, width = requests.length) {
   const out = [];
   for (let i = 0; i < requests.length; i += Math.max(1, width)) {
     const wave = requests.slice(i, i + Math.max(1, width));
-    const responses = /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (wave))));
-    for (const r of responses) out.push(r);
+    const plain = wave.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
+    const responses = /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (plain))));
+    responses.forEach((res, j) => out.push(untilDeterminate(/** @type {RegistryRequest} */ (wave[j]), res)));
   }
   return out;
 }

@@ -63,12 +63,14 @@ export function buildSummary(plan, data) {
     const latency = data.metrics[`http_req_duration{phase:${p.name}}`];
     const requests = data.metrics[`http_reqs{phase:${p.name}}`];
     const checkMetric = data.metrics[`checks{phase:${p.name}}`];
+    const dropped = data.metrics[`dropped_iterations{scenario:${p.name}}`];
     return {
       name: p.name,
       checks_ok: checks.ok,
       checks: checkMetric ? { passes: checkMetric.values.passes, fails: checkMetric.values.fails } : { passes: 0, fails: 0 },
       latency_ms: latency ? latency.values : null,
       requests: requests ? requests.values.count : 0,
+      dropped_iterations: dropped ? dropped.values.count : 0,
     };
   });
   const passed = thresholds.every((t) => t.ok) && phases.every((p) => p.checks_ok);
@@ -76,7 +78,7 @@ export function buildSummary(plan, data) {
     format: 'fleetproof-load-summary/v1',
     run_id: plan.run_id,
     target: plan.target,
-    profile: { name: profile.name, format: profile.format, duration_s: profile.duration_s || null, phases: profile.phases },
+    profile: { name: profile.name, format: profile.format, duration_s: profile.duration_s || null, max_dropped_iterations: profile.max_dropped_iterations || 0, phases: profile.phases },
     dataset: profile.dataset,
     thresholds_passed: passed,
     thresholds,

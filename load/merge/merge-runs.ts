@@ -264,7 +264,7 @@ export function buildMergedReport(
   const unaudited = parts.filter((p) => !p.report?.audit).map((p) => p.dir);
   if (!after && unaudited.length > 0 && unaudited.length < parts.length) notes.push(`not audited: ${unaudited.join(', ')}`);
   if (journals.length < parts.length) notes.push(`${parts.length - journals.length} part(s) without a run journal: the nearest-rank figures and routes over time leave them out`);
-  report.verdict = report.reasons.length === 0 ? 'pass' : 'fail';
+  if (report.verdict === 'pass' && report.reasons.length > 0) report.verdict = 'fail';
   return {
     ...report,
     merge: {
@@ -329,7 +329,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   // The merged histograms the figures were read from, themselves mergeable.
   await writeRunHistograms(join(outDir, HISTOGRAMS_FILE), merged);
   return {
-    exitCode: report.verdict === 'pass' ? 0 : 1,
+    exitCode: report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : 2,
     message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
     outDir,
     report,

@@ -4,6 +4,7 @@
 // every part has finished some of them may still hold routes.
 import { auditRun, type AuditResult } from './audit.ts';
 import type { Journal } from './journal.ts';
+import { settleAbandoned } from './settle-abandoned.ts';
 import { retireRun, type Retirement } from './retire.ts';
 import type { RunPlan } from './run-plan.ts';
 import { replicaIdsOfRun } from './run-replicas.ts';
@@ -17,6 +18,7 @@ export interface AfterLoad {
 
 export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: boolean): Promise<AfterLoad> {
   try {
+    await settleAbandoned(plan, journal);
     const audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
     // Retire only after the audit has read the state it checks.
     const retirement = keepData ? null : await retireRun(plan, audited.replicas);

@@ -1,6 +1,8 @@
 // The invariant audit that follows the load: the runner reads the target's
 // state through the API and checks what must hold whatever the latencies.
-// A violated invariant fails the run.
+// A violated invariant fails the run; a read the audit could not make (no
+// answer, a 5xx, a token refused) is an error: it shows nothing about the
+// registry's state, so it is never counted as a violation.
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { sha256Hex } from '../../contract/digest.ts';
 import type { ScopeKind } from '../../contract/errors.ts';
@@ -36,8 +38,10 @@ export interface InvariantResult {
 export interface AuditResult {
   ok: boolean;
   invariants: InvariantResult[];
-  /** Reads that failed for a reason other than a violation (network, 5xx). */
+  /** Reads that could not be made (network, 5xx, a refused token), the first few; they judge nothing. */
   errors: string[];
+  /** How many reads could not be made. */
+  unread?: number;
 }
 
 /** A replica's health as the audit read it, which retirement builds on. */
@@ -92,13 +96,24 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
   const tokenFor = planTokenFor(plan);
   const errors: string[] = [];
   const control: Caller = { roles: ['registry:reader'] };
-  const getJson = async <K extends OperationId>(op: K, req: OperationRequest<K>, as: Caller): Promise<{ status: number; body: any }> => {
+  let unread = 0;
+  const couldNotRead = (line: string) => {
+    unread++;
+    if (errors.length < MAX_EXAMPLES) errors.push(line);
+  };
+  /** The answer, or null when there is none to judge by (recorded as an error). A 404 is an answer: the record is not there. */
+  const getJson = async <K extends OperationId>(op: K, req: OperationRequest<K>, as: Caller): Promise<{ status: number; body: any } | null> => {
+    const path = operationPath(op, req).path;
     try {
       const received = await transport.operation(op, { ...req, as });
-      return { status: received.status, body: jsonBody(received) ?? null };
+      const body = jsonBody(received) ?? null;
+      if (received.status === 200 || received.status === 404) return { status: received.status, body };
+      const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+      couldNotRead(`GET ${path}: answered ${received.status}${typeof code === 'string' ? ` ${code}` : ''}`);
+      return null;
     } catch (err) {
-      if (errors.length < MAX_EXAMPLES) errors.push(`GET ${operationPath(op, req).path}: ${(err as Error).message}`);
-      return { status: 0, body: null };
+      couldNotRead(`GET ${path}: no answer (${(err as Error).message})`);
+      return null;
     }
   };
   try {
@@ -107,6 +122,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     await mapLimited([...journal.routes.values()], CONCURRENCY, async (route) => {
       const dispatcher: Caller = { roles: ['registry:dispatch'], tenant: route.tenant_id };
       const res = tokenFor(dispatcher) !== undefined ? await getJson('getRoute', { params: { action_id: route.action_id } }, dispatcher) : { status: 0, body: null };
+      if (res === null) return;
       const digest = res.status === 200 ? sha256Hex(canonicalJson(res.body.assignment)) : '';
       pinned.check(digest === route.digest, () => `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`);
       if (res.status === 200) released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
@@ -121,6 +137,7 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
     }
     await mapLimited(replicaIds, CONCURRENCY, async (id) => {
       const res = await getJson('getReplica', { params: { replica_id: id } }, control);
+      if (res === null) return;
       if (res.status !== 200) {
         baseline.check(false, () => `${id}: read answered ${res.status}`);
         return;
@@ -145,10 +162,11 @@ export async function auditRun({ plan, journal, replicaIds }: AuditSubject): Pro
       // Only the run's own keys have a known baseline (0); a shared global counter does not.
       if (!key.includes(plan.run_id) && kind !== 'binding') return;
       const res = await getJson('getAdmissionCounter', { params: { kind, key } }, control);
+      if (res === null) return;
       counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
     });
     const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
-    return { result: { ok: errors.length === 0 && invariants.every((i) => i.ok), invariants, errors }, replicas };
+    return { result: { ok: unread === 0 && invariants.every((i) => i.ok), invariants, errors, unread }, replicas };
   } finally {
     await transport.close();
   }

@@ -37,6 +37,15 @@ export interface PhaseTiming {
   phase: string;
   started: number;
   ms: number;
+  /** False when the phase's flow threw; absent in journals written before the field existed. */
+  completed?: boolean;
+}
+
+export interface IndeterminateFact {
+  operation: 'resolve' | 'settle';
+  action_id: string;
+  /** 1-based tenant number: the plan's token for it. */
+  tenant: number;
 }
 
 export interface Journal {
@@ -50,13 +59,17 @@ export interface Journal {
   latencies: LatencyFact[];
   /** Wall time of each qualification phase (one iteration each). */
   phases: PhaseTiming[];
+  /** Resolves and settlements still indeterminate after the flow's retries. */
+  indeterminate: IndeterminateFact[];
+  /** Actions whose settlement the flows saw answered. */
+  settled: Set<string>;
   /** The script's other console lines. */
   messages: string[];
   malformed: number;
 }
 
 export function parseJournal(text: string): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], messages: [], malformed: 0 };
+  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], settled: new Set(), messages: [], malformed: 0 };
   for (const line of text.split('\n')) {
     const at = line.indexOf(JOURNAL_PREFIX);
     if (at === -1) {
@@ -90,6 +103,12 @@ export function parseJournal(text: string): Journal {
         break;
       case 'latency':
         j.latencies.push(fact as unknown as LatencyFact);
+        break;
+      case 'settled':
+        j.settled.add(fact['action_id'] as string);
+        break;
+      case 'indeterminate':
+        j.indeterminate.push(fact as unknown as IndeterminateFact);
         break;
       default:
         j.malformed++;

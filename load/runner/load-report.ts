@@ -3,6 +3,7 @@
 // throughput, routes over time, the audit and the environment. Built from
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
+import { RATE_PHASES } from '../lib/options.js';
 import type { AuditResult } from './audit.ts';
 import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';
@@ -13,11 +14,11 @@ export interface EngineSummary {
   format: string;
   run_id: string;
   target: string;
-  profile: { name: string; format: string; duration_s: number | null; phases: { name: string; budget_s?: number; params?: Record<string, number> }[] };
+  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; phases: { name: string; budget_s?: number; params?: Record<string, number> }[] };
   dataset: Record<string, number>;
   thresholds_passed: boolean;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string; ok: boolean; value: number | null; margin: number | null }[];
-  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number }[];
+  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations?: number }[];
   checks: { name: string; passes: number; fails: number }[];
   test_run_duration_ms: number | null;
 }
@@ -39,7 +40,10 @@ export interface ThresholdRow {
 
 export interface PhaseRow {
   name: string;
+  /** passed, failed, or error when it gave no evidence (interrupted by an exception, no requests, iterations dropped). */
+  status: 'pass' | 'fail' | 'error';
   checks_ok: boolean;
+  dropped_iterations: number;
   checks: { passes: number; fails: number };
   requests: number;
   wall_ms: number | null;
@@ -51,8 +55,12 @@ export interface PhaseRow {
 
 export interface LoadReport {
   format: 'fleetproof-load-report/v1';
-  verdict: 'pass' | 'fail';
+  /** could-not-judge: the run did not put its load on the target, or could not read what it did (shown first). */
+  verdict: 'pass' | 'fail' | 'could-not-judge';
+  /** Why the run could not judge, first; then the failures. */
   reasons: string[];
+  /** The reasons that make the run could-not-judge; empty when it judged. */
+  could_not_judge: string[];
   run_id: string;
   profile: string;
   overrides: string[];
@@ -99,6 +107,9 @@ function routesOverTime(journal: Journal): LoadReport['routes_over_time'] {
   return { start_ms: start, bucket_ms: bucket, counts };
 }
 
+/** Phases that run at an arrival rate for the profile's duration; the others run once within a budget. */
+const openModel = new Set([...Object.keys(RATE_PHASES), BREAKPOINT_PHASE]);
+
 const ANCHOR_SEED_PHASES = ['seed', 'version_rollout', 'noisy_tenant', 'retry_storm'];
 
 function anchorSeedWindow(journal: Journal): number | null {
@@ -127,8 +138,15 @@ export function buildLoadReport(args: {
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
-  if (args.engineError) reasons.push(`the load engine failed: ${args.engineError}`);
-  if (!summary) reasons.push('the load engine wrote no summary');
+  const undecided: string[] = [];
+  if (args.engineError) undecided.push(`the load engine failed: ${args.engineError}`);
+  if (!summary) undecided.push('the load engine wrote no summary');
+  const droppedBound = summary?.profile.max_dropped_iterations ?? 0;
+  const dropped = (summary?.phases ?? []).reduce((n, p) => n + (p.dropped_iterations ?? 0), 0);
+  if (dropped > droppedBound) {
+    const where = (summary?.phases ?? []).filter((p) => (p.dropped_iterations ?? 0) > 0).map((p) => `${p.name} ${p.dropped_iterations}`).join(', ');
+    undecided.push(`could not judge at this rate: the load generator could not start ${dropped} iteration(s) (${where}; the profile allows ${droppedBound}); give it more VUs or CPU, or lower the rate`);
+  }
   const thresholds: ThresholdRow[] = (summary?.thresholds ?? []).map((t) => {
     const limit = limitOf(t.expression);
     return {
@@ -152,13 +170,27 @@ export function buildLoadReport(args: {
   const durationS = summary?.profile.duration_s ?? null;
   const phases: PhaseRow[] = (summary?.phases ?? []).map((p) => {
     const timing = journal.phases.find((x) => x.phase === p.name);
-    const sustained = !timing && p.name !== 'seed' && durationS !== null;
-    const wall = timing ? timing.ms : sustained ? durationS! * 1000 : null;
-    // A ramp's checks fail where it broke: that is the answer, read from its curve.
-    if (!p.checks_ok && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
+    const sustained = openModel.has(p.name);
+    const budget = summary?.profile.phases.find((x) => x.name === p.name)?.budget_s;
+    const wall = timing ? timing.ms : sustained && durationS !== null ? durationS * 1000 : null;
+    let status: PhaseRow['status'] = p.checks_ok ? 'pass' : 'fail';
+    if (!sustained && p.name !== 'seed' && !timing) {
+      status = 'fail';
+      reasons.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`);
+    } else if (timing?.completed === false) {
+      status = 'error';
+      undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);
+    } else if (p.requests === 0) {
+      status = 'error';
+      undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
+    } else if ((p.dropped_iterations ?? 0) > droppedBound) {
+      status = 'error';
+    } else if (!p.checks_ok && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
     return {
       name: p.name,
+      status,
       checks_ok: p.checks_ok,
+      dropped_iterations: p.dropped_iterations ?? 0,
       checks: p.checks,
       requests: p.requests,
       wall_ms: wall,
@@ -172,15 +204,17 @@ export function buildLoadReport(args: {
         }),
     };
   });
-  if (audit && !audit.ok) {
-    for (const i of audit.invariants) if (!i.ok) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
-    for (const e of audit.errors) reasons.push(`audit could not read: ${e}`);
-  }
-  if (!audit) reasons.push(args.auditMissing ?? 'the audit did not run');
+  const violated = (audit?.invariants ?? []).filter((i) => !i.ok);
+  for (const i of violated) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
+  if (audit && audit.errors.length > 0) undecided.push(`the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`);
+  if (!audit) undecided.push(args.auditMissing ?? 'the audit did not run');
+  // A violation the audit read back is evidence whatever else went wrong; other failures are not, in a run that could not judge.
+  const verdict = violated.length > 0 ? 'fail' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
   return {
     format: 'fleetproof-load-report/v1',
-    verdict: reasons.length === 0 ? 'pass' : 'fail',
-    reasons,
+    verdict,
+    reasons: [...undecided, ...reasons],
+    could_not_judge: undecided,
     run_id: args.runId,
     profile: args.profile,
     overrides: args.overrides,

@@ -5,10 +5,11 @@
 // One part of a distributed run runs on the run's shared plan instead and
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
-import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, type PreflightResult } from '../../contract/preflight.ts';
+import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { targetVersion } from '../../contract/transport/version.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
@@ -78,10 +79,25 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  if ((await targetVersion(o.target)) === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
   const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+  const checked = await preflightPlan(plan, trustOf(o.keyPath));
+  if (typeof checked === 'string') return { exitCode: 2, message: checked };
   await writeRunPlan(path, plan);
   return { exitCode: 0, message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}` };
+}
+
+function trustOf(keyPath: string): string {
+  return join(dirname(keyPath), JWKS_FILE);
+}
+
+/** Preflight with the very tokens the run will present; the flows stamp leases on this machine's clock. */
+async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult | string> {
+  try {
+    return await preflight({ target: plan.target, credentials: givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+  } catch (err) {
+    if (err instanceof PreflightProblem) return err.message;
+    throw err;
+  }
 }
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
@@ -104,8 +120,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const profile = plan.profile;
   const engine = chooseEngine(o.engine ?? 'auto');
   if ('unavailable' in engine) return { exitCode: 2, message: engine.unavailable };
-  const version = await targetVersion(target);
-  if (version === null) return { exitCode: 2, message: `the target ${target} does not answer GET /version` };
+  const checked = await preflightPlan(plan, o.planPath !== undefined ? 'the public JWK set of the key that signed the plan' : trustOf(o.keyPath));
+  if (typeof checked === 'string') return { exitCode: 2, message: checked };
+  const version = checked.version;
 
   const startedAt = new Date();
   const outDir = o.outDir ?? join(REPORTS_DIR, `load-${profile.name}-${plan.run_id}`);
@@ -176,7 +193,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const ran = run.exitCode === 0 || run.exitCode === 99;
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
-  const exitCode = report.verdict === 'pass' ? 0 : 1;
+  const exitCode = report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : 2;
   const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';
   return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}` };
 }

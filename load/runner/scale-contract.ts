@@ -45,6 +45,8 @@ export interface ThresholdSpec {
 export interface ProfileSpec {
   description: string;
   duration_s?: number;
+  /** Iterations the generator may fail to start before the run could not judge at its rate (default 0). */
+  max_dropped_iterations?: number;
   dataset: Dimensions;
   phases: PhaseSpec[];
   thresholds: ThresholdSpec[];

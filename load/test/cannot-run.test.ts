@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { main } from '../../cli/main.ts';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { runLoad } from '../runner/run-load.ts';
+import { startTarget } from './in-process-target.ts';
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -28,7 +30,7 @@ test('a run that cannot start exits 2 and says why', async (t) => {
   const base = { target, keyPath: signingKeyPath, engine: 'node' as const, quiet: true };
 
   const unreachable = await runLoad({ ...base, profile: 'smoke' });
-  assert.deepEqual([unreachable.exitCode, /does not answer GET \/version/.test(unreachable.message)], [2, true]);
+  assert.deepEqual([unreachable.exitCode, unreachable.message], [2, `the target ${target} does not answer (ECONNREFUSED): start it, or point --target at its base URL`]);
   assert.equal((await runLoad({ ...base, profile: 'nope' })).exitCode, 2);
   assert.equal((await runLoad({ ...base, profile: 'smoke', sets: ['tenants=0'] })).exitCode, 2);
   assert.equal((await runLoad({ ...base, profile: 'smoke', keyPath: join(dir, 'missing.json') })).exitCode, 2);
@@ -41,4 +43,19 @@ test('a run that cannot start exits 2 and says why', async (t) => {
   assert.equal(await main(['load', '--target', target, '--key', signingKeyPath, '--duration', 'soon']), 2);
   assert.equal(await main(['load', '--target', target, '--key', signingKeyPath, '--profile', 'smoke', '--engine', 'node', '--quiet']), 2);
   quietErrors.mock.restore();
+});
+
+test('a key the target does not trust is exit 2 with one line naming the fix, before any phase', async (t) => {
+  const target = await startTarget(new MemoryStore());
+  const stranger = await mkdtemp(join(tmpdir(), 'fleetproof-load-stranger-'));
+  t.after(async () => {
+    await target.close();
+    await rm(stranger, { recursive: true, force: true });
+  });
+  const { signingKeyPath, jwksPath } = await writeSigningKeys(stranger);
+  const out = join(stranger, 'run');
+  const outcome = await runLoad({ target: target.url, keyPath: signingKeyPath, profile: 'smoke', engine: 'node', quiet: true, outDir: out });
+  assert.equal(outcome.exitCode, 2);
+  assert.match(outcome.message, new RegExp(`^the target refused a token signed with kid=\\S+ \\(role [a-z: ]+\\): configure it to trust ${jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`));
+  assert.equal(outcome.report ?? null, null, 'no report, so nothing reads as a verdict');
 });

@@ -2,6 +2,8 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
+import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
@@ -20,6 +22,16 @@ export interface PropertiesCommand {
   out: string | undefined;
   /** The flags as given, to print a replay command that targets the same registry. */
   argv: string[];
+}
+
+/** The suites time calls on the registry's own clock and mint tokens of hours on this one. */
+async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Promise<void> {
+  const key = await loadSigningKey(http.key);
+  try {
+    await preflight({ target: http.url, credentials: mintedTokens(key, ALL_ROLES, { keyPath: http.key }), maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: http.requestTimeoutMs });
+  } catch (err) {
+    throw err instanceof PreflightProblem ? new Error(err.message) : err;
+  }
 }
 
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
@@ -52,9 +64,10 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
   let target: Target;
   try {
+    if (c.http) await preflightHttp(c.http);
     target = await c.openTarget();
   } catch (err) {
-    console.error(`fleetproof properties: cannot open the target: ${(err as Error).message}`);
+    console.error(`fleetproof properties: could not run: ${(err as Error).message}`);
     return 2;
   }
   const replay = replayCommandFor(c.argv);
@@ -66,6 +79,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
       log: (line) => console.log(line),
+      ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: mintedTokens(await loadSigningKey(c.http.key), ALL_ROLES, { keyPath: c.http.key }), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;

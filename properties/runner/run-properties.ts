@@ -52,6 +52,12 @@ export interface RunPropertiesOptions {
   timeLimitMs?: number;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Asked after a counterexample: null while the target still answers and
+   * accepts the run's tokens, else why it does not, which turns the suite's
+   * failure into an error (no evidence about the registry).
+   */
+  stillJudgeable?: () => Promise<string | null>;
 }
 
 export class RunnerUsageError extends Error {}
@@ -111,7 +117,9 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   log(`fleetproof properties against ${options.target.description}, ${describeSeed(seed)}`);
   const results: SuiteResult[] = [];
   for (const name of suites) {
-    const result = await runSuite(name, options, seed.seed, path);
+    let result = await runSuite(name, options, seed.seed, path);
+    const problem = result.status === 'fail' && options.stillJudgeable ? await options.stillJudgeable() : null;
+    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (its counterexample: ${result.violation?.message ?? 'none'})` };
     results.push(result);
     log(summaryLine(result));
   }

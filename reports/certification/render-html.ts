@@ -56,6 +56,7 @@ export function renderCertificationHtml(r: CertificationResult, load: LoadReport
 <title>fleetproof certification: ${esc(r.verdict)}</title><style>${CSS}</style></head><body>
 <h1>fleetproof certification</h1>
 <div class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</div>
+${(r.grounds ?? []).map((g) => `<p class="grounds">${esc(g)}</p>`).join('')}
 ${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every conformance case passed, every property held, and the load profile met every threshold with a clean audit.</p>'}
 <p>Target ${target}; contract <code>${esc(r.contract)}</code>; profile <code>${esc(r.profile)}</code>; run <code>${esc(r.run_id)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}.</p>
 <h2>Stages</h2>

@@ -8,6 +8,7 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
   const impl = r.target.version?.implementation;
   const lines = [
     `# fleetproof certification: ${r.verdict.toUpperCase()}`,
+    ...(r.grounds ?? []).flatMap((g) => ['', `**${g}**`]),
     '',
     ...(r.reasons.length ? r.reasons.map((x) => `- ${x}`) : ['Every conformance case passed, every property held, and the load profile met every threshold with a clean audit.']),
     '',

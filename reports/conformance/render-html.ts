@@ -11,7 +11,7 @@ export function htmlEscape(text: string): string {
 const CSS = `
 body{font:15px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1100px;padding:24px;color:#1b1f24;background:#fff}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.verdict{padding:16px 20px;border-radius:8px;margin-bottom:16px}.qualified{background:#dafbe1;border:1px solid #1a7f37}.non-conformant{background:#ffebe9;border:1px solid #cf222e}
+.verdict{padding:16px 20px;border-radius:8px;margin-bottom:16px}.qualified{background:#dafbe1;border:1px solid #1a7f37}.non-conformant{background:#ffebe9;border:1px solid #cf222e}.could-not-judge{background:#fff8c5;border:1px solid #9a6700}
 .partial{font-weight:600;color:#9a6700}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}th{background:#f6f8fa}
 .s{font-weight:600;text-transform:uppercase;font-size:12px;padding:1px 6px;border-radius:4px;white-space:nowrap}
@@ -61,7 +61,7 @@ export function renderHtml(r: ConformanceResult): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>fleetproof conformance: ${htmlEscape(v.implementation.name)} ${r.verdict}</title><style>${CSS}</style></head>
 <body>
-<div class="verdict ${r.verdict}"><h1>${r.verdict === 'qualified' ? 'Qualified' : 'Non-conformant'}</h1>
+<div class="verdict ${r.verdict}"><h1>${r.verdict === 'qualified' ? 'Qualified' : r.verdict === 'non-conformant' ? 'Non-conformant' : 'Could not judge'}</h1>
 <div>${htmlEscape(v.implementation.name)} ${htmlEscape(v.implementation.version)} against ${htmlEscape(r.contract.version)}: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error; ${s.blocking} block qualification.</div>
 ${r.selection.complete ? '' : '<div class="partial">Partial run (a selection of cases, or overridden features): not a certification.</div>'}</div>
 <h2>Run</h2><table>${facts.map(([k, val]) => `<tr><th>${htmlEscape(k)}</th><td>${htmlEscape(val)}</td></tr>`).join('')}</table>

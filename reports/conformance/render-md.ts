@@ -9,7 +9,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function renderMarkdown(r: ConformanceResult): string {
   const s = r.summary;
   const out: string[] = [];
-  out.push(`# fleetproof conformance: ${r.verdict === 'qualified' ? 'QUALIFIED' : 'NON-CONFORMANT'}`, '');
+  out.push(`# fleetproof conformance: ${r.verdict === 'qualified' ? 'QUALIFIED' : r.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'COULD NOT JUDGE'}`, '');
   if (!r.selection.complete) out.push('> Partial run (a selection of cases, or overridden features): not a certification.', '');
   out.push(
     `**${r.target.version.implementation.name} ${r.target.version.implementation.version}** at \`${r.target.url}\` against \`${r.contract.version}\`.`,

@@ -17,7 +17,7 @@ export function loadSections(r: LoadReport): string {
     .map((p) => {
       const l = p.latency_ms ?? {};
       const nr = p.nearest_rank.map((x) => `${esc(x.operation)}: p50 ${num(x.p50, 2)}, p95 ${num(x.p95, 2)}, p99 ${num(x.p99, 2)} (n=${x.count})`).join('<br>');
-      return `<tr><td>${esc(p.name)}</td><td>${mark(p.checks_ok)} ${p.checks.passes}/${p.checks.passes + p.checks.fails}</td><td>${p.requests}</td><td>${num(p.wall_ms, 0)}</td><td>${num(p.throughput_rps)}</td><td>${num(l['med'], 2)}</td><td>${num(l['p(95)'], 2)}</td><td>${num(l['p(99)'], 2)}</td><td>${num(l['max'], 2)}</td><td>${nr}</td></tr>`;
+      return `<tr><td>${esc(p.name)}</td><td>${p.status === 'error' ? '!' : mark(p.status === 'pass')} ${p.checks.passes}/${p.checks.passes + p.checks.fails}</td><td>${p.requests}</td><td>${num(p.wall_ms, 0)}</td><td>${num(p.throughput_rps)}</td><td>${num(l['med'], 2)}</td><td>${num(l['p(95)'], 2)}</td><td>${num(l['p(99)'], 2)}</td><td>${num(l['max'], 2)}</td><td>${nr}</td></tr>`;
     })
     .join('');
   const audit = r.audit
@@ -53,7 +53,7 @@ body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;font-size:.9rem;text-align:left;vertical-align:top}
 code{font-size:.85rem}
 </style></head><body>
-<div class="verdict ${r.verdict}">${r.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${esc(r.profile)}</div>
+<div class="verdict ${r.verdict}">${r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? 'FAIL' : 'COULD NOT JUDGE'}: ${esc(r.profile)}</div>
 ${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every threshold, every phase check and every audited invariant held.</p>'}
 <p>Run <code>${esc(r.run_id)}</code> against <code>${esc(e.target.url)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}; engine <b>${esc(e.engine.name)} ${esc(e.engine.version)}</b>; overrides: ${esc(r.overrides.join(', ') || 'none')}.</p>
 ${r.overrides.length ? `<p class="bad">Not a qualification: the profile ran with overrides, so its verdict holds for this configuration only.</p>` : ''}

@@ -6,7 +6,7 @@ const num = (n: number | null | undefined, digits = 1) => (n === null || n === u
 
 export function renderLoadMarkdown(r: LoadReport): string {
   const lines: string[] = [];
-  lines.push(`# Scale qualification: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${r.profile}`, '');
+  lines.push(`# Scale qualification: ${r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? 'FAIL' : 'COULD NOT JUDGE'} — ${r.profile}`, '');
   if (r.reasons.length > 0) lines.push(...r.reasons.map((x) => `- ${x}`), '');
   lines.push(`Run \`${r.run_id}\` against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
@@ -22,7 +22,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   for (const p of r.phases) {
     const l = p.latency_ms ?? {};
     const nr = p.nearest_rank.map((x) => `${x.operation} ${num(x.p99, 2)}`).join(', ') || '';
-    lines.push(`| ${p.name} | ${p.checks_ok ? '✓' : '✗'} ${p.checks.passes}/${p.checks.passes + p.checks.fails} | ${p.requests} | ${num(p.wall_ms, 0)} | ${num(p.throughput_rps)} | ${num(l['med'], 2)} | ${num(l['p(95)'], 2)} | ${num(l['p(99)'], 2)} | ${nr} |`);
+    lines.push(`| ${p.name} | ${p.status === 'pass' ? '✓' : p.status === 'fail' ? '✗' : '!'} ${p.checks.passes}/${p.checks.passes + p.checks.fails} | ${p.requests} | ${num(p.wall_ms, 0)} | ${num(p.throughput_rps)} | ${num(l['med'], 2)} | ${num(l['p(95)'], 2)} | ${num(l['p(99)'], 2)} | ${nr} |`);
   }
   if (r.failed_checks.length > 0) {
     lines.push('', '## Failed checks', '');

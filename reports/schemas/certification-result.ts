@@ -69,6 +69,8 @@ export interface CertificationResult {
   profile: string;
   environment: Environment;
   verdict: Verdict;
+  /** What the verdict rests on, shown right after it: the load profile, and the MUST clauses no check exercised. */
+  grounds?: string[];
   reasons: string[];
   stages: StageRecord[];
   clauses: ClauseCoverage[];

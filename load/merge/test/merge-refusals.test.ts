@@ -81,7 +81,8 @@ test('segments that leave part of the test out or come from another split are re
 
   const middle = await part(b, { execution_segment: '1/3:2/3', execution_segment_sequence: thirds });
   const whole = await merge([first, middle, last]);
-  assert.notEqual(whole.exitCode, 2, whole.message);
+  // Unaudited synthetic parts cannot pass; what matters is that no segment is refused.
+  assert.ok(!whole.report!.reasons.some((r) => /segment|part is missing/.test(r)), whole.report!.reasons.join('\n'));
   assert.equal(whole.report!.merge.coverage, '1');
   assert.equal(whole.report!.merge.execution_segment, '0:1');
 });

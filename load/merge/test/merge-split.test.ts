@@ -111,7 +111,7 @@ test('report --merge writes one report, evaluated once, with the parts and their
   assert.equal(report.merge.execution_segment, '0:1');
   assert.deepEqual(report.merge.parts.map((p) => p.execution_segment), segments);
   assert.ok(report.reasons.includes('the audit did not run'), 'no part was audited');
-  assert.equal(outcome.exitCode, 1);
+  assert.deepEqual([outcome.exitCode, report.verdict], [2, 'could-not-judge'], 'an unaudited run judges nothing');
   const html = await readFile(join(out, 'report.html'), 'utf8');
   assert.match(html, /<h2>Distributed run<\/h2>/);
   assert.match(html, /3 part\(s\) merged/);

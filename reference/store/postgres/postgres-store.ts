@@ -45,6 +45,7 @@ import { read } from './database.ts';
 import { expireLeases, fleetStatus } from './fleet.ts';
 import { EligibleChains } from './route-selection.ts';
 import * as routing from './routing.ts';
+import { resolveKnowingLostCommits, settleKnowingLostCommits } from './lost-commit.ts';
 import {
   bindingOf,
   circuitOf,
@@ -109,7 +110,8 @@ export class PostgresStore implements RegistryStore {
   // ---- routing ------------------------------------------------------------
 
   resolve(tenantId: string, request: ResolveRequest): Promise<RouteView> {
-    return routing.resolve(this.routing, tenantId, request);
+    const lookUp = () => routing.route(this.routing, tenantId, request.action_id);
+    return resolveKnowingLostCommits(tenantId, request, () => routing.resolve(this.routing, tenantId, request), lookUp);
   }
 
   route(tenantId: string, actionId: string): Promise<RouteView | null> {
@@ -117,7 +119,8 @@ export class PostgresStore implements RegistryStore {
   }
 
   settle(tenantId: string, actionId: string, assignment: RouteAssignment, outcome: SettlementOutcome): Promise<SettlementResult> {
-    return routing.settle(this.routing, tenantId, actionId, assignment, outcome);
+    const lookUp = () => routing.route(this.routing, tenantId, actionId);
+    return settleKnowingLostCommits(assignment, () => routing.settle(this.routing, tenantId, actionId, assignment, outcome), lookUp);
   }
 
   // ---- reader -------------------------------------------------------------

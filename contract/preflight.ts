@@ -1,0 +1,203 @@
+// What every command that judges a registry checks before its first stage, in
+// order: the target answers; GET /version is a VersionInfo of this contract
+// version; a token minted for each role the run needs is accepted; the
+// target's clock is within the bound the run's time-sensitive steps need.
+// A problem here is the setup's, not the registry's: the run ends with exit 2
+// and one line that names the cause and the fix, and judges nothing.
+import { dirname, join } from 'node:path';
+import { request } from 'undici';
+import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from './records.ts';
+import { componentValidator, describeViolation } from './schemas.ts';
+import { DEFAULT_AUDIENCE, JWKS_FILE, mintToken, type SigningKey } from './tokens.ts';
+
+/** One line: what is wrong and what to do about it. */
+export class PreflightProblem extends Error {
+  override readonly name = 'PreflightProblem';
+}
+
+/** Tokens the run will present, each with the roles it carries, and where the target learns to trust them. */
+export interface TokenSource {
+  kid: string;
+  audience: string;
+  /** The public JWK set to configure the target with. */
+  trust: string;
+  tokens(): Promise<Array<{ token: string; roles: string }>>;
+}
+
+/** One token per role, minted from the key (a dispatch token carries a tenant, as the run's do). */
+export function mintedTokens(key: SigningKey, roles: readonly Role[], options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
+  const audience = options.audience ?? DEFAULT_AUDIENCE;
+  return {
+    kid: key.kid,
+    audience,
+    trust: options.keyPath ? join(dirname(options.keyPath), JWKS_FILE) : 'the public JWK set of the signing key',
+    tokens: () => Promise.all(roles.map(async (role) => ({ roles: role, token: await mintToken({ key, roles: [role], audience, ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) }) }))),
+  };
+}
+
+/** Tokens minted earlier (a distributed run's shared plan). */
+export function givenTokens(tokens: readonly string[], trust: string): TokenSource {
+  const claims = (token: string, part: 0 | 1) => {
+    try {
+      return JSON.parse(Buffer.from(token.split('.')[part] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const first = tokens[0] ?? '';
+  const aud = claims(first, 1)['aud'];
+  return {
+    kid: String(claims(first, 0)['kid'] ?? 'none'),
+    audience: String(Array.isArray(aud) ? aud.join(' ') : (aud ?? DEFAULT_AUDIENCE)),
+    trust,
+    tokens: async () => tokens.map((token) => ({ token, roles: String(claims(token, 1)['scope'] ?? '') })),
+  };
+}
+
+export interface PreflightOptions {
+  target: string;
+  credentials: TokenSource;
+  /** How far the target's clock may be from this machine's for the run to judge time. */
+  maxClockOffsetMs: number;
+  timeoutMs?: number;
+}
+
+export interface PreflightResult {
+  version: VersionInfo;
+  /** Target time minus local time, good to about a second (the Date header has whole seconds). */
+  clockOffsetMs: number;
+}
+
+/**
+ * Clock bounds by what the run does with time. Conformance and the property
+ * suites place time on the target's own clock and only mint tokens (hours of
+ * life) on this one; the load flows stamp leases on this machine's clock.
+ */
+export const CLOCK_BOUND_MS = { tokens: 10 * 60_000, leases: 30_000 } as const;
+
+/** Every role: conformance and certification exercise all of them. */
+export const ALL_ROLES: readonly Role[] = ROLES;
+
+/** A read every role may be refused (403) or answered (404) on, but only an untrusted token gets 401. */
+const PROBE_PATH = '/v1/connector-types/ctype_fleetproof-preflight-probe';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+async function get(url: string, timeoutMs: number, token?: string): Promise<Answer> {
+  const res = await request(url, {
+    method: 'GET',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+}
+
+function errorCode(text: string): string {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? ` ${code}` : '';
+  } catch {
+    return '';
+  }
+}
+
+function cause(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  return e.code ?? e.cause?.code ?? e.message ?? String(err);
+}
+
+async function answers(base: string, timeoutMs: number): Promise<Answer> {
+  try {
+    return await get(`${base}/version`, timeoutMs);
+  } catch (err) {
+    throw new PreflightProblem(`the target ${base} does not answer (${cause(err)}): start it, or point --target at its base URL`);
+  }
+}
+
+function versionInfo(base: string, reply: Answer): VersionInfo {
+  if (reply.status !== 200) throw new PreflightProblem(`GET ${base}/version answered ${reply.status}${errorCode(reply.text)}: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`);
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.text);
+  } catch {
+    throw new PreflightProblem(`GET ${base}/version is not JSON: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`);
+  }
+  const validate = componentValidator('VersionInfo');
+  if (!validate(body)) throw new PreflightProblem(`GET ${base}/version is not a VersionInfo (${describeViolation(validate.errors).message}): fix the target's /version [ops-version]`);
+  const version = body as VersionInfo;
+  if (version.contract !== CONTRACT_VERSION) throw new PreflightProblem(`the target implements ${String(version.contract)}, this harness judges ${CONTRACT_VERSION}: use a harness for ${String(version.contract)}, or a target that implements ${CONTRACT_VERSION}`);
+  return version;
+}
+
+async function tokensAccepted(base: string, credentials: TokenSource, timeoutMs: number): Promise<void> {
+  for (const { token, roles } of await credentials.tokens()) {
+    let reply: Answer;
+    try {
+      reply = await get(`${base}${PROBE_PATH}`, timeoutMs, token);
+    } catch (err) {
+      throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
+    }
+    if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`);
+    if (reply.status >= 500) throw new PreflightProblem(`the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`);
+    if (reply.status !== 403 && reply.status !== 404) throw new PreflightProblem(`GET ${PROBE_PATH} with a ${roles} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`);
+  }
+}
+
+function clockOffset(reply: Answer, sentMs: number, receivedMs: number): number | null {
+  const date = reply.headers['date'];
+  const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  // Whole seconds: the server's instant lies in [date, date + 1 s).
+  return Number.isFinite(ms) ? Math.round(ms + 500 - (sentMs + receivedMs) / 2) : null;
+}
+
+/**
+ * Mid-run: does the target still answer, and still accept the tokens it
+ * accepted at preflight? The line naming the problem, or null when it does.
+ * A stage asks this when something went wrong, to tell a fault of the setup
+ * (no verdict) from a defect of the registry.
+ */
+export async function recheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'>): Promise<string | null> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const base = options.target.replace(/\/+$/, '');
+  try {
+    await answers(base, timeoutMs);
+    await tokensAccepted(base, options.credentials, timeoutMs);
+    return null;
+  } catch (err) {
+    if (err instanceof PreflightProblem) return err.message;
+    throw err;
+  }
+}
+
+/** recheck, asked at most once per interval however many callers wonder at once. */
+export function sharedRecheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'>, intervalMs = 2000): () => Promise<string | null> {
+  let last: { at: number; answer: Promise<string | null> } | null = null;
+  return () => {
+    if (!last || Date.now() - last.at > intervalMs) last = { at: Date.now(), answer: recheck(options) };
+    return last.answer;
+  };
+}
+
+export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const base = options.target.replace(/\/+$/, '');
+  const sent = Date.now();
+  const reply = await answers(base, timeoutMs);
+  const received = Date.now();
+  const version = versionInfo(base, reply);
+  await tokensAccepted(base, options.credentials, timeoutMs);
+  const offset = clockOffset(reply, sent, received);
+  if (offset === null) throw new PreflightProblem(`GET ${base}/version carries no Date header, so the run cannot place time on the target's clock: make the server send Date (RFC 9110)`);
+  // The Date header is good to a second and a round trip; only what is surely beyond the bound is refused.
+  const margin = 1000 + (received - sent);
+  if (Math.abs(offset) > options.maxClockOffsetMs + margin) {
+    const side = offset > 0 ? 'ahead of' : 'behind';
+    throw new PreflightProblem(`the target's clock is ${Math.round(Math.abs(offset) / 1000)} s ${side} this machine's, beyond the ${options.maxClockOffsetMs / 1000} s this run allows: synchronise both clocks (NTP)`);
+  }
+  return { version, clockOffsetMs: offset };
+}

@@ -1,0 +1,54 @@
+// Before the audit judges: actions the flows left without an answered
+// settlement may still hold reservations no one will release — resolves and
+// settlements that stayed indeterminate after the flows' retries
+// ([failure-indeterminate]), and iterations cut between resolve and settle
+// at a phase's end. As a dispatcher would, the runner reads each such
+// action's route and settles it when it is reserved, so the audit never
+// blames the registry for reservations the harness abandoned. Routes whose
+// settlement was answered are left alone: the audit checks those. A read or
+// settlement that still fails is left to the audit, which reports it.
+import { Agent, request } from 'undici';
+import type { Journal } from './journal.ts';
+import { tenantId, type RunPlan } from './run-plan.ts';
+
+const CONCURRENCY = 8;
+
+export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<{ settled: number; unknown: number }> {
+  const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
+  const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
+  for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
+  const agent = new Agent({ connections: CONCURRENCY });
+  const base = plan.target.replace(/\/+$/, '');
+  let settled = 0;
+  let unknown = 0;
+  const one = async (actionId: string, tenant: number) => {
+    const token = plan.tokens.tenants[tenant - 1];
+    if (!token) return;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const path = `/v1/routes/${encodeURIComponent(actionId)}`;
+    try {
+      const read = await request(base + path, { headers, dispatcher: agent });
+      const view = read.statusCode === 200 ? ((await read.body.json()) as { assignment: unknown; reserved: boolean }) : (await read.body.dump(), null);
+      if (read.statusCode === 404 || (view && !view.reserved)) return;
+      if (!view) {
+        unknown++;
+        return;
+      }
+      const res = await request(`${base}${path}/settlement`, { method: 'POST', headers, body: JSON.stringify({ assignment: view.assignment, outcome: 'outcome_unknown' }), dispatcher: agent });
+      await res.body.dump();
+      if (res.statusCode === 200) settled++;
+      else unknown++;
+    } catch {
+      unknown++;
+    }
+  };
+  try {
+    const queue = [...actions];
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await one(next[0], next[1]);
+    }));
+  } finally {
+    await agent.close();
+  }
+  return { settled, unknown };
+}

@@ -1,0 +1,80 @@
+// What a load run's verdict rests on: a run that did not put its load on the
+// target (dropped iterations), a phase that was interrupted or made no
+// requests, and reads the audit could not make are never a pass, and only
+// what the audit read back (or a check that ran) fails the registry.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildLoadReport, type EngineSummary } from '../../reports/load/load-report.ts';
+import type { AuditResult } from '../runner/audit.ts';
+import type { LoadEnvironment } from '../runner/environment.ts';
+import { parseJournal } from '../runner/journal.ts';
+
+const environment: LoadEnvironment = {
+  harness: { name: 'fleetproof', version: '0', commit: null, dirty: null },
+  engine: { name: 'node-runner', version: '0' },
+  target: { url: 'http://127.0.0.1:1', version: null },
+  machine: { cpu_model: 'x', cpus: 1, memory_bytes: 1, platform: 'x', node: 'x' },
+};
+
+const cleanAudit: AuditResult = { ok: true, invariants: [{ id: 'routes_pinned', description: 'pinned', ok: true, checked: 3, violations: 0, examples: [] }], errors: [], unread: 0 };
+
+type Phase = EngineSummary['phases'][number];
+const phase = (name: string, over: Partial<Phase> = {}): Phase => ({ name, checks_ok: true, checks: { passes: 2, fails: 0 }, latency_ms: null, requests: 10, ...over });
+
+function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number } = {}) {
+  const summary: EngineSummary = {
+    format: 'fleetproof-load-summary/v1',
+    run_id: 'r',
+    target: 'http://127.0.0.1:1',
+    profile: { name: 'p', format: 'f', duration_s: 4, ...(options.maxDropped !== undefined ? { max_dropped_iterations: options.maxDropped } : {}), phases: phases.map((p) => ({ name: p.name, budget_s: 6 })) },
+    dataset: {},
+    thresholds_passed: true,
+    thresholds: [],
+    phases,
+    checks: [],
+    test_run_duration_ms: 1,
+  };
+  const journal = parseJournal((options.timings ?? []).join('\n'));
+  const now = new Date();
+  return buildLoadReport({ summary, journal, audit: options.audit ?? cleanAudit, environment, engineExitCode: 0, engineError: null, runId: 'r', profile: 'p', overrides: [], dataset: {}, startedAt: now, finishedAt: now, retirement: null });
+}
+
+const timing = (name: string, completed = true) => `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: name, started: 0, ms: 50, completed })}`;
+
+test('a run whose phases ran, finished and were audited clean passes', () => {
+  const r = report([phase('retry_storm'), phase('sustained_routes')], { timings: [timing('retry_storm')] });
+  assert.deepEqual([r.verdict, r.reasons], ['pass', []]);
+});
+
+test('dropped iterations above the profile bound make the run could-not-judge, shown first', () => {
+  const r = report([phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } }), phase('sustained_routes', { dropped_iterations: 28 })], { timings: [timing('retry_storm')] });
+  assert.equal(r.verdict, 'could-not-judge');
+  assert.match(r.reasons[0]!, /^could not judge at this rate: the load generator could not start 28 iteration\(s\) \(sustained_routes 28; the profile allows 0\)/);
+  assert.equal(r.phases.find((p) => p.name === 'sustained_routes')!.status, 'error');
+  const tolerated = report([phase('sustained_routes', { dropped_iterations: 2 })], { maxDropped: 2 });
+  assert.equal(tolerated.verdict, 'pass', 'the profile may state a bound');
+});
+
+test('a phase cut at its budget is never a pass, and its reason is shown', () => {
+  const r = report([phase('retry_storm'), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
+  assert.equal(r.verdict, 'fail');
+  assert.equal(r.phases[0]!.status, 'fail');
+  assert.deepEqual(r.reasons, ['phase retry_storm: interrupted, not finished within its 6 s budget']);
+});
+
+test('a phase stopped by an error of its own, or without requests, is an error, not a failure', () => {
+  const thrown = report([phase('retry_storm')], { timings: [timing('retry_storm', false)] });
+  assert.deepEqual([thrown.verdict, thrown.phases[0]!.status], ['could-not-judge', 'error']);
+  const idle = report([phase('sustained_lease_churn', { requests: 0, checks_ok: false, checks: { passes: 0, fails: 0 } })]);
+  assert.deepEqual([idle.verdict, idle.phases[0]!.status], ['could-not-judge', 'error']);
+  assert.match(idle.reasons[0]!, /sustained_lease_churn: made no requests/);
+});
+
+test('reads the audit could not make judge nothing; a violation it read back fails the run whatever else went wrong', () => {
+  const unread: AuditResult = { ...cleanAudit, ok: false, errors: ['GET /v1/replicas/x: no answer (ECONNREFUSED)'], unread: 685 };
+  const r = report([phase('sustained_routes')], { audit: unread });
+  assert.equal(r.verdict, 'could-not-judge');
+  assert.match(r.reasons[0]!, /^the audit could not make 685 read\(s\), which judge nothing/);
+  const violated: AuditResult = { ...unread, invariants: [{ ...cleanAudit.invariants[0]!, ok: false, violations: 1, examples: ['x'] }] };
+  assert.equal(report([phase('sustained_routes', { dropped_iterations: 3 })], { audit: violated }).verdict, 'fail');
+});
