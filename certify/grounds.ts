@@ -2,7 +2,7 @@
 // load profile it ran (only a qualification profile qualifies scale) and
 // every MUST clause that no check exercised. INTERPRETING.md says why a
 // verdict can still be QUALIFIED with such clauses, and how it is worded.
-import type { ClauseCoverage } from './certification.ts';
+import type { ClauseCoverage } from '../reports/schemas/certification-result.ts';
 
 /** Profiles whose dataset, phases and thresholds make a scale qualification; smoke only shows the flows work. */
 export const QUALIFICATION_PROFILES: readonly string[] = ['aip-fleet-slo-v1', 'sustained'];

@@ -59,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
         if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
         return referenceMemoryTarget({ faults });
       },
+      http,
       runs: positiveInteger('runs', v.runs),
       seed: v.seed,
       path: v.path,

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { findK6 } from '../runner/engines.ts';
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import { runLoad } from '../runner/run-load.ts';
 import { startTarget } from './in-process-target.ts';
 
@@ -56,6 +57,7 @@ for (const engine of ['node', 'k6'] as const) {
       keyPath: target.keyPath,
       profile: 'breakpoint',
       engine,
+      writeReport: writeLoadReport,
       sets: ['tenants=4', 'connector_types=4', 'capabilities=8', 'capabilities_per_version=4', 'instances=16', 'bindings_per_instance=2', 'breakpoint_routes.routing_tenants=4', 'breakpoint_routes.start_rate=20', 'breakpoint_routes.rate_step=20', 'breakpoint_routes.max_rate=60', 'breakpoint_routes.step_s=1', 'breakpoint_routes.pre_allocated_vus=4', 'breakpoint_routes.max_vus=8'],
       outDir: join(target.dir, 'report'),
       quiet: true,

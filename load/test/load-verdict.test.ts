@@ -4,7 +4,7 @@
 // what the audit read back (or a check that ran) fails the registry.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildLoadReport, type EngineSummary } from '../../reports/load/load-report.ts';
+import { buildLoadReport, type EngineSummary } from '../runner/load-report.ts';
 import type { AuditResult } from '../runner/audit.ts';
 import type { LoadEnvironment } from '../runner/environment.ts';
 import { parseJournal } from '../runner/journal.ts';

@@ -15,6 +15,8 @@ import { parseSeed } from './seed.ts';
 export interface PropertiesCommand {
   /** Opens the registry under test; the composition root decides which. */
   openTarget: () => Promise<Target>;
+  /** The target's address and key when it is a registry over HTTP: preflight and the mid-run recheck speak to it. */
+  http?: { url: string; key: string; requestTimeoutMs: number } | null;
   runs: number | undefined;
   seed: string | undefined;
   path: string | undefined;

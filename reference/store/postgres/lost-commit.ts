@@ -6,7 +6,7 @@
 // indeterminate. One look-up and at most one retry, so a storage outage
 // still answers promptly.
 import type { ResolveRequest, RouteAssignment, RouteView, SettlementResult } from '../../../contract/records.ts';
-import { RegistryError } from '../../domain/registry-error.ts';
+import { RegistryError } from '../../../contract/registry-error.ts';
 
 function storageFailed(err: unknown): boolean {
   return RegistryError.is(err) && err.code === 'STORAGE_UNAVAILABLE';

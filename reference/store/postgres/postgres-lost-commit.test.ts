@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { RouteAssignment, RouteView, SettlementResult } from '../../../contract/records.ts';
-import { RegistryError, storageUnavailable } from '../../domain/registry-error.ts';
+import { RegistryError, storageUnavailable } from '../../../contract/registry-error.ts';
 import type { RegistryStore } from '../registry-store.ts';
 import { b } from '../behaviour/world.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from './lost-commit.ts';
