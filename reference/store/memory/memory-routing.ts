@@ -205,7 +205,6 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   addToCounters(state, scopes, 1);
   state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
   route.reserved = true;
-  route.lastSettlement = null;
   route.scopes = scopes;
   state.reserved.add(route);
   return viewOf(route);
