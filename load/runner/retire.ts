@@ -3,6 +3,8 @@
 // disabled, which takes its capabilities out of every catalog and route,
 // and every replica still up goes offline with a health report.
 import { Agent, request } from 'undici';
+import { LIMIT_MINIMUMS } from '../../contract/records.ts';
+import { bodyLimitOf, bySize } from '../lib/batches.js';
 import type { ReplicaHealth } from './audit.ts';
 import type { RunPlan } from './run-plan.ts';
 
@@ -12,7 +14,8 @@ export interface Retirement {
   rejected: number;
 }
 
-const BATCH = 1000;
+/** At most the contract's smallest legal max_batch_items per request, within the body limit the target declared. */
+const BATCH = LIMIT_MINIMUMS.max_batch_items;
 
 export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promise<Retirement> {
   const agent = new Agent({ connections: 4 });
@@ -27,15 +30,15 @@ export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promi
   }
   let rejected = 0;
   try {
-    for (let i = 0; i < items.length; i += BATCH) {
+    for (const chunk of bySize(items, bodyLimitOf(plan), BATCH)) {
       const res = await request(`${plan.target.replace(/\/+$/, '')}/v1/batch`, {
         method: 'POST',
         headers: { authorization: `Bearer ${plan.tokens.control}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ items: items.slice(i, i + BATCH) }),
+        body: JSON.stringify({ items: chunk }),
         dispatcher: agent,
       });
       const body = (await res.body.json()) as { results?: { outcome: string }[] };
-      rejected += res.statusCode === 200 ? (body.results ?? []).filter((r) => r.outcome === 'rejected').length : Math.min(BATCH, items.length - i);
+      rejected += res.statusCode === 200 ? (body.results ?? []).filter((r) => r.outcome === 'rejected').length : chunk.length;
     }
   } finally {
     await agent.close();

@@ -14,6 +14,8 @@ import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment, targetVersion } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
+import { limitProblems, type RegistryLimits } from '../../contract/records.ts';
+import { fitProfileToLimits } from './fit-to-limits.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +54,7 @@ export interface LoadRunOutcome {
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
-async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey } | LoadRunOutcome> {
+async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey; limits: RegistryLimits } | LoadRunOutcome> {
   let profile: ResolvedProfile;
   try {
     profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
@@ -60,8 +62,13 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
     if (err instanceof ContractError) return { exitCode: 2, message: err.message };
     throw err;
   }
+  // Every size the run uses comes from the limits the target declares.
+  const version = (await targetVersion(o.target)) as { limits?: RegistryLimits } | null;
+  if (version === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
+  const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
+  if (problems.length > 0) return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
   try {
-    return { profile, key: await loadSigningKey(o.keyPath) };
+    return { profile: fitProfileToLimits(profile, version.limits!), key: await loadSigningKey(o.keyPath), limits: version.limits! };
   } catch (err) {
     return { exitCode: 2, message: (err as Error).message };
   }
@@ -71,8 +78,7 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  if ((await targetVersion(o.target)) === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
-  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
   await writeRunPlan(path, plan);
   return { exitCode: 0, message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}` };
 }
@@ -90,7 +96,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } else {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
-    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
   }
   const target = plan.target;
   const profile = plan.profile;
