@@ -32,16 +32,20 @@ export interface SpreadCatalog {
 }
 
 /**
- * Makes every capability visible to one tenant, spread over as many versions
+ * Makes every capability visible to one tenant (or, with `unbound`, admitted
+ * and active but bound for nobody), spread over as many versions
  * (each with its own type, instance, replica and bindings) as
  * max_capabilities_per_version requires, so a catalog of any size can be
  * built under any legal limit.
  */
-export async function spreadCatalog(ctx: CaseContext, capabilities: Capability[], spec: Omit<FleetSpec, 'capabilities' | 'bound'> = {}): Promise<SpreadCatalog> {
+export async function spreadCatalog(ctx: CaseContext, capabilities: Capability[], spec: Omit<FleetSpec, 'capabilities' | 'bound'> & { unbound?: boolean } = {}): Promise<SpreadCatalog> {
+  const { unbound, ...fleetSpec } = spec;
   const per = ctx.limits.max_capabilities_per_version;
   const tenant = spec.tenant ?? ctx.ids.tenant();
   const fleets: Fleet[] = [];
-  for (let i = 0; i < capabilities.length; i += per) fleets.push(await ctx.fx.fleet({ ...spec, tenant, capabilities: capabilities.slice(i, i + per) }));
+  for (let i = 0; i < capabilities.length; i += per) {
+    fleets.push(await ctx.fx.fleet({ ...fleetSpec, tenant, capabilities: capabilities.slice(i, i + per), ...(unbound ? { bound: [] } : {}) }));
+  }
   return { tenant, fleets };
 }
 

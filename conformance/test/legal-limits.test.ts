@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { NOT_PROVOCABLE } from '../harness/failure.ts';
 import { runConformance } from '../runner/run.ts';
-import { describeLimits, LEGAL_LIMIT_SETTINGS } from './legal-limits.ts';
+import { describeLimits, LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS } from './legal-limits.ts';
 import { startReferenceTarget } from './reference-target.ts';
 
 const out = await mkdtemp(join(tmpdir(), 'fleetproof-legal-limits-'));
 after(() => rm(out, { recursive: true, force: true }));
 
 describe('conformance against the reference with other legal limits', () => {
-  for (const [i, limits] of LEGAL_LIMIT_SETTINGS.entries()) {
+  for (const [i, limits] of [...LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS].entries()) {
     it(`qualifies with ${describeLimits(limits)}`, async () => {
       const target = await startReferenceTarget({ limits, silent: true });
       try {
