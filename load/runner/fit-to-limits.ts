@@ -1,8 +1,9 @@
 // A profile fitted to the limits the target declares (spec.md
 // [limits-declared]): the dataset and the phases never ask a legal registry
 // for more than it says it takes. Each dimension or parameter the limits
-// lower is clamped, and the clamp is recorded among the profile's overrides,
-// so the load report says what the run used and why.
+// lower is clamped, and the clamp is recorded in the profile's `fitted` list,
+// so the load report says what the run used and why. Fitting is not an
+// override: the profile still qualifies a registry whose legal limits forced it.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import type { RegistryLimits } from '../../contract/records.ts';
@@ -28,8 +29,9 @@ function capabilitiesPerVersion(profile: ResolvedProfile, limits: RegistryLimits
 
 export function fitProfileToLimits(input: ResolvedProfile, limits: RegistryLimits): ResolvedProfile {
   const profile = structuredClone(input);
+  const notes: string[] = [];
   const clamp = (where: string, current: number, fitted: number, why: string): number => {
-    if (fitted < current) profile.overrides.push(`${where}=${fitted} (was ${current}; fitted to the target's ${why})`);
+    if (fitted < current) notes.push(`${where}=${fitted} (was ${current}; fitted to the target's ${why})`);
     return Math.min(current, fitted);
   };
   const d = profile.dataset;
@@ -54,5 +56,6 @@ export function fitProfileToLimits(input: ResolvedProfile, limits: RegistryLimit
     // (retry_rotation retries at most as many routes as this phase held.)
     param('concurrent_routes', 'routes', capacity, `fleet as fitted: ${capacity} replica units for tenant 1's primary capability`);
   }
+  if (notes.length > 0) profile.fitted = [...(profile.fitted ?? []), ...notes];
   return profile;
 }

@@ -139,6 +139,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     runId: plan.run_id,
     profile: profile.name,
     overrides: profile.overrides,
+    fitted: profile.fitted ?? [],
     dataset: { ...profile.dataset },
     startedAt,
     finishedAt: new Date(),

@@ -50,6 +50,7 @@ export async function writeRunMetrics(args: {
       phases: profile.phases,
       thresholds: profile.thresholds,
       overrides: profile.overrides,
+      fitted: profile.fitted ?? [],
     },
     execution_segment: segment.segment,
     execution_segment_sequence: segment.sequence,

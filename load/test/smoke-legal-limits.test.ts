@@ -3,6 +3,7 @@
 // among the report's overrides, and passes — a correct registry qualifies
 // whatever legal limits it declares.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RegistryLimits } from '../../contract/records.ts';
@@ -24,7 +25,10 @@ describe('the smoke profile against the reference with other legal limits', () =
       const report = outcome.report!;
       assert.deepEqual(report.reasons, []);
       assert.equal(outcome.exitCode, 0);
-      assert.ok(report.overrides.some((o) => fitted.test(o)), `the overrides name the fit: ${report.overrides.join('; ')}`);
+      assert.ok(report.fitted.some((o) => fitted.test(o)), `the report names the fit: ${report.fitted.join('; ')}`);
+      assert.deepEqual(report.overrides, [], 'fitting to declared limits is no override: the run still qualifies');
+      const markdown = await readFile(join(outcome.outDir!, 'report.md'), 'utf8');
+      assert.match(markdown, /Fitted to the limits the target declares/);
       assert.ok(report.audit!.invariants.every((i) => i.ok), 'every audited invariant holds');
       assert.equal(report.retirement!.rejected, 0);
     });
