@@ -323,7 +323,38 @@ export const DEFAULT_LIMITS: Readonly<RegistryLimits> = Object.freeze({
   max_expiry_batch: 10_000,
 });
 
+/**
+ * The smallest value each limit may be declared with (spec.md [limits-declared]);
+ * there is no largest. Besides these, max_capability_bytes ≤ max_page_bytes.
+ */
+export const LIMIT_MINIMUMS: Readonly<RegistryLimits> = Object.freeze({
+  max_capabilities_per_version: 1,
+  max_manifest_bytes: 4096,
+  max_capability_bytes: 2048,
+  max_page_size: 1,
+  max_page_bytes: 2048,
+  max_batch_items: 1000,
+  max_body_bytes: 65_536,
+  max_expiry_batch: 1,
+});
+
+/** What makes a set of limits illegal under [limits-declared]; empty when it is legal. */
+export function limitProblems(limits: RegistryLimits): string[] {
+  const problems: string[] = [];
+  for (const [name, min] of Object.entries(LIMIT_MINIMUMS) as Array<[keyof RegistryLimits, number]>) {
+    const value = limits[name];
+    if (!Number.isSafeInteger(value) || value < min) problems.push(`${name} must be an integer of at least ${min}, not ${String(value)}`);
+  }
+  if (limits.max_capability_bytes > limits.max_page_bytes) problems.push('max_capability_bytes cannot exceed max_page_bytes');
+  return problems;
+}
+
 export const DEFAULT_PAGE_LIMIT = 50;
+
+/** The page size of a catalog read without `limit` (spec.md [page-limit]). */
+export function defaultPageLimit(limits: Pick<RegistryLimits, 'max_page_size'>): number {
+  return Math.min(DEFAULT_PAGE_LIMIT, limits.max_page_size);
+}
 
 /** The largest limit value; it turns a scope off (spec.md [admission-scopes]). */
 export const SCOPE_OFF = 4_294_967_295;

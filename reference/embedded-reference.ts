@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
+import type { RegistryLimits } from '../contract/records.ts';
 import { loadJwks, loadSigningKey, writeSigningKeys, type SigningKey } from '../contract/tokens.ts';
 import { NO_FAULTS, type Faults } from './domain/faults.ts';
 import { createRegistryServer } from './http/server.ts';
@@ -18,6 +19,13 @@ export interface EmbeddedReferenceOptions {
   store?: RegistryStore | StoreKind;
   pgUrl?: string;
   faults?: Faults;
+  /**
+   * Limits to declare and enforce instead of the defaults, each within the
+   * range the contract allows (conformance/README.md): the store takes every
+   * limit but the body limit, which the server enforces. A store passed in
+   * keeps its own limits.
+   */
+  limits?: Partial<RegistryLimits>;
   host?: string;
   port?: number;
   /** Log server faults (INTERNAL answers) to stderr; off keeps test output clean. */
@@ -37,12 +45,21 @@ export interface EmbeddedReference {
 export async function startEmbeddedReference(options: EmbeddedReferenceOptions = {}): Promise<EmbeddedReference> {
   const faults = options.faults ?? NO_FAULTS;
   const kind = options.store ?? 'memory';
-  const store = typeof kind === 'string' ? await openReferenceStore(kind, { faults, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) }) : kind;
+  const { max_body_bytes, ...storeLimits } = options.limits ?? {};
+  const store = typeof kind === 'string'
+    ? await openReferenceStore(kind, { faults, limits: storeLimits, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
+    : kind;
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
   try {
     const files = await writeSigningKeys(dir);
     const jwks = await loadJwks(files.jwksPath);
-    const server = createRegistryServer({ store, jwks, faults, ...(options.logErrors ? {} : { log: () => {} }) });
+    const server = createRegistryServer({
+      store,
+      jwks,
+      faults,
+      ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
+      ...(options.logErrors ? {} : { log: () => {} }),
+    });
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     return {
       url,

@@ -55,6 +55,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
         error: result.summary.error,
         retirement: result.retirement.status,
       },
+      skips: result.cases.filter((c) => c.status === 'skip').map((c) => ({ subject: c.id, clause: c.clause, reason: c.message ?? 'skipped' })),
     },
     evidence,
     failures,

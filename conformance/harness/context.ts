@@ -68,7 +68,7 @@ export function createCaseContext(scope: RunScope, caseId: string, signal: Abort
   const admin = api.as(role('registry:admin'));
   const lifecycle = api.as(role('registry:lifecycle'));
   const reader = api.as(role('registry:reader'));
-  const fx = new Fixtures(ids, { admin, lifecycle, reader, dispatch, catalogFor }, scope.clock);
+  const fx = new Fixtures(ids, { admin, lifecycle, reader, dispatch, catalogFor }, scope.clock, scope.version.limits);
   const ctx: CaseContext = {
     caseId,
     runId: scope.runId,

@@ -50,6 +50,19 @@ export function expectError(reply: Reply<OperationId | 'raw'>, code: ErrorCode, 
   return error;
 }
 
+/**
+ * The request was refused with one of `codes`, each with its catalogue
+ * status: where the contract leaves open which of several true errors a
+ * registry answers ([error-precedence]), a case accepts every one of them.
+ */
+export function expectOneOf(reply: Reply<OperationId | 'raw'>, codes: readonly ErrorCode[], what?: string): ErrorBody['error'] {
+  const error = errorOf(reply);
+  const label = what ?? (reply.op === 'raw' ? `${reply.exchange.request.method} ${reply.exchange.request.url}` : reply.op);
+  const accepted = codes.find((code) => error?.code === code && reply.status === ERROR_CATALOGUE[code].status);
+  if (accepted === undefined) fail(`${label}: expected ${codes.map((c) => `${ERROR_CATALOGUE[c].status} ${c}`).join(' or ')}, got ${answered(reply)}`, { exchange: reply.exchange });
+  return error!;
+}
+
 /** Strict deep equality of JSON values. */
 export function expectEqual(actual: unknown, expected: unknown, what: string, exchange?: Exchange): void {
   if (!isDeepStrictEqual(actual, expected)) fail(`${what}: got ${shown(actual)}, expected ${shown(expected)}`, { exchange });

@@ -44,3 +44,20 @@ export class ConformanceFailure extends Error {
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
 }
+
+/** The reason every report shows for a case the declared limits leave nothing to test. */
+export const NOT_PROVOCABLE = 'not provocable under the declared limits';
+
+/**
+ * The limits the target declares make the case's clause impossible to
+ * provoke (a limit that nothing legal can exceed, or a probe that would need
+ * more than another limit allows). Reported as `skip` with the reason
+ * NOT_PROVOCABLE and the detail: a correct registry is never blocked by the
+ * limits it is allowed to choose.
+ */
+export class NotProvocable extends Error {
+  override readonly name = 'NotProvocable';
+  constructor(detail: string) {
+    super(`${NOT_PROVOCABLE}: ${detail}`);
+  }
+}

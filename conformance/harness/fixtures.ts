@@ -14,6 +14,7 @@ import type {
   ConnectorInstance,
   ConnectorReplica,
   ConnectorType,
+  RegistryLimits,
   ReplicaProvision,
   RouteView,
   SettlementOutcome,
@@ -26,6 +27,7 @@ import type { RegistryClient } from './client.ts';
 import { HOUR, type ServerClock } from './clock.ts';
 import { resolveWithRetries } from './retried-resolve.ts';
 import { expectOk } from './expect.ts';
+import { NotProvocable } from './failure.ts';
 import type { Ids } from './ids.ts';
 
 export { sha256Hex };
@@ -75,6 +77,8 @@ export class Fixtures {
     private readonly ids: Ids,
     private readonly clients: Clients,
     private readonly clock: ServerClock,
+    /** The target's declared limits: a version the case needs beyond them cannot be built, so the case skips. */
+    private readonly limits?: RegistryLimits,
   ) {}
 
   async type(over: Partial<ConnectorType> = {}): Promise<ConnectorType> {
@@ -84,6 +88,8 @@ export class Fixtures {
   }
 
   async version(typeId: string, capabilities: Capability[], over: Parameters<Builders['version']>[3] = {}): Promise<VersionAdmission> {
+    const most = this.limits?.max_capabilities_per_version ?? Infinity;
+    if (capabilities.length > most) throw new NotProvocable(`the case needs ${capabilities.length} capabilities in one version; max_capabilities_per_version is ${most}`);
     const record = build.version(over.id ?? this.ids.version(), typeId, capabilities, { version: this.ids.semver(), ...over });
     expectOk(await this.clients.admin.call('admitVersion', { params: { version_id: record.id }, body: record }), 'setup: admitVersion');
     return record;

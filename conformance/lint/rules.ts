@@ -8,6 +8,7 @@ import { severityOf, type Clause } from '../../contract/clauses.ts';
 import { isConformanceCase, type ConformanceCase } from '../harness/define-case.ts';
 import { isCategory, isFeature, isFlag } from '../harness/vocabulary.ts';
 import { MAX_CASE_LINES, MAX_DESCRIPTION_LENGTH } from './config.ts';
+import { sizeLiterals } from './size-literals.ts';
 
 export const LINT_CODES = {
   NOT_A_CASE: 'the file does not load, or its default export is not a defineCase() result',
@@ -24,6 +25,7 @@ export const LINT_CODES = {
   DESCRIPTION: `the description is one non-empty line of at most ${MAX_DESCRIPTION_LENGTH} characters`,
   IMPORT_BOUNDARY: 'a case imports nothing from reference/: the suite certifies other implementations',
   CASE_LENGTH: `a case file has at most ${MAX_CASE_LINES} lines: one behaviour per file`,
+  SIZE_LITERAL: 'a case takes every size a legal registry could refuse from the limits the target declares',
   DUPLICATE_ID: 'no two cases share an id',
   CLAUSE_UNCOVERED: 'every MUST clause has at least one case, unless exempt',
   CODE_UNEXPECTED: 'every provokable error code of the catalogue is expected by at least one case',
@@ -64,6 +66,7 @@ export function lintCaseFile(file: CaseFile, clauses: ReadonlyMap<string, Clause
   if (REFERENCE_IMPORT.test(file.source)) report('IMPORT_BOUNDARY', 'imports from reference/');
   const lines = file.source.split('\n').length - (file.source.endsWith('\n') ? 1 : 0);
   if (lines > MAX_CASE_LINES) report('CASE_LENGTH', `${lines} lines; split it into one behaviour per file`);
+  for (const found of sizeLiterals(file.source)) report('SIZE_LITERAL', found.message);
   if (file.loadError !== undefined || !isConformanceCase(file.exported)) {
     report('NOT_A_CASE', file.loadError ?? 'the default export is not a defineCase() result');
     return out;

@@ -16,7 +16,7 @@ import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
-import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
+import { ConformanceFailure, HarnessError, NotProvocable } from '../harness/failure.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
 import { HarnessTokens } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
@@ -102,6 +102,7 @@ async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): 
     if (ConformanceFailure.is(err)) {
       return { ...common, status: 'fail', message: err.message, failure_clause: err.clause ?? c.clause, exchange: err.exchange ?? last };
     }
+    if (err instanceof NotProvocable) return { ...common, status: 'skip', message: err.message, failure_clause: null, exchange: null };
     const message = err instanceof HarnessError ? err.message : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${(err as Error)?.stack?.split('\n').find((l) => l.includes('/conformance/'))?.trim() ?? ''}`.trim();
     return { ...common, status: 'error', message, failure_clause: null, exchange: last };
   } finally {

@@ -1,6 +1,7 @@
 // The reference registry started in-process as a conformance target (the
 // embedded reference of reference/embedded-reference.ts), with a config for
 // the runner. Tests only; the harness itself never imports reference/.
+import type { RegistryLimits } from '../../contract/records.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
 import type { FaultName } from '../../reference/domain/faults.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
@@ -16,10 +17,11 @@ export interface ReferenceTarget {
   close(): Promise<void>;
 }
 
-export async function startReferenceTarget(options: { store?: RegistryStore; faults?: FaultName[]; silent?: boolean } = {}): Promise<ReferenceTarget> {
+export async function startReferenceTarget(options: { store?: RegistryStore; faults?: FaultName[]; silent?: boolean; limits?: Partial<RegistryLimits> } = {}): Promise<ReferenceTarget> {
   const reference = await startEmbeddedReference({
     ...(options.store ? { store: options.store } : {}),
     faults: new Set(options.faults ?? []),
+    ...(options.limits ? { limits: options.limits } : {}),
     logErrors: !options.silent,
   });
   return {

@@ -3,6 +3,7 @@
 // limit `batch` until a call returns fewer. Exactly those replicas are
 // offline afterwards.
 import { qualificationChurn } from '../lib/fleet-facts.js';
+import { bodyLimitOf, bySize } from '../lib/batches.js';
 import { journal } from '../lib/journal.js';
 import { expiredReplicas } from '../lib/metrics.js';
 import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
@@ -12,17 +13,17 @@ const PHASE = 'lease_churn';
 const HOUR_MS = 3600 * 1000;
 
 /**
- * Health reports for the replicas, in batches of at most 1000 items; returns
+ * Health reports for the replicas, in batches of at most 1000 items (the
+ * smallest legal max_batch_items) within the target's body limit; returns
  * how many were applied.
+ * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof registryClient>} client
  * @param {{ id: string, revision: number }[]} replicas
  * @param {(r: { id: string, revision: number }) => import('../../contract/records.ts').HealthReport} report
  */
-export function reportHealth(client, replicas, report) {
-  const requests = [];
-  for (let i = 0; i < replicas.length; i += 1000) {
-    requests.push(client.batch(replicas.slice(i, i + 1000).map((r) => ({ op: 'report_health', id: r.id, report: report(r) }))));
-  }
+export function reportHealth(plan, client, replicas, report) {
+  const items = replicas.map((r) => ({ op: 'report_health', id: r.id, report: report(r) }));
+  const requests = bySize(items, bodyLimitOf(plan), 1000).map((chunk) => client.batch(/** @type {any} */ (chunk)));
   let applied = 0;
   for (const res of sendAll(requests, 4)) {
     if (expectResponse(res, ['200'])) applied += bodyOf(res).results.filter((/** @type {{ outcome: string }} */ x) => x.outcome === 'applied').length;
@@ -57,9 +58,9 @@ export function leaseChurn(plan, data, params) {
   const chosen = qualificationChurn(plan, data);
   const capacity = data.dimensions.replica_capacity;
   const stamp = (/** @type {number} */ ms) => new Date(ms).toISOString();
-  const renewed = reportHealth(client, chosen, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: stamp(Date.now() + 2 * HOUR_MS), capacity }));
+  const renewed = reportHealth(plan, client, chosen, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: stamp(Date.now() + 2 * HOUR_MS), capacity }));
   verify(PHASE, `01 lease churn: ${chosen.length} leases renewed`, renewed === chosen.length, `${renewed} renewed`);
-  const lapsed = reportHealth(client, chosen, (r) => ({ health_revision: r.revision + 2, status: 'ready', lease_expires_at: stamp(Date.now() - 1), capacity }));
+  const lapsed = reportHealth(plan, client, chosen, (r) => ({ health_revision: r.revision + 2, status: 'ready', lease_expires_at: stamp(Date.now() - 1), capacity }));
   verify(PHASE, `02 lease churn: ${chosen.length} leases reported expired`, lapsed === chosen.length, `${lapsed} reported`);
   journal({ k: 'offline', phase: PHASE, ids: chosen.map((r) => r.id) });
 

@@ -3,37 +3,13 @@
 // In a distributed run only the instance whose segment starts at 0 seeds;
 // the others wait until the last record is readable.
 import { sleep } from 'k6';
+import { bySize } from '../lib/batches.js';
 import { seedDuration } from '../lib/metrics.js';
 import { segmentStart } from '../lib/plan.js';
 import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
 const PHASE = 'seed';
-
-/**
- * Splits a batch so that no request body exceeds maxBytes.
- * @param {unknown[]} items
- * @param {number} maxBytes
- */
-function bySize(items, maxBytes) {
-  /** @type {unknown[][]} */
-  const out = [];
-  /** @type {unknown[]} */
-  let current = [];
-  let size = 0;
-  for (const item of items) {
-    const bytes = JSON.stringify(item).length;
-    if (current.length > 0 && size + bytes > maxBytes) {
-      out.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(item);
-    size += bytes;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
-}
 
 /**
  * @param {import('../lib/plan.js').RunPlan} plan

@@ -112,7 +112,7 @@ export function sustainedLeaseChurn(plan, data, params) {
   if (slice.length === 0) return;
   journal({ k: 'offline', phase, ids: slice.map((r) => r.id) });
   const capacity = data.dimensions.replica_capacity;
-  const lapsed = reportHealth(client, slice, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity }));
+  const lapsed = reportHealth(plan, client, slice, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity }));
   verify(phase, '01 sustained churn: leases reported expired', lapsed === slice.length);
   expiredReplicas.add(expireUntilDone(client, size), { phase });
   const after = sendAll(slice.map((r) => client.replica(r.id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));

@@ -39,6 +39,8 @@ export interface ProfileIdentity {
   phases: { name: string; start?: string; budget_s?: number; params?: Record<string, number> }[];
   thresholds: ThresholdPlan[];
   overrides: string[];
+  /** Sizes lowered to fit the target's declared limits; absent in histograms written before fitting existed. */
+  fitted?: string[];
 }
 
 export interface RunIdentity {

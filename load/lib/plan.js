@@ -43,6 +43,7 @@ import { scaleDataset } from './dataset.js';
  * @property {ProfilePlan} profile
  * @property {{ control: string, tenants: string[] }} tokens
  * @property {number} lease_until_ms  lease end of every seeded replica
+ * @property {import('../../contract/records.ts').RegistryLimits} [limits]  the target's, when the plan was made
  */
 
 /** @returns {RunPlan} */

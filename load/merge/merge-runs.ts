@@ -245,6 +245,7 @@ export function buildMergedReport(
     runId: run.run_id,
     profile: run.profile.name,
     overrides: run.profile.overrides,
+    fitted: run.profile.fitted ?? [],
     dataset: run.profile.dataset,
     startedAt: new Date(run.started_at ?? mergedAt),
     finishedAt: new Date(run.finished_at ?? mergedAt),

@@ -64,6 +64,8 @@ export interface LoadReport {
   run_id: string;
   profile: string;
   overrides: string[];
+  /** Sizes the run lowered to fit the limits the target declares; a fitted run still qualifies. */
+  fitted: string[];
   started_at: string;
   finished_at: string;
   engine_exit_code: number;
@@ -127,6 +129,7 @@ export function buildLoadReport(args: {
   runId: string;
   profile: string;
   overrides: string[];
+  fitted?: string[];
   dataset: Record<string, number>;
   startedAt: Date;
   finishedAt: Date;
@@ -218,6 +221,7 @@ export function buildLoadReport(args: {
     run_id: args.runId,
     profile: args.profile,
     overrides: args.overrides,
+    fitted: args.fitted ?? [],
     started_at: args.startedAt.toISOString(),
     finished_at: args.finishedAt.toISOString(),
     engine_exit_code: args.engineExitCode,

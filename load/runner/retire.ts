@@ -3,7 +3,9 @@
 // disabled, which takes its capabilities out of every catalog and route,
 // and every replica still up goes offline with a health report.
 import type { BatchItem } from '../../contract/records.ts';
+import { LIMIT_MINIMUMS } from '../../contract/records.ts';
 import { jsonBody } from '../../contract/transport/http-transport.ts';
+import { bodyLimitOf, bySize } from '../lib/batches.js';
 import type { ReplicaHealth } from './audit.ts';
 import { planTransport } from './plan-transport.ts';
 import type { RunPlan } from './run-plan.ts';
@@ -14,7 +16,8 @@ export interface Retirement {
   rejected: number;
 }
 
-const BATCH = 1000;
+/** At most the contract's smallest legal max_batch_items per request, within the body limit the target declared. */
+const BATCH = LIMIT_MINIMUMS.max_batch_items;
 
 export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promise<Retirement> {
   const transport = planTransport(plan, 4);
@@ -29,10 +32,10 @@ export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promi
   }
   let rejected = 0;
   try {
-    for (let i = 0; i < items.length; i += BATCH) {
-      const res = await transport.operation('applyBatch', { body: { items: items.slice(i, i + BATCH) }, as: { roles: ['registry:admin', 'registry:lifecycle'] } });
+    for (const chunk of bySize(items, bodyLimitOf(plan), BATCH)) {
+      const res = await transport.operation('applyBatch', { body: { items: chunk }, as: { roles: ['registry:admin', 'registry:lifecycle'] } });
       const body = jsonBody(res) as { results?: { outcome: string }[] } | undefined;
-      rejected += res.status === 200 ? (body?.results ?? []).filter((r) => r.outcome === 'rejected').length : Math.min(BATCH, items.length - i);
+      rejected += res.status === 200 ? (body?.results ?? []).filter((r) => r.outcome === 'rejected').length : chunk.length;
     }
   } finally {
     await transport.close();

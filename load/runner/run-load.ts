@@ -16,6 +16,8 @@ import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
+import { limitProblems, type RegistryLimits } from '../../contract/records.ts';
+import { fitProfileToLimits } from './fit-to-limits.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import type { SegmentChoice } from './execution-segments.ts';
@@ -60,7 +62,7 @@ export interface LoadRunOutcome {
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
-async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey } | LoadRunOutcome> {
+async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey; limits: RegistryLimits } | LoadRunOutcome> {
   let profile: ResolvedProfile;
   try {
     profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
@@ -68,8 +70,13 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
     if (err instanceof ContractError) return { exitCode: 2, message: err.message };
     throw err;
   }
+  // Every size the run uses comes from the limits the target declares.
+  const version = (await targetVersion(o.target)) as { limits?: RegistryLimits } | null;
+  if (version === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
+  const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
+  if (problems.length > 0) return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
   try {
-    return { profile, key: await loadSigningKey(o.keyPath) };
+    return { profile: fitProfileToLimits(profile, version.limits!), key: await loadSigningKey(o.keyPath), limits: version.limits! };
   } catch (err) {
     return { exitCode: 2, message: (err as Error).message };
   }
@@ -79,7 +86,7 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
   const checked = await preflightPlan(plan, trustOf(o.keyPath));
   if (typeof checked === 'string') return { exitCode: 2, message: checked };
   await writeRunPlan(path, plan);
@@ -114,7 +121,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } else {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
-    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
   }
   const target = plan.target;
   const profile = plan.profile;
@@ -179,6 +186,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     runId: plan.run_id,
     profile: profile.name,
     overrides: profile.overrides,
+    fitted: profile.fitted ?? [],
     dataset: { ...profile.dataset },
     startedAt,
     finishedAt,

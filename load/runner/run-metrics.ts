@@ -42,6 +42,7 @@ export async function writeRunMetrics(args: {
       phases: profile.phases,
       thresholds: profile.thresholds,
       overrides: profile.overrides,
+      fitted: profile.fitted ?? [],
     },
     execution_segment: args.segment?.segment ?? '0:1',
     execution_segment_sequence: args.segment?.sequence ?? null,

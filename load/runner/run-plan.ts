@@ -6,6 +6,7 @@
 // same run id, and the merge audits the target with the plan's tokens.
 import { readFile, writeFile } from 'node:fs/promises';
 import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import type { RegistryLimits } from '../../contract/records.ts';
 import { mintToken, type SigningKey } from '../../contract/tokens.ts';
 import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
 
@@ -15,6 +16,8 @@ export interface RunPlan {
   profile: ResolvedProfile;
   tokens: { control: string; tenants: string[] };
   lease_until_ms: number;
+  /** The limits the target declared when the plan was made; the profile is fitted to them. */
+  limits?: RegistryLimits;
 }
 
 const CONTROL_ROLES = ['registry:admin', 'registry:lifecycle', 'registry:reader', 'registry:operator'] as const;
@@ -24,7 +27,7 @@ export function tenantId(runId: string, k: number): string {
   return `tenant-${runId}-${String(k).padStart(3, '0')}`;
 }
 
-export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey; runId?: string; nowMs?: number }): Promise<RunPlan> {
+export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey; limits?: RegistryLimits; runId?: string; nowMs?: number }): Promise<RunPlan> {
   const runId = args.runId ?? newRunId();
   const nowMs = args.nowMs ?? Date.now();
   // Leases and tokens outlive the longest the run can take: every phase budget, the sustained duration, and an hour.
@@ -35,7 +38,7 @@ export async function buildRunPlan(args: { target: string; profile: ResolvedProf
   for (let k = 1; k <= args.profile.dataset.tenants; k++) {
     tenants.push(await mintToken({ key: args.key, roles: ['registry:dispatch'], tenant: tenantId(runId, k), ttlSeconds }));
   }
-  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: nowMs + ttlSeconds * 1000 };
+  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: nowMs + ttlSeconds * 1000, ...(args.limits ? { limits: args.limits } : {}) };
 }
 
 export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {

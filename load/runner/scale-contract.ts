@@ -67,6 +67,8 @@ export interface ResolvedProfile extends ProfileSpec {
   phase_checks: string;
   /** The overrides that produced it, for the report. */
   overrides: string[];
+  /** What the run lowered to fit the limits the target declares (load/runner/fit-to-limits.ts); not an override. */
+  fitted?: string[];
 }
 
 export class ContractError extends Error {}

@@ -10,6 +10,7 @@ import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } 
 import type { RunContext } from '../targets/target.ts';
 import type { ModelState } from './model-state.ts';
 import type { RegistryModel } from './registry-model.ts';
+import { differences } from './json.ts';
 import { describeOutcome, type Branch, type Outcome } from './rules/outcome.ts';
 import { decisionInstants } from './rules/settlement.ts';
 import type { TimeWindow } from '../targets/target.ts';
@@ -58,16 +59,31 @@ function errorMatches(o: Outcome<unknown>, err: RegistryError): boolean {
 
 export function describeObservation(obs: Observation<unknown>): string {
   if (!obs.ok) return obs.error.details ? `${obs.error.code} ${JSON.stringify(obs.error.details)}` : obs.error.code;
-  const text = JSON.stringify(obs.value);
-  return `ok ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
+  // In full: a counterexample shows the registry's answer as completely as the model's.
+  return `ok ${JSON.stringify(obs.value)}`;
 }
 
 /** The branch the registry took, or a divergence naming what was expected instead. */
-export function takeBranch<T, V>(what: string, branches: Branch<T>[], obs: Observation<V>, okMatches: (predicted: T, observed: V) => boolean): Branch<T> {
+export function takeBranch<T, V>(
+  what: string,
+  branches: Branch<T>[],
+  obs: Observation<V>,
+  okMatches: (predicted: T, observed: V) => boolean,
+  /** The part of a successful answer the prediction describes, to name the fields that differ. */
+  predictedPart: (observed: V) => unknown = (v) => v,
+): Branch<T> {
   const hit = branches.find((b) => (b.outcome.ok ? obs.ok && okMatches(b.outcome.value, obs.value) : !obs.ok && errorMatches(b.outcome, obs.error)));
   if (hit) return hit;
   const expected = [...new Set(branches.map((b) => describeOutcome(b.outcome)))].join(' or ');
-  return diverged(`${what}: the registry answered ${describeObservation(obs)}; the model expected ${expected}`);
+  const fields = obs.ok ? differingFields(branches, predictedPart(obs.value)) : '';
+  return diverged(`${what}: the registry answered ${describeObservation(obs)}; the model expected ${expected}${fields}`);
+}
+
+/** For a success the model also predicted as a success: each field that differs, with both values. */
+function differingFields<T>(branches: Branch<T>[], observed: unknown): string {
+  const lists = branches.flatMap((b) => (b.outcome.ok ? [differences(observed, b.outcome.value)] : [])).filter((d) => d.length > 0);
+  if (lists.length === 0) return '';
+  return lists.map((d, i) => `\n  differs from ${lists.length > 1 ? `predicted success ${i + 1}` : 'the model'} at:\n${d.map((x) => `    ${x}`).join('\n')}`).join('');
 }
 
 /**
@@ -89,7 +105,7 @@ export function adoptWriteRevision(what: string, before: number, next: ModelStat
 export async function performWrite<R>(m: RegistryModel, run: RunContext, what: string, changesCatalog: boolean, rule: (s: ModelState) => Branch<'applied' | 'unchanged'>[], call: () => Promise<WriteResult<R>>): Promise<void> {
   const { obs } = await observe(run, call);
   const branches = rule(structuredClone(m.s));
-  const branch = takeBranch(what, branches, obs, (predicted, observed) => predicted === observed.outcome);
+  const branch = takeBranch(what, branches, obs, (predicted, observed) => predicted === observed.outcome, (observed) => observed.outcome);
   if (obs.ok) adoptWriteRevision(what, m.s.revision, branch.state, obs.value, changesCatalog);
   m.s = branch.state;
 }

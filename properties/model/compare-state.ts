@@ -6,12 +6,14 @@
 import type { AdmissionCounter, ConnectorReplica, RouteView } from '../../contract/records.ts';
 import type { ScopeKind } from '../../contract/errors.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
-import { firstDifference } from './json.ts';
+import { differences } from './json.ts';
 import { counterName, type ModelReplica, type ModelState } from './model-state.ts';
 import type { RegistryModel } from './registry-model.ts';
 import type { TimeWindow } from '../targets/target.ts';
 import type { RunContext } from '../targets/target.ts';
 import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
+
+const listed = (lines: string[]) => lines.map((l) => `  ${l}`).join('\n');
 
 interface CounterRef {
   kind: ScopeKind;
@@ -69,8 +71,8 @@ function compareReplica(m: RegistryModel, r: ModelReplica, seen: ConnectorReplic
   expectProperty('no-overbooking', seen.active_assignments <= seen.capacity, () => `after ${after}: replica ${name} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}`);
   const { active_assignments, circuit, ...record } = seen;
   const expected = { ...r.provision, ...r.health };
-  const difference = firstDifference({ ...record, lease_expires_at: Date.parse(record.lease_expires_at) }, { ...expected, lease_expires_at: r.leaseMs });
-  if (difference) diverged(`after ${after}: replica ${name} differs from the model at ${difference}`);
+  const differing = differences({ ...record, lease_expires_at: Date.parse(record.lease_expires_at) }, { ...expected, lease_expires_at: r.leaseMs });
+  if (differing.length > 0) diverged(`after ${after}: replica ${name} differs from the model at:\n${listed(differing)}`);
   if (active_assignments !== r.active) diverged(`after ${after}: replica ${name} holds ${active_assignments} assignments, the model ${r.active}`);
   compareCircuit(name, r, seen, read, after);
 }
@@ -79,10 +81,10 @@ function compareRoute(m: RegistryModel, actionId: string, seen: RouteView | null
   const route = m.s.routes[actionId]!;
   const name = m.u.describe(actionId);
   if (!seen) return diverged(`after ${after}: the route of ${name} is missing`);
-  const difference = firstDifference(seen.assignment, route.assignment);
-  expectProperty('pinned-routes', difference === null, () => `after ${after}: the stored assignment of ${name} changed at ${difference}`);
-  if (seen.reserved !== route.reserved) diverged(`after ${after}: the route of ${name} is ${seen.reserved ? '' : 'not '}reserved; the model says ${route.reserved ? '' : 'not '}reserved`);
-  if (seen.last_settlement !== route.last) diverged(`after ${after}: the route of ${name} records ${seen.last_settlement}; the model ${route.last}`);
+  const changed = differences(seen.assignment, route.assignment);
+  expectProperty('pinned-routes', changed.length === 0, () => `after ${after}: the stored assignment of ${name} changed at:\n${listed(changed)}`);
+  const bookkeeping = differences({ reserved: seen.reserved, last_settlement: seen.last_settlement }, { reserved: route.reserved, last_settlement: route.last });
+  if (bookkeeping.length > 0) diverged(`after ${after}: the route of ${name} differs from the model at:\n${listed(bookkeeping)}`);
 }
 
 function compareCounter(m: RegistryModel, ref: CounterRef, seen: AdmissionCounter, after: string): void {

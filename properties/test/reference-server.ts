@@ -1,6 +1,7 @@
 // The reference registry served over HTTP inside this process, with a fresh
 // signing key: what the HTTP target runs against in tests, and how the
 // server-side fault (tenant-from-body) is exercised.
+import type { RegistryLimits } from '../../contract/records.ts';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
 import type { Faults } from '../../reference/domain/faults.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
@@ -13,10 +14,23 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-export async function startReferenceServer(options: { faults?: Faults; store?: RegistryStore } = {}): Promise<ReferenceServer> {
+export interface ReferenceServerOptions {
+  faults?: Faults;
+  store?: RegistryStore;
+  /** Legal limits to declare and enforce instead of the defaults (a store passed in keeps its own). */
+  limits?: Partial<RegistryLimits>;
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { privateJwk, jwks } = await generateSigningKeys();
-  const store = options.store ?? new MemoryStore(options.faults ? { faults: options.faults } : {});
-  const server = createRegistryServer({ store, jwks, ...(options.faults ? { faults: options.faults } : {}) });
+  const { max_body_bytes, ...storeLimits } = options.limits ?? {};
+  const store = options.store ?? new MemoryStore({ limits: storeLimits, ...(options.faults ? { faults: options.faults } : {}) });
+  const server = createRegistryServer({
+    store,
+    jwks,
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
+  });
   const url = await server.listen(0, '127.0.0.1');
   return {
     url,

@@ -1,7 +1,7 @@
 // Catalog reads (spec.md §7–§8): filters, cursors and page assembly over the
 // visible definitions, which each store finds its own way.
 import type { CapabilityDefinition, CapabilityPage, CatalogQuery, RegistryLimits } from '../../contract/records.ts';
-import { DEFAULT_PAGE_LIMIT } from '../../contract/records.ts';
+import { defaultPageLimit } from '../../contract/records.ts';
 import { invalid, staleCursor } from '../../contract/registry-error.ts';
 import { violationOf } from '../../contract/schemas.ts';
 import { assertShape } from './validation.ts';
@@ -50,7 +50,7 @@ export function normaliseQuery(query: CatalogQuery, revision: number, limits: Re
     // The id part is a capability id this registry could have issued.
     if (violationOf('CapabilityId', after) !== null) throw invalid('malformed cursor');
   }
-  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  const limit = query.limit ?? defaultPageLimit(limits);
   if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
   const trimmed = query.text?.trim();
   return {

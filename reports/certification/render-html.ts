@@ -39,6 +39,12 @@ function failureBlock(f: Failure): string {
   return `<div><h3>${badge('fail')} ${esc(f.stage)}: <code>${esc(f.subject)}</code>${clause}</h3><p>${esc(f.message)}</p><p class="muted">To reproduce:</p><pre>${esc(f.reproduce)}</pre></div>`;
 }
 
+/** Every skip with its reason: skips never block the verdict, but a reader sees what was not judged and why. */
+function skipsBlock(r: CertificationResult): string {
+  const rows = r.stages.flatMap((s) => (s.skips ?? []).map((k) => `<tr><td>${esc(s.name)}</td><td><code>${esc(k.subject)}</code></td><td><code>${esc(k.clause)}</code></td><td>${esc(k.reason)}</td></tr>`));
+  return rows.length ? `<h2>Skipped (${rows.length}, never blocking)</h2><table><tr><th>Stage</th><th>Subject</th><th>Clause</th><th>Reason</th></tr>${rows.join('')}</table>` : '';
+}
+
 function clauseRow(c: ClauseCoverage): string {
   const cases = c.cases.map((x) => `${badge(x.status)} <code>${esc(x.id)}</code>`).join('<br>');
   const properties = c.properties.map((x) => `${badge(x.status)} ${esc(x.suite)}`).join('<br>');
@@ -57,12 +63,13 @@ export function renderCertificationHtml(r: CertificationResult, load: LoadReport
 <h1>fleetproof certification</h1>
 <div class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</div>
 ${(r.grounds ?? []).map((g) => `<p class="grounds">${esc(g)}</p>`).join('')}
-${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every conformance case passed, every property held, and the load profile met every threshold with a clean audit.</p>'}
+${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.</p>'}
 <p>Target ${target}; contract <code>${esc(r.contract)}</code>; profile <code>${esc(r.profile)}</code>; run <code>${esc(r.run_id)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}.</p>
 <h2>Stages</h2>
 <table><tr><th>stage</th><th>status</th><th>time</th><th>figures</th><th>reasons</th><th>result</th></tr>${r.stages.map(stageRow).join('')}</table>
 <h2>Failures (${r.failures.length})</h2>
 ${r.failures.length ? r.failures.map(failureBlock).join('') : '<p>None.</p>'}
+${skipsBlock(r)}
 <h2>Clauses</h2>
 <p>${required.length} required clauses; ${uncovered.length ? `${uncovered.length} had no check that ran in this certification: ${uncovered.map((id) => `<a href="#clause-${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')} (see the conformance guide for clauses a client cannot provoke).` : 'every one was checked.'}</p>
 <details${r.failures.length ? ' open' : ''}><summary>Every clause with the cases and properties that cover it</summary>

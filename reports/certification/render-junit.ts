@@ -13,17 +13,18 @@ interface TestCase {
   seconds: number;
   failure?: string;
   error?: string;
-  skipped?: boolean;
+  /** Why it was skipped. */
+  skipped?: string;
 }
 
 function suite(name: string, cases: TestCase[]): string {
   const failures = cases.filter((c) => c.failure !== undefined).length;
   const errors = cases.filter((c) => c.error !== undefined).length;
-  const skipped = cases.filter((c) => c.skipped).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
   const time = cases.reduce((t, c) => t + c.seconds, 0);
   const body = cases
     .map((c) => {
-      const inner = c.failure !== undefined ? `<failure message="${x(c.failure.split('\n')[0]!)}">${x(c.failure)}</failure>` : c.error !== undefined ? `<error message="${x(c.error.split('\n')[0]!)}">${x(c.error)}</error>` : c.skipped ? '<skipped/>' : '';
+      const inner = c.failure !== undefined ? `<failure message="${x(c.failure.split('\n')[0]!)}">${x(c.failure)}</failure>` : c.error !== undefined ? `<error message="${x(c.error.split('\n')[0]!)}">${x(c.error)}</error>` : c.skipped !== undefined ? `<skipped message="${x(c.skipped)}"/>` : '';
       return `    <testcase name="${x(c.name)}" classname="${x(c.classname)}" time="${c.seconds.toFixed(3)}">${inner}</testcase>`;
     })
     .join('\n');
@@ -48,7 +49,7 @@ export function renderCertificationJunit(r: CertificationResult, docs: StageDocu
           seconds: c.duration_ms / 1000,
           ...(c.status === 'fail' ? { failure: `[${c.failure_clause ?? c.clause}] ${c.message ?? ''}` } : {}),
           ...(c.status === 'error' ? { error: c.message ?? 'error' } : {}),
-          ...(c.status === 'skip' ? { skipped: true } : {}),
+          ...(c.status === 'skip' ? { skipped: c.message ?? 'skipped' } : {}),
         })),
       ),
     );

@@ -10,7 +10,7 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     `# fleetproof certification: ${r.verdict.toUpperCase()}`,
     ...(r.grounds ?? []).flatMap((g) => ['', `**${g}**`]),
     '',
-    ...(r.reasons.length ? r.reasons.map((x) => `- ${x}`) : ['Every conformance case passed, every property held, and the load profile met every threshold with a clean audit.']),
+    ...(r.reasons.length ? r.reasons.map((x) => `- ${x}`) : ['Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.']),
     '',
     `Target ${r.target.url}${impl ? ` (${impl.name} ${impl.version})` : ''}; contract \`${r.contract}\`; profile \`${r.profile}\`; run \`${r.run_id}\`, ${r.started_at} → ${r.finished_at}.`,
     '',
@@ -27,6 +27,12 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     lines.push(`### ${f.stage}: \`${f.subject}\`${f.clause ? ` [${f.clause}]` : ''}`, '', f.message, '', 'To reproduce:', '', '```', f.reproduce, '```', '');
   }
   if (r.failures.length === 0) lines.push('None.', '');
+  const skips = r.stages.flatMap((s) => (s.skips ?? []).map((k) => ({ stage: s.name, ...k })));
+  if (skips.length > 0) {
+    lines.push(`## Skipped (${skips.length}, never blocking)`, '', '| stage | subject | clause | reason |', '|---|---|---|---|');
+    for (const k of skips) lines.push(`| ${k.stage} | \`${k.subject}\` | ${k.clause} | ${cell(k.reason)} |`);
+    lines.push('');
+  }
   const required = r.clauses.filter((c) => c.severity === 'required');
   lines.push('## Clauses', '', `${required.length} required clauses; ${required.filter((c) => c.status === 'unknown').length} had no check that ran.`, '');
   lines.push('| clause | keyword | status | cases | properties and audit |', '|---|---|---|---|---|');

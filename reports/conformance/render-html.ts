@@ -56,6 +56,7 @@ export function renderHtml(r: ConformanceResult): string {
   const caseRows = r.cases
     .map((c) => `<tr><td>${badge(c.status)}</td><td><code>${htmlEscape(c.id)}</code><br><span class="muted">${htmlEscape(c.description)}</span></td><td><code>${htmlEscape(c.clause)}</code></td><td>${htmlEscape(c.severity ?? '')}</td><td>${c.duration_ms} ms</td></tr>`)
     .join('\n');
+  const skipped = r.cases.filter((c) => c.status === 'skip');
   const categoryRows = r.categories.map((c) => `<tr><td>${badge(c.status)}</td><td>${htmlEscape(c.id)}</td><td>${c.counts.pass}</td><td>${c.counts.fail}</td><td>${c.counts.skip}</td><td>${c.counts.error}</td></tr>`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -66,6 +67,7 @@ export function renderHtml(r: ConformanceResult): string {
 ${r.selection.complete ? '' : '<div class="partial">Partial run (a selection of cases, or overridden features): not a certification.</div>'}</div>
 <h2>Run</h2><table>${facts.map(([k, val]) => `<tr><th>${htmlEscape(k)}</th><td>${htmlEscape(val)}</td></tr>`).join('')}</table>
 <h2>Failures and errors (${problems.length})</h2>${problems.length ? problems.map(failure).join('\n') : '<p>None.</p>'}
+${skipped.length ? `<h2>Skipped (${skipped.length})</h2><table><tr><th>Case</th><th>Clause</th><th>Reason</th></tr>${skipped.map((c) => `<tr><td><code>${htmlEscape(c.id)}</code></td><td><code>${htmlEscape(c.clause)}</code></td><td>${htmlEscape(c.message ?? '')}</td></tr>`).join('')}</table>` : ''}
 <h2>Clauses</h2><table><tr><th>Status</th><th>Clause</th><th>Keyword</th><th>Section</th><th>Cases</th></tr>${clauseRows}</table>
 <h2>Categories</h2><table><tr><th>Status</th><th>Category</th><th>Pass</th><th>Fail</th><th>Skip</th><th>Error</th></tr>${categoryRows}</table>
 <h2>All cases</h2><details><summary>${r.cases.length} cases</summary><table><tr><th>Status</th><th>Case</th><th>Clause</th><th>Severity</th><th>Time</th></tr>${caseRows}</table></details>

@@ -34,6 +34,13 @@ export function renderMarkdown(r: ConformanceResult): string {
       if (c.exchange) out.push('```http', exchangeText(c.exchange), '```', '');
     }
   }
+  // Skips never block the verdict, but each says why (a feature not declared, a clause the limits leave unprovocable).
+  const skipped = r.cases.filter((c) => c.status === 'skip');
+  if (skipped.length > 0) {
+    out.push('## Skipped', '', '| case | clause | reason |', '|---|---|---|');
+    for (const c of skipped) out.push(`| \`${c.id}\` | [${c.clause}] | ${cell(c.message ?? '')} |`);
+    out.push('');
+  }
   out.push('## Clauses', '', '| status | clause | keyword | cases |', '|---|---|---|---|');
   for (const c of r.clauses) {
     const note = c.exempt ? `exempt: ${c.exempt}` : c.cases.length === 0 ? 'no case run' : c.cases.join(', ');

@@ -57,6 +57,7 @@ code{font-size:.85rem}
 ${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every threshold, every phase check and every audited invariant held.</p>'}
 <p>Run <code>${esc(r.run_id)}</code> against <code>${esc(e.target.url)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}; engine <b>${esc(e.engine.name)} ${esc(e.engine.version)}</b>; overrides: ${esc(r.overrides.join(', ') || 'none')}.</p>
 ${r.overrides.length ? `<p class="bad">Not a qualification: the profile ran with overrides, so its verdict holds for this configuration only.</p>` : ''}
+${r.fitted.length ? `<p>Fitted to the limits the target declares: ${esc(r.fitted.join('; '))}.</p>` : ''}
 ${loadSections(r)}
 <h2>Environment</h2>
 <table>

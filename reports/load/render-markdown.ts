@@ -12,6 +12,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
   if (r.overrides.length) lines.push('**Not a qualification:** the profile ran with overrides, so its verdict holds for this configuration only.', '');
   if (r.breakpoint) lines.push(...breakpointMarkdown(r.breakpoint));
+  if (r.fitted.length) lines.push(`Fitted to the limits the target declares: ${r.fitted.join('; ')}.`, '');
   lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
     const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;

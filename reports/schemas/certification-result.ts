@@ -26,6 +26,14 @@ export interface StageRecord {
   result_file: string | null;
   /** A few figures for the summary table. */
   figures: Record<string, string | number>;
+  /** What the stage did not run, each with why; never a reason the stage did not pass. */
+  skips?: StageSkip[];
+}
+
+export interface StageSkip {
+  subject: string;
+  clause: string;
+  reason: string;
 }
 
 export interface ClauseCoverage {

@@ -1,5 +1,6 @@
 import { visibleTo } from '../../harness/catalog.ts';
 import { defineCase } from '../../harness/define-case.ts';
+import { spreadCatalog } from '../../harness/sizes.ts';
 import { expectEqual, expectOk } from '../../harness/expect.ts';
 
 export default defineCase({
@@ -8,7 +9,8 @@ export default defineCase({
   category: 'catalog',
   description: "a tenant without bindings sees none of another tenant's capabilities",
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capabilities: [ctx.fx.capability(), ctx.fx.capability()] });
+    const { fleets } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability()]);
+    const fleet = fleets[0]!;
     const stranger = ctx.ids.tenant('stranger');
     expectEqual(await visibleTo(ctx, stranger, fleet.capability), false, "another tenant's capability");
     const page = expectOk(await ctx.catalogFor(stranger).call('queryCatalog', { query: { text: ctx.ids.prefix } }));

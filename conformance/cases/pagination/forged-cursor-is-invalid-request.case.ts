@@ -1,4 +1,5 @@
 import { defineCase } from '../../harness/define-case.ts';
+import { spreadCatalog } from '../../harness/sizes.ts';
 import { expectError, expectOk } from '../../harness/expect.ts';
 
 export default defineCase({
@@ -7,8 +8,8 @@ export default defineCase({
   category: 'pagination',
   description: 'cursors the registry never issued, without a revision that proves them stale, are 400',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capabilities: [ctx.fx.capability(), ctx.fx.capability()] });
-    const catalog = ctx.catalogFor(fleet.tenant);
+    const { tenant } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability()]);
+    const catalog = ctx.catalogFor(tenant);
     expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
     for (const cursor of ['*', 'not a cursor', '@@@@', '~!~', 'x'.repeat(1025)]) {
       expectError(await catalog.call('queryCatalog', { query: { limit: 1, cursor } }), 'INVALID_REQUEST', undefined, `cursor ${JSON.stringify(cursor.slice(0, 20))}`);

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../../contract/canonical-json.js';
 import { defineCase } from '../../harness/define-case.ts';
 import { expectAtLeast, expectAtMost, expectEqual } from '../../harness/expect.ts';
-import { HarnessError } from '../../harness/failure.ts';
+import { NotProvocable } from '../../harness/failure.ts';
 import { walkCatalog } from '../../harness/observe.ts';
 
 /** Above this much catalog data the case would move more than a client sensibly can. */
@@ -14,12 +14,16 @@ export default defineCase({
   flags: ['slow', 'serial'],
   description: 'the canonical sizes of the definitions on a page add up to at most max_page_bytes',
   async run(ctx) {
-    const { max_page_bytes: max, max_capability_bytes: each, max_manifest_bytes: manifest, max_page_size: size } = ctx.limits;
-    const share = Math.min(each - 2048, Math.floor(manifest / 4), 240_000);
+    const { max_page_bytes: max, max_capability_bytes: each, max_manifest_bytes: manifest, max_page_size: size, max_body_bytes: body } = ctx.limits;
+    // Each definition as large as every limit on one admission allows: the capability bound, a manifest of
+    // one capability, a body of one version (the padding below keeps ~400 bytes for the rest of the record).
+    const share = Math.min(each - 100, manifest - 1024, body - 8192, 240_000);
     const count = Math.floor(max / share) + 3;
-    if (share <= 1024 || count * share > LARGEST_PROBE || count > size) throw new HarnessError(`max_page_bytes ${max} cannot be exceeded with definitions of at most ${share} bytes`);
+    // A full page of the largest definitions must exceed max_page_bytes, or no page can reach the bound.
+    if (share < 1024 || count > size) throw new NotProvocable(`max_page_size ${size} definitions of at most ${share} bytes never exceed max_page_bytes ${max}`);
+    if (count * share > LARGEST_PROBE) throw new NotProvocable(`exceeding max_page_bytes ${max} takes more than ${LARGEST_PROBE} bytes of catalog`);
     const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`b${String(i).padStart(3, '0')}`), { input_schema: { description: 'x'.repeat(share - 400) } }));
-    const perVersion = Math.max(1, Math.floor((manifest - 4096) / share));
+    const perVersion = Math.max(1, Math.min(ctx.limits.max_capabilities_per_version, Math.floor((manifest - 1024) / share), Math.floor((body - 8192) / share)));
     const first = await ctx.fx.fleet({ capabilities: capabilities.slice(0, perVersion) });
     for (let i = perVersion; i < count; i += perVersion) await ctx.fx.fleet({ tenant: first.tenant, capabilities: capabilities.slice(i, i + perVersion) });
     const { pages } = await walkCatalog(ctx.catalogFor(first.tenant), { limit: size });

@@ -1,4 +1,5 @@
 import { defineCase } from '../../harness/define-case.ts';
+import { spreadCatalog } from '../../harness/sizes.ts';
 import { expectError, expectIdentical } from '../../harness/expect.ts';
 
 export default defineCase({
@@ -7,9 +8,12 @@ export default defineCase({
   category: 'pinned',
   description: 'resolving an existing action id with another capability is 409, held or settled',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capabilities: [ctx.fx.capability(), ctx.fx.capability()] });
+    // The tenant is bound to both capabilities, wherever the declared limits let them live.
+    const { fleets } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability()]);
+    const fleet = fleets[0]!;
+    const other = fleets.flatMap((f) => f.capabilities).find((c) => c.id !== fleet.capability)!;
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
-    const body = { action_id: view.assignment.action_id, capability_id: fleet.capabilities[1]!.id };
+    const body = { action_id: view.assignment.action_id, capability_id: other.id };
     expectError(await ctx.dispatch(fleet.tenant).call('resolveRoute', { body }), 'CONFLICT', undefined, 'while held');
     await ctx.fx.settle(view);
     expectError(await ctx.dispatch(fleet.tenant).call('resolveRoute', { body }), 'CONFLICT', undefined, 'after settlement');

@@ -12,7 +12,8 @@ export default defineCase({
     expectEqual(await ctx.fx.counter('tenant_retry', fleet.tenant), 0, 'retry counter after a first attempt');
     await ctx.fx.settle(first, 'outcome_unknown');
     const retry = await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id);
-    expectIdentical(retry, { ...first, reserved: true, last_settlement: null }, 'the retry');
+    // The retry keeps the outcome that released the first attempt ([assignment-read]).
+    expectIdentical(retry, { ...first, reserved: true, last_settlement: 'outcome_unknown' }, 'the retry');
     expectEqual(await ctx.fx.active(first.assignment.replica_id), 1, 'the pinned replica took one unit');
     const counters = [await ctx.fx.counter('tenant', fleet.tenant), await ctx.fx.counter('instance', fleet.instance.id), await ctx.fx.counter('tenant_retry', fleet.tenant)];
     expectEqual(counters, [1, 1, 1], 'tenant, instance and retry counters during the retry');

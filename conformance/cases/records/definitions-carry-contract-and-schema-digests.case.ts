@@ -1,5 +1,6 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectEqual, expectOk } from '../../harness/expect.ts';
+import { spreadCatalog } from '../../harness/sizes.ts';
 
 export default defineCase({
   id: 'records/definitions-carry-contract-and-schema-digests',
@@ -10,16 +11,16 @@ export default defineCase({
     const withOutput = ctx.fx.capability();
     const withoutOutput = ctx.fx.capability({ input_schema: { type: 'object', title: 'no output' } });
     delete (withoutOutput as { output_schema?: unknown }).output_schema;
-    const fleet = await ctx.fx.fleet({ capabilities: [withOutput, withoutOutput] });
-    const reply = await ctx.catalogFor(fleet.tenant).call('queryCatalog', { query: { limit: 10 } });
-    const page = expectOk(reply);
+    const { tenant } = await spreadCatalog(ctx, [withOutput, withoutOutput]);
     for (const cap of [withOutput, withoutOutput]) {
+      // One match per query, so one page holds it whatever the target's page size.
+      const page = expectOk(await ctx.catalogFor(tenant).call('queryCatalog', { query: { capability_id: cap.id } }));
       const def = page.capabilities.find((d) => d.capability.id === cap.id);
-      expectEqual(def?.capability, cap, `the definition of ${cap.id}`, reply.exchange);
-      expectEqual(def?.contract_digest, ctx.build.digestOf(cap), `contract_digest of ${cap.id}`, reply.exchange);
-      expectEqual(def?.schema_digest, ctx.build.digestOf({ input: cap.input_schema, output: cap.output_schema ?? null }), `schema_digest of ${cap.id}`, reply.exchange);
+      expectEqual(def?.capability, cap, `the definition of ${cap.id}`);
+      expectEqual(def?.contract_digest, ctx.build.digestOf(cap), `contract_digest of ${cap.id}`);
+      expectEqual(def?.schema_digest, ctx.build.digestOf({ input: cap.input_schema, output: cap.output_schema ?? null }), `schema_digest of ${cap.id}`);
     }
-    const single = expectOk(await ctx.catalogFor(fleet.tenant).call('getCatalogCapability', { params: { capability_id: withoutOutput.id } }));
+    const single = expectOk(await ctx.catalogFor(tenant).call('getCatalogCapability', { params: { capability_id: withoutOutput.id } }));
     expectEqual(single.definition.schema_digest, ctx.build.digestOf({ input: withoutOutput.input_schema, output: null }), 'schema_digest of a single read');
   },
 });

@@ -1,6 +1,7 @@
 import { defineCase } from '../../harness/define-case.ts';
+import { canonicalJson } from '../../../contract/canonical-json.js';
 import { expectError } from '../../harness/expect.ts';
-import { HarnessError } from '../../harness/failure.ts';
+import { NotProvocable } from '../../harness/failure.ts';
 
 export default defineCase({
   id: 'records/oversized-capability-is-admission-rejected',
@@ -10,11 +11,13 @@ export default defineCase({
   description: 'a capability definition above max_capability_bytes is 422',
   async run(ctx) {
     const { max_capability_bytes: max, max_body_bytes: body, max_manifest_bytes: manifest } = ctx.limits;
-    if (max + 4096 > Math.min(body, manifest)) throw new HarnessError(`max_capability_bytes ${max} cannot be exceeded within max_body_bytes ${body} and max_manifest_bytes ${manifest}`);
-    const type = await ctx.fx.type();
     // The input schema is free-form JSON, so it can carry the bulk without breaking any other bound.
     const big = ctx.fx.capability({ input_schema: { type: 'object', description: 'x'.repeat(max) } });
-    const v = ctx.build.version(ctx.ids.version(), type.id, [big]);
+    const v = ctx.build.version(ctx.ids.version(), ctx.ids.type(), [big]);
+    // Above the manifest limit too, the refusal could be for the manifest alone; above the body limit it is a 413.
+    const [manifestBytes, bodyBytes] = [Buffer.byteLength(canonicalJson(v.manifest)), Buffer.byteLength(JSON.stringify(v))];
+    if (manifestBytes > manifest || bodyBytes > body) throw new NotProvocable(`a capability above max_capability_bytes ${max} makes a manifest of ${manifestBytes} bytes (max_manifest_bytes ${manifest}) in a body of ${bodyBytes} (max_body_bytes ${body})`);
+    await ctx.fx.type({ id: v.connector_type_id });
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED');
     expectError(await ctx.reader.call('getVersion', { params: { version_id: v.id } }), 'NOT_FOUND', undefined, 'the version afterwards');
   },

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../../contract/canonical-json.js';
 import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
-import { HarnessError } from '../../harness/failure.ts';
+import { HarnessError, NotProvocable } from '../../harness/failure.ts';
 
 export default defineCase({
   id: 'records/oversized-manifest-is-admission-rejected',
@@ -11,14 +11,17 @@ export default defineCase({
   description: 'a canonical manifest above max_manifest_bytes is 422 even when each capability is within bounds',
   async run(ctx) {
     const { max_manifest_bytes: max, max_capability_bytes: each, max_capabilities_per_version: count, max_body_bytes: body } = ctx.limits;
-    const share = Math.min(each - 2048, 200_000);
+    // Each capability within max_capability_bytes (the padding leaves ~300 bytes for the rest of the definition).
+    const share = Math.min(each - 100, 200_000);
     const needed = Math.ceil((max + 1) / share) + 1;
-    if (share <= 0 || needed > count || max + 200_000 > body) throw new HarnessError(`max_manifest_bytes ${max} cannot be exceeded within the other limits`);
+    if (needed > count) throw new NotProvocable(`${count} capabilities of at most ${each} bytes never exceed max_manifest_bytes ${max}`);
     const type = await ctx.fx.type();
     const capabilities = Array.from({ length: needed }, (_, i) => ctx.build.capability(ctx.ids.capability(`m${i}`), { input_schema: { description: 'x'.repeat(share - 300) } }));
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
     const size = Buffer.byteLength(canonicalJson(v.manifest));
     if (size <= max) throw new HarnessError(`the probe manifest has ${size} bytes, not above ${max}`);
+    const sent = Buffer.byteLength(JSON.stringify(v));
+    if (sent > body) throw new NotProvocable(`a manifest above max_manifest_bytes ${max} takes a body of ${sent} bytes, above max_body_bytes ${body}`);
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `a manifest of ${size} bytes`);
   },
 });

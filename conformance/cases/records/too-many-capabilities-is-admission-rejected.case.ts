@@ -1,6 +1,6 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
-import { HarnessError } from '../../harness/failure.ts';
+import { NotProvocable } from '../../harness/failure.ts';
 
 export default defineCase({
   id: 'records/too-many-capabilities-is-admission-rejected',
@@ -14,7 +14,7 @@ export default defineCase({
     const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }));
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
     const size = Buffer.byteLength(JSON.stringify(v));
-    if (size > ctx.limits.max_body_bytes) throw new HarnessError(`${count} capabilities take ${size} bytes, above max_body_bytes`);
+    if (size > ctx.limits.max_body_bytes) throw new NotProvocable(`${count} capabilities take ${size} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `${count} capabilities`);
   },
 });

@@ -7,8 +7,8 @@ export default defineCase({
   category: 'routing',
   description: 'a new action for a capability the tenant has no binding for is 422 naming tenant and capability',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capabilities: [ctx.fx.capability(), ctx.fx.capability()], bound: [] });
-    const capability = fleet.capabilities[1]!.id;
+    const fleet = await ctx.fx.fleet({ bound: [] });
+    const capability = fleet.capabilities[0]!.id;
     const action = ctx.ids.action();
     const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: action, capability_id: capability } });
     expectError(reply, 'BINDING_UNAVAILABLE', { tenant_id: fleet.tenant, capability_id: capability });

@@ -1,6 +1,6 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
-import { HarnessError } from '../../harness/failure.ts';
+import { HarnessError, NotProvocable } from '../../harness/failure.ts';
 
 /** Above this the case would have to send more than a client sensibly can. */
 const LARGEST_PROBE = 256 * 1024 * 1024;
@@ -20,7 +20,7 @@ export default defineCase({
   description: 'a body one byte above max_body_bytes is 413 and changes nothing',
   async run(ctx) {
     const max = ctx.limits.max_body_bytes;
-    if (max + 1 > LARGEST_PROBE) throw new HarnessError(`max_body_bytes ${max} is beyond what this case sends (${LARGEST_PROBE})`);
+    if (max + 1 > LARGEST_PROBE) throw new NotProvocable(`max_body_bytes ${max} is beyond what this case sends (${LARGEST_PROBE})`);
     const type = ctx.build.connectorType(ctx.ids.type());
     const empty = JSON.stringify({ ...type, name: '' });
     const body = JSON.stringify({ ...type, name: 'x'.repeat(max + 1 - Buffer.byteLength(empty)) });

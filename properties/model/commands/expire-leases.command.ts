@@ -18,8 +18,10 @@ export class ExpireLeasesCommand extends RegistryCommand {
   }
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
-    const { obs, window } = await observe(run, () => run.store.expireLeases(this.limit));
-    const branches = predict(m.s, window, (s, now) => expireLeases(s, this.limit, now));
+    // The generated batch, within the lease-expiry batch the target declares.
+    const limit = Math.min(this.limit, run.store.limits.max_expiry_batch);
+    const { obs, window } = await observe(run, () => run.store.expireLeases(limit));
+    const branches = predict(m.s, window, (s, now) => expireLeases(s, limit, now));
     m.s = takeBranch(this.toString(), branches, obs, (p, v) => p.expired === v.expired).state;
   }
 

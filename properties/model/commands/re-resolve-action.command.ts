@@ -9,7 +9,7 @@ import type { ResolveRequest } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { expectOwnRoute, observe, predict, RegistryCommand, takeBranch } from '../command-support.ts';
-import { firstDifference, sameJson } from '../json.ts';
+import { differences, sameJson } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { resolveExisting } from '../rules/routing.ts';
 import type { ActionKey } from '../../targets/universe.ts';
@@ -34,8 +34,8 @@ export class ReResolveActionCommand extends RegistryCommand {
     const { obs, window } = await observe(run, () => run.store.resolve(first.tenant_id, req));
     if (obs.ok) {
       expectOwnRoute(this.toString(), first.tenant_id, obs.value.assignment.tenant_id);
-      const difference = firstDifference(obs.value.assignment, first);
-      expectProperty('pinned-routes', difference === null, () => `${this}: the assignment differs from the first one at ${difference}`);
+      const changed = differences(obs.value.assignment, first);
+      expectProperty('pinned-routes', changed.length === 0, () => `${this}: the assignment differs from the first one at:\n${changed.map((d) => `  ${d}`).join('\n')}`);
     } else if (obs.error.code === 'REPLICA_UNAVAILABLE') {
       const named = obs.error.details?.['instance_id'];
       expectProperty('pinned-routes', named === first.instance_id, () => `${this}: REPLICA_UNAVAILABLE names instance ${String(named)}, the action is pinned to ${first.instance_id}`);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
-import { firstDifference } from '../json.ts';
+import { differences } from '../json.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { TENANTS, type ActionKey, type TenantKey } from '../../targets/universe.ts';
 import { diverged } from '../../check/violations.ts';
@@ -34,8 +34,8 @@ export class ReadRouteCommand extends RegistryCommand {
       return;
     }
     if (view === null) return diverged(`${this}: the route is missing`);
-    const difference = firstDifference(view.assignment, route.assignment);
-    expectProperty('pinned-routes', difference === null, () => `${this}: the stored assignment changed at ${difference}`);
+    const changed = differences(view.assignment, route.assignment);
+    expectProperty('pinned-routes', changed.length === 0, () => `${this}: the stored assignment changed at:\n${changed.map((d) => `  ${d}`).join('\n')}`);
   }
 
   toString(): string {

@@ -39,7 +39,7 @@ export class ResolveNewActionCommand extends RegistryCommand {
     const { obs, window } = await observe(run, () => run.store.resolve(tenant, req));
     if (obs.ok) expectOwnRoute(this.toString(), tenant, obs.value.assignment.tenant_id);
     const branches = predict(m.s, window, (s, now) => resolveNew(s, tenant, req, now));
-    const branch = takeBranch(this.toString(), branches, obs, (p, v) => v.reserved && v.last_settlement === null && sameJson(p, withoutFreshFields(v.assignment)));
+    const branch = takeBranch(this.toString(), branches, obs, (p, v) => v.reserved && v.last_settlement === null && sameJson(p, withoutFreshFields(v.assignment)), (v) => withoutFreshFields(v.assignment));
     if (obs.ok) {
       const a = obs.value.assignment;
       if (m.s.fenceTokens.includes(a.fence_token)) diverged(`${this}: fence token ${a.fence_token} was already issued ([assignment-fence-token])`);

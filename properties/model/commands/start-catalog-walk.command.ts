@@ -30,13 +30,15 @@ export class StartCatalogWalkCommand extends RegistryCommand {
     const tenant = m.u.tenant(this.tenant);
     const profile = this.profile === null ? null : m.u.profile(this.profile);
     const ctx: CatalogContext = { tenant_id: tenant, allow_unbound: false };
-    const { obs } = await observe(run, () => run.store.queryCatalog({ limit: this.limit, ...(profile ? { profile } : {}) }, ctx));
+    // The generated size, within the page size the target declares.
+    const limit = Math.min(this.limit, run.store.limits.max_page_size);
+    const { obs } = await observe(run, () => run.store.queryCatalog({ limit, ...(profile ? { profile } : {}) }, ctx));
     if (!obs.ok) return diverged(`${this}: answered ${describeObservation(obs)}`);
     const page = obs.value;
     const foreign = foreignItems(m, tenant, page);
     expectProperty('tenant-isolation', foreign.length === 0, () => `${this}: tenant ${tenant} was shown ${foreign.join(', ')}, visible only to another tenant`);
     const expected = visibleCapabilities(m.s, tenant, profile);
-    const walk: ModelWalk = { tenant, limit: this.limit, profile, revision: m.s.revision, expected, returned: 0, total: expected.length, cursor: null };
+    const walk: ModelWalk = { tenant, limit, profile, revision: m.s.revision, expected, returned: 0, total: expected.length, cursor: null };
     const disagreement = pageDisagreement(walk, page, definitionLookup(m));
     if (disagreement) diverged(`${this}: ${disagreement}`);
     walk.returned = page.capabilities.length;

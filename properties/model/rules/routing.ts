@@ -153,6 +153,7 @@ export function resolveExisting(s: ModelState, tenant: string, req: ResolveReque
   const next = structuredClone(s);
   addToCounters(next, scopes, 1);
   next.replicas[a.replica_id]!.active += 1;
-  Object.assign(next.routes[req.action_id]!, { reserved: true, last: null, held: scopes });
-  return [success(next, { assignment: a, reserved: true, last_settlement: null })];
+  // A retry keeps the outcome that released the previous attempt ([assignment-read]).
+  Object.assign(next.routes[req.action_id]!, { reserved: true, held: scopes });
+  return [success(next, { assignment: a, reserved: true, last_settlement: route.last })];
 }

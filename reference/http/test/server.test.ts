@@ -145,14 +145,14 @@ describe('HTTP server', () => {
   });
 
   it('[ops-version] /version advertises the store limits with the body limit the server enforces', () =>
-    withRegistry({ maxBodyBytes: 4096 }, async (api) => {
+    withRegistry({ maxBodyBytes: 65_536 }, async (api) => {
       const version = expectOk(await api.call('getVersionInfo', { token: null }));
-      assert.deepEqual(version.limits, { ...api.store.limits, max_body_bytes: 4096 });
+      assert.deepEqual(version.limits, { ...api.store.limits, max_body_bytes: 65_536 });
       assert.equal(version.implementation.name, 'fleetproof-reference');
     }));
 
   it('[wire-body-limit] a declared Content-Length above the limit is refused before the body arrives', () =>
-    withRegistry({ maxBodyBytes: 4096 }, async (api) => {
+    withRegistry({ maxBodyBytes: 65_536 }, async (api) => {
       const token = await api.token(['registry:admin']);
       const head = `PUT /v1/connector-types/ctype_big HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 1000000000\r\n\r\n`;
       const { response, closedByServer } = await rawExchange(api.url, [head]);
@@ -163,12 +163,12 @@ describe('HTTP server', () => {
     }));
 
   it('[wire-body-limit] a chunked body is cut off as soon as it passes the limit', () =>
-    withRegistry({ maxBodyBytes: 4096 }, async (api) => {
+    withRegistry({ maxBodyBytes: 65_536 }, async (api) => {
       const token = await api.token(['registry:admin']);
       const head = `PUT /v1/connector-types/ctype_big HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`;
       const chunk = `1000\r\n${'x'.repeat(0x1000)}\r\n`;
-      // Two chunks pass the limit; the stream never ends, so only an early answer can arrive.
-      const { response, closedByServer } = await rawExchange(api.url, [head, chunk, chunk]);
+      // Seventeen chunks pass the limit (the smallest legal one); the stream never ends, so only an early answer can arrive.
+      const { response, closedByServer } = await rawExchange(api.url, [head, ...Array.from({ length: 17 }, () => chunk)]);
       assert.match(response, /^HTTP\/1\.1 413 /);
       assert.ok(closedByServer);
     }));

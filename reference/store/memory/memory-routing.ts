@@ -211,7 +211,6 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   addToCounters(state, scopes, 1);
   state.replicaTable.setActive(row, state.replicaTable.active(row) + 1);
   route.reserved = true;
-  route.lastSettlement = null;
   route.scopes = scopes;
   state.reserved.add(route);
   return viewOf(route);

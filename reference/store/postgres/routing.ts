@@ -260,7 +260,8 @@ async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: 
     .catch((err) => {
       throw refused(err, a.instance_id);
     });
-  return { assignment: a, reserved: true, last_settlement: null };
+  // A retry keeps the outcome that released the previous attempt ([assignment-read]).
+  return { assignment: a, reserved: true, last_settlement: locked!.last_settlement };
 }
 
 type OpenRow = OpenRouteRow<RouteRow>;

@@ -26,7 +26,7 @@ BEGIN
 
   UPDATE connector_replicas SET active_assignments = active_assignments + 1
   WHERE replica_id = p_replica_id;
-  UPDATE route_assignments SET reserved = true, last_settlement = NULL, reservation_scopes = p_scopes
+  UPDATE route_assignments SET reserved = true, reservation_scopes = p_scopes
   WHERE action_id = p_action_id;
   IF NOT FOUND THEN
     PERFORM fleetproof_refuse('route not stored');
