@@ -147,6 +147,11 @@ export class RegistryClient {
     return new RegistryClient(this.options, speaker);
   }
 
+  /** The same client sending over another dispatcher (the pre-opened connections of a burst). */
+  through(dispatcher: Dispatcher): RegistryClient {
+    return new RegistryClient({ ...this.options, dispatcher }, this.speaker);
+  }
+
   get baseUrl(): string {
     return this.options.baseUrl;
   }
