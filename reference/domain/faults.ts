@@ -2,6 +2,7 @@
 // catch broken registries. They are reachable only through an explicit option
 // (and, from the command line, only when FLEETPROOF_ALLOW_FAULTS=1), never by
 // default. Each names the clause it breaks.
+import { RACES } from './races.ts';
 
 export const FAULTS = {
   /** Settlement skips the full assignment comparison ([settle-fence]). */
@@ -18,6 +19,7 @@ export const FAULTS = {
   'tenant-from-body': 'auth-tenant-from-token',
   /** Lease expiry ignores its limit ([lease-expiry-bounded]). */
   'unbounded-lease-expiry': 'lease-expiry-bounded',
+  ...RACES,
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -17,6 +17,7 @@ import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, pinnedTargetValid, replicaTakesNewRoute, replicaTakesRetry } from '../../domain/eligibility.ts';
 import type { Faults } from '../../domain/faults.ts';
+import { afterCheck } from '../../domain/races.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
@@ -183,13 +184,15 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
 
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
+  if (deps.faults.has('race-scope-reservation')) return afterCheck(deps.faults, 'race-scope-reservation', () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
+  if (deps.faults.has('race-replica-capacity')) return afterCheck(deps.faults, 'race-replica-capacity', () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
   if (!deps.faults.has('capacity-outside-lock')) return commitNewRoute(state, deps, tenantId, req, plan);
   // The fault: decide, yield to other requests, then commit what was decided.
   return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
-function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): RouteView {
+function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): RouteView | Promise<RouteView> {
   const a = route.assignment;
   const scopes = attemptScopes(a.admission, true);
   const exhausted = exhaustedScope(state, scopes);
@@ -202,20 +205,22 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   if (!replica || !replicaTakesRetry(state.replicaCursor.at(replica.row), nowMs) || !pinnedTargetValid(a.version_id, instance, version, type)) {
     throw replicaUnavailable(a.instance_id);
   }
-  addToCounters(state, scopes, 1);
-  state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
-  route.reserved = true;
-  route.lastSettlement = null;
-  route.scopes = scopes;
-  state.reserved.add(route);
-  return viewOf(route);
+  return afterCheck(deps.faults, 'race-retry-budget', () => {
+    addToCounters(state, scopes, 1);
+    state.replicaTable.setActive(replica.row, state.replicaTable.active(replica.row) + 1);
+    route.reserved = true;
+    route.lastSettlement = null;
+    route.scopes = scopes;
+    state.reserved.add(route);
+    return viewOf(route);
+  });
 }
 
 export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
   const existing = state.routes.get(req.action_id);
-  if (!existing) return createRoute(state, deps, tenantId, req);
+  if (!existing) return afterCheck(deps.faults, 'race-action-insert', () => createRoute(state, deps, tenantId, req));
   const a = existing.assignment;
   if (a.tenant_id !== tenantId || a.capability_id !== req.capability_id) {
     throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
@@ -243,7 +248,7 @@ export function settle(
   actionId: string,
   assignment: RouteAssignment,
   outcome: SettlementOutcome,
-): SettlementResult {
+): SettlementResult | Promise<SettlementResult> {
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
@@ -259,13 +264,15 @@ export function settle(
   const releaseAgain = !stored.reserved && deps.faults.has('settle-release-twice');
   if (!stored.reserved && !releaseAgain) return { action_id: actionId, released: false, last_settlement: stored.lastSettlement };
   const replica = state.replicas.get(stored.assignment.replica_id)!;
-  if (!releaseAgain) {
-    // A held reservation always has its units counted; a zero here is a defect of the store, not a lost fence.
-    for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
-    addToCounters(state, stored.scopes, -1);
-  } else {
-    addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
-  }
+  // A held reservation always has its units counted; a zero here is a defect of the store, not a lost fence.
+  if (!releaseAgain) for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
+  return afterCheck(deps.faults, 'race-settle-release', () => release(state, deps, stored, replica, outcome, releaseAgain));
+}
+
+/** The writes of a settlement that releases: counters, the replica's unit and circuit, the route. */
+function release(state: MemoryState, deps: RoutingDeps, stored: StoredRoute, replica: StoredReplica, outcome: SettlementOutcome, releaseAgain: boolean): SettlementResult {
+  if (!releaseAgain) addToCounters(state, stored.scopes, -1);
+  else addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   const table = state.replicaTable;
   table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
   const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock());
@@ -273,7 +280,7 @@ export function settle(
   stored.reserved = false;
   stored.lastSettlement = outcome;
   state.reserved.delete(stored);
-  return { action_id: actionId, released: true, last_settlement: outcome };
+  return { action_id: stored.assignment.action_id, released: true, last_settlement: outcome };
 }
 
 /** Freezes a JSON value in depth, so no caller can alter stored state through it. */
