@@ -68,7 +68,8 @@ export const sharedActionsSuite: SuiteDefinition = {
   name: 'shared-actions',
   property: 'no-overbooking',
   summary: 'clients acting on the same actions at once never overbook, never release an attempt twice, and converge on one assignment',
-  defaultRuns: { memory: 200, postgres: 12, http: 20 },
+  // A run is a handful of calls, and over a network only some runs overlap two calls on one action: many runs.
+  defaultRuns: { memory: 200, postgres: 40, http: 100 },
   build(target): BuiltProperty {
     const render = (counterexample: unknown): string[] => {
       const [scenario, scheduler] = counterexample as [SharedScenario, fc.Scheduler | undefined];
