@@ -5,13 +5,13 @@ import { expectAtMost, expectEqual, expectError, expectOk } from '../../harness/
 
 const REPLICAS = 3;
 const CAPACITY = 2;
-const BURST = 40;
+const BURST = 24;
 
 export default defineCase({
   id: 'admission/concurrent-resolves-never-exceed-replica-capacity',
   clause: 'admission-never-overbooked',
   category: 'admission',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `bursts of ${BURST} resolves over ${REPLICAS} replicas of capacity ${CAPACITY} never overbook one; exactly ${REPLICAS * CAPACITY} routes fit in all`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: REPLICAS, capacity: CAPACITY });

@@ -4,13 +4,13 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectAtMost, expectEqual, expectError, expectOk } from '../../harness/expect.ts';
 
 const LIMIT = 5;
-const BURST = 40;
+const BURST = 24;
 
 export default defineCase({
   id: 'admission/concurrent-resolves-never-exceed-scope-limits',
   clause: 'admission-never-overbooked',
   category: 'admission',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `with an instance limit of ${LIMIT}, bursts of ${BURST} resolves admit at most ${LIMIT} and the counter never passes it`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 100, policy: { max_instance_in_flight: LIMIT } });

@@ -4,13 +4,13 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectAtMost, expectEqual, expectError, expectOk } from '../../harness/expect.ts';
 
 const LIMIT = 4;
-const BURST = 64;
+const BURST = 24;
 
 export default defineCase({
   id: 'admission/noisy-tenant-gets-exactly-its-limit',
   clause: 'admission-all-or-nothing',
   category: 'admission',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `tenant limit ${LIMIT}, bursts of ${BURST} resolves: at most ${LIMIT} admitted, exactly ${LIMIT} in all, no refusal reserves`,
   async run(ctx) {
     const noisy = await ctx.fx.fleet({ replicas: 4, capacity: 100, policy: { max_tenant_in_flight: LIMIT, max_instance_in_flight: 100 } });

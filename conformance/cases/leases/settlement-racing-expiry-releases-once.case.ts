@@ -11,7 +11,7 @@ export default defineCase({
   id: 'leases/settlement-racing-expiry-releases-once',
   clause: 'lease-expiry-effect',
   category: 'leases',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: 'settlements and lease expiry racing over one reservation release it exactly once',
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ capacity: 5, policy: { max_tenant_in_flight: 9, max_instance_in_flight: 9, circuit_failure_threshold: 10_000 } });

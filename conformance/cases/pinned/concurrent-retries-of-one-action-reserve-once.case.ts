@@ -9,7 +9,7 @@ export default defineCase({
   id: 'pinned/concurrent-retries-of-one-action-reserve-once',
   clause: 'pinned-reserved',
   category: 'pinned',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `bursts of ${BURST} retries of one released action reserve it once, on its pinned replica`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 3, capacity: 50, policy: { max_tenant_in_flight: 100, max_tenant_retry_in_flight: 100 } });

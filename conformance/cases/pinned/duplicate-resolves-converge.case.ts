@@ -3,13 +3,13 @@ import { expectBurstRefusal } from '../../harness/contention.ts';
 import { defineCase } from '../../harness/define-case.ts';
 import { expectEqual, expectIdentical, expectOk } from '../../harness/expect.ts';
 
-const BURST = 32;
+const BURST = 16;
 
 export default defineCase({
   id: 'pinned/duplicate-resolves-converge',
   clause: 'pinned-reserved',
   category: 'pinned',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `bursts of ${BURST} resolves of one new action converge on one identical assignment holding one unit`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 4, capacity: 50, policy: { max_tenant_in_flight: 100 } });

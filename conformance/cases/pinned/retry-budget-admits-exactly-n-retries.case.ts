@@ -5,13 +5,13 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectAtMost, expectEqual, expectError, expectOk } from '../../harness/expect.ts';
 
 const LIMIT = 8;
-const BURST = 64;
+const BURST = 24;
 
 export default defineCase({
   id: 'pinned/retry-budget-admits-exactly-n-retries',
   clause: 'pinned-retry-budget',
   category: 'pinned',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `with retry limit ${LIMIT}, bursts of ${BURST} retries admit at most ${LIMIT}; exactly ${LIMIT} fit, the rest are tenant_retry`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 100, policy: { max_tenant_retry_in_flight: LIMIT } });

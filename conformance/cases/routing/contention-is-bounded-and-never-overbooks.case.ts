@@ -3,13 +3,13 @@ import { expectBurstRefusal, fillSequentially, heldUnits } from '../../harness/c
 import { defineCase } from '../../harness/define-case.ts';
 import { expectAtMost, expectEqual, expectError, expectOk } from '../../harness/expect.ts';
 
-const BURST = 96;
+const BURST = 24;
 
 export default defineCase({
   id: 'routing/contention-is-bounded-and-never-overbooks',
   clause: 'route-contention',
   category: 'routing',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `bursts of ${BURST} resolves for 2 units all answer, as a route or REPLICA_UNAVAILABLE, and never overbook`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 1 });

@@ -9,7 +9,7 @@ export default defineCase({
   id: 'settlement/concurrent-settlements-release-once',
   clause: 'settle-release-once',
   category: 'settlement',
-  flags: ['concurrent'],
+  flags: ['concurrent', 'slow'],
   description: `bursts of ${BURST} settlements of one attempt, with every outcome, release it exactly once`,
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ capacity: 10, policy: { max_tenant_in_flight: 10, max_instance_in_flight: 10, circuit_failure_threshold: 10_000 } });
