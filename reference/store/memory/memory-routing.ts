@@ -1,6 +1,7 @@
 // Route resolution and settlement in the memory store (spec.md §9–§14). Each
 // call runs to completion without yielding, which is what makes it atomic in
-// a single-threaded process; the one fault that yields shows why that matters.
+// a single-threaded process; the faults that yield (capacity-outside-lock and
+// the race switches of races.ts) show why that matters.
 import type {
   RegistryLimits,
   ResolveRequest,
@@ -184,6 +185,8 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
 
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
+  // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
+  // are stale), or with the scopes checked again (so only the replica's room is stale).
   if (deps.faults.has('race-scope-reservation')) return afterCheck(deps.faults, 'race-scope-reservation', () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
   if (deps.faults.has('race-replica-capacity')) return afterCheck(deps.faults, 'race-replica-capacity', () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
   if (!deps.faults.has('capacity-outside-lock')) return commitNewRoute(state, deps, tenantId, req, plan);
