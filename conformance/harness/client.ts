@@ -15,6 +15,7 @@
 // STORAGE_UNAVAILABLE normally means the case could observe nothing (a
 // HarnessError); a request that must be refused before storage is reached
 // says so with `refusedBeforeStorage`, and then it is a failure.
+import type { Dispatcher } from 'undici';
 import type { ValidateFunction } from 'ajv';
 import { ERROR_CATALOGUE, isErrorCode, SCOPE_KINDS, type ErrorBody } from '../../contract/errors.ts';
 import { openApiDocument, operations, type OperationEntry } from '../../contract/openapi.ts';
@@ -136,6 +137,11 @@ export class RegistryClient {
   /** The same client speaking as someone else. */
   as(speaker: Speaker): RegistryClient {
     return new RegistryClient(this.options, speaker);
+  }
+
+  /** The same client sending over another dispatcher (the pre-opened connections of a burst). */
+  through(dispatcher: Dispatcher): RegistryClient {
+    return new RegistryClient({ ...this.options, transport: this.options.transport.through(dispatcher) }, this.speaker);
   }
 
   get baseUrl(): string {

@@ -27,7 +27,7 @@ export const CATEGORY_NAMES = Object.keys(CATEGORIES) as Category[];
 
 export const FLAGS = {
   concurrent: 'fires real parallel requests and checks the outcome through the API afterwards',
-  slow: 'sends or reads large bodies, or waits on the server clock; gets four times the case timeout',
+  slow: 'sends or reads large bodies, waits on the server clock, or repeats its bursts; gets four times the case timeout',
   serial: 'observes global state (the catalog revision, lease maintenance); runs alone after the concurrent phase',
   exclusive: 'asserts exact global counts; runs last, alone; errors rather than judge when others write meanwhile',
 } as const;

@@ -18,6 +18,11 @@ const CATEGORIES_OF: Record<FaultName, Category[]> = {
   'capacity-outside-lock': ['admission', 'routing'],
   'tenant-from-body': ['auth-and-isolation'],
   'unbounded-lease-expiry': ['leases'],
+  'race-settle-release': ['settlement'],
+  'race-retry-budget': ['pinned'],
+  'race-action-insert': ['pinned'],
+  'race-scope-reservation': ['admission'],
+  'race-replica-capacity': ['admission', 'routing'],
 };
 
 describe('conformance fails broken registries', () => {

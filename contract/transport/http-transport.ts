@@ -110,6 +110,11 @@ export class HttpTransport {
     return new HttpTransport({ ...this.options, ...overrides, baseUrl: this.baseUrl, dispatcher: this.dispatcher });
   }
 
+  /** The same transport sending over another dispatcher (pre-opened connections); the caller closes that dispatcher. */
+  through(dispatcher: Dispatcher): HttpTransport {
+    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl, dispatcher });
+  }
+
   /** One operation of openapi.yaml, addressed by its typed parameters. */
   operation<K extends OperationId>(op: K, req: OperationRequest<K> = {}): Promise<Received> {
     const { method, path } = operationPath(op, req);

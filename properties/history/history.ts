@@ -5,8 +5,8 @@
 // may use wall-clock milliseconds or a logical counter.
 import type { RouteView } from '../../contract/records.ts';
 
-/** `health` is a capacity report; its `action` names the replica. */
-export type OpKind = 'resolve' | 'retry' | 'settle' | 'health';
+/** `health` is a health report and `expire` a lease maintenance call; their `action` names the replica. */
+export type OpKind = 'resolve' | 'retry' | 'settle' | 'health' | 'expire';
 
 export interface Op {
   client: number;
@@ -37,7 +37,7 @@ export function logicalClock(): Instant {
 }
 
 export function describeOp(op: Op): string {
-  const ok = op.kind === 'health' ? '→ applied' : op.view ? `→ ${op.view.assignment.replica_id}` : `→ released ${op.released}`;
+  const ok = op.kind === 'health' || op.kind === 'expire' ? '→ applied' : op.view ? `→ ${op.view.assignment.replica_id}` : `→ released ${op.released}`;
   const outcome = op.type === 'ok' ? ok : `→ ${op.type} ${op.error ?? ''}`;
   return `client ${op.client} ${op.kind} ${op.action} [${op.invoke.toFixed(1)}, ${op.complete.toFixed(1)}] ${outcome}`.trim();
 }

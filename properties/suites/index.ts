@@ -4,6 +4,7 @@ import { idempotentSettlementSuite } from './idempotent-settlement.suite.ts';
 import { modelAgreementSuite } from './model-agreement.suite.ts';
 import { noOverbookingSuite } from './no-overbooking.suite.ts';
 import { pinnedRoutesSuite } from './pinned-routes.suite.ts';
+import { sharedActionsSuite } from './shared-actions.suite.ts';
 import { staleCursorSuite } from './stale-cursor.suite.ts';
 import type { SuiteDefinition, SuiteName } from './suite.ts';
 import { tenantIsolationSuite } from './tenant-isolation.suite.ts';
@@ -16,6 +17,7 @@ export const SUITES: Record<SuiteName, SuiteDefinition> = {
   'tenant-isolation': tenantIsolationSuite,
   'circuit-behaviour': circuitBehaviourSuite,
   'model-agreement': modelAgreementSuite,
+  'shared-actions': sharedActionsSuite,
 };
 
 export { SUITE_NAMES, isSuiteName, type SuiteName } from './suite.ts';

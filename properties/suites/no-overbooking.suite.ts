@@ -7,16 +7,17 @@
 // registry's own numbers must then match its routes and, once everything is
 // settled, return to their baseline.
 import fc from 'fast-check';
-import type { AdmissionPolicy, RouteAssignment, SettlementOutcome } from '../../contract/records.ts';
+import type { AdmissionPolicy } from '../../contract/records.ts';
 import { stopOnHarnessError } from '../check/harness-errors.ts';
-import { expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
+import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import { contentionScenario, renderScenario, type ContentionScenario } from '../history/contention-scenario.ts';
 import { auditQuiescence, checkHistory, runClients, type StoreAccess } from '../history/contention-run.ts';
+import { renderInterleaving, scheduledAccess } from '../history/scheduled-access.ts';
 import { logicalClock, wallClock, type Instant } from '../history/history.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
-import { settled, type RunContext, type Target } from '../targets/target.ts';
+import type { RunContext, Target } from '../targets/target.ts';
 import type { BuiltProperty, SuiteDefinition } from './suite.ts';
 
 /** Gives every replica the scenario's capacity and the tight policy its limits. */
@@ -29,48 +30,6 @@ async function prepare(m: RegistryModel, run: RunContext, s: ContentionScenario)
   const tight: AdmissionPolicy = { ...m.s.policies[ref]!, max_binding_in_flight: s.bindingLimit, max_instance_in_flight: s.instanceLimit, revision: m.s.policies[ref]!.revision + 1 };
   await run.store.putAdmissionPolicy(tight);
   m.s.policies[ref] = tight;
-}
-
-/**
- * The store as the scheduled search sees it: fast-check's scheduler decides
- * when each call's answer reaches its client, and after every call no
- * replica may hold more than the capacity it reports. Answers travel as settled values, so a
- * call that fails before the scheduler releases it is never an unhandled
- * rejection.
- */
-function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: RunContext): StoreAccess {
-  const guarded = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
-    // Named, because the scheduler's report labels each call with its function's name.
-    Object.defineProperty(
-      (...args: A): Promise<PromiseSettledResult<R>> =>
-        settled(async () => {
-          const result = await f(...args);
-          for (const id of Object.keys(m.s.replicas)) {
-            const { active_assignments: active, capacity } = (await run.store.getReplica(id))!;
-            expectProperty('no-overbooking', active <= capacity, () => `replica ${m.u.describe(id)} holds ${active} assignments with capacity ${capacity}`);
-          }
-          return result;
-        }),
-      'name',
-      { value: name },
-    );
-  const unwrap = <A extends unknown[], R>(f: (...a: A) => Promise<PromiseSettledResult<R>>) =>
-    async (...args: A): Promise<R> => {
-      const r = await f(...args);
-      if (r.status === 'rejected') throw r.reason;
-      return r.value;
-    };
-  // Settlements are scheduled by action and outcome, so the report's lines stay short.
-  const presented = new Map<string, RouteAssignment>();
-  const settle = unwrap(scheduler.scheduleFunction(guarded('settle', (tenant: string, action: string, outcome: SettlementOutcome) => run.store.settle(tenant, action, presented.get(action)!, outcome))));
-  return {
-    resolve: unwrap(scheduler.scheduleFunction(guarded('resolve', run.store.resolve.bind(run.store)))),
-    reportHealth: unwrap(scheduler.scheduleFunction(guarded('reportHealth', run.store.reportHealth.bind(run.store)))),
-    settle: (tenant, action, assignment, outcome) => {
-      presented.set(action, assignment);
-      return settle(tenant, action, outcome);
-    },
-  };
 }
 
 async function burst(target: Target, s: ContentionScenario, scheduler: fc.Scheduler | null): Promise<void> {
@@ -103,14 +62,6 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
     if (run.shared && m) await retireRun(m, run);
     await run.close();
   }
-}
-
-/** The order the scheduler released the calls in, one short line per call. */
-function renderInterleaving(scheduler: fc.Scheduler): string[] {
-  return scheduler.report().map((task) => {
-    const label = task.label.replace(/^function::/, '');
-    return `  then ${label.length > 110 ? `${label.slice(0, 110)}…` : label}${task.status === 'pending' ? ' (never released)' : ''}`;
-  });
 }
 
 export const noOverbookingSuite: SuiteDefinition = {

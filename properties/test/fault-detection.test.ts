@@ -36,6 +36,11 @@ const MATRIX: Detection[] = [
   { fault: 'tenant-from-body', suite: 'tenant-isolation', property: 'tenant-isolation', seed: 107, over: 'http' },
   { fault: 'unbounded-lease-expiry', suite: 'model-agreement', property: 'model-agreement', seed: 108 },
   { fault: 'circuits-never-count', suite: 'circuit-behaviour', property: 'circuit-behaviour', seed: 109 },
+  { fault: 'race-settle-release', suite: 'shared-actions', property: 'no-overbooking', seed: 110 },
+  { fault: 'race-retry-budget', suite: 'shared-actions', property: 'no-overbooking', seed: 111 },
+  { fault: 'race-action-insert', suite: 'shared-actions', property: 'pinned-routes', seed: 112 },
+  { fault: 'race-scope-reservation', suite: 'no-overbooking', property: 'no-overbooking', seed: 113 },
+  { fault: 'race-replica-capacity', suite: 'no-overbooking', property: 'no-overbooking', seed: 114 },
 ];
 
 /** Bounded: enough for every fault above at its seed, small enough to stay fast. */

@@ -62,6 +62,41 @@ export const FAULT_SWITCHES = {
     appliesAt: 'lease expiry of both stores',
     defect: 'lease expiry ignores its limit',
   },
+  // Check-then-act races, the defects registries ship most: a check and the
+  // write it guards split by one turn of the event loop, as an `await`
+  // between them, a lock taken too late or a read outside the transaction
+  // would split them. The memory store runs the write through `afterCheck`
+  // (races.ts) at each site.
+  'race-settle-release': {
+    clause: 'settle-release-once',
+    hook: 'raceSettleRelease',
+    appliesAt: 'memory store settlement: the release a turn after "still reserved?"',
+    defect: 'settlement decides "still reserved" and releases a turn later',
+  },
+  'race-retry-budget': {
+    clause: 'pinned-retry-budget',
+    hook: 'raceRetryBudget',
+    appliesAt: 'memory store retry: the reservation a turn after the scope and replica checks',
+    defect: 'a retry checks its scopes and the pinned replica, and reserves a turn later',
+  },
+  'race-action-insert': {
+    clause: 'pinned-reserved',
+    hook: 'raceActionInsert',
+    appliesAt: 'memory store resolve: the new route a turn after the lookup found none',
+    defect: 'a resolve finds the action unrouted and creates its route a turn later',
+  },
+  'race-scope-reservation': {
+    clause: 'admission-never-overbooked',
+    hook: 'raceScopeReservation',
+    appliesAt: 'memory store new route: the scopes reserved a turn after their check',
+    defect: 'a new route checks its admission scopes and reserves them a turn later',
+  },
+  'race-replica-capacity': {
+    clause: 'admission-never-overbooked',
+    hook: 'raceReplicaCapacity',
+    appliesAt: 'memory store new route: the replica unit taken a turn after its check',
+    defect: 'a new route picks a replica with room and takes its unit a turn later',
+  },
 } as const satisfies Record<string, FaultSwitch>;
 
 export type FaultName = keyof typeof FAULT_SWITCHES;

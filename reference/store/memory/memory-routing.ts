@@ -1,6 +1,7 @@
 // Route resolution and settlement in the memory store (spec.md §9–§14). Each
 // call runs to completion without yielding, which is what makes it atomic in
-// a single-threaded process; the one fault that yields shows why that matters.
+// a single-threaded process; the faults that yield (capacity-outside-lock and
+// the race switches, domain/races.ts) show why that matters.
 // The decisions are the domain's (resolve-decision.ts, settle-decision.ts);
 // this file reads the maps and writes them.
 import type {
@@ -19,6 +20,7 @@ import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
 import type { FaultHooks } from '../../domain/faults.ts';
+import { afterCheck } from '../../domain/races.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
@@ -184,13 +186,17 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
 
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
+  // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
+  // are stale), or with the scopes checked again (so only the replica's room is stale).
+  if (deps.fault.raceScopeReservation) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
+  if (deps.fault.raceReplicaCapacity) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
   if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
   // The fault: decide, yield to other requests, then commit what was decided.
   return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
-function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): RouteView {
+function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): RouteView | Promise<RouteView> {
   const a = route.assignment;
   const scopes = retryScopes(a.admission);
   const replica = state.replicas.get(a.replica_id);
@@ -208,12 +214,14 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   const refusal = reacquireRefusal(exhausted(state, scopes), usable, a.instance_id);
   if (refusal) throw refusal;
   const row = replica!.row; // a usable route has its replica
-  addToCounters(state, scopes, 1);
-  state.replicaTable.setActive(row, state.replicaTable.active(row) + 1);
-  route.reserved = true;
-  route.scopes = scopes;
-  state.reserved.add(route);
-  return viewOf(route);
+  return afterCheck(deps.fault.raceRetryBudget, () => {
+    addToCounters(state, scopes, 1);
+    state.replicaTable.setActive(row, state.replicaTable.active(row) + 1);
+    route.reserved = true;
+    route.scopes = scopes;
+    state.reserved.add(route);
+    return viewOf(route);
+  });
 }
 
 export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
@@ -222,7 +230,7 @@ export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string,
   const existing = state.routes.get(req.action_id);
   switch (resolvePath(existing, tenantId, req, deps.fault)) {
     case 'select':
-      return createRoute(state, deps, tenantId, req);
+      return afterCheck(deps.fault.raceActionInsert, () => createRoute(state, deps, tenantId, req));
     case 'reuse':
       return viewOf(existing!);
     case 'reselect':
@@ -248,7 +256,7 @@ export function settle(
   actionId: string,
   assignment: RouteAssignment,
   outcome: SettlementOutcome,
-): SettlementResult {
+): SettlementResult | Promise<SettlementResult> {
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
@@ -257,13 +265,18 @@ export function settle(
   const stored = found!; // settlePath refuses a missing route
   if (path === 'unreleased') return unreleased(actionId, stored.lastSettlement);
   const replica = state.replicas.get(stored.assignment.replica_id)!;
-  if (path === 'release') {
-    // A held reservation always has its units counted; a zero here is a defect of the store, not a lost fence.
+  // A held reservation always has its units counted; a zero here is a defect of the store, not a lost
+  // fence. A registry with the settlement race has no such guard: its counters simply go wrong.
+  if (path === 'release' && !deps.fault.raceSettleRelease) {
     for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
-    addToCounters(state, stored.scopes, -1);
-  } else {
-    addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   }
+  return afterCheck(deps.fault.raceSettleRelease, () => release(state, deps, stored, replica, outcome, path === 'release'));
+}
+
+/** The writes of a settlement that releases: counters, the replica's unit and circuit, the route. */
+function release(state: MemoryState, deps: RoutingDeps, stored: StoredRoute, replica: StoredReplica, outcome: SettlementOutcome, firstRelease: boolean): SettlementResult {
+  if (firstRelease) addToCounters(state, stored.scopes, -1);
+  else addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   const table = state.replicaTable;
   table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
   const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock());
@@ -271,7 +284,7 @@ export function settle(
   stored.reserved = false;
   stored.lastSettlement = outcome;
   state.reserved.delete(stored);
-  return released(actionId, outcome);
+  return released(stored.assignment.action_id, outcome);
 }
 
 /** Freezes a JSON value in depth, so no caller can alter stored state through it. */
