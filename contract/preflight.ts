@@ -183,6 +183,16 @@ export function sharedRecheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'
   };
 }
 
+/**
+ * The first two checks alone: the target answers and serves a VersionInfo of
+ * this contract. A run reads the limits it sizes by from it before it can
+ * mint the tokens the rest of the preflight checks.
+ */
+export async function targetVersionInfo(target: string, timeoutMs = 10_000): Promise<VersionInfo> {
+  const base = target.replace(/\/+$/, '');
+  return versionInfo(base, await answers(base, timeoutMs));
+}
+
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const base = options.target.replace(/\/+$/, '');

@@ -48,8 +48,3 @@ export async function spreadCatalog(ctx: CaseContext, capabilities: Capability[]
   }
   return { tenant, fleets };
 }
-
-/** Needs `count` capabilities in one version (a rollout, a manifest probe). */
-export function requireCapabilitiesPerVersion(ctx: CaseContext, count: number, why: string): void {
-  requireLimit(ctx.limits, 'max_capabilities_per_version', count, why);
-}

@@ -25,7 +25,7 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; largestLegal: number; what: string }
 
 /** A fixed-length list of capabilities put into one version: max_capabilities_per_version may be 1. */
 const CAPABILITY_LIST = /Array\.from\(\{\s*length:\s*([0-9][0-9_]*)\s*\}[^\n]*\.(?:fx|build)\.capability\(/;
-const SPREAD_OR_CHECKED = /\bspreadCatalog\(|\brequireCapabilitiesPerVersion\(|max_capabilities_per_version/;
+const SPREAD_OR_CHECKED = /\bspreadCatalog\(|max_capabilities_per_version/;
 
 export function sizeLiterals(source: string): SizeLiteral[] {
   const out: SizeLiteral[] = [];

@@ -3,6 +3,7 @@
 // Every case passes, or ends `skip` because the declared limits leave its
 // clause nothing to provoke, with that reason, listed in every report; none
 // fails or errors.
+import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ describe('conformance against the reference with other legal limits', () => {
       const target = await startReferenceTarget({ limits, silent: true });
       try {
         const dir = join(out, String(i));
-        const outcome = await runConformance({ config: target.config({ out: dir }), signingKey: target.key });
+        const outcome = await runConformance({ config: target.config({ out: dir }), signingKey: target.key, writeReports: writeConformanceReports });
         const result = outcome.result;
         assert.ok(result, outcome.error);
         assert.deepEqual(result.target.version.limits, { ...result.target.version.limits, ...limits }, 'the target declares the limits it was started with');

@@ -43,21 +43,3 @@ export async function readVersionInfo(transport: HttpTransport): Promise<Version
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new VersionUnavailable('GET /version did not answer a JSON object', false);
   return { version: body as VersionInfo, date: received.headers['date'], received };
 }
-
-/** The target's GET /version, or null when it gives none, for records that only note it. */
-export async function targetVersion(url: string, timeoutMs = 10_000): Promise<VersionInfo | null> {
-  let transport: HttpTransport;
-  try {
-    transport = new HttpTransport({ baseUrl: url, timeoutMs, connections: 1 });
-  } catch {
-    return null; // not an http(s) URL: nothing answers there
-  }
-  try {
-    return (await readVersionInfo(transport)).version;
-  } catch (err) {
-    if (err instanceof VersionUnavailable) return null;
-    throw err;
-  } finally {
-    await transport.close();
-  }
-}

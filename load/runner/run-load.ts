@@ -8,9 +8,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
-import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, type PreflightResult } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, targetVersionInfo, type PreflightResult } from '../../contract/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { targetVersion } from '../../contract/transport/version.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment } from './environment.ts';
@@ -71,8 +70,13 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
     throw err;
   }
   // Every size the run uses comes from the limits the target declares.
-  const version = (await targetVersion(o.target)) as { limits?: RegistryLimits } | null;
-  if (version === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
+  let version: { limits?: RegistryLimits };
+  try {
+    version = await targetVersionInfo(o.target);
+  } catch (err) {
+    if (err instanceof PreflightProblem) return { exitCode: 2, message: err.message };
+    throw err;
+  }
   const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
   if (problems.length > 0) return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
   try {

@@ -2,6 +2,7 @@
 // run fits its dataset and phases to the limits the target declares, says so
 // among the report's overrides, and passes — a correct registry qualifies
 // whatever legal limits it declares.
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ describe('the smoke profile against the reference with other legal limits', () =
     it(`passes with ${JSON.stringify(limits)}, the fit named in the report`, async (t) => {
       const target = await startTarget(new MemoryStore({ limits }));
       t.after(() => target.close());
-      const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true });
+      const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport });
       const report = outcome.report!;
       assert.deepEqual(report.reasons, []);
       assert.equal(outcome.exitCode, 0);

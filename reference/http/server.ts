@@ -10,7 +10,7 @@ import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
 import { packageInfo } from '../../contract/provenance.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
-import { NO_FAULTS, type Faults } from '../domain/faults.ts';
+import { faultHooks, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
@@ -96,7 +96,7 @@ function authorise(op: PreparedOperation, principal: Principal): void {
 export function createRegistryServer(options: RegistryServerOptions): RegistryServer {
   const table = new RouteTable();
   const prepared = prepareOperations(table);
-  const faults = options.faults ?? NO_FAULTS;
+  const fault = faultHooks(options.faults);
   const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now });
   const log: ErrorLogger = options.log ?? ((message, err) => console.error(message, err));
   const limits = validateLimits({ ...options.store.limits, ...options.limits });
@@ -138,7 +138,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     if (op.validators.body) {
       checkMediaType(req);
       body = parseJson(await readBody(req, limits.max_body_bytes), op.validators.openBody ? MAX_JSON_DEPTH : Infinity);
-      if (faults.has('tenant-from-body')) bodyTenant = liftBodyTenant(op.operationId, body);
+      if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
     const input: OperationInput = { params: op.validators.params(rawParams), query: op.validators.query(search), body, principal };
     op.validators.body?.(body);
