@@ -20,11 +20,6 @@ export function pageLimit(limits: Pick<RegistryLimits, 'max_page_size'>, wanted:
   return Math.max(1, Math.min(wanted, limits.max_page_size));
 }
 
-/** Needs at least `needed` of a limit; otherwise the clause cannot be provoked under the declared limits. */
-export function requireLimit(limits: RegistryLimits, name: keyof RegistryLimits, needed: number, why: string): void {
-  if (limits[name] < needed) throw new NotProvocable(`${why} needs ${name} ≥ ${needed}; the target declares ${limits[name]}`);
-}
-
 export interface SpreadCatalog {
   tenant: string;
   /** One fleet per version: each holds at most max_capabilities_per_version of the capabilities. */
