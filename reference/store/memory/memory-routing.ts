@@ -182,11 +182,19 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
   return viewOf(route);
 }
 
+/**
+ * How long the capacity-outside-lock fault holds a decision before reserving
+ * it, as a storage round trip would. Requests sent together reach a server
+ * a millisecond or more apart, so a pause of one event-loop turn would let
+ * only those parsed in the same turn overbook, and whether any are is luck.
+ */
+const FAULT_PAUSE_MS = 10;
+
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
   if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
-  // The fault: decide, yield to other requests, then commit what was decided.
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
+  // The fault: decide, let other requests decide meanwhile, then commit what was decided.
+  return new Promise<void>((resolve) => setTimeout(resolve, FAULT_PAUSE_MS)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
