@@ -1,8 +1,8 @@
 // A deliberately broken registry fails the run through the audit, whatever
 // its latencies: with capacity-outside-lock, concurrent resolves decide on a
-// replica, yield, and then all reserve it. The dataset gives tenant 1 a
+// replica, pause, and then all reserve it. The dataset gives tenant 1 a
 // single replica of capacity 1 for the capability it routes, so every
-// resolve decided in the same turn as another lands on it at once. Only the
+// resolve decided within another's pause lands on it at once. Only the
 // seed and the concurrent routing phase run.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -184,6 +184,14 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
   return viewOf(route);
 }
 
+/**
+ * How long the capacity-outside-lock fault holds a decision before reserving
+ * it, as a storage round trip would. Requests sent together reach a server
+ * a millisecond or more apart, so a pause of one event-loop turn would let
+ * only those parsed in the same turn overbook, and whether any are is luck.
+ */
+const FAULT_PAUSE_MS = 10;
+
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
   // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
@@ -191,8 +199,8 @@ function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, re
   if (deps.fault.raceScopeReservation) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
   if (deps.fault.raceReplicaCapacity) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
   if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
-  // The fault: decide, yield to other requests, then commit what was decided.
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
+  // The fault: decide, let other requests decide meanwhile, then commit what was decided.
+  return new Promise<void>((resolve) => setTimeout(resolve, FAULT_PAUSE_MS)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
