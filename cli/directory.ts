@@ -13,7 +13,7 @@ import { lifecycleTokenSource } from '../reference/directory/bridge/registry-tok
 import { endpointSliceRequiredLabels, serviceLabels } from '../reference/directory/kubernetes/binding.ts';
 import { KubernetesDirectory } from '../reference/directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../reference/directory/kubernetes/undici-executor.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'report a Kubernetes Service\'s pods to a registry as replica health';
 
@@ -22,7 +22,7 @@ const WATCH_SUMMARY =
   'ready -> ready, terminating but serving -> draining, anything else or deleted -> offline.\n' +
   'Leases are renewed only while the watch is live. Exits 0 on SIGINT/SIGTERM, 1 when the Service is deleted.';
 
-const FLAGS = {
+export const FLAGS = {
   'kube-api': { type: 'string', description: 'Kubernetes API origin, e.g. https://kube.example:6443 (required)' },
   binding: { type: 'string', description: 'binding file (YAML or JSON): target, kubernetes binding, replica template (required)' },
   target: { type: 'string', description: 'registry base URL, e.g. http://127.0.0.1:8080 (required)' },
@@ -33,7 +33,7 @@ const FLAGS = {
 } satisfies Record<string, FlagSpec>;
 
 function usageError(message: string): UsageError {
-  return new UsageError(`${message}\n\n${helpText('directory watch', WATCH_SUMMARY, FLAGS)}`);
+  return new UsageError(`${message}`);
 }
 
 function required(value: string | undefined, flag: string): string {
@@ -147,7 +147,7 @@ async function labels(argv: string[]): Promise<number> {
   const parsed = parseFlags('directory labels', LABELS_SUMMARY, LABEL_FLAGS, argv);
   if (!parsed) return 0;
   const path = parsed.values.binding;
-  if (path === undefined) throw new UsageError(`--binding is required\n\n${helpText('directory labels', LABELS_SUMMARY, LABEL_FLAGS)}`);
+  if (path === undefined) throw new UsageError(`--binding is required`);
   let binding: BridgeBinding;
   try {
     binding = await loadBindingFile(path, ANY_ORIGIN, { ignoreApiOrigin: true });

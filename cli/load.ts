@@ -1,13 +1,14 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
-import { parseDuration } from '../load/runner/scale-contract.ts';
+import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
 
-const FLAGS = {
+export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
   profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
@@ -18,15 +19,15 @@ const FLAGS = {
   out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
-  'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
-  plan: { type: 'string', description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
+  'write-plan': { type: 'string', flagOnly: true, description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
+  plan: { type: 'string', flagOnly: true, description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('load', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('load', summary, FLAGS)}`);
+  const usage = (m: string) => new UsageError(`${m}`);
   if (v.plan !== undefined) {
     for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
       if (v[flag] !== undefined && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
@@ -36,7 +37,9 @@ export async function run(argv: string[]): Promise<number> {
     if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
     if (!v.key) throw usage('--key is required');
   }
-  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(`--engine must be auto, k6 or node, not ${v.engine}`);
+  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));
+  const profiles = Object.keys(loadScaleContract().profiles);
+  if (v.plan === undefined && !profiles.includes(v.profile!)) throw usage(unknownName('profile', v.profile!, profiles));
   let durationS: number | undefined;
   try {
     durationS = v.duration === undefined ? undefined : parseDuration(v.duration);

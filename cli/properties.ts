@@ -3,12 +3,14 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
-import { isFaultName, type FaultName } from '../reference/domain/faults.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
+import { SUITE_NAMES } from '../properties/suites/index.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
 
-const FLAGS = {
+export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target)' },
@@ -30,7 +32,7 @@ function positiveInteger(flag: string, text: string | undefined): number | undef
 
 function faultsOf(names: string[]): Set<FaultName> {
   if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
-  for (const n of names) if (!isFaultName(n)) throw new UsageError(`unknown fault ${n}`);
+  for (const n of names) if (!isFaultName(n)) throw new UsageError(unknownName('fault', n, Object.keys(FAULTS)));
   return new Set(names as FaultName[]);
 }
 
@@ -38,13 +40,14 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('properties', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('properties', summary, FLAGS)}`);
+  const usage = (m: string) => new UsageError(`${m}`);
   if (v.target !== undefined && v.store !== undefined) throw usage('--store and --target are exclusive');
   if (v.target !== undefined && !/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
   if (v.target !== undefined && v.key === undefined) throw usage('--target needs --key');
   if (v.target !== undefined && (v.fault ?? []).length > 0) throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
   const store = v.store ?? 'memory';
-  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(`--store must be memory or postgres, not ${store}`);
+  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(unknownName('store', store, ['memory', 'postgres']));
+  for (const s of v.suite ?? []) if (!(SUITE_NAMES as readonly string[]).includes(s)) throw usage(unknownName('suite', s, SUITE_NAMES));
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');

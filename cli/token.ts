@@ -3,11 +3,11 @@
 import { componentValidator } from '../contract/schemas.ts';
 import { ROLES } from '../contract/records.ts';
 import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, mintToken, type SigningKey } from '../contract/tokens.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'print a bearer token for the given roles and tenant';
 
-const FLAGS = {
+export const FLAGS = {
   key: { type: 'string', description: 'private signing key (signing-key.jwk.json)' },
   roles: { type: 'string', description: `comma-separated roles: ${ROLES.join(', ')}` },
   tenant: { type: 'string', description: 'tenant_id claim; the only source of tenant authority' },
@@ -16,7 +16,7 @@ const FLAGS = {
 } satisfies Record<string, FlagSpec>;
 
 function usageError(message: string): UsageError {
-  return new UsageError(`${message}\n\n${helpText('token', summary, FLAGS)}`);
+  return new UsageError(`${message}`);
 }
 
 function parseRoles(text: string): string[] {
