@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
 import { newRunId } from '../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
+import type { CredentialChoice } from '../contract/transport/credential-sources.ts';
 import { targetVersion } from '../contract/transport/version.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 export interface CertifyOptions {
   /** A registry to certify; without it the embedded reference is started. */
-  target?: { url: string; keyPath: string };
+  target?: { url: string; keyPath: string; auth?: CredentialChoice };
   /** The embedded reference's store. */
   store?: EmbeddedStore;
   /** Starts the embedded reference with the given store; the composition root supplies it. */
@@ -114,7 +115,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     target = await openTarget(options, log);
     version = await targetVersion(target.url);
     if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
-    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
+    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

@@ -8,6 +8,7 @@ import { EXIT } from '../conformance/runner/status.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
 import { parseFlags, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
 export const summary = 'certify a registry over HTTP with the conformance suite';
 
@@ -21,6 +22,7 @@ export const FLAGS = {
   concurrency: { type: 'string', description: 'cases run at once (FLEETPROOF_CONCURRENCY; default 8)' },
   'timeout-ms': { type: 'string', description: 'time limit per case and per request (FLEETPROOF_TIMEOUT_MS; default 30000)' },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
+  ...AUTH_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -46,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`fleetproof conform: could not run: ${err.message}`);
     return EXIT.couldNotRun;
   }
-  const outcome = await runConformance({ config, progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
+  const outcome = await runConformance({ config, auth: authChoice(v), progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
   if (outcome.exitCode === EXIT.couldNotRun) console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;
 }

@@ -3,7 +3,9 @@
 import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
+import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
@@ -11,6 +13,7 @@ export const summary = 'run a scale qualification profile against a registry and
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
+  ...AUTH_FLAGS,
   profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
@@ -35,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     if (!v.target) throw usage('--target is required');
     if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-    if (!v.key) throw usage('--key is required');
+    if (!v.key && !hasOwnCredentials(authChoice(v))) throw usage('--key FILE is required (or --token-cmd CMD, or --header for static credentials)');
   }
   if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));
   const profiles = Object.keys(loadScaleContract().profiles);
@@ -50,6 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const options: LoadRunOptions = {
     target: v.target ?? '',
     keyPath: v.key ?? '',
+    auth: authChoice(v),
     profile: v.profile!,
     engine,
     sets: v.set ?? [],

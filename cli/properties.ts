@@ -5,7 +5,9 @@
 // is written to result.json, so `--seed S --path P` replays it exactly.
 import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
+import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
@@ -13,7 +15,8 @@ export const summary = 'run the property suites against a store or a registry ov
 export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
-  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target)' },
+  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)' },
+  ...AUTH_FLAGS,
   'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
   runs: { type: 'string', description: 'runs per suite (default: each suite’s count for the target)' },
   seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
@@ -43,7 +46,8 @@ export async function run(argv: string[]): Promise<number> {
   const usage = (m: string) => new UsageError(`${m}`);
   if (v.target !== undefined && v.store !== undefined) throw usage('--store and --target are exclusive');
   if (v.target !== undefined && !/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-  if (v.target !== undefined && v.key === undefined) throw usage('--target needs --key');
+  const auth = authChoice(v);
+  if (v.target !== undefined && v.key === undefined && !hasOwnCredentials(auth)) throw usage('--target needs --key FILE (or --token-cmd CMD, or --header for static credentials)');
   if (v.target !== undefined && (v.fault ?? []).length > 0) throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
   const store = v.store ?? 'memory';
   if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(unknownName('store', store, ['memory', 'postgres']));
@@ -53,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
     const faults = faultsOf(v.fault ?? []);
-    const http = v.target !== undefined ? { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
+    const http = v.target !== undefined ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     return await runPropertiesCommand({
       openTarget: async () => {

@@ -10,7 +10,7 @@ import { componentValidator, describeViolation } from '../../contract/schemas.ts
 import { CONTRACT_VERSION, type FleetStatus, type VersionInfo } from '../../contract/records.ts';
 import { newRunId } from '../../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { mintedCredentials } from '../../contract/transport/credentials.ts';
+import { credentialsOf, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { readVersionInfo, VersionUnavailable } from '../../contract/transport/version.ts';
 import { RegistryClient } from '../harness/client.ts';
@@ -37,6 +37,12 @@ export interface ConformOptions {
   config: ConformConfig;
   /** Use this key instead of reading config.keyFile (tests with ephemeral keys). */
   signingKey?: SigningKey;
+  /**
+   * A token command or static headers for the requests that speak as a
+   * caller. The signing key is still needed: the authentication cases forge
+   * tokens (expired, wrong audience) that only it can sign.
+   */
+  auth?: CredentialChoice;
   progress?: ProgressSink;
   /** false leaves the result in memory only; default result.json alone, or the caller's writer with renderers. */
   writeReports?: false | ResultWriter;
@@ -173,7 +179,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
     const tokens = new HarnessTokens(key, config.audience);
     const ledger = new RetirementLedger();
-    transport = new HttpTransport({ baseUrl: config.target, credentials: mintedCredentials(tokens), connections: 256, timeoutMs: config.timeoutMs });
+    transport = new HttpTransport({ baseUrl: config.target, credentials: credentialsOf(options.auth ?? {}, tokens), connections: 256, timeoutMs: config.timeoutMs });
     const { version, dateHeader } = await readVersion(transport);
     const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), dateHeader);
     const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));

@@ -9,6 +9,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { targetVersion } from '../../contract/transport/version.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
@@ -21,8 +22,10 @@ import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
   target: string;
-  /** Unused with `planPath`: the plan carries the tokens. */
+  /** Unused with `planPath`: the plan carries the tokens; '' when `auth` brings them. */
   keyPath: string;
+  /** A token command or static headers, asked once per caller before the run. */
+  auth?: CredentialChoice;
   profile: string;
   /**
    * Run as one part of a distributed run, on its shared plan (written by
@@ -55,7 +58,7 @@ export interface LoadRunOutcome {
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
-async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey } | LoadRunOutcome> {
+async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey | null } | LoadRunOutcome> {
   let profile: ResolvedProfile;
   try {
     profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
@@ -63,6 +66,7 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
     if (err instanceof ContractError) return { exitCode: 2, message: err.message };
     throw err;
   }
+  if (o.keyPath === '' && o.auth && hasOwnCredentials(o.auth)) return { profile, key: null };
   try {
     return { profile, key: await loadSigningKey(o.keyPath) };
   } catch (err) {
@@ -75,7 +79,7 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
   if ((await targetVersion(o.target)) === null) return { exitCode: 2, message: `the target ${o.target} does not answer GET /version` };
-  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, ...(o.auth ? { auth: o.auth } : {}) });
   await writeRunPlan(path, plan);
   return { exitCode: 0, message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}` };
 }
@@ -93,7 +97,12 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } else {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
-    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+    try {
+      plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, ...(o.auth ? { auth: o.auth } : {}) });
+    } catch (err) {
+      if (err instanceof PlanError || err instanceof CredentialSourceError) return { exitCode: 2, message: err.message };
+      throw err;
+    }
   }
   const target = plan.target;
   const profile = plan.profile;
