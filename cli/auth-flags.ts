@@ -9,7 +9,8 @@ export const AUTH_FLAGS = {
     type: 'string',
     description: "command printing a bearer token for {tenant} and {roles} (e.g. 'vault-token --tenant {tenant} --scope {roles}'); run without a shell, a JWT is reused until its exp",
   },
-  header: { type: 'string', multiple: true, description: "static header on every authenticated request, 'Name: value'; repeatable" },
+  // A header value may hold commas, so the variable holds one header per line.
+  header: { type: 'string', multiple: true, separator: '\n', description: "static header on every authenticated request, 'Name: value'; repeatable" },
 } satisfies Record<string, FlagSpec>;
 
 /** The run's choice, checked before anything runs: a malformed header or command is a usage error. */

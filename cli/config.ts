@@ -23,6 +23,8 @@ export interface SettingSpec {
   file?: string;
   /** A flag only: never read from the environment or the file (a one-off action such as --write-plan). */
   flagOnly?: boolean;
+  /** How a repeatable setting's values are separated in a variable: commas unless a value may hold them. */
+  separator?: ',' | '\n';
 }
 
 export type SettingSource = { from: 'flag'; flag: string } | { from: 'env'; name: string } | { from: 'file'; path: string; member: string } | { from: 'default' };
@@ -89,7 +91,7 @@ function fromEnvironment(flag: string, spec: SettingSpec, text: string, name: st
     if (/^(0|false|no)$/i.test(text)) return false;
     throw new ConfigProblem(`${name}=${text} is not a yes or no; use 1 or 0`);
   }
-  return spec.multiple ? text.split(',').map((s) => s.trim()).filter(Boolean) : text;
+  return spec.multiple ? text.split(spec.separator ?? ',').map((s) => s.trim()).filter(Boolean) : text;
 }
 
 function fromFile(flag: string, spec: SettingSpec, value: unknown, where: string): string | boolean | string[] {
@@ -102,7 +104,7 @@ function fromFile(flag: string, spec: SettingSpec, value: unknown, where: string
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     throw new ConfigProblem(`${where} must be ${spec.multiple ? 'a list of strings' : 'a string or a number'}`);
   };
-  if (spec.multiple) return Array.isArray(value) ? value.map(scalar) : scalar(value).split(',').map((s) => s.trim()).filter(Boolean);
+  if (spec.multiple) return Array.isArray(value) ? value.map(scalar) : scalar(value).split(spec.separator ?? ',').map((s) => s.trim()).filter(Boolean);
   return scalar(value);
 }
 

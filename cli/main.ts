@@ -6,6 +6,7 @@
 import { harnessProvenance } from '../contract/provenance.ts';
 import { helpHint, settingNames, UsageError, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
+import { stopWhenOrphaned } from './orphan-watch.ts';
 import { didYouMean } from './suggest.ts';
 
 interface CommandModule {
@@ -88,6 +89,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`fleetproof: ${what}${didYouMean(name.replace(/^-+/, ''), Object.keys(COMMANDS))}; run \`fleetproof --help\` for the commands`);
     return 2;
   }
+  stopWhenOrphaned();
   try {
     const module = await command.load();
     if (!rest.includes('--help') && !rest.includes('-h')) await warnAboutUnknownSettings(module, rest);

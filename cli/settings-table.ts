@@ -23,7 +23,7 @@ export async function settingsTable(): Promise<string> {
   const lines = ['| flag | environment | config file | commands | meaning |', '| --- | --- | --- | --- | --- |'];
   for (const [flag, { spec, commands, description }] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
     const value = spec.type === 'string' ? ` VALUE${spec.multiple ? ' (repeatable)' : ''}` : '';
-    const env = spec.flagOnly ? '—' : `\`${envName(flag, spec)}\`${spec.multiple ? ' (comma list)' : ''}`;
+    const env = spec.flagOnly ? '—' : `\`${envName(flag, spec)}\`${spec.multiple ? (spec.separator === '\n' ? ' (one per line)' : ' (comma list)') : ''}`;
     const member = spec.flagOnly ? '—' : `\`${fileMember(flag, spec)}\``;
     lines.push(`| \`--${flag}${value}\` | ${env} | ${member} | ${commands.join(', ')} | ${cell(description)} |`);
   }
