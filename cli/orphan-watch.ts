@@ -1,12 +1,16 @@
 // `npx fleetproof …` runs the command under `npm exec` and a shell. Killing
-// npx ends npm and the shell but not always the command below them, which
-// keeps its server running with no one to stop it. A command that loses its
-// parent therefore treats that as a SIGTERM: it stops what it started and exits.
+// npx ends npm and the shell but not the command below them, which keeps its
+// server running with no one to stop it. A command run by npx that loses its
+// parent therefore treats that as a SIGTERM: it stops what it started and
+// exits. Started any other way (`fleetproof serve &` in a CI step), losing the
+// parent is how a server is meant to outlive its shell, and nothing happens.
 
 const CHECK_EVERY_MS = 500;
 
-/** Watches for the parent process going away; the timer never keeps the process alive. */
-export function stopWhenOrphaned(): void {
+/** Under npx, watches for the parent process going away; the timer never keeps the process alive. */
+export function stopWhenOrphaned(env: NodeJS.ProcessEnv = process.env): void {
+  // npm sets npm_command for the command it runs; `exec` is npx and npm exec.
+  if (env['npm_command'] !== 'exec') return;
   const parent = process.ppid;
   // Started by init or a container's PID 1 on purpose: there is no parent to lose.
   if (parent <= 1) return;

@@ -42,7 +42,8 @@ interface Launched {
 /** The command in the background of a waiting shell: the shell is its parent, as npm exec's shell is, and says its pid. */
 function underShell(args: string[]): Launched {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const shell = spawn('sh', ['-c', `${quoted} & echo "command pid $!"; wait`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // npm exec sets npm_command=exec for what it runs; that is how the command knows npx is above it.
+  const shell = spawn('sh', ['-c', `${quoted} & echo "command pid $!"; wait`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } });
   started.add(shell);
   let output = '';
   let onLine: ((url: string) => void) | undefined;
