@@ -163,10 +163,12 @@ export function hasOwnCredentials(choice: CredentialChoice): boolean {
 
 /**
  * The credentials of a run: the token command's tokens, else tokens minted
- * with the signing key, else none; plus the static headers.
+ * with the signing key (a minter, or credentials standing for one), else
+ * none; plus the static headers.
  */
-export function credentialsOf(choice: CredentialChoice, minter: TokenMinter | null): Credentials {
+export function credentialsOf(choice: CredentialChoice, minted: TokenMinter | Credentials | null): Credentials {
   const headers = (choice.headers ?? []).map(parseHeader);
-  const base: Credentials = choice.tokenCommand !== undefined ? tokenCommandCredentials(choice.tokenCommand) : minter ? mintedCredentials(minter) : anonymous;
+  const fallback = minted === null ? anonymous : 'authorize' in minted ? minted : mintedCredentials(minted);
+  const base: Credentials = choice.tokenCommand !== undefined ? tokenCommandCredentials(choice.tokenCommand) : fallback;
   return withStaticHeaders(base, headers);
 }
