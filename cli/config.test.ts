@@ -66,10 +66,13 @@ describe('configuration', () => {
   it('fleetproof.config.json in the working directory is read, and a flag wins over the environment, which wins over the file', async () => {
     const cwd = join(dir, 'project');
     await mkdir(cwd, { recursive: true });
-    await writeFile(join(cwd, 'fleetproof.config.json'), JSON.stringify({ target: 'http://127.0.0.1:2', key: keyPath, categories: ['wire'] }));
+    // "port" is serve's: one file can serve every command. "concurency" is nobody's.
+    await writeFile(join(cwd, 'fleetproof.config.json'), JSON.stringify({ target: 'http://127.0.0.1:2', key: keyPath, categories: ['wire'], port: 8080, concurency: 2 }));
     const fromFile = await fleetproof(['conform', '--out', join(dir, 'c1')], { cwd });
     assert.equal(fromFile.code, 2);
     assert.match(fromFile.stderr, /target http:\/\/127\.0\.0\.1:2 \(from "target" in fleetproof\.config\.json\)/);
+    assert.match(fromFile.stderr, /warning: "concurency" in fleetproof\.config\.json is not a fleetproof setting; did you mean "concurrency"\?/);
+    assert.doesNotMatch(fromFile.stderr, /"port"/);
     const fromEnv = await fleetproof(['conform', '--out', join(dir, 'c2')], { cwd, env: { FLEETPROOF_TARGET: 'http://127.0.0.1:3' } });
     assert.match(fromEnv.stderr, /target http:\/\/127\.0\.0\.1:3 \(from FLEETPROOF_TARGET\)/);
     const fromFlag = await fleetproof(['conform', '--target', 'http://127.0.0.1:4', '--out', join(dir, 'c3')], { cwd, env: { FLEETPROOF_TARGET: 'http://127.0.0.1:3' } });
