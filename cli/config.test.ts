@@ -109,6 +109,21 @@ describe('configuration', () => {
     assert.match(name.stderr, /unknown profile smok; did you mean smoke\? \(known: .*smoke/);
   });
 
+  it('a bundle that is not there could not be verified: one line, exit 2', async () => {
+    const ran = await fleetproof(['verify', join(dir, 'no-such-bundle.json')]);
+    assert.equal(ran.code, 2);
+    assert.match(ran.stderr, /^fleetproof verify: cannot read the bundle .*no-such-bundle\.json: no such file; give the bundle\.json a certify run wrote\n$/);
+  });
+
+  it('a FLEETPROOF_TARGET meant for other commands does not conflict with load --plan', async () => {
+    const plan = join(dir, 'not-a-plan.json');
+    await writeFile(plan, '{}');
+    const ran = await fleetproof(['load', '--plan', plan], { env: { FLEETPROOF_TARGET: UNREACHABLE } });
+    assert.equal(ran.code, 2);
+    assert.doesNotMatch(ran.stderr, /cannot be combined with --plan/);
+    assert.match(ran.stderr, /is not a fleetproof run plan/);
+  });
+
   it('--version prints the harness version and commit', async () => {
     const ran = await fleetproof(['--version']);
     const p = harnessProvenance();

@@ -33,7 +33,8 @@ export async function run(argv: string[]): Promise<number> {
   const usage = (m: string) => new UsageError(`${m}`);
   if (v.plan !== undefined) {
     for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
-      if (v[flag] !== undefined && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
+      // A FLEETPROOF_TARGET meant for other commands is no conflict: only a flag given with --plan is.
+      if (parsed.sources[flag]?.from === 'flag' && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
     }
   } else {
     if (!v.target) throw usage('--target is required');
