@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
 import { newRunId } from '../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
-import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight } from '../contract/preflight.ts';
+import { CLOCK_BOUND_MS, preflight, runTokens } from '../contract/preflight.ts';
+import type { CredentialChoice } from '../contract/transport/credential-sources.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
@@ -25,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 
 export interface CertifyOptions {
   /** A registry to certify; without it the embedded reference is started. */
-  target?: { url: string; keyPath: string };
+  target?: { url: string; keyPath: string; auth?: CredentialChoice };
   /** The embedded reference's store. */
   store?: EmbeddedStore;
   /** Starts the embedded reference with the given store; the composition root supplies it. */
@@ -114,8 +115,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   try {
     target = await openTarget(options, log);
     // Conformance mints every role; the load flows stamp leases on this machine's clock.
-    version = (await preflight({ target: target.url, credentials: mintedTokens(target.key, ALL_ROLES, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
-    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
+    version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
+    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

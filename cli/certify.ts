@@ -3,14 +3,18 @@
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
+import { loadScaleContract } from '../load/runner/scale-contract.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { unknownName } from './suggest.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 
 export const summary = 'certify a registry: conformance, properties and load in one signed report';
 
-const FLAGS = {
+export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
   key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target)' },
+  ...AUTH_FLAGS,
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
@@ -21,11 +25,16 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('certify', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  if ((v.target === undefined) !== (v.key === undefined)) throw new UsageError('--target and --key go together');
-  if (!isStoreKind(v.store)) throw new UsageError(`--store must be memory or postgres, not ${v.store}`);
-  if (v.target !== undefined && argv.some((a) => a === '--store' || a.startsWith('--store='))) throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  if (v.target !== undefined && v.key === undefined) throw new UsageError('a target needs the key it trusts: give --key FILE (or FLEETPROOF_KEY)');
+  if (v.target === undefined && v.key !== undefined) throw new UsageError(`a key without a target: give --target URL (or FLEETPROOF_TARGET), or leave the key out to certify the embedded reference`);
+  if (v.target === undefined && (v['token-cmd'] !== undefined || (v.header ?? []).length > 0)) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
+  if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));
+  if (v.target !== undefined && parsed.sources.store?.from !== 'default') throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  const profiles = Object.keys(loadScaleContract().profiles);
+  if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
+  if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   const outcome = await runCertification({
-    ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key } } : {}),
+    ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
     store: v.store,
     startEmbedded: startEmbeddedTarget,
     profile: v.profile!,

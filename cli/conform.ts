@@ -1,27 +1,28 @@
 // `fleetproof conform`: certifies a registry over HTTP with the conformance
 // suite. Flags win over FLEETPROOF_* environment variables, which win over a
-// JSON config file. Exit 0 qualified, 1 non-conformant, 2 could not run.
-import { ConfigError, fromEnvironment, fromFile, resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
+// JSON config file (args.ts). Exit 0 qualified, 1 non-conformant, 2 could not run.
+import { ConfigError, resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
 import { terminalProgress } from '../conformance/runner/progress.ts';
 import { runConformance } from '../conformance/runner/run.ts';
 import { EXIT } from '../conformance/runner/status.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
 import { parseFlags, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
 export const summary = 'certify a registry over HTTP with the conformance suite';
 
-const FLAGS = {
+export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry under test (FLEETPROOF_TARGET)' },
   key: { type: 'string', description: 'private Ed25519 JWK the target trusts (FLEETPROOF_KEY)' },
   out: { type: 'string', description: 'report directory (FLEETPROOF_OUT; default reports/runs/<run id>/)' },
-  category: { type: 'string', multiple: true, description: `run this category; repeatable (FLEETPROOF_CATEGORIES): ${CATEGORY_NAMES.join(', ')}` },
-  case: { type: 'string', multiple: true, description: 'run this case id; repeatable (FLEETPROOF_CASES)' },
+  category: { type: 'string', multiple: true, env: 'FLEETPROOF_CATEGORIES', file: 'categories', description: `run this category; repeatable (FLEETPROOF_CATEGORIES): ${CATEGORY_NAMES.join(', ')}` },
+  case: { type: 'string', multiple: true, env: 'FLEETPROOF_CASES', file: 'cases', description: 'run this case id; repeatable (FLEETPROOF_CASES)' },
   features: { type: 'string', description: `comma-separated features to test instead of those GET /version declares (FLEETPROOF_FEATURES): ${FEATURES.join(', ')}` },
   concurrency: { type: 'string', description: 'cases run at once (FLEETPROOF_CONCURRENCY; default 8)' },
   'timeout-ms': { type: 'string', description: 'time limit per case and per request (FLEETPROOF_TIMEOUT_MS; default 30000)' },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
-  config: { type: 'string', description: 'JSON config file (FLEETPROOF_CONFIG)' },
+  ...AUTH_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -41,14 +42,13 @@ export async function run(argv: string[]): Promise<number> {
       timeoutMs: v['timeout-ms'],
       audience: v.audience,
     };
-    const configFile = v.config ?? process.env['FLEETPROOF_CONFIG'];
-    config = resolveConfig(flags, fromEnvironment(process.env), configFile ? fromFile(configFile) : {});
+    config = resolveConfig(flags);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`fleetproof conform: could not run: ${err.message}`);
     return EXIT.couldNotRun;
   }
-  const outcome = await runConformance({ config, progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
+  const outcome = await runConformance({ config, auth: authChoice(v), progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
   if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined) console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;
 }

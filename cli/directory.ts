@@ -13,7 +13,10 @@ import { lifecycleTokenSource } from '../reference/directory/bridge/registry-tok
 import { endpointSliceRequiredLabels, serviceLabels } from '../reference/directory/kubernetes/binding.ts';
 import { KubernetesDirectory } from '../reference/directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../reference/directory/kubernetes/undici-executor.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { credentialsOf, hasOwnCredentials } from '../contract/transport/credential-sources.ts';
+import { bearerCredentials } from '../contract/transport/credentials.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
 export const summary = 'report a Kubernetes Service\'s pods to a registry as replica health';
 
@@ -22,18 +25,19 @@ const WATCH_SUMMARY =
   'ready -> ready, terminating but serving -> draining, anything else or deleted -> offline.\n' +
   'Leases are renewed only while the watch is live. Exits 0 on SIGINT/SIGTERM, 1 when the Service is deleted.';
 
-const FLAGS = {
+export const FLAGS = {
   'kube-api': { type: 'string', description: 'Kubernetes API origin, e.g. https://kube.example:6443 (required)' },
   binding: { type: 'string', description: 'binding file (YAML or JSON): target, kubernetes binding, replica template (required)' },
   target: { type: 'string', description: 'registry base URL, e.g. http://127.0.0.1:8080 (required)' },
-  key: { type: 'string', description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required)' },
+  key: { type: 'string', description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required unless --token-cmd or --header authenticate)' },
+  ...AUTH_FLAGS,
   'kube-token-file': { type: 'string', description: 'file holding the bearer token for the Kubernetes API' },
   'kube-ca-file': { type: 'string', description: 'PEM file of the CA that signed the Kubernetes API certificate' },
   audience: { type: 'string', description: 'audience of the registry tokens', default: 'fleetproof-registry' },
 } satisfies Record<string, FlagSpec>;
 
 function usageError(message: string): UsageError {
-  return new UsageError(`${message}\n\n${helpText('directory watch', WATCH_SUMMARY, FLAGS)}`);
+  return new UsageError(`${message}`);
 }
 
 function required(value: string | undefined, flag: string): string {
@@ -79,7 +83,8 @@ async function watch(argv: string[]): Promise<number> {
   const kubeApi = required(values['kube-api'], 'kube-api');
   const bindingPath = required(values.binding, 'binding');
   const registryUrl = required(values.target, 'target');
-  const keyPath = required(values.key, 'key');
+  const auth = authChoice(values);
+  const keyPath = hasOwnCredentials(auth) ? values.key : required(values.key, 'key');
   try {
     const url = new URL(registryUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
@@ -88,10 +93,10 @@ async function watch(argv: string[]): Promise<number> {
   }
 
   let binding: BridgeBinding;
-  let key: SigningKey;
+  let key: SigningKey | null;
   try {
     binding = await loadBindingFile(bindingPath, kubeApi);
-    key = await loadSigningKey(keyPath);
+    key = keyPath === undefined ? null : await loadSigningKey(keyPath);
   } catch (err) {
     // A bad binding file or key is a usage problem: say what is wrong and stop.
     throw usageError(err instanceof Error ? err.message : String(err));
@@ -100,7 +105,12 @@ async function watch(argv: string[]): Promise<number> {
   const kubeCa = await readSecret(values['kube-ca-file'], 'Kubernetes CA file');
 
   const executor = new UndiciRequestExecutor({ origin: kubeApi, ...(kubeToken ? { bearerToken: kubeToken } : {}), ...(kubeCa ? { ca: kubeCa } : {}) });
-  const lifecycle = new HttpLifecyclePort({ baseUrl: registryUrl, token: lifecycleTokenSource(key, { audience: values.audience! }) });
+  const minted = key ? lifecycleTokenSource(key, { audience: values.audience! }) : null;
+  const lifecycle = new HttpLifecyclePort({
+    baseUrl: registryUrl,
+    token: minted ?? (() => Promise.reject(new Error('no signing key'))),
+    ...(hasOwnCredentials(auth) ? { credentials: credentialsOf(auth, minted ? bearerCredentials(minted) : null) } : {}),
+  });
   const directory = new KubernetesDirectory({ bindings: [binding.kubernetes], executor });
   const bridge = new DirectoryBridge({
     directory,
@@ -147,7 +157,7 @@ async function labels(argv: string[]): Promise<number> {
   const parsed = parseFlags('directory labels', LABELS_SUMMARY, LABEL_FLAGS, argv);
   if (!parsed) return 0;
   const path = parsed.values.binding;
-  if (path === undefined) throw new UsageError(`--binding is required\n\n${helpText('directory labels', LABELS_SUMMARY, LABEL_FLAGS)}`);
+  if (path === undefined) throw new UsageError(`--binding is required`);
   let binding: BridgeBinding;
   try {
     binding = await loadBindingFile(path, ANY_ORIGIN, { ignoreApiOrigin: true });

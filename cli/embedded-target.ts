@@ -5,11 +5,19 @@
 import type { CertificationTarget, EmbeddedStore } from '../certify/run-certification.ts';
 import { embeddedPostgres } from '../reference/embedded-postgres.ts';
 import { startEmbeddedReference } from '../reference/embedded-reference.ts';
+import { onTermination } from './orphan-watch.ts';
 
 export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void): Promise<CertificationTarget> {
   const pg = kind === 'postgres' ? await embeddedPostgres(log) : null;
+  // A run stopped by a signal stops the registry (and the PostgreSQL server) it started.
+  let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
+  const stopOnSignal = onTermination(async () => {
+    await reference?.close();
+    await pg?.stop();
+  }, log);
   try {
-    const reference = await startEmbeddedReference({ store: kind, ...(pg ? { pgUrl: pg.url } : {}) });
+    reference = await startEmbeddedReference({ store: kind, ...(pg ? { pgUrl: pg.url } : {}) });
+    const started = reference;
     log(`embedded reference (${kind} store) at ${reference.url}`);
     return {
       url: reference.url,
@@ -20,11 +28,13 @@ export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: strin
       flags: `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`,
       postgres: pg?.version ?? null,
       close: async () => {
-        await reference.close();
+        stopOnSignal();
+        await started.close();
         await pg?.stop();
       },
     };
   } catch (err) {
+    stopOnSignal();
     await pg?.stop();
     throw err;
   }

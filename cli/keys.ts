@@ -4,11 +4,11 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JWKS_FILE, SIGNING_KEY_FILE, writeSigningKeys } from '../contract/tokens.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'write an Ed25519 signing key and its public JWK set';
 
-const FLAGS = {
+export const FLAGS = {
   out: { type: 'string', description: `directory for ${SIGNING_KEY_FILE} and ${JWKS_FILE} (created if missing)` },
   force: { type: 'boolean', description: 'replace keys already in the directory' },
 } satisfies Record<string, FlagSpec>;
@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('keys', summary, FLAGS, argv);
   if (!parsed) return 0;
   const dir = parsed.values.out;
-  if (dir === undefined || dir === '') throw new UsageError(`--out is required\n\n${helpText('keys', summary, FLAGS)}`);
+  if (dir === undefined || dir === '') throw new UsageError(`--out is required`);
   // Replacing a signing key silently would invalidate every token minted with it.
   if (!parsed.values.force && ((await exists(join(dir, SIGNING_KEY_FILE))) || (await exists(join(dir, JWKS_FILE))))) {
     console.error(`fleetproof keys: ${dir} already holds keys; pass --force to replace them`);

@@ -1,16 +1,20 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
-import { parseDuration } from '../load/runner/scale-contract.ts';
+import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { chooseSegment, SegmentError, type SegmentChoice } from '../load/runner/execution-segments.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
 
-const FLAGS = {
+export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
+  ...AUTH_FLAGS,
   profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1, sustained or breakpoint', default: 'smoke' },
   engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
@@ -19,25 +23,26 @@ const FLAGS = {
   out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
-  'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
-  plan: { type: 'string', description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
-  segment: { type: 'string', description: "with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)" },
-  'segment-sequence': { type: 'string', description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts' },
+  'write-plan': { type: 'string', flagOnly: true, description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
+  plan: { type: 'string', flagOnly: true, description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
+  segment: { type: 'string', flagOnly: true, description: "with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)" },
+  'segment-sequence': { type: 'string', flagOnly: true, description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts' },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('load', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('load', summary, FLAGS)}`);
+  const usage = (m: string) => new UsageError(`${m}`);
   if (v.plan !== undefined) {
     for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
-      if (v[flag] !== undefined && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
+      // A FLEETPROOF_TARGET meant for other commands is no conflict: only a flag given with --plan is.
+      if (parsed.sources[flag]?.from === 'flag' && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
     }
   } else {
     if (!v.target) throw usage('--target is required');
     if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-    if (!v.key) throw usage('--key is required');
+    if (!v.key && !hasOwnCredentials(authChoice(v))) throw usage('--key FILE is required (or --token-cmd CMD, or --header for static credentials)');
   }
   let segment: SegmentChoice | undefined;
   if (v['segment-sequence'] !== undefined && v.segment === undefined) throw usage('--segment-sequence needs --segment');
@@ -50,7 +55,9 @@ export async function run(argv: string[]): Promise<number> {
       throw err;
     }
   }
-  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(`--engine must be auto, k6 or node, not ${v.engine}`);
+  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));
+  const profiles = Object.keys(loadScaleContract().profiles);
+  if (v.plan === undefined && !profiles.includes(v.profile!)) throw usage(unknownName('profile', v.profile!, profiles));
   let durationS: number | undefined;
   try {
     durationS = v.duration === undefined ? undefined : parseDuration(v.duration);
@@ -61,6 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   const options: LoadRunOptions = {
     target: v.target ?? '',
     keyPath: v.key ?? '',
+    auth: authChoice(v),
     profile: v.profile!,
     engine,
     sets: v.set ?? [],

@@ -1,14 +1,25 @@
 // The `fleetproof` command: one entry point, one module per subcommand. Each
-// subcommand module exports `run(args): Promise<number>` (the exit code) and
-// a one-line summary; the dispatcher loads only the one it runs.
-import { UsageError } from './args.ts';
+// subcommand module exports `run(args): Promise<number>` (the exit code), a
+// one-line summary and its FLAGS; the dispatcher loads only the one it runs,
+// and the others only to judge a FLEETPROOF_* variable or config member the
+// running one does not read.
+import { harnessProvenance } from '../contract/provenance.ts';
+import { helpHint, settingNames, UsageError, type FlagSpec } from './args.ts';
+import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
+import { stopWhenOrphaned } from './orphan-watch.ts';
+import { didYouMean } from './suggest.ts';
+
+interface CommandModule {
+  run(args: string[]): Promise<number>;
+  FLAGS: Record<string, FlagSpec>;
+}
 
 interface Command {
   summary: string;
-  load(): Promise<{ run(args: string[]): Promise<number> }>;
+  load(): Promise<CommandModule>;
 }
 
-const COMMANDS: Record<string, Command> = {
+export const COMMANDS: Record<string, Command> = {
   certify: { summary: 'certify a registry: conformance, properties and load in one signed report', load: () => import('./certify.ts') },
   verify: { summary: 'verify a signed certification bundle and the results it names', load: () => import('./verify.ts') },
   serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
@@ -24,7 +35,42 @@ const COMMANDS: Record<string, Command> = {
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length), 8);
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return ['usage: fleetproof <command> [options]', '', 'commands:', ...lines, '', 'Run `fleetproof <command> --help` for its options.'].join('\n');
+  return ['usage: fleetproof <command> [options]', '', 'commands:', ...lines, '', 'Run `fleetproof <command> --help` for its options, `fleetproof --version` for the harness version.'].join('\n');
+}
+
+function versionLine(): string {
+  const p = harnessProvenance();
+  return `${p.name} ${p.version} (commit ${p.commit}${p.dirty ? ', modified' : ''}; node ${p.node})`;
+}
+
+/** The config file this run reads, found as parseFlags finds it (a bad file is parseFlags' error to report). */
+function configFileOf(argv: string[]) {
+  const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  const named = at < 0 ? process.env['FLEETPROOF_CONFIG'] || undefined : argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
+  try {
+    return readConfigFile(named, process.cwd());
+  } catch {
+    return null;
+  }
+}
+
+/** Warnings for FLEETPROOF_* variables and config members no command reads. */
+async function warnAboutUnknownSettings(running: CommandModule, argv: string[]): Promise<void> {
+  const file = configFileOf(argv);
+  const own = settingNames(running.FLAGS);
+  const strayEnv = Object.keys(process.env).filter((n) => n.startsWith('FLEETPROOF_') && !own.env.includes(n) && !(n in OTHER_VARIABLES));
+  const strayMembers = Object.keys(file?.members ?? {}).filter((m) => !own.members.includes(m));
+  if (strayEnv.length === 0 && strayMembers.length === 0) return;
+  // Another command's setting (a config file shared by serve and certify) is no mistake.
+  const env = new Set<string>();
+  const members = new Set<string>();
+  for (const c of Object.values(COMMANDS)) {
+    const names = settingNames((await c.load()).FLAGS);
+    names.env.forEach((n) => env.add(n));
+    names.members.forEach((m) => members.add(m));
+  }
+  for (const warning of unknownVariables(process.env, [...env])) console.error(`fleetproof: warning: ${warning}`);
+  if (file) for (const warning of unknownMembers(file, [...members])) console.error(`fleetproof: warning: ${warning}`);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -33,16 +79,24 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(versionLine());
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`fleetproof: unknown command ${name}\n\n${usage()}`);
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command ${name}`;
+    console.error(`fleetproof: ${what}${didYouMean(name.replace(/^-+/, ''), Object.keys(COMMANDS))}; run \`fleetproof --help\` for the commands`);
     return 2;
   }
+  stopWhenOrphaned();
   try {
-    return await (await command.load()).run(rest);
+    const module = await command.load();
+    if (!rest.includes('--help') && !rest.includes('-h')) await warnAboutUnknownSettings(module, rest);
+    return await module.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`fleetproof ${name}: ${err.message}`);
+      console.error(`fleetproof ${name}: ${err.message.includes('--help') ? err.message : `${err.message}; ${helpHint(name)}`}`);
       return 2;
     }
     throw err;

@@ -3,15 +3,20 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
-import { isFaultName, type FaultName } from '../reference/domain/faults.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
+import { SUITE_NAMES } from '../properties/suites/index.ts';
+import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
 
-const FLAGS = {
+export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
-  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target)' },
+  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)' },
+  ...AUTH_FLAGS,
   'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
   runs: { type: 'string', description: 'runs per suite (default: each suite’s count for the target)' },
   seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
@@ -30,7 +35,7 @@ function positiveInteger(flag: string, text: string | undefined): number | undef
 
 function faultsOf(names: string[]): Set<FaultName> {
   if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
-  for (const n of names) if (!isFaultName(n)) throw new UsageError(`unknown fault ${n}`);
+  for (const n of names) if (!isFaultName(n)) throw new UsageError(unknownName('fault', n, Object.keys(FAULTS)));
   return new Set(names as FaultName[]);
 }
 
@@ -38,19 +43,21 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('properties', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('properties', summary, FLAGS)}`);
+  const usage = (m: string) => new UsageError(`${m}`);
   if (v.target !== undefined && v.store !== undefined) throw usage('--store and --target are exclusive');
   if (v.target !== undefined && !/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-  if (v.target !== undefined && v.key === undefined) throw usage('--target needs --key');
+  const auth = authChoice(v);
+  if (v.target !== undefined && v.key === undefined && !hasOwnCredentials(auth)) throw usage('--target needs --key FILE (or --token-cmd CMD, or --header for static credentials)');
   if (v.target !== undefined && (v.fault ?? []).length > 0) throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
   const store = v.store ?? 'memory';
-  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(`--store must be memory or postgres, not ${store}`);
+  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(unknownName('store', store, ['memory', 'postgres']));
+  for (const s of v.suite ?? []) if (!(SUITE_NAMES as readonly string[]).includes(s)) throw usage(unknownName('suite', s, SUITE_NAMES));
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
     const faults = faultsOf(v.fault ?? []);
-    const http = v.target !== undefined ? { url: v.target, key: v.key!, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
+    const http = v.target !== undefined ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     return await runPropertiesCommand({
       openTarget: async () => {

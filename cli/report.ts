@@ -9,11 +9,11 @@ import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { PlanError, readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { writeMergedReport } from '../reports/load/write-merged-report.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';
 
-const FLAGS = {
+export const FLAGS = {
   merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
   out: { type: 'string', description: 'report directory (default reports/runs/merged-<run id>)' },
   plan: { type: 'string', description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run' },
@@ -23,7 +23,7 @@ const FLAGS = {
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('report', summary, FLAGS, argv, { positionals: 'DIR...' });
   if (!parsed) return 0;
-  const usage = (m: string) => new UsageError(`${m}\n\n${helpText('report', summary, FLAGS, 'DIR...')}`);
+  const usage = (m: string) => new UsageError(`${m}`);
   if (!parsed.values.merge) throw usage('--merge is required (the only report this command makes)');
   if (parsed.positionals.length === 0) throw usage('--merge needs the run directories of the parts');
   let plan: RunPlan | undefined;

@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import { loadJwks, parseJwks, writeSigningKeys } from '../contract/tokens.ts';
-import { isFaultName, type FaultName, type Faults } from '../reference/domain/faults.ts';
+import { FAULTS, isFaultName, type FaultName, type Faults } from '../reference/domain/faults.ts';
 import { DEFAULT_CONNECTION_LIMITS, openFileLimit, type ConnectionLimits } from '../reference/http/connection-limits.ts';
 import { createRegistryServer } from '../reference/http/server.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../reference/store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'serve the reference registry over HTTP';
 
@@ -43,12 +44,13 @@ function numberFlags(): Record<keyof typeof CONNECTION_FLAGS | keyof typeof QUEU
   return flags;
 }
 
-const FLAGS = {
+export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres', default: 'memory' },
   'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
   host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
   port: { type: 'string', description: 'port to listen on; 0 picks a free one', default: '8080' },
-  jwks: { type: 'string', description: 'trusted public JWK set file (else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
+  // FLEETPROOF_JWKS holds the set itself (a container's secret), so the file is FLEETPROOF_JWKS_FILE.
+  jwks: { type: 'string', env: 'FLEETPROOF_JWKS_FILE', description: 'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
   ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
@@ -60,7 +62,7 @@ function positiveInteger(flag: string, text: string | undefined): number {
 
 
 function usageError(message: string): UsageError {
-  return new UsageError(`${message}\n\n${helpText('serve', summary, FLAGS)}`);
+  return new UsageError(`${message}`);
 }
 
 function parsePort(text: string): number {
@@ -74,7 +76,7 @@ function parseFaults(names: string[]): Faults {
   if (process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw usageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
   const faults = new Set<FaultName>();
   for (const name of names) {
-    if (!isFaultName(name)) throw usageError(`unknown fault ${name}`);
+    if (!isFaultName(name)) throw usageError(unknownName('fault', name, Object.keys(FAULTS)));
     faults.add(name);
   }
   return faults;
@@ -124,7 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values } = parsed;
   const kind = values.store;
-  if (!isStoreKind(kind)) throw usageError(`--store must be memory or postgres, not ${kind}`);
+  if (!isStoreKind(kind)) throw usageError(unknownName('store', kind!, ['memory', 'postgres']));
   if (values['pg-url'] !== undefined && values.store !== 'postgres') throw usageError('--pg-url needs --store postgres');
   const port = parsePort(values.port!);
   const faults = parseFaults(values.fault ?? []);

@@ -3,20 +3,20 @@
 import { componentValidator } from '../contract/schemas.ts';
 import { ROLES } from '../contract/records.ts';
 import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, mintToken, type SigningKey } from '../contract/tokens.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'print a bearer token for the given roles and tenant';
 
-const FLAGS = {
+export const FLAGS = {
   key: { type: 'string', description: 'private signing key (signing-key.jwk.json)' },
   roles: { type: 'string', description: `comma-separated roles: ${ROLES.join(', ')}` },
-  tenant: { type: 'string', description: 'tenant_id claim; the only source of tenant authority' },
+  tenant: { type: 'string', description: "tenant_id claim; the only source of tenant authority ('' for none, as a --token-cmd {tenant} gives it)" },
   ttl: { type: 'string', description: 'lifetime in seconds', default: String(DEFAULT_TOKEN_TTL_SECONDS) },
   audience: { type: 'string', description: 'aud claim', default: DEFAULT_AUDIENCE },
 } satisfies Record<string, FlagSpec>;
 
 function usageError(message: string): UsageError {
-  return new UsageError(`${message}\n\n${helpText('token', summary, FLAGS)}`);
+  return new UsageError(`${message}`);
 }
 
 function parseRoles(text: string): string[] {
@@ -33,6 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.key === undefined) throw usageError('--key is required');
   if (values.roles === undefined) throw usageError('--roles is required (an empty list is --roles "")');
   const roles = parseRoles(values.roles);
+  if (values.tenant === '') delete values.tenant;
   if (values.tenant !== undefined && !componentValidator('TenantId')(values.tenant)) throw usageError(`--tenant ${values.tenant} is not a valid tenant id`);
   if (!/^[1-9][0-9]{0,9}$/.test(values.ttl!)) throw usageError('--ttl must be a positive whole number of seconds');
   if (values.audience === '') throw usageError('--audience must not be empty');

@@ -1,14 +1,16 @@
 // `fleetproof verify BUNDLE`: checks a certification bundle — the signature,
 // the digest of every result file it names, and that the stored results still
-// derive the signed verdict. Exit 0 when all hold, 1 otherwise.
+// derive the signed verdict. Exit 0 when all hold, 1 otherwise, 2 when the
+// bundle or the key cannot be read (nothing was judged).
 import { rederiveVerdict } from '../certify/verdict.ts';
 import { verifyBundle } from '../reports/bundle/bundle.ts';
+import { BundleInputError } from '../reports/bundle/verification-key.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'verify a signed certification bundle and the results it names';
 
-const FLAGS = {
-  pubkey: { type: 'string', description: 'public Ed25519 JWK of the expected signer (default: the key beside the bundle, which proves integrity, not who signed)' },
+export const FLAGS = {
+  pubkey: { type: 'string', description: "the expected signer's public Ed25519 JWK or JWK set (default: the key beside the bundle, which proves integrity, not who signed)" },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -20,9 +22,11 @@ export async function run(argv: string[]): Promise<number> {
   try {
     report = await verifyBundle(bundle, (dir) => rederiveVerdict(dir), parsed.values.pubkey);
   } catch (err) {
-    console.error(`fleetproof verify: cannot read the bundle: ${(err as Error).message}`);
-    return 1;
+    if (!(err instanceof BundleInputError)) throw err;
+    console.error(`fleetproof verify: ${err.message}`);
+    return 2;
   }
+  if (report.key) console.log(`key     ${report.key}`);
   for (const item of report.checked) console.log(`ok      ${item}`);
   for (const problem of report.problems) console.log(`FAILED  ${problem}`);
   if (!report.keyPinned) console.log('note: checked against the public key shipped beside the bundle; pass --pubkey to check who signed it');

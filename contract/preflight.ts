@@ -9,6 +9,9 @@ import { request } from 'undici';
 import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from './records.ts';
 import { componentValidator, describeViolation } from './schemas.ts';
 import { DEFAULT_AUDIENCE, JWKS_FILE, mintToken, type SigningKey } from './tokens.ts';
+import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './transport/credential-sources.ts';
+import type { Credentials } from './transport/credentials.ts';
+import { TokenMinter } from './transport/token-minter.ts';
 
 /** One line: what is wrong and what to do about it. */
 export class PreflightProblem extends Error {
@@ -21,7 +24,31 @@ export interface TokenSource {
   audience: string;
   /** The public JWK set to configure the target with. */
   trust: string;
-  tokens(): Promise<Array<{ token: string; roles: string }>>;
+  /** The line for a refused request, when the source is not a signing key the target must trust. */
+  refused?: (roles: string) => string;
+  /** One request's authentication per role: a bearer token, or the headers a credential source gives. */
+  tokens(): Promise<Array<{ token?: string; headers?: Record<string, string>; roles: string }>>;
+}
+
+/**
+ * The credentials the run will present (a token command, static headers),
+ * asked once per role as the run would ask them; `kid` and `trust` say what
+ * the target must accept, for the line that names the fix.
+ */
+export function credentialTokens(credentials: Credentials, roles: readonly Role[], given: string): TokenSource {
+  return {
+    kid: 'none',
+    audience: DEFAULT_AUDIENCE,
+    trust: given,
+    refused: (r) => `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${DEFAULT_AUDIENCE}, the role in scope)`,
+    tokens: () =>
+      Promise.all(
+        roles.map(async (role) => ({
+          roles: role,
+          headers: (await credentials.authorize({ roles: [role], ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) })).headers,
+        })),
+      ),
+  };
 }
 
 /** One token per role, minted from the key (a dispatch token carries a tenant, as the run's do). */
@@ -33,6 +60,21 @@ export function mintedTokens(key: SigningKey, roles: readonly Role[], options: {
     trust: options.keyPath ? join(dirname(options.keyPath), JWKS_FILE) : 'the public JWK set of the signing key',
     tokens: () => Promise.all(roles.map(async (role) => ({ roles: role, token: await mintToken({ key, roles: [role], audience, ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) }) }))),
   };
+}
+
+/**
+ * What the preflight presents for a run: the token command's tokens or the
+ * static headers when the run brings its own (--token-cmd, --header), else
+ * tokens minted from the key.
+ */
+export function runTokens(auth: CredentialChoice | undefined, key: SigningKey | null, options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
+  if (auth && hasOwnCredentials(auth)) {
+    const minter = key ? new TokenMinter(key, { audience: options.audience }) : null;
+    const given = auth.tokenCommand !== undefined ? `the token command (--token-cmd)` : `the headers given (--header)`;
+    return credentialTokens(credentialsOf(auth, minter), ALL_ROLES, given);
+  }
+  if (!key) throw new PreflightProblem('no signing key and no --token-cmd or --header: give --key, or bring your own credentials');
+  return mintedTokens(key, ALL_ROLES, options);
 }
 
 /** Tokens minted earlier (a distributed run's shared plan). */
@@ -87,10 +129,10 @@ interface Answer {
   text: string;
 }
 
-async function get(url: string, timeoutMs: number, token?: string): Promise<Answer> {
+async function get(url: string, timeoutMs: number, token?: string, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await request(url, {
     method: 'GET',
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -135,13 +177,14 @@ function versionInfo(base: string, reply: Answer): VersionInfo {
 }
 
 async function tokensAccepted(base: string, credentials: TokenSource, timeoutMs: number): Promise<void> {
-  for (const { token, roles } of await credentials.tokens()) {
+  for (const { token, headers, roles } of await credentials.tokens()) {
     let reply: Answer;
     try {
-      reply = await get(`${base}${PROBE_PATH}`, timeoutMs, token);
+      reply = await get(`${base}${PROBE_PATH}`, timeoutMs, token, headers);
     } catch (err) {
       throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
     }
+    if (reply.status === 401 && credentials.refused) throw new PreflightProblem(credentials.refused(roles));
     if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`);
     if (reply.status >= 500) throw new PreflightProblem(`the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`);
     if (reply.status !== 403 && reply.status !== 404) throw new PreflightProblem(`GET ${PROBE_PATH} with a ${roles} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`);

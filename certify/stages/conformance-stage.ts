@@ -16,6 +16,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
   const outcome = await runConformance({
     config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
     signingKey: ctx.key,
+    ...(ctx.auth ? { auth: ctx.auth } : {}),
     progress: terminalProgress(),
     writeReports: writeConformanceReports,
   });

@@ -3,6 +3,7 @@
 // directory, and reports what the certification needs: its status and
 // reasons, the clauses its checks covered, and how to reproduce each failure.
 import type { SigningKey } from '../../contract/tokens.ts';
+import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
 
 export interface StageContext {
@@ -12,6 +13,8 @@ export interface StageContext {
   /** The private key the target trusts, and its file (for commands a person can rerun). */
   key: SigningKey;
   keyPath: string;
+  /** A token command or static headers the vendor brings, for every stage's requests. */
+  auth?: CredentialChoice;
   profile: string;
   /** The command prefix that names this target, for reproduction commands. */
   targetFlags: string;

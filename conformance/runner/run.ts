@@ -6,11 +6,11 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
 import { newRunId } from '../../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { mintedCredentials } from '../../contract/transport/credentials.ts';
+import { credentialsOf, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
@@ -36,6 +36,12 @@ export interface ConformOptions {
   config: ConformConfig;
   /** Use this key instead of reading config.keyFile (tests with ephemeral keys). */
   signingKey?: SigningKey;
+  /**
+   * A token command or static headers for the requests that speak as a
+   * caller. The signing key is still needed: the authentication cases forge
+   * tokens (expired, wrong audience) that only it can sign.
+   */
+  auth?: CredentialChoice;
   progress?: ProgressSink;
   /** false leaves the result in memory only; default result.json alone, or the caller's writer with renderers. */
   writeReports?: false | ResultWriter;
@@ -167,8 +173,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
     const tokens = new HarnessTokens(key, config.audience);
     const ledger = new RetirementLedger();
-    transport = new HttpTransport({ baseUrl: config.target, credentials: mintedCredentials(tokens), connections: 256, timeoutMs: config.timeoutMs });
-    const credentials = mintedTokens(key, ALL_ROLES, { keyPath: config.keyFile, audience: config.audience });
+    transport = new HttpTransport({ baseUrl: config.target, credentials: credentialsOf(options.auth ?? {}, tokens), connections: 256, timeoutMs: config.timeoutMs });
+    const credentials = runTokens(options.auth, key, { keyPath: config.keyFile, audience: config.audience });
     const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
       throw err instanceof PreflightProblem ? new CouldNotRun(err.message) : err;
     });

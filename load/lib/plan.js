@@ -41,7 +41,8 @@ import { scaleDataset } from './dataset.js';
  * @property {string} run_id
  * @property {string} target
  * @property {ProfilePlan} profile
- * @property {{ control: string, tenants: string[] }} tokens
+ * @property {{ control: string, tenants: string[] }} tokens  empty when static headers authenticate
+ * @property {Record<string, string>} [headers]  static headers sent on every request (--header)
  * @property {number} lease_until_ms  lease end of every seeded replica
  * @property {import('../../contract/records.ts').RegistryLimits} [limits]  the target's, when the plan was made
  */

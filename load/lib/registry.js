@@ -38,8 +38,10 @@ export function registryClient(plan, phase) {
    * @returns {RegistryRequest}
    */
   function request(method, path, name, operation, token, body, extra = {}) {
+    // Static headers (--header) first; a token from the plan, when there is one, speaks as the caller.
     /** @type {Record<string, string>} */
-    const headers = { Authorization: `Bearer ${token}` };
+    const headers = { ...(plan.headers ?? {}) };
+    if (token !== '') headers['Authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     return {
       method,

@@ -2,7 +2,8 @@
 // run plan holds (minted before the run, so a distributed merge needs no
 // signing key): a tenant's dispatch token for its routes, the control token
 // for everything else.
-import { bearerCredentials, type Caller } from '../../contract/transport/credentials.ts';
+import { withStaticHeaders } from '../../contract/transport/credential-sources.ts';
+import { bearerCredentials, type Caller, type Credentials } from '../../contract/transport/credentials.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
@@ -17,10 +18,15 @@ export function planTokenFor(plan: RunPlan): (caller: Caller) => string | undefi
 
 export function planTransport(plan: RunPlan, connections: number): HttpTransport {
   const tokenFor = planTokenFor(plan);
-  const credentials = bearerCredentials((caller) => {
+  const bearer = bearerCredentials((caller) => {
     const token = tokenFor(caller);
     if (token === undefined) throw new Error(`the run plan holds no token for tenant ${caller.tenant}`);
     return token;
   });
+  // Where static headers authenticate, the plan holds no tokens and a caller sends the headers alone.
+  const tokenOrHeaders: Credentials = {
+    authorize: async (speaker) => (speaker !== null && !('token' in speaker) && tokenFor(speaker) === '' ? { headers: {}, caller: { roles: [...speaker.roles], tenant: speaker.tenant ?? null } } : bearer.authorize(speaker)),
+  };
+  const credentials = withStaticHeaders(tokenOrHeaders, Object.entries(plan.headers ?? {}));
   return new HttpTransport({ baseUrl: plan.target, credentials, connections, timeoutMs: TIMEOUT_MS });
 }

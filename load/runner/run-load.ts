@@ -10,6 +10,7 @@ import { buildLoadReport, type EngineSummary, type LoadReport } from './load-rep
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, targetVersionInfo, type PreflightResult } from '../../contract/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment } from './environment.ts';
@@ -25,8 +26,10 @@ import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
   target: string;
-  /** Unused with `planPath`: the plan carries the tokens. */
+  /** Unused with `planPath`: the plan carries the tokens; '' when `auth` brings them. */
   keyPath: string;
+  /** A token command or static headers, asked once per caller before the run. */
+  auth?: CredentialChoice;
   profile: string;
   /**
    * Run as one part of a distributed run, on its shared plan (written by
@@ -61,7 +64,7 @@ export interface LoadRunOutcome {
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
-async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey; limits: RegistryLimits } | LoadRunOutcome> {
+async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey | null; limits: RegistryLimits } | LoadRunOutcome> {
   let profile: ResolvedProfile;
   try {
     profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
@@ -79,8 +82,11 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
   }
   const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
   if (problems.length > 0) return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
+  const fitted = fitProfileToLimits(profile, version.limits!);
+  // A token command or static headers authenticate the run without a signing key.
+  if (o.keyPath === '' && o.auth && hasOwnCredentials(o.auth)) return { profile: fitted, key: null, limits: version.limits! };
   try {
-    return { profile: fitProfileToLimits(profile, version.limits!), key: await loadSigningKey(o.keyPath), limits: version.limits! };
+    return { profile: fitted, key: await loadSigningKey(o.keyPath), limits: version.limits! };
   } catch (err) {
     return { exitCode: 2, message: (err as Error).message };
   }
@@ -90,7 +96,7 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
+  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.auth ? { auth: o.auth } : {}) });
   const checked = await preflightPlan(plan, trustOf(o.keyPath));
   if (typeof checked === 'string') return { exitCode: 2, message: checked };
   await writeRunPlan(path, plan);
@@ -98,13 +104,17 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
 }
 
 function trustOf(keyPath: string): string {
+  if (keyPath === '') return 'the token command or headers given (--token-cmd, --header)';
   return join(dirname(keyPath), JWKS_FILE);
 }
 
 /** Preflight with the very tokens the run will present; the flows stamp leases on this machine's clock. */
 async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult | string> {
   try {
-    return await preflight({ target: plan.target, credentials: givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+    const given = givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust);
+    // Static headers (--header) go with every request of the run, the preflight's too.
+    const credentials = plan.headers ? { ...given, tokens: async () => (await given.tokens()).map((t) => ({ ...t, headers: plan.headers })) } : given;
+    return await preflight({ target: plan.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.leases });
   } catch (err) {
     if (err instanceof PreflightProblem) return err.message;
     throw err;
@@ -125,7 +135,12 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } else {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
-    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits });
+    try {
+      plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.auth ? { auth: o.auth } : {}) });
+    } catch (err) {
+      if (err instanceof PlanError || err instanceof CredentialSourceError) return { exitCode: 2, message: err.message };
+      throw err;
+    }
   }
   const target = plan.target;
   const profile = plan.profile;

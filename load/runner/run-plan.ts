@@ -8,13 +8,19 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import type { RegistryLimits } from '../../contract/records.ts';
 import { mintToken, type SigningKey } from '../../contract/tokens.ts';
+import { credentialsOf, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { Caller } from '../../contract/transport/credentials.ts';
+import { TokenMinter } from '../../contract/transport/token-minter.ts';
 import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
 
 export interface RunPlan {
   run_id: string;
   target: string;
   profile: ResolvedProfile;
+  /** Bearer tokens; '' where static headers authenticate instead. */
   tokens: { control: string; tenants: string[] };
+  /** Static headers every request sends (--header), beside or instead of the tokens. */
+  headers?: Record<string, string>;
   lease_until_ms: number;
   /** The limits the target declared when the plan was made; the profile is fitted to them. */
   limits?: RegistryLimits;
@@ -27,18 +33,46 @@ export function tenantId(runId: string, k: number): string {
   return `tenant-${runId}-${String(k).padStart(3, '0')}`;
 }
 
-export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey; limits?: RegistryLimits; runId?: string; nowMs?: number }): Promise<RunPlan> {
+/**
+ * The tokens and headers a token command or static headers give each caller
+ * of the run: asked for once, before the run, like minted ones. A token
+ * command's tokens must outlive the run; the plan cannot renew them.
+ */
+async function broughtCredentials(auth: CredentialChoice, minter: TokenMinter | null, control: Caller, tenants: Caller[]): Promise<{ tokens: RunPlan['tokens']; headers: Record<string, string> }> {
+  const credentials = credentialsOf(auth, minter);
+  let headers: Record<string, string> = {};
+  const tokenOf = async (caller: Caller) => {
+    const { authorization, ...rest } = (await credentials.authorize(caller)).headers;
+    headers = rest;
+    const bearer = authorization !== undefined ? /^Bearer (\S+)$/i.exec(authorization)?.[1] : undefined;
+    if (authorization !== undefined && bearer === undefined) headers = { ...rest, authorization };
+    return bearer ?? '';
+  };
+  const controlToken = await tokenOf(control);
+  const tenantTokens: string[] = [];
+  for (const t of tenants) tenantTokens.push(await tokenOf(t));
+  return { tokens: { control: controlToken, tenants: tenantTokens }, headers };
+}
+
+export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey | null; auth?: CredentialChoice; limits?: RegistryLimits; runId?: string; nowMs?: number }): Promise<RunPlan> {
   const runId = args.runId ?? newRunId();
   const nowMs = args.nowMs ?? Date.now();
   // Leases and tokens outlive the longest the run can take: every phase budget, the sustained duration, and an hour.
   const budgetS = args.profile.phases.reduce((n, p) => n + (p.budget_s ?? 0), 0) + (args.profile.duration_s ?? 0) + 1800;
   const ttlSeconds = Math.ceil(budgetS + 3600);
-  const control = await mintToken({ key: args.key, roles: [...CONTROL_ROLES], ttlSeconds, subject: `fleetproof-load:${runId}` });
-  const tenants: string[] = [];
-  for (let k = 1; k <= args.profile.dataset.tenants; k++) {
-    tenants.push(await mintToken({ key: args.key, roles: ['registry:dispatch'], tenant: tenantId(runId, k), ttlSeconds }));
+  const leaseUntil = nowMs + ttlSeconds * 1000;
+  const tenantCallers = Array.from({ length: args.profile.dataset.tenants }, (_, i) => ({ roles: ['registry:dispatch'], tenant: tenantId(runId, i + 1) }));
+  if (args.auth && hasOwnCredentials(args.auth)) {
+    const minter = args.key ? new TokenMinter(args.key, { ttlSeconds, subject: `fleetproof-load:${runId}` }) : null;
+    const brought = await broughtCredentials(args.auth, minter, { roles: CONTROL_ROLES }, tenantCallers);
+    return { run_id: runId, target: args.target, profile: args.profile, ...brought, lease_until_ms: leaseUntil, ...(args.limits ? { limits: args.limits } : {}) };
   }
-  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: nowMs + ttlSeconds * 1000, ...(args.limits ? { limits: args.limits } : {}) };
+  if (!args.key) throw new PlanError('no signing key and no --token-cmd or --header: nothing can authenticate the run');
+  const key = args.key;
+  const control = await mintToken({ key, roles: [...CONTROL_ROLES], ttlSeconds, subject: `fleetproof-load:${runId}` });
+  const tenants: string[] = [];
+  for (const caller of tenantCallers) tenants.push(await mintToken({ key, roles: caller.roles, tenant: caller.tenant, ttlSeconds }));
+  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: leaseUntil, ...(args.limits ? { limits: args.limits } : {}) };
 }
 
 export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {

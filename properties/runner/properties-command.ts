@@ -2,7 +2,8 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
-import { ALL_ROLES, CLOCK_BOUND_MS, mintedTokens, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck, type TokenSource } from '../../contract/preflight.ts';
+import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
@@ -16,7 +17,7 @@ export interface PropertiesCommand {
   /** Opens the registry under test; the composition root decides which. */
   openTarget: () => Promise<Target>;
   /** The target's address and key when it is a registry over HTTP: preflight and the mid-run recheck speak to it. */
-  http?: { url: string; key: string; requestTimeoutMs: number } | null;
+  http?: { url: string; key: string | null; auth?: CredentialChoice; requestTimeoutMs: number } | null;
   runs: number | undefined;
   seed: string | undefined;
   path: string | undefined;
@@ -27,10 +28,13 @@ export interface PropertiesCommand {
 }
 
 /** The suites time calls on the registry's own clock and mint tokens of hours on this one. */
+async function httpTokens(http: NonNullable<PropertiesCommand['http']>): Promise<TokenSource> {
+  return runTokens(http.auth, http.key === null ? null : await loadSigningKey(http.key), http.key === null ? {} : { keyPath: http.key });
+}
+
 async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Promise<void> {
-  const key = await loadSigningKey(http.key);
   try {
-    await preflight({ target: http.url, credentials: mintedTokens(key, ALL_ROLES, { keyPath: http.key }), maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: http.requestTimeoutMs });
+    await preflight({ target: http.url, credentials: await httpTokens(http), maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: http.requestTimeoutMs });
   } catch (err) {
     throw err instanceof PreflightProblem ? new Error(err.message) : err;
   }
@@ -81,7 +85,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
       log: (line) => console.log(line),
-      ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: mintedTokens(await loadSigningKey(c.http.key), ALL_ROLES, { keyPath: c.http.key }), timeoutMs: c.http.requestTimeoutMs }) } : {}),
+      ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;

@@ -2,6 +2,7 @@
 // namespace on the one server, and the suites observe the server's clock
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { Universe } from './universe.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';
@@ -9,8 +10,9 @@ import { freshNamespace, type RunContext, type Target } from './target.ts';
 
 export interface HttpTargetOptions {
   url: string;
-  /** The private signing key, or the path of its JWK file. */
-  key: SigningKey | string;
+  /** The private signing key, or the path of its JWK file; null when `auth` brings the tokens. */
+  key: SigningKey | string | null;
+  auth?: CredentialChoice;
   audience?: string;
   requestTimeoutMs?: number;
 }
@@ -24,6 +26,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
   const store = await HttpRegistryStore.open({
     url: options.url,
     key,
+    ...(options.auth ? { auth: options.auth } : {}),
     ...(options.audience !== undefined ? { audience: options.audience } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });

@@ -4,7 +4,8 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { envelopeVerifies, privateKeyFromJwk, publicKeyFromJwk, signEnvelope, type DsseEnvelope } from './dsse.ts';
+import { envelopeVerifies, privateKeyFromJwk, signEnvelope, type DsseEnvelope } from './dsse.ts';
+import { BundleInputError, describeKey, readJson, verificationKeys } from './verification-key.ts';
 import { fileDigest, PAYLOAD_TYPE, PREDICATE_TYPE, STATEMENT_TYPE, statementOf, subjectsOf, type CertificationPredicate, type Statement, type Verdict } from './statement.ts';
 
 export const BUNDLE_FILE = 'bundle.json';
@@ -45,6 +46,8 @@ export interface VerificationReport {
   verdict: Verdict | null;
   /** Whether the key came from the caller rather than from beside the bundle. */
   keyPinned: boolean;
+  /** The key the signature verified under (kid, thumbprint, file); null when none did. */
+  key: string | null;
   problems: string[];
   checked: string[];
 }
@@ -61,13 +64,25 @@ export async function verifyBundle(
   const dir = dirname(bundlePath);
   const problems: string[] = [];
   const checked: string[] = [];
-  const envelope = JSON.parse(await readFile(bundlePath, 'utf8')) as DsseEnvelope;
+  const envelope = (await readJson(bundlePath, 'bundle', 'give the bundle.json a certify run wrote')) as DsseEnvelope;
+  if (typeof envelope !== 'object' || envelope === null || typeof envelope.payload !== 'string' || !Array.isArray(envelope.signatures)) {
+    throw new BundleInputError(`${bundlePath} is not a DSSE envelope; give the bundle.json a certify run wrote`);
+  }
   const keyPath = publicKeyPath ?? join(dir, BUNDLE_PUBLIC_KEY_FILE);
-  const publicKey = publicKeyFromJwk(JSON.parse(await readFile(keyPath, 'utf8')) as object);
-  const report = (verdict: Verdict | null): VerificationReport => ({ ok: problems.length === 0, verdict, keyPinned: publicKeyPath !== undefined, problems, checked });
+  const keyName = relative(process.cwd(), keyPath) || basename(keyPath);
+  const candidates = await verificationKeys(keyPath, envelope.signatures[0]?.keyid);
+  const used = candidates.find((k) => envelopeVerifies(envelope, k.key)) ?? null;
+  const report = (verdict: Verdict | null): VerificationReport => ({
+    ok: problems.length === 0,
+    verdict,
+    keyPinned: publicKeyPath !== undefined,
+    key: used ? `${describeKey(used)} from ${keyName}` : null,
+    problems,
+    checked,
+  });
   if (envelope.payloadType !== PAYLOAD_TYPE) problems.push(`payload type is ${envelope.payloadType}, not ${PAYLOAD_TYPE}`);
-  if (!envelopeVerifies(envelope, publicKey)) {
-    problems.push(`the signature does not verify under ${relative(process.cwd(), keyPath) || basename(keyPath)}`);
+  if (!used) {
+    problems.push(`the signature does not verify under ${candidates.length === 1 ? describeKey(candidates[0]!) : `any of the ${candidates.length} keys`} in ${keyName}`);
     return report(null);
   }
   checked.push('signature');

@@ -36,7 +36,7 @@ import type {
 } from '../../../contract/records.ts';
 import type { OperationId } from '../../../contract/operations.ts';
 import type { SigningKey } from '../../../contract/tokens.ts';
-import { mintedCredentials } from '../../../contract/transport/credentials.ts';
+import { credentialsOf, type CredentialChoice } from '../../../contract/transport/credential-sources.ts';
 import { HttpTransport, type OperationRequest } from '../../../contract/transport/http-transport.ts';
 import { TokenMinter } from '../../../contract/transport/token-minter.ts';
 import { readVersionInfo, VersionUnavailable } from '../../../contract/transport/version.ts';
@@ -46,7 +46,10 @@ import { callOperation, TargetUnreachable } from './http-client.ts';
 
 export interface HttpStoreOptions {
   url: string;
-  key: SigningKey;
+  /** Mints the tokens, unless `auth` brings its own; null when it does. */
+  key: SigningKey | null;
+  /** A token command or static headers instead of (or beside) minted tokens. */
+  auth?: CredentialChoice;
   audience?: string;
   /** After this long a request's outcome is indeterminate. */
   requestTimeoutMs?: number;
@@ -70,8 +73,8 @@ export class HttpRegistryStore implements TargetStore {
   /** Connects and reads GET /version, which also proves the URL serves the contract. */
   static async open(options: HttpStoreOptions): Promise<HttpRegistryStore> {
     const timeoutMs = options.requestTimeoutMs ?? 10_000;
-    const minter = new TokenMinter(options.key, { audience: options.audience });
-    const transport = new HttpTransport({ baseUrl: options.url, credentials: mintedCredentials(minter), connections: options.connections ?? 32, timeoutMs });
+    const minter = options.key ? new TokenMinter(options.key, { audience: options.audience }) : null;
+    const transport = new HttpTransport({ baseUrl: options.url, credentials: credentialsOf(options.auth ?? {}, minter), connections: options.connections ?? 32, timeoutMs });
     try {
       const { version } = await readVersionInfo(transport);
       if (!version.limits) throw new Error(`${transport.baseUrl}/version does not describe a fleetproof-registry implementation`);

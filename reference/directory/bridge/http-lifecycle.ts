@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 import { isErrorCode } from '../../../contract/errors.ts';
 import type { OperationId } from '../../../contract/operations.ts';
 import type { ConnectorReplica, HealthReport, ReplicaProvision, WriteResult } from '../../../contract/records.ts';
-import { bearerCredentials } from '../../../contract/transport/credentials.ts';
+import { bearerCredentials, type Credentials } from '../../../contract/transport/credentials.ts';
 import { HttpTransport, jsonBody, type OperationRequest } from '../../../contract/transport/http-transport.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import type { LifecyclePort } from './lifecycle-port.ts';
@@ -19,6 +19,8 @@ export interface HttpLifecycleOptions {
   baseUrl: string;
   /** A current token with registry:lifecycle and registry:reader. */
   token(): Promise<string>;
+  /** Credentials of the operator's own (a token command, static headers), used instead of `token`. */
+  credentials?: Credentials;
   /** Per-request limit on waiting for the answer. */
   timeoutMs?: number;
   dispatcher?: Dispatcher;
@@ -30,7 +32,7 @@ export class HttpLifecyclePort implements LifecyclePort {
   constructor(options: HttpLifecycleOptions) {
     this.#transport = new HttpTransport({
       baseUrl: options.baseUrl,
-      credentials: bearerCredentials(() => options.token()),
+      credentials: options.credentials ?? bearerCredentials(() => options.token()),
       timeoutMs: options.timeoutMs ?? 10_000,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });

@@ -1,0 +1,26 @@
+// The flags that bring a vendor's own authentication, shared by every command
+// that talks to a target; the credential sources behind them live in the
+// contract's transport, so every suite's requests carry them.
+import { CredentialSourceError, parseHeader, splitCommand, type CredentialChoice } from '../contract/transport/credential-sources.ts';
+import { UsageError, type FlagSpec } from './args.ts';
+
+export const AUTH_FLAGS = {
+  'token-cmd': {
+    type: 'string',
+    description: "command printing a bearer token for {tenant} and {roles} (e.g. 'vault-token --tenant {tenant} --scope {roles}'); run without a shell, a JWT is reused until its exp",
+  },
+  // A header value may hold commas, so the variable holds one header per line.
+  header: { type: 'string', multiple: true, separator: '\n', description: "static header on every authenticated request, 'Name: value'; repeatable" },
+} satisfies Record<string, FlagSpec>;
+
+/** The run's choice, checked before anything runs: a malformed header or command is a usage error. */
+export function authChoice(values: { 'token-cmd'?: string | undefined; header?: string[] | undefined }): CredentialChoice {
+  try {
+    if (values['token-cmd'] !== undefined) splitCommand(values['token-cmd']);
+    for (const h of values.header ?? []) parseHeader(h);
+  } catch (err) {
+    if (err instanceof CredentialSourceError) throw new UsageError(err.message);
+    throw err;
+  }
+  return { tokenCommand: values['token-cmd'], headers: values.header ?? [] };
+}
