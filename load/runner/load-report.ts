@@ -7,6 +7,7 @@ import type { AuditResult } from './audit.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
 import type { Retirement } from './retire.ts';
+import type { TimeSeries } from './time-series.ts';
 
 export interface EngineSummary {
   format: string;
@@ -63,6 +64,8 @@ export interface LoadReport {
   phases: PhaseRow[];
   failed_checks: { name: string; passes: number; fails: number }[];
   routes_over_time: { start_ms: number; bucket_ms: number; counts: number[] };
+  /** Requests, failures and latency per time bucket, from the raw metric output; null when there was none. */
+  over_time: TimeSeries | null;
   /**
    * Seed plus the rollout, noisy-tenant and retry-storm phases, summed from
    * their wall times: the span getaip/core's seed timer covers. Null when a
@@ -117,6 +120,7 @@ export function buildLoadReport(args: {
   startedAt: Date;
   finishedAt: Date;
   retirement: Retirement | null;
+  overTime?: TimeSeries | null;
   /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
   auditMissing?: string;
 }): LoadReport {
@@ -183,6 +187,7 @@ export function buildLoadReport(args: {
     phases,
     failed_checks: (summary?.checks ?? []).filter((c) => c.fails > 0),
     routes_over_time: routesOverTime(journal),
+    over_time: args.overTime ?? null,
     anchor_seed_window_ms: anchorSeedWindow(journal),
     routes_seen: journal.routes.size,
     audit,

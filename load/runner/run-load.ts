@@ -17,6 +17,7 @@ import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
+import { timeSeriesFromOutput } from './time-series.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -140,6 +141,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     startedAt,
     finishedAt: new Date(),
     retirement: after.retirement,
+    overTime: await timeSeriesFromOutput(metricsFile).catch(() => null),
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
-import { escapeXml as esc } from './svg-charts.ts';
+import { escapeXml as esc } from '../charts/svg.ts';
 import type { MergedReport } from '../../load/merge/merge-runs.ts';
 import { writeSummary } from '../../load/runner/write-summary.ts';
 
