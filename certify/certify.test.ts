@@ -57,7 +57,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.deepEqual(unheld.map((c) => `${c.id}: ${c.status}`), [], 'every required clause is covered and holds');
     assert.ok(r.clauses.some((c) => c.cases.length > 0 && c.properties.length > 0), 'clauses list both cases and properties');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    for (const stage of ['conformance', 'properties', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}"`));
+    for (const stage of ['conformance', 'properties', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}[".]`));
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /^# fleetproof certification: QUALIFIED/);
 
     const clean = await verify(out);

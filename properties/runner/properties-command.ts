@@ -5,7 +5,7 @@
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
-import { resultDocument, writeResultDocument } from './result-document.ts';
+import { resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
@@ -20,6 +20,8 @@ export interface PropertiesCommand {
   out: string | undefined;
   /** The flags as given, to print a replay command that targets the same registry. */
   argv: string[];
+  /** Writes further reports (junit.xml) beside result.json; the composition root brings the renderer. */
+  writeReports?: (dir: string, doc: ResultDocument) => Promise<unknown>;
 }
 
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
@@ -69,7 +71,9 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;
-    const file = await writeResultDocument(out, await resultDocument(result, replay));
+    const doc = await resultDocument(result, replay);
+    const file = await writeResultDocument(out, doc);
+    await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);
     console.log(`\n${code === 0 ? 'all properties hold' : code === 1 ? 'counterexample found' : 'some suites could not be judged'}; result: ${file}`);
     return code;

@@ -7,6 +7,7 @@ import { clauses } from '../../contract/clauses.ts';
 import { CONTRACT_VERSION, DEFAULT_LIMITS, type VersionInfo } from '../../contract/records.ts';
 import type { CaseResult, ConformanceResult } from '../../conformance/runner/result.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import { bucketPoints } from '../../load/runner/time-series.ts';
 import type { CertificationResult } from '../schemas/certification-result.ts';
 
@@ -93,5 +94,18 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
     ],
     clauses: conformance.clauses.map((c) => ({ id: c.id, keyword: c.keyword, severity: c.severity, section: c.section, status: c.status === 'fail' ? 'fail' : c.status === 'pass' ? 'pass' : 'unknown', cases: [], properties: [] })),
     failures,
+  };
+}
+
+/** Two property suites, one holding and one with a counterexample. */
+export function sampleProperties(): PropertiesDocument {
+  const suite = { property: 'pinned-routes' as const, property_title: 'Pinned routes', runs: 50, indeterminate_runs: 1, shrinks: 0, duration_ms: 4000, seed: -12, path: null, violation: null, counterexample: null, replay: null, error: null };
+  return {
+    schema: 'fleetproof-properties-result/v1', harness: { name: 'fleetproof', version: '0.1.0' }, target: { kind: 'http', description: URL_ },
+    seed: { value: -12, source: 'given' }, started_at: '2026-12-01T12:00:15.000Z', finished_at: '2026-12-01T12:00:24.000Z', verdict: 'counterexample', exit_code: 1,
+    suites: [
+      { ...suite, name: 'pinned-routes', status: 'pass' },
+      { ...suite, name: 'idempotent-settlement', property: 'idempotent-settlement', property_title: 'Idempotent settlement', status: 'fail', path: '3:1', violation: { property: 'idempotent-settlement', property_title: 'Idempotent settlement', message: 'a replayed settlement released twice' }, counterexample: ['resolve a1', 'settle a1', 'settle a1'], replay: { command: "npx fleetproof properties --suite idempotent-settlement --seed=-12 --path '3:1'", env: { FC_SEED: '-12', FC_SUITE: 'idempotent-settlement', FC_PATH: '3:1' } } },
+    ],
   };
 }
