@@ -114,7 +114,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     target = await openTarget(options, log);
     version = await targetVersion(target.url);
     if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
-    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
+    const ctx: StageContext = { out: outDir, runId, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

@@ -15,7 +15,7 @@ const FLAGS = {
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
   phases: { type: 'string', description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification' },
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
-  out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
+  out: { type: 'string', description: 'report directory (default reports/runs/<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
   'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },

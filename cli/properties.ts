@@ -17,7 +17,7 @@ const FLAGS = {
   seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
   path: { type: 'string', description: 'counterexample path to replay; needs exactly one --suite' },
   suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
-  out: { type: 'string', description: 'directory for result.json (default reports/runs/properties-<time>)' },
+  out: { type: 'string', description: 'directory for result.json (default reports/runs/<run id>)' },
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
 } satisfies Record<string, FlagSpec>;

@@ -18,6 +18,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
   const outcome = await runConformance({
     config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
     signingKey: ctx.key,
+    runId: ctx.runId,
     progress: terminalProgress(),
     writeReports: writeConformanceReports,
   });

@@ -36,7 +36,9 @@ export interface LoadRunOptions {
   /** Run only these phases (and the seed). */
   phases?: string[];
   durationS?: number;
-  /** Where the report goes; default reports/runs/load-<profile>-<run id>. */
+  /** The run id of a run that is part of a larger one (a certification); a new id otherwise. */
+  runId?: string;
+  /** Where the report goes; default reports/runs/<run id>. */
   outDir?: string;
   /** No progress or engine output on the terminal. */
   quiet?: boolean;
@@ -94,7 +96,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } else {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
-    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key });
+    plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, ...(o.runId ? { runId: o.runId } : {}) });
   }
   const target = plan.target;
   const profile = plan.profile;
@@ -104,7 +106,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (version === null) return { exitCode: 2, message: `the target ${target} does not answer GET /version` };
 
   const startedAt = new Date();
-  const outDir = o.outDir ?? join(REPORTS_DIR, `load-${profile.name}-${plan.run_id}`);
+  const outDir = o.outDir ?? join(REPORTS_DIR, plan.run_id);
   // k6 opens the file relative to the script unless the path is absolute.
   const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');

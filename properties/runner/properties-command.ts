@@ -9,6 +9,7 @@ import { resultDocument, writeResultDocument, type ResultDocument } from './resu
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
+import { newRunId } from '../../contract/run-id.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test; the composition root decides which. */
@@ -70,7 +71,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       log: (line) => console.log(line),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
-    const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;
+    const out = c.out ?? `reports/runs/${newRunId(new Date(result.startedAt))}`;
     const doc = await resultDocument(result, replay);
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);
