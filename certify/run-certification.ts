@@ -121,12 +121,12 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
         records.push({ name, status: 'skipped', reasons: ['the conformance stage could not run'], duration_ms: 0, result_file: null, figures: {} });
         continue;
       }
-      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} ==`);
+      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} (${((Date.now() - Date.parse(startedAt)) / 1000).toFixed(0)} s elapsed) ==`);
       const output = await STAGES[name](ctx);
       records.push(output.record);
       evidence.push(...output.evidence);
       failures.push(...output.failures);
-      log(`== ${name}: ${output.record.status}${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
+      log(`== ${name}: ${output.record.status} in ${(output.record.duration_ms / 1000).toFixed(1)} s${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
     }
   } catch (err) {
     // The stage that was running (or the first, when the target never opened) could not run; the rest were not reached.

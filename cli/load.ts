@@ -2,6 +2,7 @@
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
+import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
@@ -59,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     writeReport: writeLoadReport,
   };
   const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
+  if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

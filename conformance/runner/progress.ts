@@ -37,8 +37,10 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
   let phase = '';
   const statusLine = () => {
     const done = counts.pass + counts.fail + counts.skip + counts.error;
-    const secs = ((Date.now() - started) / 1000).toFixed(1);
-    return `[${String(done).padStart(String(total).length)}/${total}] ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase} ${secs}s`;
+    const elapsed = (Date.now() - started) / 1000;
+    // Cases run at a steady pace once started, so the pace so far is the best guess for the rest.
+    const left = done > 0 && done < total ? `, ~${Math.ceil((elapsed / done) * (total - done))}s left` : '';
+    return `[${String(done).padStart(String(total).length)}/${total}] ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase} ${elapsed.toFixed(1)}s elapsed${left}`;
   };
   const redraw = () => tty && stream.write(`\r\x1b[K${statusLine()}`);
   const above = (lines: string[]) => {

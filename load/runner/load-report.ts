@@ -7,6 +7,7 @@ import type { AuditResult } from './audit.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
 import type { Retirement } from './retire.ts';
+import type { MetricRow } from './metric-summary.ts';
 import type { TimeSeries } from './time-series.ts';
 
 export interface EngineSummary {
@@ -66,6 +67,8 @@ export interface LoadReport {
   routes_over_time: { start_ms: number; bucket_ms: number; counts: number[] };
   /** Requests, failures and latency per time bucket, from the raw metric output; null when there was none. */
   over_time: TimeSeries | null;
+  /** Every metric of the run, k6's end-of-test table; empty when there was no raw output. */
+  metrics: MetricRow[];
   /**
    * Seed plus the rollout, noisy-tenant and retry-storm phases, summed from
    * their wall times: the span getaip/core's seed timer covers. Null when a
@@ -121,6 +124,7 @@ export function buildLoadReport(args: {
   finishedAt: Date;
   retirement: Retirement | null;
   overTime?: TimeSeries | null;
+  metrics?: MetricRow[];
   /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
   auditMissing?: string;
 }): LoadReport {
@@ -188,6 +192,7 @@ export function buildLoadReport(args: {
     failed_checks: (summary?.checks ?? []).filter((c) => c.fails > 0),
     routes_over_time: routesOverTime(journal),
     over_time: args.overTime ?? null,
+    metrics: args.metrics ?? [],
     anchor_seed_window_ms: anchorSeedWindow(journal),
     routes_seen: journal.routes.size,
     audit,

@@ -1,7 +1,8 @@
 // `fleetproof load` end to end: resolve the profile, mint the tokens, run
 // load/scale.js on k6 or the Node runner, audit the target, write the
 // report and the run's mergeable histograms. Exit 0 when every threshold,
-// phase check and invariant holds, 1 otherwise, 2 when the run cannot start.
+// phase check and invariant holds, 99 when only thresholds were crossed, 1
+// otherwise, 2 when the run cannot start (exit-code.ts).
 // One part of a distributed run runs on the run's shared plan instead and
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -17,7 +18,8 @@ import { readJournal } from './journal.ts';
 import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
-import { timeSeriesFromOutput } from './time-series.ts';
+import { readRunOutput } from './run-output.ts';
+import { loadExitCode, THRESHOLDS_CROSSED } from './exit-code.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -49,7 +51,8 @@ export interface LoadRunOptions {
 }
 
 export interface LoadRunOutcome {
-  exitCode: 0 | 1 | 2;
+  /** 0 held, 1 a defect, 2 could not run, 99 thresholds crossed (exit-code.ts). */
+  exitCode: 0 | 1 | 2 | typeof THRESHOLDS_CROSSED;
   message: string;
   outDir?: string;
   report?: LoadReport;
@@ -127,6 +130,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
+  // A malformed output file loses the charts, not the run: writeRunMetrics below reports it.
+  const output = await readRunOutput(metricsFile, summary?.test_run_duration_ms ?? null).catch(() => null);
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
   const report = buildLoadReport({
@@ -143,7 +148,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     startedAt,
     finishedAt: new Date(),
     retirement: after.retirement,
-    overTime: await timeSeriesFromOutput(metricsFile).catch(() => null),
+    overTime: output?.over_time ?? null,
+    metrics: output?.metrics ?? [],
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;
@@ -169,6 +175,6 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const ran = run.exitCode === 0 || run.exitCode === 99;
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
-  const exitCode = report.verdict === 'pass' ? 0 : 1;
+  const exitCode = loadExitCode(report);
   return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html ?? files.json}${histogramNote}` };
 }

@@ -2,7 +2,7 @@
 // JSON output on either engine): per time bucket, how many requests were
 // made, how many failed, and their latency percentiles. The end-of-run
 // summary says how the run went on average; this says when it went wrong.
-import { readMetricOutput } from '../histograms/k6-json-output.ts';
+import type { MetricPoint } from '../histograms/k6-json-output.ts';
 
 export interface TimeBucket {
   /** Start of the bucket, seconds after the first request. */
@@ -54,21 +54,17 @@ export function bucketPoints(durations: Array<[number, number]>, failures: Array
   return { bucket_ms: width, started_at: new Date(start).toISOString(), buckets };
 }
 
-/** Reads the raw output; null when the engine wrote none. */
-export async function timeSeriesFromOutput(path: string): Promise<TimeSeries | null> {
-  const durations: Array<[number, number]> = [];
-  const failures: Array<[number, number]> = [];
-  try {
-    await readMetricOutput(path, {
-      declare() {},
-      point(p) {
-        if (p.metric === 'http_req_duration') durations.push([p.timeMs, p.value]);
-        else if (p.metric === 'http_req_failed') failures.push([p.timeMs, p.value]);
-      },
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+/** Collects the points a time series needs from the raw output. */
+export class TimeSeriesSink {
+  private readonly durations: Array<[number, number]> = [];
+  private readonly failures: Array<[number, number]> = [];
+
+  point(p: MetricPoint): void {
+    if (p.metric === 'http_req_duration') this.durations.push([p.timeMs, p.value]);
+    else if (p.metric === 'http_req_failed') this.failures.push([p.timeMs, p.value]);
   }
-  return bucketPoints(durations, failures);
+
+  series(): TimeSeries {
+    return bucketPoints(this.durations, this.failures);
+  }
 }

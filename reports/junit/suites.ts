@@ -21,11 +21,11 @@ export function propertiesSuite(doc: PropertiesDocument): JunitSuite {
   };
 }
 
-/** Thresholds (with value and limit), phases (with their wall time) and audit invariants. */
+/** Thresholds by their stable id (with label, value and limit), phases (with their wall time) and audit invariants. */
 export function loadSuite(r: LoadReport): JunitSuite {
   const thresholds = r.thresholds.map((t): JunitCase => {
-    const measured = `${t.metric} ${t.expression}: value ${t.value ?? 'none'} ${t.unit}, limit ${t.limit ?? 'n/a'}${t.margin === null ? '' : `, margin ${t.margin}`}`.replace(/ +,/g, ',');
-    return { classname: 'fleetproof.load.threshold', name: t.label, seconds: 0, output: measured, outcome: t.ok ? { kind: 'pass' } : { kind: 'fail', message: measured, type: 'ThresholdBreached' } };
+    const measured = `${t.label}: ${t.metric} ${t.expression}: value ${t.value ?? 'none'} ${t.unit}, limit ${t.limit ?? 'n/a'}${t.margin === null ? '' : `, margin ${t.margin}`}`.replace(/ +,/g, ',');
+    return { classname: 'fleetproof.load.threshold', name: t.id, seconds: 0, output: measured, outcome: t.ok ? { kind: 'pass' } : { kind: 'fail', message: measured, type: 'ThresholdBreached' } };
   });
   const phases = r.phases.map((p): JunitCase => ({
     classname: 'fleetproof.load.phase',

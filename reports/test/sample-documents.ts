@@ -71,6 +71,11 @@ export function sampleLoad(): LoadReport {
     phases: ['seed', 'version_rollout', 'concurrent_routes'].map((name, i) => ({ name, checks_ok: true, checks: { passes: 100, fails: 0 }, requests: 1000 * (i + 1), wall_ms: 3000, throughput_rps: 333, latency_ms: { count: 1000, med: 2 + i, 'p(95)': 8 * (i + 1), 'p(99)': 30 * (i + 1), max: 200 }, nearest_rank: [{ operation: 'resolve', count: 1000, p50: 2, p95: 8, p99: 30 }] })),
     failed_checks: [], routes_over_time: { start_ms: t0, bucket_ms: 500, counts: Array.from({ length: 60 }, (_, i) => 20 + (i % 7)) },
     over_time: bucketPoints(durations, failures),
+    metrics: [
+      { metric: 'http_req_duration', type: 'trend', count: 3000, per_second: 100, sum: 30000, ratio: null, min: 1, max: 55, avg: 10, p50: 6, p90: 43, p95: 45, p99: 50 },
+      { metric: 'http_req_failed', type: 'rate', count: 3000, per_second: 100, sum: 6, ratio: 0.002, min: 0, max: 1, avg: 0.002, p50: null, p90: null, p95: null, p99: null },
+      { metric: 'http_reqs', type: 'counter', count: 3000, per_second: 100, sum: 3000, ratio: null, min: 1, max: 1, avg: 1, p50: null, p90: null, p95: null, p99: null },
+    ],
     anchor_seed_window_ms: 4200, routes_seen: 1400,
     audit: { ok: true, invariants: [{ id: 'routes_pinned', description: 'every action kept its route', ok: true, checked: 1400, violations: 0, examples: [] }], errors: [] },
     retirement: { types_disabled: 5, replicas_offline: 20, rejected: 0 },
