@@ -3,16 +3,11 @@
 // the same status badges and one stylesheet, so a reader who learnt one page
 // reads the others. The words render verdicts the harness parts decided;
 // nothing here decides one.
+import { VERDICT_WORDS, type VerdictKey } from '../contract/verdict-words.ts';
 import { escapeXml as esc } from './charts/svg.ts';
 
-/** The verdict words of every report and terminal line. */
-export const VERDICT_WORDS = { qualified: 'QUALIFIED', 'non-conformant': 'NON-CONFORMANT', 'could-not-run': 'COULD NOT RUN' } as const;
-export type VerdictKey = keyof typeof VERDICT_WORDS;
-
-/** A load report's pass or fail in the common words: a profile met is qualified, one missed is not. */
-export function loadVerdictKey(verdict: 'pass' | 'fail'): VerdictKey {
-  return verdict === 'pass' ? 'qualified' : 'non-conformant';
-}
+export { VERDICT_WORDS };
+export { loadVerdictKey } from '../load/runner/load-report.ts';
 
 export const CSS = `
 *{box-sizing:border-box}

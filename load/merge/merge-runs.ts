@@ -14,7 +14,8 @@ import type { AfterLoad } from '../runner/audit-and-retire.ts';
 import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
+import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
 import { readRunPart, PartError, type RunPart } from './run-part.ts';
 import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
@@ -323,7 +324,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   await writeRunHistograms(join(outDir, HISTOGRAMS_FILE), merged);
   return {
     exitCode: report.verdict === 'pass' ? 0 : 1,
-    message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
+    message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
     outDir,
     report,
     histograms: merged,

@@ -3,6 +3,7 @@
 // throughput, routes over time, the audit and the environment. Built from
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
+import type { VerdictKey } from '../../contract/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
@@ -81,6 +82,11 @@ export interface LoadReport {
   retirement: Retirement | null;
   environment: LoadEnvironment;
   script_messages: string[];
+}
+
+/** A load verdict in the common words: a profile met is qualified, one missed is not. */
+export function loadVerdictKey(verdict: LoadReport['verdict']): VerdictKey {
+  return verdict === 'pass' ? 'qualified' : 'non-conformant';
 }
 
 const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.floor(((sorted.length - 1) * p) / 100)]!);

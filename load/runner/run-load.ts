@@ -7,7 +7,8 @@
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
+import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { targetVersion } from '../../contract/transport/version.ts';
@@ -176,5 +177,5 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id} in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = loadExitCode(report);
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}; report ${files.html ?? files.json}${histogramNote}` };
+  return { exitCode, outDir, report, message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}; report ${files.html ?? files.json}${histogramNote}` };
 }

@@ -10,6 +10,7 @@ import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
 import { newRunId } from '../../contract/run-id.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test; the composition root decides which. */
@@ -76,7 +77,8 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);
-    console.log(`\n${code === 0 ? 'all properties hold' : code === 1 ? 'counterexample found' : 'some suites could not be judged'}; result: ${file}`);
+    const verdict = code === 0 ? `${VERDICT_WORDS.qualified}: every property holds` : code === 1 ? `${VERDICT_WORDS['non-conformant']}: counterexample found` : `${VERDICT_WORDS['could-not-run']}: some suites could not be judged`;
+    console.log(`\n${verdict}; result: ${file}`);
     return code;
   } catch (err) {
     if (err instanceof RunnerUsageError) throw new RunnerUsageError(err.message);
