@@ -65,7 +65,7 @@ export async function run(argv: string[]): Promise<number> {
       suites: v.suite ?? [],
       out: v.out,
       argv,
-      writeReports: (await import('../reports/properties/write-junit.ts')).writePropertiesJunit,
+      writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
     });
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);

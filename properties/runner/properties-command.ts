@@ -5,7 +5,7 @@
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
-import { resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
+import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
@@ -77,8 +77,8 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);
-    const verdict = code === 0 ? `${VERDICT_WORDS.qualified}: every property holds` : code === 1 ? `${VERDICT_WORDS['non-conformant']}: counterexample found` : `${VERDICT_WORDS['could-not-run']}: some suites could not be judged`;
-    console.log(`\n${verdict}; result: ${file}`);
+    const why = { hold: 'every property holds', counterexample: 'counterexample found', error: 'some suites could not be judged' }[doc.verdict];
+    console.log(`\n${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}: ${why}; result: ${file}`);
     return code;
   } catch (err) {
     if (err instanceof RunnerUsageError) throw new RunnerUsageError(err.message);

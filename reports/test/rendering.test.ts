@@ -1,4 +1,4 @@
-// Every HTML page (conformance, load, certification) in headless Chromium at
+// Every HTML page (conformance, properties, load, certification) in headless Chromium at
 // 390 px and 1400 px: nothing fetched, no console errors, no sideways
 // scrolling of the page, every chart inside its box and drawn at a real
 // size. Measured from the layout; REPORT_SCREENSHOTS=DIR also saves a
@@ -13,8 +13,9 @@ import { after, describe, it } from 'node:test';
 import { renderCertificationHtml } from '../certification/render-html.ts';
 import { renderHtml } from '../conformance/render-html.ts';
 import { renderLoadHtml } from '../load/render-html.ts';
+import { renderPropertiesHtml } from '../properties/render.ts';
 import { checkRendering, chromiumMissing } from './browser.ts';
-import { sampleCertification, sampleConformance, sampleLoad } from './sample-documents.ts';
+import { sampleCertification, sampleConformance, sampleLoad, sampleProperties } from './sample-documents.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'fleetproof-render-'));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -23,6 +24,7 @@ const conformance = sampleConformance();
 const load = sampleLoad();
 const pages: Record<string, { html: string; title: RegExp; charts: number }> = {
   conformance: { html: renderHtml(conformance), title: /fleetproof conformance/, charts: 1 },
+  properties: { html: renderPropertiesHtml(sampleProperties()), title: /fleetproof properties/, charts: 0 },
   load: { html: renderLoadHtml(load), title: /fleetproof scale qualification/, charts: 6 },
   certification: { html: renderCertificationHtml(sampleCertification(conformance), load), title: /fleetproof certification/, charts: 7 },
 };
