@@ -22,4 +22,5 @@ test('summarizes trends, rates and counters as k6 does', () => {
   assert.deepEqual([trend!.count, trend!.p50, trend!.p90, trend!.p95, trend!.p99, trend!.min, trend!.max], [101, 51, 91, 96, 100, 1, 101]);
   assert.equal(rate!.ratio, 10 / 101);
   assert.equal(counter!.per_second, 101 / 20);
+  assert.equal(trend!.contains, 'time', 'a time trend says so, for its unit');
 });

@@ -4,11 +4,13 @@
 // for rates the share of non-zero points. Sub-metrics (tags) are summed into
 // their metric; the report's thresholds and phases carry the tagged figures.
 import { ValueHistogram } from '../histograms/histogram.ts';
-import type { MetricDeclaration, MetricPoint, MetricType } from '../histograms/k6-json-output.ts';
+import type { MetricContains, MetricDeclaration, MetricPoint, MetricType } from '../histograms/k6-json-output.ts';
 
 export interface MetricRow {
   metric: string;
   type: MetricType;
+  /** What the values are: times in ms, data in bytes, or plain numbers (k6's metric declaration). */
+  contains: MetricContains;
   count: number;
   /** Points per second over the test's duration (k6's `rate` for counters sums values instead: see `sum`). */
   per_second: number | null;
@@ -26,6 +28,7 @@ export interface MetricRow {
 
 interface Accumulator {
   type: MetricType;
+  contains: MetricContains;
   count: number;
   sum: number;
   nonZero: number;
@@ -40,7 +43,7 @@ export class MetricSummarySink {
   private last = -Infinity;
 
   declare(d: MetricDeclaration): void {
-    if (!this.metrics.has(d.name)) this.metrics.set(d.name, { type: d.type, count: 0, sum: 0, nonZero: 0, min: Infinity, max: -Infinity, histogram: d.type === 'trend' ? new ValueHistogram() : null });
+    if (!this.metrics.has(d.name)) this.metrics.set(d.name, { type: d.type, contains: d.contains, count: 0, sum: 0, nonZero: 0, min: Infinity, max: -Infinity, histogram: d.type === 'trend' ? new ValueHistogram() : null });
   }
 
   point(p: MetricPoint): void {
@@ -67,6 +70,7 @@ export class MetricSummarySink {
         return {
           metric,
           type: m.type,
+          contains: m.contains,
           count: m.count,
           per_second: seconds > 0 ? (m.type === 'counter' ? m.sum : m.count) / seconds : null,
           sum: m.sum,

@@ -12,11 +12,14 @@ const num = (n: number | null, unit = '') => {
   return unit ? `${text}${unit}` : text;
 };
 
+const kilobytes = (bytes: number) => `${num(bytes / 1000)} kB`;
+
 function metricLine(m: MetricRow, width: number): string {
   const name = `${m.metric}${'.'.repeat(Math.max(2, width - m.metric.length))}:`;
   const rate = m.per_second === null ? '' : ` ${num(m.per_second)}/s`;
+  if (m.contains === 'data') return `  ${name} ${kilobytes(m.sum)} ${m.per_second === null ? '' : `${kilobytes(m.per_second)}/s`}`.trimEnd();
   if (m.type === 'trend') {
-    const unit = m.metric.includes('duration') || m.metric.endsWith('_ms') ? 'ms' : '';
+    const unit = m.contains === 'time' ? 'ms' : '';
     return `  ${name} count=${m.count} avg=${num(m.avg, unit)} p(50)=${num(m.p50, unit)} p(90)=${num(m.p90, unit)} p(95)=${num(m.p95, unit)} p(99)=${num(m.p99, unit)} max=${num(m.max, unit)}`;
   }
   if (m.type === 'rate') return `  ${name} ${num((m.ratio ?? 0) * 100)}% ${Math.round((m.ratio ?? 0) * m.count)} out of ${m.count}`;

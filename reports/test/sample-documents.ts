@@ -72,9 +72,10 @@ export function sampleLoad(): LoadReport {
     failed_checks: [], routes_over_time: { start_ms: t0, bucket_ms: 500, counts: Array.from({ length: 60 }, (_, i) => 20 + (i % 7)) },
     over_time: bucketPoints(durations, failures),
     metrics: [
-      { metric: 'http_req_duration', type: 'trend', count: 3000, per_second: 100, sum: 30000, ratio: null, min: 1, max: 55, avg: 10, p50: 6, p90: 43, p95: 45, p99: 50 },
-      { metric: 'http_req_failed', type: 'rate', count: 3000, per_second: 100, sum: 6, ratio: 0.002, min: 0, max: 1, avg: 0.002, p50: null, p90: null, p95: null, p99: null },
-      { metric: 'http_reqs', type: 'counter', count: 3000, per_second: 100, sum: 3000, ratio: null, min: 1, max: 1, avg: 1, p50: null, p90: null, p95: null, p99: null },
+      { metric: 'http_req_duration', type: 'trend', contains: 'time', count: 3000, per_second: 100, sum: 30000, ratio: null, min: 1, max: 55, avg: 10, p50: 6, p90: 43, p95: 45, p99: 50 },
+      { metric: 'http_req_failed', type: 'rate', contains: 'default', count: 3000, per_second: 100, sum: 6, ratio: 0.002, min: 0, max: 1, avg: 0.002, p50: null, p90: null, p95: null, p99: null },
+      { metric: 'data_received', type: 'counter', contains: 'data', count: 3000, per_second: 16391, sum: 622092, ratio: null, min: 1, max: 900, avg: 207, p50: null, p90: null, p95: null, p99: null },
+      { metric: 'http_reqs', type: 'counter', contains: 'default', count: 3000, per_second: 100, sum: 3000, ratio: null, min: 1, max: 1, avg: 1, p50: null, p90: null, p95: null, p99: null },
     ],
     anchor_seed_window_ms: 4200, routes_seen: 1400,
     audit: { ok: true, invariants: [{ id: 'routes_pinned', description: 'every action kept its route', ok: true, checked: 1400, violations: 0, examples: [] }], errors: [] },
