@@ -26,8 +26,8 @@ export const rect = (x: number, y: number, w: number, h: number, fill: string, t
 export interface Series {
   name: string;
   color: string;
-  /** [x, y] in data units; x ascending. */
-  points: Array<[number, number]>;
+  /** [x, y] in data units; x ascending. A null y is a gap: the line stops there and starts again after. */
+  points: Array<[number, number | null]>;
 }
 
 /** Round ticks (1, 2, 5 × 10^k) covering 0..max. */
@@ -50,7 +50,7 @@ export function lineChart(args: { label: string; yTitle: string; xTitle: string;
   const width = CHART_WIDTH;
   const height = args.height ?? 200;
   const plot = { left: 56, right: width - 12, top: 26, bottom: height - 34 };
-  const all = args.series.flatMap((s) => s.points);
+  const all = args.series.flatMap((s) => s.points.filter((p): p is [number, number] => p[1] !== null));
   if (all.length === 0) return `<p class="muted">${escapeXml(args.label)}: no data.</p>`;
   const xMax = Math.max(...all.map(([x]) => x), 1e-9);
   const yTicks = niceTicks(Math.max(...all.map(([, y]) => y)));
@@ -61,8 +61,18 @@ export function lineChart(args: { label: string; yTitle: string; xTitle: string;
   const xTicks = niceTicks(xMax).filter((t) => t <= xMax * 1.0001);
   const xAxis = xTicks.map((t) => text(px(t), plot.bottom + 15, tick(t), 'text-anchor="middle" font-size="11"'));
   const lines = args.series.map((s) => {
-    const d = s.points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
-    return `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"/>`;
+    let gap = true;
+    const d = s.points
+      .map(([x, y]) => {
+        if (y === null) return ((gap = true), '');
+        const step = `${gap ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`;
+        gap = false;
+        return step;
+      })
+      .join('');
+    // A dot per point as well, so a bucket between two gaps still shows.
+    const dots = s.points.filter((p): p is [number, number] => p[1] !== null).map(([x, y]) => `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2" fill="${s.color}"/>`);
+    return `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"/>${dots.join('')}`;
   });
   let legendX = plot.left;
   const legend = args.series.map((s) => {

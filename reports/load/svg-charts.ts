@@ -95,7 +95,8 @@ export function overTimeCharts(series: TimeSeries | null): string {
   if (!series || series.buckets.length === 0) return '<p class="muted">The engine wrote no raw metric output, so there is nothing to draw over time.</p>';
   const b = series.buckets;
   const perSecond = 1000 / series.bucket_ms;
-  const pick = (f: (x: (typeof b)[number]) => number | null): Array<[number, number]> => b.flatMap((x) => (f(x) === null ? [] : [[x.t_s, f(x)!] as [number, number]]));
+  // A bucket without requests has no latency: a gap in the line, not a straight line across it.
+  const pick = (f: (x: (typeof b)[number]) => number | null): Array<[number, number | null]> => b.map((x) => [x.t_s, f(x)]);
   const seconds = `${series.bucket_ms / 1000} s buckets`;
   return [
     lineChart({
