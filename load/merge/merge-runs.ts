@@ -17,7 +17,8 @@ import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from './evaluate.ts';
-import { readRunPart, PartError, type RunPart } from './run-part.ts';
+import { rawOutputName, readRunPart, PartError, type RunPart } from './run-part.ts';
+import { readRunOutput, type RunOutput } from '../runner/run-output.ts';
 import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
 import { coverage, fractionText, overlaps, parseSegment, SegmentError, union, type Segment } from './segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
@@ -205,6 +206,7 @@ export function buildMergedReport(
   merged: RunHistograms,
   after?: AfterLoad,
   journal: Journal = mergeJournals(journalsOf(parts)),
+  output: RunOutput | null = null,
 ): MergedReport {
   const run = merged.run;
   const evaluation = evaluateRun(merged);
@@ -243,6 +245,8 @@ export function buildMergedReport(
     startedAt: new Date(run.started_at ?? Date.now()),
     finishedAt: new Date(run.finished_at ?? Date.now()),
     retirement: after?.retirement ?? null,
+    overTime: output?.over_time ?? null,
+    metrics: output?.metrics ?? [],
   });
   const notes: string[] = [];
   if (after) notes.push('audited after the merge, over the routes of every part');
@@ -312,7 +316,14 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
     merged = mergeParts(parts, segments);
     const journal = mergeJournals(journalsOf(parts));
     const after = o.audit ? await o.audit(merged.run.run_id, journal) : undefined;
-    report = buildMergedReport(parts, segments, merged, after, journal);
+    // The charts over time and the end-of-test table come from the parts' raw outputs, where they kept them.
+    const raw: string[] = [];
+    for (const p of parts) {
+      const name = await rawOutputName(p.realDir);
+      if (name) raw.push(join(p.realDir, name));
+    }
+    const output = await readRunOutput(raw, merged.run.test_run_duration_ms).catch(() => null);
+    report = buildMergedReport(parts, segments, merged, after, journal, output);
   } catch (err) {
     if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
     throw err;

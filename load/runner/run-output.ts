@@ -10,21 +10,28 @@ export interface RunOutput {
   metrics: MetricRow[];
 }
 
-/** Null when the engine wrote no output file. */
-export async function readRunOutput(path: string, testRunDurationMs: number | null): Promise<RunOutput | null> {
+/**
+ * Reads one run's output, or every part's of a distributed run (its points
+ * carry wall-clock times, so the parts' series line up). Null when no file
+ * exists.
+ */
+export async function readRunOutput(paths: string | string[], testRunDurationMs: number | null): Promise<RunOutput | null> {
   const series = new TimeSeriesSink();
   const summary = new MetricSummarySink();
-  try {
-    await readMetricOutput(path, {
-      declare: (d) => summary.declare(d),
-      point: (p) => {
-        series.point(p);
-        summary.point(p);
-      },
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+  let read = 0;
+  for (const path of typeof paths === 'string' ? [paths] : paths) {
+    try {
+      await readMetricOutput(path, {
+        declare: (d) => summary.declare(d),
+        point: (p) => {
+          series.point(p);
+          summary.point(p);
+        },
+      });
+      read++;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
   }
-  return { over_time: series.series(), metrics: summary.rows(testRunDurationMs) };
+  return read === 0 ? null : { over_time: series.series(), metrics: summary.rows(testRunDurationMs) };
 }
