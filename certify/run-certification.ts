@@ -116,19 +116,19 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     target = await openTarget(options, log);
     // Conformance mints every role; the load flows stamp leases on this machine's clock.
     version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
-    const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
+    const ctx: StageContext = { out: outDir, runId, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {
         records.push({ name, status: 'skipped', reasons: ['the conformance stage could not run'], duration_ms: 0, result_file: null, figures: {} });
         continue;
       }
-      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} ==`);
+      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} (${((Date.now() - Date.parse(startedAt)) / 1000).toFixed(0)} s elapsed) ==`);
       const output = await STAGES[name](ctx);
       records.push(output.record);
       evidence.push(...output.evidence);
       failures.push(...output.failures);
-      log(`== ${name}: ${output.record.status}${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
+      log(`== ${name}: ${output.record.status} in ${(output.record.duration_ms / 1000).toFixed(1)} s${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
     }
   } catch (err) {
     // The stage that was running (or the first, when the target never opened) could not run; the rest were not reached.

@@ -2,6 +2,7 @@
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
+import { VERDICT_WORDS } from '../contract/verdict-words.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { loadScaleContract } from '../load/runner/scale-contract.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
@@ -42,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(v['sign-key'] !== undefined ? { signKeyPath: v['sign-key'] } : {}),
   });
   const r = outcome.result;
-  console.log(`\n${r.verdict.toUpperCase()}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
+  console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
   for (const ground of r.grounds ?? []) console.log(ground);
   console.log(`report: ${outcome.outDir}/report.html`);
   console.log(`bundle: ${outcome.bundlePath}`);

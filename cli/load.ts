@@ -3,6 +3,7 @@
 import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { chooseSegment, SegmentError, type SegmentChoice } from '../load/runner/execution-segments.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
+import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
@@ -20,7 +21,7 @@ export const FLAGS = {
   set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
   phases: { type: 'string', description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification' },
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
-  out: { type: 'string', description: 'report directory (default reports/runs/load-<profile>-<run id>)' },
+  out: { type: 'string', description: 'report directory (default reports/runs/<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
   'write-plan': { type: 'string', flagOnly: true, description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
@@ -82,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     writeReport: writeLoadReport,
   };
   const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
+  if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

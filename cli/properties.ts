@@ -22,7 +22,7 @@ export const FLAGS = {
   seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
   path: { type: 'string', description: 'counterexample path to replay; needs exactly one --suite' },
   suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
-  out: { type: 'string', description: 'directory for result.json (default reports/runs/properties-<time>)' },
+  out: { type: 'string', description: 'directory for result.json (default reports/runs/<run id>)' },
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
 } satisfies Record<string, FlagSpec>;
@@ -73,6 +73,7 @@ export async function run(argv: string[]): Promise<number> {
       suites: v.suite ?? [],
       out: v.out,
       argv,
+      writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
     });
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);

@@ -5,6 +5,8 @@ import { resolveConfig } from '../../conformance/runner/config.ts';
 import { terminalProgress } from '../../conformance/runner/progress.ts';
 import { runConformance } from '../../conformance/runner/run.ts';
 import { exchangeText } from '../../reports/conformance/exchange-text.ts';
+import { causeOf } from '../../reports/conformance/failure-groups.ts';
+import { reproduction } from '../../reports/conformance/reproduce.ts';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { conformanceStatus } from '../verdict.ts';
@@ -17,6 +19,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
     config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
     signingKey: ctx.key,
     ...(ctx.auth ? { auth: ctx.auth } : {}),
+    runId: ctx.runId,
     progress: terminalProgress(),
     writeReports: writeConformanceReports,
   });
@@ -36,7 +39,8 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
       subject: c.id,
       clause: c.failure_clause ?? c.clause,
       message: `${c.status}: ${c.message ?? ''}`,
-      reproduce: `npx fleetproof conform ${ctx.targetFlags} --case ${c.id}` + (c.exchange ? `\n\n# the exchange that showed it:\n${exchangeText(c.exchange)}` : ''),
+      reproduce: reproduction(result, c) + (c.exchange ? `\n\n# the exchange that showed it:\n${exchangeText(c.exchange).replace(/^/gm, '# ')}` : ''),
+      cause: causeOf(c),
     }));
   const blocking = result.summary.blocking;
   const status = conformanceStatus(result);

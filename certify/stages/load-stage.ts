@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { runLoad } from '../../load/runner/run-load.ts';
 import type { InvariantId } from '../../load/runner/audit.ts';
+import { renderTerminalSummary } from '../../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { loadStatus } from '../verdict.ts';
@@ -19,7 +20,7 @@ const INVARIANT_CLAUSES: Readonly<Record<InvariantId, string>> = {
 
 export async function loadStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
-  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath, ...(ctx.auth ? { auth: ctx.auth } : {}), profile: ctx.profile, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
+  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath, ...(ctx.auth ? { auth: ctx.auth } : {}), profile: ctx.profile, runId: ctx.runId, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
   const report = outcome.report;
   if (!report) {
     return {
@@ -28,6 +29,7 @@ export async function loadStage(ctx: StageContext): Promise<StageOutput> {
       failures: [],
     };
   }
+  ctx.log(renderTerminalSummary(report));
   const rerun = `npx fleetproof load ${ctx.targetFlags} --profile ${ctx.profile}`;
   const evidence: ClauseEvidence[] = (report.audit?.invariants ?? []).map((i) => ({ clause: INVARIANT_CLAUSES[i.id], kind: 'property', id: `load audit: ${i.id}`, status: i.ok ? 'pass' : 'fail' }));
   const failures: Failure[] = [

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
+import { writePropertiesReports } from '../../reports/properties/write.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { propertiesStatus } from '../verdict.ts';
@@ -28,6 +29,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     const result = await runProperties({ target, log: ctx.log });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
+    await writePropertiesReports(join(ctx.out, 'properties'), doc);
     const evidence: ClauseEvidence[] = result.suites.flatMap((s) => PROPERTY_CLAUSES[s.name].map((clause) => ({ clause, kind: 'property' as const, id: s.name, status: STATUS_OF[s.status] })));
     const failures: Failure[] = result.suites
       .filter((s) => s.status !== 'pass')

@@ -9,6 +9,8 @@ import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas
 export interface StageContext {
   /** The run directory; each stage writes under `<out>/<stage>/`. */
   out: string;
+  /** The certification's run id: every stage's records and documents carry it. */
+  runId: string;
   targetUrl: string;
   /** The private key the target trusts, and its file (for commands a person can rerun). */
   key: SigningKey;

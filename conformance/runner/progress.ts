@@ -2,6 +2,7 @@
 // place (a running count per status), with failures and errors printed above
 // it as they happen. Elsewhere (CI logs, pipes): plain lines, one per
 // finished case, so the log reads top to bottom.
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { summarizeExchange } from '../harness/exchange.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
 import type { CaseStatus } from './status.ts';
@@ -37,8 +38,10 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
   let phase = '';
   const statusLine = () => {
     const done = counts.pass + counts.fail + counts.skip + counts.error;
-    const secs = ((Date.now() - started) / 1000).toFixed(1);
-    return `[${String(done).padStart(String(total).length)}/${total}] ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase} ${secs}s`;
+    const elapsed = (Date.now() - started) / 1000;
+    // Cases run at a steady pace once started, so the pace so far is the best guess for the rest.
+    const left = done > 0 && done < total ? `, ~${Math.ceil((elapsed / done) * (total - done))}s left` : '';
+    return `[${String(done).padStart(String(total).length)}/${total}] ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase} ${elapsed.toFixed(1)}s elapsed${left}`;
   };
   const redraw = () => tty && stream.write(`\r\x1b[K${statusLine()}`);
   const above = (lines: string[]) => {
@@ -75,7 +78,7 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
       stream.write(
         [
           `${s.total} cases: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error in ${(result.timings.duration_ms / 1000).toFixed(1)} s; run data ${retired}`,
-          `verdict: ${result.verdict.toUpperCase()}${result.selection.complete ? '' : ' (partial run: not a certification)'}`,
+          `verdict: ${VERDICT_WORDS[result.verdict]}${result.selection.complete ? '' : ' (partial run: not a certification)'}`,
           `reports: ${outDir}`,
         ].join('\n') + '\n',
       );

@@ -15,9 +15,12 @@ import type { AfterLoad } from '../runner/audit-and-retire.ts';
 import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
-import { buildLoadReport, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
+import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
-import { readRunPart, PartError, type RunPart } from './run-part.ts';
+import { loadExitCode } from '../runner/exit-code.ts';
+import { rawOutputName, readRunPart, PartError, type RunPart } from './run-part.ts';
+import { readRunOutput, type RunOutput } from '../runner/run-output.ts';
 import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
 import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from '../runner/segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
@@ -196,7 +199,7 @@ export function evaluateRun(h: RunHistograms): Evaluation {
 }
 
 export interface MergeOutcome {
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 99;
   message: string;
   outDir?: string;
   report?: MergedReport;
@@ -210,6 +213,7 @@ export function buildMergedReport(
   merged: RunHistograms,
   after?: AfterLoad,
   journal: Journal = mergeJournals(journalsOf(parts)),
+  output: RunOutput | null = null,
 ): MergedReport {
   const run = merged.run;
   const mergedAt = Date.now();
@@ -251,6 +255,8 @@ export function buildMergedReport(
     finishedAt: new Date(run.finished_at ?? mergedAt),
     retirement: after?.retirement ?? null,
     breakpoint: breakpointCurve(merged, run.profile),
+    overTime: output?.over_time ?? null,
+    metrics: output?.metrics ?? [],
   });
   const notes: string[] = [];
   if (run.started_at === null || run.finished_at === null) notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');
@@ -319,7 +325,14 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
     merged = mergeParts(parts, segments);
     const journal = mergeJournals(journalsOf(parts));
     const after = o.audit ? await o.audit(merged.run.run_id, journal) : undefined;
-    report = buildMergedReport(parts, segments, merged, after, journal);
+    // The charts over time and the end-of-test table come from the parts' raw outputs, where they kept them.
+    const raw: string[] = [];
+    for (const p of parts) {
+      const name = await rawOutputName(p.realDir);
+      if (name) raw.push(join(p.realDir, name));
+    }
+    const output = await readRunOutput(raw, merged.run.test_run_duration_ms).catch(() => null);
+    report = buildMergedReport(parts, segments, merged, after, journal, output);
   } catch (err) {
     if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
     throw err;
@@ -330,8 +343,8 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   // The merged histograms the figures were read from, themselves mergeable.
   await writeRunHistograms(join(outDir, HISTOGRAMS_FILE), merged);
   return {
-    exitCode: report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : 2,
-    message: `${report.verdict.toUpperCase()} ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
+    exitCode: loadExitCode(report),
+    message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
     outDir,
     report,
     histograms: merged,

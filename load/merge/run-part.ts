@@ -33,6 +33,12 @@ export interface RunPart {
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
+/** The name of the k6 JSON output a part's directory holds, or null. */
+export async function rawOutputName(realDir: string): Promise<(typeof METRICS_FILES)[number] | null> {
+  for (const f of METRICS_FILES) if (await exists(join(realDir, f))) return f;
+  return null;
+}
+
 async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
@@ -99,8 +105,7 @@ export async function readRunPart(dir: string): Promise<RunPart> {
       throw new PartError(`${join(dir, HISTOGRAMS_FILE)}: ${(err as Error).message}`);
     }
   }
-  let output: string | undefined;
-  for (const f of METRICS_FILES) if (!output && (await exists(join(realDir, f)))) output = f;
+  const output = await rawOutputName(realDir);
   if (!output) throw new PartError(`${dir} holds neither ${HISTOGRAMS_FILE} nor k6 JSON output (${METRICS_FILES.join(', ')})`);
   let summaryFile: string | undefined;
   for (const f of SUMMARY_FILES) if (!summaryFile && (await exists(join(realDir, f)))) summaryFile = f;

@@ -4,11 +4,14 @@
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
 import { RATE_PHASES } from '../lib/options.js';
+import type { VerdictKey } from '../../contract/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
 import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
 import type { Retirement } from './retire.ts';
+import type { MetricRow } from './metric-summary.ts';
+import type { TimeSeries } from './time-series.ts';
 
 export interface EngineSummary {
   format: string;
@@ -74,6 +77,10 @@ export interface LoadReport {
   phases: PhaseRow[];
   failed_checks: { name: string; passes: number; fails: number }[];
   routes_over_time: { start_ms: number; bucket_ms: number; counts: number[] };
+  /** Requests, failures and latency per time bucket, from the raw metric output; null when there was none. */
+  over_time: TimeSeries | null;
+  /** Every metric of the run, k6's end-of-test table; empty when there was no raw output. */
+  metrics: MetricRow[];
   /**
    * Seed plus the rollout, noisy-tenant and retry-storm phases, summed from
    * their wall times: the span getaip/core's seed timer covers. Null when a
@@ -88,6 +95,11 @@ export interface LoadReport {
   script_messages: string[];
   /** The breakpoint profile's curve and answer; absent for the fixed-rate profiles. */
   breakpoint?: BreakpointResult;
+}
+
+/** A load verdict in the common words: a profile met is qualified, one missed is not. */
+export function loadVerdictKey(verdict: LoadReport['verdict']): VerdictKey {
+  return verdict === 'pass' ? 'qualified' : verdict === 'fail' ? 'non-conformant' : 'could-not-judge';
 }
 
 const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.floor(((sorted.length - 1) * p) / 100)]!);
@@ -134,6 +146,8 @@ export function buildLoadReport(args: {
   startedAt: Date;
   finishedAt: Date;
   retirement: Retirement | null;
+  overTime?: TimeSeries | null;
+  metrics?: MetricRow[];
   /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
   auditMissing?: string;
   /** A ramp's curve: its thresholds are its stopping rule, so one breaking is the answer, not a failure. */
@@ -230,6 +244,8 @@ export function buildLoadReport(args: {
     phases,
     failed_checks: (summary?.checks ?? []).filter((c) => c.fails > 0),
     routes_over_time: routesOverTime(journal),
+    over_time: args.overTime ?? null,
+    metrics: args.metrics ?? [],
     anchor_seed_window_ms: anchorSeedWindow(journal),
     routes_seen: journal.routes.size,
     audit,

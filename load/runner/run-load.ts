@@ -1,12 +1,14 @@
 // `fleetproof load` end to end: resolve the profile, mint the tokens, run
 // load/scale.js on k6 or the Node runner, audit the target, write the
 // report and the run's mergeable histograms. Exit 0 when every threshold,
-// phase check and invariant holds, 1 otherwise, 2 when the run cannot start.
+// phase check and invariant holds, 99 when only thresholds were crossed, 1
+// otherwise, 2 when the run cannot start (exit-code.ts).
 // One part of a distributed run runs on the run's shared plan instead and
 // leaves the audit to the merge, which sees every part's routes.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
-import { buildLoadReport, type EngineSummary, type LoadReport } from './load-report.ts';
+import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, targetVersionInfo, type PreflightResult } from '../../contract/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
@@ -22,6 +24,8 @@ import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile 
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import type { SegmentChoice } from './execution-segments.ts';
 import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
+import { readRunOutput } from './run-output.ts';
+import { loadExitCode, THRESHOLDS_CROSSED } from './exit-code.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -44,7 +48,9 @@ export interface LoadRunOptions {
   /** Run only these phases (and the seed). */
   phases?: string[];
   durationS?: number;
-  /** Where the report goes; default reports/runs/load-<profile>-<run id>. */
+  /** The run id of a run that is part of a larger one (a certification); a new id otherwise. */
+  runId?: string;
+  /** Where the report goes; default reports/runs/<run id>. */
   outDir?: string;
   /** No progress or engine output on the terminal. */
   quiet?: boolean;
@@ -55,7 +61,8 @@ export interface LoadRunOptions {
 }
 
 export interface LoadRunOutcome {
-  exitCode: 0 | 1 | 2;
+  /** 0 held, 1 a defect, 2 could not run, 99 thresholds crossed (exit-code.ts). */
+  exitCode: 0 | 1 | 2 | typeof THRESHOLDS_CROSSED;
   message: string;
   outDir?: string;
   report?: LoadReport;
@@ -136,7 +143,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
     try {
-      plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.auth ? { auth: o.auth } : {}) });
+      plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.runId ? { runId: o.runId } : {}), ...(o.auth ? { auth: o.auth } : {}) });
     } catch (err) {
       if (err instanceof PlanError || err instanceof CredentialSourceError) return { exitCode: 2, message: err.message };
       throw err;
@@ -151,7 +158,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const version = checked.version;
 
   const startedAt = new Date();
-  const outDir = o.outDir ?? join(REPORTS_DIR, `load-${profile.name}-${plan.run_id}`);
+  const outDir = o.outDir ?? join(REPORTS_DIR, plan.run_id);
   // k6 opens the file relative to the script unless the path is absolute.
   const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');
@@ -172,6 +179,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
+  // A malformed output file loses the charts, not the run: writeRunMetrics below reports it.
+  const output = await readRunOutput(metricsFile, summary?.test_run_duration_ms ?? null).catch(() => null);
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
   const finishedAt = new Date();
@@ -211,6 +220,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     finishedAt,
     retirement: after.retirement,
     breakpoint,
+    overTime: output?.over_time ?? null,
+    metrics: output?.metrics ?? [],
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;
@@ -220,7 +231,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const ran = run.exitCode === 0 || run.exitCode === 99;
     return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
-  const exitCode = report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : 2;
+  const exitCode = loadExitCode(report);
   const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';
-  return { exitCode, outDir, report, message: `${report.verdict.toUpperCase()} ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}` };
+  return { exitCode, outDir, report, message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}` };
 }

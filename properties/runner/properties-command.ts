@@ -8,10 +8,12 @@ import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
-import { resultDocument, writeResultDocument } from './result-document.ts';
+import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
+import { newRunId } from '../../contract/run-id.ts';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test; the composition root decides which. */
@@ -25,6 +27,8 @@ export interface PropertiesCommand {
   out: string | undefined;
   /** The flags as given, to print a replay command that targets the same registry. */
   argv: string[];
+  /** Writes further reports (junit.xml) beside result.json; the composition root brings the renderer. */
+  writeReports?: (dir: string, doc: ResultDocument) => Promise<unknown>;
 }
 
 /** The suites time calls on the registry's own clock and mint tokens of hours on this one. */
@@ -88,10 +92,13 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
-    const out = c.out ?? `reports/runs/properties-${result.startedAt.replace(/[:.]/g, '-')}`;
-    const file = await writeResultDocument(out, await resultDocument(result, replay));
+    const out = c.out ?? `reports/runs/${newRunId(new Date(result.startedAt))}`;
+    const doc = await resultDocument(result, replay);
+    const file = await writeResultDocument(out, doc);
+    await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);
-    console.log(`\n${code === 0 ? 'all properties hold' : code === 1 ? 'counterexample found' : 'some suites could not be judged'}; result: ${file}`);
+    const why = { hold: 'every property holds', counterexample: 'counterexample found', error: 'some suites could not be judged' }[doc.verdict];
+    console.log(`\n${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}: ${why}; result: ${file}`);
     return code;
   } catch (err) {
     if (err instanceof RunnerUsageError) throw new RunnerUsageError(err.message);

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageInfo } from '../../contract/provenance.ts';
+import type { VerdictKey } from '../../contract/verdict-words.ts';
 import { PROPERTIES, type PropertyName } from '../check/violations.ts';
 import type { ReplayCommand } from './failure-report.ts';
 import { exitCodeOf, type PropertiesResult, type SuiteResult } from './run-properties.ts';
@@ -45,6 +46,11 @@ export interface ResultDocument {
   verdict: 'hold' | 'counterexample' | 'error';
   exit_code: 0 | 1 | 2;
   suites: SuiteDocument[];
+}
+
+/** The run's verdict in the common words: every property held, a counterexample, or no judgement. */
+export function propertiesVerdictKey(verdict: ResultDocument['verdict']): VerdictKey {
+  return verdict === 'hold' ? 'qualified' : verdict === 'counterexample' ? 'non-conformant' : 'could-not-run';
 }
 
 export function replayOf(s: SuiteResult, command: ReplayCommand): Replay | null {

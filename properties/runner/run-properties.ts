@@ -116,12 +116,13 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   const startedAt = new Date().toISOString();
   log(`fleetproof properties against ${options.target.description}, ${describeSeed(seed)}`);
   const results: SuiteResult[] = [];
-  for (const name of suites) {
+  const started = performance.now();
+  for (const [index, name] of suites.entries()) {
     let result = await runSuite(name, options, seed.seed, path);
     const problem = result.status === 'fail' && options.stillJudgeable ? await options.stillJudgeable() : null;
     if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (its counterexample: ${result.violation?.message ?? 'none'})` };
     results.push(result);
-    log(summaryLine(result));
+    log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
   }
   return { target: { kind: options.target.kind, description: options.target.description }, seed, startedAt, finishedAt: new Date().toISOString(), suites: results };
 }

@@ -54,6 +54,12 @@ describe('fleetproof properties', () => {
     assert.match(run.stdout, /seed 11 \(given\)/);
     const doc = await result(out);
     assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['hold', 0, ['pass', 'pass']]);
+    assert.match(run.stdout, /QUALIFIED: every property holds/);
+    // The same suites certify reports, under the same names.
+    const junit = await readFile(join(out, 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuites name="fleetproof properties" tests="2" failures="0" errors="0"/);
+    assert.match(junit, /<testcase name="stale-cursor" classname="fleetproof\.properties"/);
+    assert.match(await readFile(join(out, 'report.html'), 'utf8'), /<div class="word">QUALIFIED<\/div>/);
   });
 
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {

@@ -4,28 +4,11 @@
 // reproduces it, per clause what covered it, the load phases with their
 // charts and margins, and the environment.
 import type { CertificationResult, ClauseCoverage, Failure, StageRecord } from '../schemas/certification-result.ts';
-import { htmlEscape as esc } from '../conformance/render-html.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import { coverageChart } from '../charts/coverage-chart.ts';
+import { escapeXml as esc } from '../charts/svg.ts';
+import { badge, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { loadSections } from '../load/render-html.ts';
-
-const CSS = `
-*{box-sizing:border-box}
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:16px;color:#1b1f24;background:#fff}
-h1{font-size:24px;margin:0 0 8px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:16px;margin:16px 0 6px}
-.verdict{padding:14px 18px;border-radius:8px;margin-bottom:12px;font-size:20px;font-weight:600}
-.qualified{background:#dafbe1;border:1px solid #1a7f37}.non-conformant{background:#ffebe9;border:1px solid #cf222e}.could-not-run{background:#fff8c5;border:1px solid #9a6700}
-table{border-collapse:collapse;font-size:14px;display:block;overflow-x:auto;max-width:100%;margin:6px 0 16px}
-th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}th{background:#f6f8fa}
-.s{font-weight:600;text-transform:uppercase;font-size:11px;padding:1px 6px;border-radius:4px;white-space:nowrap}
-.pass,.passed{background:#dafbe1;color:#116329}.fail,.failed{background:#ffebe9;color:#a40e26}.error,.could-not-run{background:#fff1e5;color:#953800}.skip,.skipped,.unknown{background:#eaeef2;color:#57606a}
-.ok{color:#1a7f37}.bad{color:#cf222e}
-pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:10px;overflow-x:auto;font-size:12.5px;white-space:pre-wrap;word-break:break-word;max-width:100%}
-code{font-size:13px;word-break:break-word}svg{max-width:100%;height:auto}.muted{color:#57606a}
-details summary{cursor:pointer;margin:4px 0}
-@media (max-width:600px){body{padding:10px;font-size:14px}.verdict{font-size:17px}th,td{padding:3px 5px}}
-`;
-
-const badge = (status: string) => `<span class="s ${esc(status)}">${esc(status)}</span>`;
 
 function stageRow(s: StageRecord): string {
   const figures = Object.entries(s.figures)
@@ -42,13 +25,29 @@ function failureBlock(f: Failure): string {
 /** Every skip with its reason: skips never block the verdict, but a reader sees what was not judged and why. */
 function skipsBlock(r: CertificationResult): string {
   const rows = r.stages.flatMap((s) => (s.skips ?? []).map((k) => `<tr><td>${esc(s.name)}</td><td><code>${esc(k.subject)}</code></td><td><code>${esc(k.clause)}</code></td><td>${esc(k.reason)}</td></tr>`));
-  return rows.length ? `<h2>Skipped (${rows.length}, never blocking)</h2><table><tr><th>Stage</th><th>Subject</th><th>Clause</th><th>Reason</th></tr>${rows.join('')}</table>` : '';
+  return rows.length ? `<h2>Skipped (${rows.length}, never blocking)</h2>${scrollTable(`<tr><th>Stage</th><th>Subject</th><th>Clause</th><th>Reason</th></tr>${rows.join('')}`)}` : '';
+}
+
+/** Failures of one cause together, largest group first: the first open, the rest collapsed. */
+function failureGroups(failures: Failure[]): string {
+  const groups = new Map<string, Failure[]>();
+  for (const f of failures) {
+    const key = `${f.stage}: ${f.cause ?? f.subject}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups]
+    .sort(([, a], [, b]) => b.length - a.length)
+    .map(([cause, [first, ...rest]], i) => {
+      const others = rest.length ? `<details><summary>${rest.length} more with this cause</summary>${rest.map((f) => `<details><summary><code>${esc(f.subject)}</code></summary>${failureBlock(f)}</details>`).join('')}</details>` : '';
+      return `<div class="group"><details${i < 3 ? ' open' : ''}><summary><strong>${rest.length + 1}</strong> × <code>${esc(cause)}</code></summary>${failureBlock(first!)}${others}</details></div>`;
+    })
+    .join('');
 }
 
 function clauseRow(c: ClauseCoverage): string {
   const cases = c.cases.map((x) => `${badge(x.status)} <code>${esc(x.id)}</code>`).join('<br>');
   const properties = c.properties.map((x) => `${badge(x.status)} ${esc(x.suite)}`).join('<br>');
-  return `<tr id="clause-${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.keyword)}</td><td>${badge(c.status)}</td><td>${cases || '<span class="muted">none</span>'}</td><td>${properties}</td></tr>`;
+  return `<tr id="clause-${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.keyword)}</td><td>${esc(c.section)}</td><td>${badge(c.status)}</td><td>${cases || '<span class="muted">none</span>'}</td><td>${properties}</td></tr>`;
 }
 
 export function renderCertificationHtml(r: CertificationResult, load: LoadReport | null): string {
@@ -57,34 +56,28 @@ export function renderCertificationHtml(r: CertificationResult, load: LoadReport
   const required = r.clauses.filter((c) => c.severity === 'required');
   const uncovered = required.filter((c) => c.status === 'unknown').map((c) => c.id);
   const e = r.environment;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>fleetproof certification: ${esc(r.verdict)}</title><style>${CSS}</style></head><body>
-<h1>fleetproof certification</h1>
-<div class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</div>
-${(r.grounds ?? []).map((g) => `<p class="grounds">${esc(g)}</p>`).join('')}
-${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.</p>'}
-<p>Target ${target}; contract <code>${esc(r.contract)}</code>; profile <code>${esc(r.profile)}</code>; run <code>${esc(r.run_id)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}.</p>
+  const summary = `${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : 'Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.'}
+<div>Target ${target}; contract <code>${esc(r.contract)}</code>; profile <code>${esc(r.profile)}</code>; run <code>${esc(r.run_id)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}.</div>`;
+  return `${pageStart({ title: `fleetproof certification: ${r.verdict}`, heading: 'fleetproof certification', verdict: r.verdict, summary, grounds: (r.grounds ?? []).map((g) => `<p>${esc(g)}</p>`).join('') })}
 <h2>Stages</h2>
-<table><tr><th>stage</th><th>status</th><th>time</th><th>figures</th><th>reasons</th><th>result</th></tr>${r.stages.map(stageRow).join('')}</table>
+${scrollTable(`<tr><th>stage</th><th>status</th><th>time</th><th>figures</th><th>reasons</th><th>result</th></tr>${r.stages.map(stageRow).join('')}`)}
 <h2>Failures (${r.failures.length})</h2>
-${r.failures.length ? r.failures.map(failureBlock).join('') : '<p>None.</p>'}
+${r.failures.length ? failureGroups(r.failures) : '<p>None.</p>'}
 ${skipsBlock(r)}
 <h2>Clauses</h2>
 <p>${required.length} required clauses; ${uncovered.length ? `${uncovered.length} had no check that ran in this certification: ${uncovered.map((id) => `<a href="#clause-${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')} (see the conformance guide for clauses a client cannot provoke).` : 'every one was checked.'}</p>
+${coverageChart(r.clauses)}
 <details${r.failures.length ? ' open' : ''}><summary>Every clause with the cases and properties that cover it</summary>
-<table><tr><th>clause</th><th>keyword</th><th>status</th><th>conformance cases</th><th>properties and audit</th></tr>${r.clauses.map(clauseRow).join('')}</table>
+${scrollTable(`<tr><th>clause</th><th>keyword</th><th>section</th><th>status</th><th>conformance cases</th><th>properties and audit</th></tr>${r.clauses.map(clauseRow).join('')}`)}
 </details>
 <h2>Scale qualification</h2>
 ${load ? loadSections(load) : '<p class="muted">The load stage did not produce a report.</p>'}
 <h2>Environment</h2>
-<table>
+${scrollTable(`
 <tr><td>harness</td><td>${esc(r.harness.name)} ${esc(r.harness.version)}, commit <code>${esc(r.harness.commit)}</code></td></tr>
 <tr><td>target /version</td><td><code>${esc(JSON.stringify(r.target.version))}</code></td></tr>
 <tr><td>machine</td><td>${e.cpus.count} × ${esc(e.cpus.model)}, ${(e.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${esc(e.platform)} ${esc(e.arch)}, Node ${esc(e.node)}</td></tr>
-<tr><td>PostgreSQL</td><td>${esc(e.postgres ?? 'not used by the harness')}</td></tr>
-</table>
+<tr><td>PostgreSQL</td><td>${esc(e.postgres ?? 'not used by the harness')}</td></tr>`)}
 <p class="muted">The files of this run are signed in <code>bundle.json</code>; check them with <code>npx fleetproof verify bundle.json --pubkey KEY</code>.</p>
-</body></html>
-`;
+${pageEnd}`;
 }

@@ -1,13 +1,14 @@
 // The certification report as Markdown: the same order as the HTML page, for
 // pasting into a pull request or an issue.
 import type { CertificationResult } from '../schemas/certification-result.ts';
+import { VERDICT_WORDS } from '../look.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderCertificationMarkdown(r: CertificationResult): string {
   const impl = r.target.version?.implementation;
   const lines = [
-    `# fleetproof certification: ${r.verdict.toUpperCase()}`,
+    `# fleetproof certification: ${VERDICT_WORDS[r.verdict]}`,
     ...(r.grounds ?? []).flatMap((g) => ['', `**${g}**`]),
     '',
     ...(r.reasons.length ? r.reasons.map((x) => `- ${x}`) : ['Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.']),

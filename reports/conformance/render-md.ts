@@ -2,14 +2,17 @@
 // clauses that did not pass, every failure with its exchange, and the clause
 // table. Readable as plain text and on any forge that renders Markdown.
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
+import { VERDICT_WORDS } from '../look.ts';
 import { exchangeText } from './exchange-text.ts';
+import { groupFailures } from './failure-groups.ts';
+import { reproduction } from './reproduce.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderMarkdown(r: ConformanceResult): string {
   const s = r.summary;
   const out: string[] = [];
-  out.push(`# fleetproof conformance: ${r.verdict === 'qualified' ? 'QUALIFIED' : r.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'COULD NOT JUDGE'}`, '');
+  out.push(`# fleetproof conformance: ${VERDICT_WORDS[r.verdict]}`, '');
   if (!r.selection.complete) out.push('> Partial run (a selection of cases, or overridden features): not a certification.', '');
   out.push(
     `**${r.target.version.implementation.name} ${r.target.version.implementation.version}** at \`${r.target.url}\` against \`${r.contract.version}\`.`,
@@ -26,12 +29,16 @@ export function renderMarkdown(r: ConformanceResult): string {
     `| retirement | ${r.retirement.status} |`,
     '',
   );
-  const problems = r.cases.filter((c) => c.status === 'fail' || c.status === 'error');
-  if (problems.length > 0) {
-    out.push('## Failures and errors', '');
-    for (const c of problems) {
-      out.push(`### ${c.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c.id}\``, '', `Clause [${c.failure_clause ?? c.clause}] (${c.severity ?? 'unknown'}). ${c.description}`, '', `> ${c.message ?? ''}`, '');
-      if (c.exchange) out.push('```http', exchangeText(c.exchange), '```', '');
+  const groups = groupFailures(r.cases);
+  if (groups.length > 0) {
+    // One cause, one section: its first case in full, the others by id.
+    out.push(`## Failures and errors (${groups.reduce((n, g) => n + g.cases.length, 0)}, ${groups.length} cause${groups.length === 1 ? '' : 's'})`, '');
+    for (const g of groups) {
+      const [c, ...rest] = g.cases;
+      out.push(`### ${g.cases.length} × \`${g.cause}\``, '', `${c!.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c!.id}\`: clause [${c!.failure_clause ?? c!.clause}] (${c!.severity ?? 'unknown'}). ${c!.description}`, '', `> ${c!.message ?? ''}`, '');
+      if (c!.exchange) out.push('```http', exchangeText(c!.exchange), '```', '');
+      out.push('To reproduce:', '', '```sh', reproduction(r, c!), '```', '');
+      if (rest.length) out.push(`Also: ${rest.map((x) => `\`${x.id}\``).join(', ')}.`, '');
     }
   }
   // Skips never block the verdict, but each says why (a feature not declared, a clause the limits leave unprovocable).

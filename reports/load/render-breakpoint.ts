@@ -2,7 +2,7 @@
 // which every SLO held, where and why it broke, and latency and errors against
 // rate, as a table (Markdown and HTML) and an inline SVG chart.
 import type { BreakpointResult } from '../../load/runner/breakpoint.ts';
-import { escapeXml as esc } from './svg-charts.ts';
+import { escapeXml as esc } from '../charts/svg.ts';
 
 const ms = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
 const pct = (v: number) => `${(v * 100).toFixed(2)} %`;

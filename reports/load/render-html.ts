@@ -2,7 +2,9 @@
 // thresholds with their margins, phases, routes over time, audit, dataset
 // and environment. Charts are inline SVG; nothing is fetched.
 import type { LoadReport } from '../../load/runner/load-report.ts';
-import { escapeXml as esc, latencyChart, thresholdChart, throughputChart } from './svg-charts.ts';
+import { escapeXml as esc } from '../charts/svg.ts';
+import { loadVerdictKey, pageEnd, pageStart, scrollTable } from '../look.ts';
+import { latencyChart, overTimeCharts, thresholdChart, throughputChart } from './svg-charts.ts';
 import { breakpointHtml } from './render-breakpoint.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
@@ -25,48 +27,39 @@ export function loadSections(r: LoadReport): string {
     : '<p class="bad">The audit did not run.</p>';
   return `${r.breakpoint ? breakpointHtml(r.breakpoint) : ''}<h2>Thresholds</h2>
 ${thresholdChart(r.thresholds)}
-<table><tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}</table>
+${scrollTable(`<tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}`)}
 ${r.anchor_seed_window_ms !== null ? `<p>Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.</p>` : ''}
 <h2>Phases</h2>
 ${latencyChart(r.phases)}
-<table><tr><th>phase</th><th>checks</th><th>requests</th><th>wall ms</th><th>req/s</th><th>med ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>nearest-rank (anchor method)</th></tr>${phaseRows}</table>
+${scrollTable(`<tr><th>phase</th><th>checks</th><th>requests</th><th>wall ms</th><th>req/s</th><th>med ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>nearest-rank (anchor method)</th></tr>${phaseRows}`)}
 ${r.failed_checks.length ? `<h3>Failed checks</h3><ul>${r.failed_checks.map((c) => `<li class="bad">${esc(c.name)}: ${c.fails} failed</li>`).join('')}</ul>` : ''}
-<h2>Routes over time</h2>
+<h2>Over time</h2>
+${overTimeCharts(r.over_time ?? null)}
+<h3>Routes created</h3>
 <p>${r.routes_seen} routes created.</p>
 ${throughputChart(r.routes_over_time)}
 <h2>Audit</h2>
 ${audit}
 ${r.retirement ? `<p>Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.</p>` : ''}
 <h2>Dataset</h2>
-<table>${Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('')}</table>
+${scrollTable(Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join(''))}
 `;
 }
 
 export function renderLoadHtml(r: LoadReport): string {
   const e = r.environment;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>fleetproof scale qualification ${esc(r.profile)} ${r.verdict}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#222}
-.verdict{font-size:2rem;padding:.6rem 1rem;border-radius:6px;color:#fff;display:inline-block}
-.pass{background:#2e7d32}.fail{background:#c62828}.ok{color:#2e7d32}.bad{color:#c62828}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;font-size:.9rem;text-align:left;vertical-align:top}
-code{font-size:.85rem}
-</style></head><body>
-<div class="verdict ${r.verdict}">${r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? 'FAIL' : 'COULD NOT JUDGE'}: ${esc(r.profile)}</div>
-${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : '<p>Every threshold, every phase check and every audited invariant held.</p>'}
+  const summary = `${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : 'Every threshold, every phase check and every audited invariant held.'}`;
+  return `${pageStart({ title: `fleetproof scale qualification ${r.profile} ${r.verdict}`, heading: `fleetproof scale qualification: ${r.profile}`, verdict: loadVerdictKey(r.verdict), summary })}
 <p>Run <code>${esc(r.run_id)}</code> against <code>${esc(e.target.url)}</code>, ${esc(r.started_at)} → ${esc(r.finished_at)}; engine <b>${esc(e.engine.name)} ${esc(e.engine.version)}</b>; overrides: ${esc(r.overrides.join(', ') || 'none')}.</p>
 ${r.overrides.length ? `<p class="bad">Not a qualification: the profile ran with overrides, so its verdict holds for this configuration only.</p>` : ''}
 ${r.fitted.length ? `<p>Fitted to the limits the target declares: ${esc(r.fitted.join('; '))}.</p>` : ''}
 ${loadSections(r)}
 <h2>Environment</h2>
-<table>
+${scrollTable(`
 <tr><td>harness</td><td>${esc(`${e.harness.name} ${e.harness.version}`)}, commit <code>${esc(e.harness.commit ?? 'unknown')}</code>${e.harness.dirty ? ' (uncommitted changes)' : ''}</td></tr>
 <tr><td>engine</td><td>${esc(`${e.engine.name} ${e.engine.version}`)}</td></tr>
 <tr><td>target /version</td><td><code>${esc(JSON.stringify(e.target.version))}</code></td></tr>
-<tr><td>load machine</td><td>${e.machine.cpus} × ${esc(e.machine.cpu_model)}, ${(e.machine.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${esc(e.machine.platform)}, Node ${esc(e.machine.node)}</td></tr>
-</table>
+<tr><td>load machine</td><td>${e.machine.cpus} × ${esc(e.machine.cpu_model)}, ${(e.machine.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${esc(e.machine.platform)}, Node ${esc(e.machine.node)}</td></tr>`)}
 ${r.script_messages.length ? `<h2>Script messages</h2><pre>${esc(r.script_messages.join('\n'))}</pre>` : ''}
-</body></html>
-`;
+${pageEnd}`;
 }

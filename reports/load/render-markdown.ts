@@ -1,12 +1,13 @@
 // The load report as Markdown, for pull requests and terminals.
 import type { LoadReport } from '../../load/runner/load-report.ts';
 import { breakpointMarkdown } from './render-breakpoint.ts';
+import { loadVerdictKey, VERDICT_WORDS } from '../look.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 
 export function renderLoadMarkdown(r: LoadReport): string {
   const lines: string[] = [];
-  lines.push(`# Scale qualification: ${r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? 'FAIL' : 'COULD NOT JUDGE'} — ${r.profile}`, '');
+  lines.push(`# fleetproof scale qualification: ${VERDICT_WORDS[loadVerdictKey(r.verdict)]}`, '', `Profile \`${r.profile}\`.`, '');
   if (r.reasons.length > 0) lines.push(...r.reasons.map((x) => `- ${x}`), '');
   lines.push(`Run \`${r.run_id}\` against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');

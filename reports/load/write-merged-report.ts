@@ -6,9 +6,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderLoadHtml } from './render-html.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
-import { escapeXml as esc } from './svg-charts.ts';
+import { escapeXml as esc } from '../charts/svg.ts';
 import type { MergedReport } from '../../load/merge/merge-runs.ts';
 import { writeSummary } from '../../load/runner/write-summary.ts';
+import { loadJunit } from './write-load-report.ts';
 
 const ms = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)} ms`);
 const engineText = (e: { name: string; version: string } | null) => (e ? `${e.name} ${e.version}` : 'unknown');
@@ -57,5 +58,6 @@ export async function writeMergedReport(dir: string, report: MergedReport): Prom
   const files = { ...(await writeSummary(dir, report)), html: join(dir, 'report.html'), markdown: join(dir, 'report.md') };
   await writeFile(files.html, insertBefore(renderLoadHtml(report), '<h2>Thresholds</h2>', mergeHtml(report), '</body>'));
   await writeFile(files.markdown, insertBefore(renderLoadMarkdown(report), '## Thresholds', mergeMarkdown(report), ''));
+  await writeFile(join(dir, 'junit.xml'), loadJunit(report));
   return files;
 }

@@ -55,6 +55,8 @@ export interface Failure {
   message: string;
   /** A shell command (or, for a case, the exchange) that reproduces it. */
   reproduce: string;
+  /** What failures of one defect share (the same error on the same operation); reports group by it. */
+  cause?: string;
 }
 
 export interface Environment {

@@ -80,6 +80,11 @@ test("a real run split into three instances' outputs merges back to the run's ow
     // The engine sums naively, the histograms exactly: at most a rounding apart.
     if (ownAvg !== undefined) assert.ok(Math.abs(mergedAvg! - ownAvg) <= Math.abs(ownAvg) * 1e-12, `${p.name} avg`);
   }
+  // The parts' raw points, read together, give the run over time and the end-of-test table of the whole run.
+  assert.deepEqual(merged.over_time, own.over_time);
+  assert.deepEqual(merged.metrics.map((m) => [m.metric, m.count, m.p95]), own.metrics.map((m) => [m.metric, m.count, m.p95]));
+  // Sums are added in another order: at most a rounding apart.
+  for (const [k, m] of own.metrics.entries()) assert.ok(Math.abs(merged.metrics[k]!.sum - m.sum) <= Math.abs(m.sum) * 1e-12, `${m.metric} sum`);
   assert.deepEqual(merged.merge.parts.map((p) => [p.source, p.audited]), [['metrics.ndjson', true], ['metrics.ndjson', false], ['metrics.ndjson', false]]);
   assert.deepEqual(merged.merge.parts.map((p) => p.execution_segment), segments, "the script's summary says each instance's segment");
   assert.equal(merged.merge.coverage, '1');

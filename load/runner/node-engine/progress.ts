@@ -2,6 +2,7 @@
 // place on a TTY, a line every few seconds otherwise.
 import type { MetricStore } from './metrics.ts';
 import type { ScenarioRun } from './executors.ts';
+import type { ScenarioConfig } from './scenarios.ts';
 
 type Sink = (line: string, final: boolean) => void;
 
@@ -15,6 +16,17 @@ function terminalSink(): Sink {
       process.stderr.write(line + '\n');
     }
   };
+}
+
+/** When every scenario runs for a set time, the test's planned length; null when iterations decide it. */
+function plannedSeconds(configs: ScenarioConfig[]): number | null {
+  let end = 0;
+  for (const c of configs) {
+    const length = c.executor === 'ramping-arrival-rate' ? c.stages.reduce((n, s) => n + s.durationMs, 0) : c.executor === 'constant-vus' || c.executor === 'constant-arrival-rate' ? c.durationMs : null;
+    if (length === null) return null;
+    end = Math.max(end, c.startTimeMs + length);
+  }
+  return configs.length > 0 ? end / 1000 : null;
 }
 
 export class ProgressReporter {
@@ -36,7 +48,8 @@ export class ProgressReporter {
       const seconds = elapsedMs() / 1000;
       const running = runs.filter((r) => r.state === 'running').map((r) => `${r.config.name} ${r.completed}${r.dropped ? ` (${r.dropped} dropped)` : ''}`);
       const done = runs.filter((r) => r.state === 'done').length;
-      return `${seconds.toFixed(1)}s  scenarios ${done}/${runs.length} done  ${running.join(', ') || '-'}  VUs ${activeVus()}  requests ${requests} (${(requests / Math.max(seconds, 0.001)).toFixed(0)}/s)`;
+      const planned = plannedSeconds(runs.map((r) => r.config));
+      return `${seconds.toFixed(1)}s elapsed${planned === null ? '' : ` of ~${planned.toFixed(0)}s`}  scenarios ${done}/${runs.length} done  ${running.join(', ') || '-'}  VUs ${activeVus()}  requests ${requests} (${(requests / Math.max(seconds, 0.001)).toFixed(0)}/s)`;
     };
     this.timer = setInterval(() => this.sink(this.render!(), false), 1000);
     this.timer.unref();

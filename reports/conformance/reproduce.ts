@@ -1,0 +1,59 @@
+// What a reader pastes to see a failure again: the `fleetproof conform
+// --case` command that reruns the case, the `fleetproof token` command that
+// mints a token like the one the exchange carried, and a `curl` command that
+// replays the exchange with that token in $FLEETPROOF_TOKEN. The exchange
+// itself never holds the token (the transport redacts it), so the caller's
+// roles and tenant are what make the replay possible.
+import type { Exchange } from '../../conformance/harness/exchange.ts';
+import type { CaseResult, ConformanceResult } from '../../conformance/runner/result.ts';
+
+/** One argument for a POSIX shell, single-quoted unless it is plainly safe. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+const REPLAYED_HEADERS = ['content-type', 'x-request-id'];
+
+/** The key file and audience the run minted its tokens with, as the result document records them. */
+function mintingOf(r: ConformanceResult): { keyFile: string; audience: string | null } {
+  const key = r.config['key'] as { file?: unknown } | undefined;
+  const audience = r.config['audience'];
+  return { keyFile: typeof key?.file === 'string' ? key.file : 'KEY', audience: typeof audience === 'string' && audience !== 'fleetproof-registry' ? audience : null };
+}
+
+export function rerunCommand(r: ConformanceResult, c: CaseResult): string {
+  return ['npx', 'fleetproof', 'conform', '--target', r.target.url, '--key', mintingOf(r).keyFile, '--case', c.id].map(shellQuote).join(' ');
+}
+
+/** The token command for the exchange's caller, or null when the request carried no token. */
+export function tokenCommand(r: ConformanceResult, e: Exchange): string | null {
+  const caller = e.request.caller;
+  if (!caller) return null;
+  const { keyFile, audience } = mintingOf(r);
+  const args = ['npx', 'fleetproof', 'token', '--key', keyFile, '--roles', caller.roles.join(',')];
+  if (caller.tenant) args.push('--tenant', caller.tenant);
+  if (audience) args.push('--audience', audience);
+  return `export FLEETPROOF_TOKEN=$(${args.map(shellQuote).join(' ')})`;
+}
+
+export function curlCommand(e: Exchange): string {
+  const lines = [`curl -sS -i -X ${e.request.method} ${shellQuote(e.request.url)}`];
+  if (e.request.caller) lines.push(`-H "Authorization: Bearer $FLEETPROOF_TOKEN"`);
+  for (const h of REPLAYED_HEADERS) if (e.request.headers[h] !== undefined) lines.push(`-H ${shellQuote(`${h}: ${e.request.headers[h]}`)}`);
+  if (e.request.body) lines.push(`--data-binary ${shellQuote(e.request.body.text)}`);
+  return lines.join(' \\\n  ');
+}
+
+/** Everything that replays a failed case, as one shell snippet with comments where a replay differs from the run. */
+export function reproduction(r: ConformanceResult, c: CaseResult): string {
+  const out = [`# rerun the case`, rerunCommand(r, c)];
+  const e = c.exchange;
+  if (!e) return out.join('\n');
+  out.push('', '# replay the exchange that showed it');
+  const token = tokenCommand(r, e);
+  if (token) out.push(token);
+  if (e.request.caller?.note) out.push(`# the case sent a token that was ${e.request.caller.note}; this one is a valid token for the same caller`);
+  if (e.request.body?.truncated) out.push(`# the request body was ${e.request.body.bytes} bytes; only the first ${Buffer.byteLength(e.request.body.text)} were recorded, so this replay sends less`);
+  out.push(curlCommand(e));
+  return out.join('\n');
+}

@@ -1,0 +1,41 @@
+// The property and load result documents as JUnit suites, named the one way
+// (see junit.ts), so properties and certify, or load and certify, report the
+// same test under the same classname and name. Conformance's suites are in
+// reports/conformance/junit-suites.ts.
+import type { LoadReport } from '../../load/runner/load-report.ts';
+import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
+import { spanSeconds, type JunitCase, type JunitSuite } from './junit.ts';
+
+/** One suite; the suites ran one after another, so their times add up to the wall time. */
+export function propertiesSuite(doc: PropertiesDocument): JunitSuite {
+  return {
+    name: 'properties',
+    seconds: spanSeconds(doc.started_at, doc.finished_at),
+    timestamp: doc.started_at,
+    cases: doc.suites.map((s): JunitCase => {
+      const base = { classname: 'fleetproof.properties', name: s.name, seconds: s.duration_ms / 1000, output: `${s.runs} runs (${s.indeterminate_runs} indeterminate), seed ${s.seed}` };
+      if (s.status === 'fail') return { ...base, outcome: { kind: 'fail', message: s.violation?.message ?? 'counterexample', detail: [s.violation?.message ?? '', s.replay?.command ?? '', ...(s.counterexample ?? [])].join('\n'), type: 'Counterexample' } };
+      if (s.status === 'error') return { ...base, outcome: { kind: 'error', message: s.error ?? 'could not judge', type: 'CouldNotJudge' } };
+      return { ...base, outcome: { kind: 'pass' } };
+    }),
+  };
+}
+
+/** Thresholds by their stable id (with label, value and limit), phases (with their wall time) and audit invariants. */
+export function loadSuite(r: LoadReport): JunitSuite {
+  const thresholds = r.thresholds.map((t): JunitCase => {
+    const measured = `${t.label}: ${t.metric} ${t.expression}: value ${t.value ?? 'none'} ${t.unit}, limit ${t.limit ?? 'n/a'}${t.margin === null ? '' : `, margin ${t.margin}`}`.replace(/ +,/g, ',');
+    return { classname: 'fleetproof.load.threshold', name: t.id, seconds: 0, output: measured, outcome: t.ok ? { kind: 'pass' } : { kind: 'fail', message: measured, type: 'ThresholdBreached' } };
+  });
+  const phases = r.phases.map((p): JunitCase => ({
+    classname: 'fleetproof.load.phase',
+    name: p.name,
+    seconds: (p.wall_ms ?? 0) / 1000,
+    output: `${p.requests} requests, checks ${p.checks.passes}/${p.checks.passes + p.checks.fails}`,
+    outcome: p.checks_ok ? { kind: 'pass' } : { kind: 'fail', message: `${p.checks.fails} check(s) failed`, type: 'CheckFailed' },
+  }));
+  const audit = r.audit
+    ? r.audit.invariants.map((i): JunitCase => ({ classname: 'fleetproof.load.audit', name: i.id, seconds: 0, output: `${i.checked} checked, ${i.violations} violations`, outcome: i.ok ? { kind: 'pass' } : { kind: 'fail', message: `${i.description}: ${i.violations} violation(s)`, detail: i.examples.join('\n'), type: 'InvariantViolated' } }))
+    : [{ classname: 'fleetproof.load.audit', name: 'audit', seconds: 0, outcome: { kind: 'error', message: 'the audit did not run', type: 'CouldNotJudge' } } as JunitCase];
+  return { name: 'load', seconds: spanSeconds(r.started_at, r.finished_at), timestamp: r.started_at, cases: [...thresholds, ...phases, ...audit] };
+}
