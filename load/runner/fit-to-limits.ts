@@ -48,8 +48,10 @@ export function fitProfileToLimits(input: ResolvedProfile, limits: RegistryLimit
   // Its batch is both a batch of health reports and the lease-expiry limit.
   param('sustained_lease_churn', 'batch', Math.min(limits.max_expiry_batch, limits.max_batch_items), `max_expiry_batch ${limits.max_expiry_batch}`);
   // Concurrent routes are all held at once: no more than the replicas tenant 1's primary capability can use hold.
+  // A count the operator set by hand (--set concurrent_routes.routes=N) is theirs to keep.
   const routes = profile.phases.find((p) => p.name === 'concurrent_routes')?.params?.['routes'];
-  if (routes !== undefined) {
+  const setByHand = profile.overrides.some((o) => o.startsWith('concurrent_routes.routes='));
+  if (routes !== undefined && !setByHand) {
     const data = scaleDataset({ runId: 'fit', dimensions: d, sha256Hex, leaseUntilMs: 0 });
     // The rollout swaps one of these replicas for its replacement, so the count holds after it too.
     const capacity = data.eligibleReplicas(1, data.primaryCapability(1)).length * d.replica_capacity;
