@@ -4,6 +4,7 @@ import { parseDuration } from '../load/runner/scale-contract.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
 
@@ -20,6 +21,7 @@ const FLAGS = {
   'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
   'write-plan': { type: 'string', description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
   plan: { type: 'string', description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
+  ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -58,7 +60,16 @@ export async function run(argv: string[]): Promise<number> {
     keepData: v['keep-data'] ?? false,
     writeReport: writeLoadReport,
   };
-  const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
+  const nemesis = nemesisRequestOf(v);
+  if (nemesis && (v.plan !== undefined || v['write-plan'] !== undefined)) throw usage('--nemesis runs with a whole load run, not with --plan or --write-plan');
+  let outcome: LoadRunOutcome;
+  if (v['write-plan'] !== undefined) outcome = await writeSharedPlan(options, v['write-plan']);
+  else if (!nemesis) outcome = await runLoad(options);
+  else {
+    const { withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
+    // The faults end, healed, before the audit reads the registry's state.
+    outcome = (await withNemesis(nemesis, options.target, (line) => console.log(line), (url, endFaults) => runLoad({ ...options, target: url, beforeAudit: endFaults }))).value;
+  }
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

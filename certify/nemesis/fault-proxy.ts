@@ -34,8 +34,20 @@ export interface DisturbedRequest {
   status: number | null;
 }
 
+/** One second of traffic through the proxy, for a timeline. */
+export interface TrafficSecond {
+  second: number;
+  requests: number;
+  /** Answers of 5xx, connections reset, responses lost. */
+  errors: number;
+  latency_ms_mean: number;
+  latency_ms_max: number;
+}
+
 export interface FaultProxy {
   readonly url: string;
+  /** Per second since the proxy started, up to the last second with traffic. */
+  traffic(): TrafficSecond[];
   /** Requests forwarded, reset and lost since the proxy started. */
   readonly counts: { forwarded: number; reset: number; lost: number };
   readonly ledger: readonly DisturbedRequest[];
@@ -81,13 +93,26 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   const counts = { forwarded: 0, reset: 0, lost: 0 };
   const ledger: DisturbedRequest[] = [];
   const sockets = new Set<Socket>();
+  const seconds: Array<{ requests: number; errors: number; latency: number; max: number }> = [];
+  const SECONDS_LIMIT = 24 * 3600;
+  const observe = (arrived: number, failed: boolean) => {
+    const second = Math.floor((arrived - started) / 1000);
+    if (second >= SECONDS_LIMIT) return;
+    while (seconds.length <= second) seconds.push({ requests: 0, errors: 0, latency: 0, max: 0 });
+    const bucket = seconds[second]!;
+    const took = performance.now() - arrived;
+    bucket.requests++;
+    bucket.latency += took;
+    bucket.max = Math.max(bucket.max, took);
+    if (failed) bucket.errors++;
+  };
   let faults: ProxyFaults | null = null;
 
   const note = (req: IncomingMessage, fate: ProxyFate, status: number | null) => {
     if (ledger.length < LEDGER_LIMIT) ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId: (req.headers['x-request-id'] as string | undefined) ?? null, status });
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
     const body = await bodyOf(req);
     // The fate is drawn when the request arrives: a heal mid-flight does not save it.
     const now = faults;
@@ -96,6 +121,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
       if (random() < now.resetBeforeForward) {
         counts.reset++;
         note(req, 'reset-before-forward', null);
+        observe(arrived, true);
         req.socket.resetAndDestroy();
         return;
       }
@@ -112,6 +138,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     if (lose) {
       counts.lost++;
       note(req, 'lost-after-forward', upstream.statusCode);
+      observe(arrived, true);
       req.socket.resetAndDestroy();
       return;
     }
@@ -119,10 +146,13 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     res.writeHead(upstream.statusCode, headers);
     res.end(answer);
+    observe(arrived, upstream.statusCode >= 500);
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    const arrived = performance.now();
+    handle(req, res, arrived).catch(() => {
+      observe(arrived, true);
       // The registry itself broke the connection: the client sees what the proxy saw.
       if (!res.headersSent) req.socket.resetAndDestroy();
     });
@@ -141,6 +171,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     url: `http://127.0.0.1:${port}`,
     counts,
     ledger,
+    traffic: () =>
+      seconds.map((b, second) => ({ second, requests: b.requests, errors: b.errors, latency_ms_mean: b.requests ? Math.round(b.latency / b.requests) : 0, latency_ms_max: Math.round(b.max) })),
     fault: (f = DEFAULT_PROXY_FAULTS) => void (faults = f),
     heal: () => void (faults = null),
     async close() {

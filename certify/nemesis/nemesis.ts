@@ -66,6 +66,7 @@ export function startNemesis(faults: readonly Fault[], schedule: Schedule, ready
   const startedAt = performance.now();
   const at = () => Math.round(performance.now() - startedAt);
   let broken: Fault | null = null;
+  let stopping: Promise<FaultBand[]> | null = null;
 
   async function heal(fault: Fault, band: FaultBand): Promise<void> {
     try {
@@ -112,14 +113,19 @@ export function startNemesis(faults: readonly Fault[], schedule: Schedule, ready
   return {
     bands,
     startedAt,
-    async stop() {
-      controller.abort();
-      const err = await ended;
-      // The loop heals what it broke; this is the last line of defence if it could not.
-      if (broken) await (broken as Fault).heal();
-      log(`nemesis: stopped after ${bands.length} fault(s); nothing is left broken`);
-      if (err) throw new Error(`the nemesis could not run its schedule: ${err.message}`, { cause: err });
-      return bands;
+    stop() {
+      stopping ??= finish();
+      return stopping;
     },
   };
+
+  async function finish(): Promise<FaultBand[]> {
+    controller.abort();
+    const err = await ended;
+    // The loop heals what it broke; this is the last line of defence if it could not.
+    if (broken) await (broken as Fault).heal();
+    log(`nemesis: stopped after ${bands.length} fault(s); nothing is left broken`);
+    if (err) throw new Error(`the nemesis could not run its schedule: ${err.message}`, { cause: err });
+    return bands;
+  }
 }

@@ -3,8 +3,9 @@
 // harness talks to the returned url — the proxy's, when `proxy` is among the
 // kinds — while the readiness of the registry itself is read from its own.
 import { commandFaults, parseNemesisCommands } from './command-faults.ts';
-import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import { startFaultProxy, type FaultProxy, type ProxyFaults } from './fault-proxy.ts';
 import { startNemesis, type Fault, type FaultBand, type Schedule } from './nemesis.ts';
+import { nemesisFigures, replayFlags, summaryLines, type NemesisFigures } from './nemesis-summary.ts';
 
 export const NEMESIS_KINDS = ['proxy', 'command', 'builtin'] as const;
 export type NemesisKind = (typeof NEMESIS_KINDS)[number];
@@ -24,6 +25,8 @@ export interface NemesisRequest {
   /** The embedded reference's own faults, for `builtin`. */
   builtin?: readonly Fault[];
   seed?: number;
+  /** What the proxy does while faulted; its defaults otherwise. */
+  proxyFaults?: ProxyFaults;
 }
 
 export interface OpenNemesis {
@@ -46,7 +49,7 @@ export async function openNemesis(request: NemesisRequest, target: string, log: 
   const proxy = request.kinds.includes('proxy') ? await startFaultProxy({ target, ...(request.seed !== undefined ? { seed: request.seed } : {}) }) : null;
   if (proxy) {
     log(`nemesis: proxy ${proxy.url} → ${target}`);
-    faults.unshift({ name: 'proxy', inject: async () => proxy.fault(), heal: async () => proxy.heal() });
+    faults.unshift({ name: 'proxy', inject: async () => proxy.fault(request.proxyFaults), heal: async () => proxy.heal() });
   }
   return { url: proxy?.url ?? target, proxy, faults, close: async () => proxy?.close() };
 }
@@ -54,32 +57,49 @@ export async function openNemesis(request: NemesisRequest, target: string, log: 
 export interface UnderNemesis<T> {
   value: T;
   bands: FaultBand[];
+  figures: NemesisFigures;
+  /** The proxy, closed, with its ledger and traffic, when `proxy` ran. */
+  proxy: FaultProxy | null;
 }
 
 /**
- * Runs `body` while the schedule breaks things, then stops and heals. Ctrl-C
- * and SIGTERM heal before the process ends, so nothing stays broken.
+ * Opens the nemesis in front of `target`, runs `body` against the url the
+ * harness must use while the schedule breaks things, then stops, heals and
+ * closes. `body` may end the faults early (a load run heals before its audit).
+ * Ctrl-C and SIGTERM heal before the process ends, so nothing stays broken.
  */
-export async function underNemesis<T>(open: OpenNemesis, schedule: Schedule, readyUrl: string, log: (line: string) => void, body: () => Promise<T>): Promise<UnderNemesis<T>> {
-  const run = startNemesis(open.faults, schedule, readyUrl, log);
+export async function withNemesis<T>(
+  request: NemesisRequest,
+  target: string,
+  log: (line: string) => void,
+  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[]) => Promise<T>,
+): Promise<UnderNemesis<T>> {
+  const open = await openNemesis(request, target, log);
+  const run = startNemesis(open.faults, request.schedule, target, log);
   const interrupted = (signal: NodeJS.Signals) => {
     log(`nemesis: ${signal}: healing before exit`);
     run.stop().then(
-      () => process.exit(130),
+      () => open.close().finally(() => process.exit(130)),
       (err: Error) => (log(`nemesis: ${err.message}`), process.exit(130)),
     );
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
-  let value: T;
   try {
-    value = await body();
-  } catch (err) {
-    await run.stop().catch((e: Error) => log(`nemesis: ${e.message}`));
-    throw err;
+    let value: T;
+    try {
+      value = await body(open.url, async () => void (await run.stop()), run.bands);
+    } catch (err) {
+      await run.stop().catch((e: Error) => log(`nemesis: ${e.message}`));
+      throw err;
+    }
+    const bands = await run.stop();
+    const figures = nemesisFigures(bands, open.proxy);
+    for (const line of summaryLines(figures, replayFlags(request.kinds, request.schedule, request.seed))) log(line);
+    return { value, bands, figures, proxy: open.proxy };
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
+    await open.close();
   }
-  return { value, bands: await run.stop() };
 }

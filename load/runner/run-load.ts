@@ -42,6 +42,8 @@ export interface LoadRunOptions {
   keepData?: boolean;
   /** Writes the report into the run directory; summary.json alone unless the caller brings renderers. */
   writeReport?: ReportWriter<LoadReport>;
+  /** Runs after the load, before the audit: a nemesis heals here, so the audit reads a mended registry. */
+  beforeAudit?: () => Promise<void>;
 }
 
 export interface LoadRunOutcome {
@@ -123,6 +125,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
+  await o.beforeAudit?.();
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
   const report = buildLoadReport({
