@@ -48,13 +48,15 @@ describe('fleetproof certify', { concurrency: true }, () => {
     const r = outcome.result;
     assert.deepEqual(r.reasons, []);
     assert.equal(outcome.exitCode, 0);
+    // The faults stage exercised the storage-failure clause through the proxy's lost answers.
+    assert.equal(r.clauses.find((c) => c.id === 'failure-storage')?.status, 'pass');
     assert.equal(r.verdict, 'qualified');
-    assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['load', 'passed']]);
+    assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
     assert.equal(documentProblems(schemaUrl('certification-result.v1.schema.json'), await readResult(out)), null);
     assert.ok(r.clauses.filter((c) => c.severity === 'required').every((c) => c.status === 'pass' || c.id === 'failure-storage'), 'every required clause is covered and holds');
     assert.ok(r.clauses.some((c) => c.cases.length > 0 && c.properties.length > 0), 'clauses list both cases and properties');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    for (const stage of ['conformance', 'properties', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}"`));
+    for (const stage of ['conformance', 'properties', 'faults', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}"`));
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /^# fleetproof certification: QUALIFIED/);
 
     const clean = await verify(out);
@@ -62,7 +64,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.equal(clean.verdict, 'qualified');
     const statement = JSON.parse(Buffer.from(JSON.parse(await readFile(join(out, BUNDLE_FILE), 'utf8')).payload, 'base64').toString()) as Statement;
     const signed = statement.subject.map((s) => s.name);
-    for (const file of ['result.json', 'report.html', 'junit.xml', 'conformance/result.json', 'properties/result.json', 'load/summary.json']) assert.ok(signed.includes(file), `${file} is signed`);
+    for (const file of ['result.json', 'report.html', 'junit.xml', 'conformance/result.json', 'properties/result.json', 'faults/result.json', 'load/summary.json']) assert.ok(signed.includes(file), `${file} is signed`);
 
     for (const file of ['properties/result.json', 'report.html', 'load/summary.json']) {
       const copy = join(root, `tampered-${file.replace(/\W/g, '-')}`);
@@ -121,7 +123,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
       const outcome = await runCertification({ target: { url: 'http://127.0.0.1:9', keyPath: signingKeyPath }, out, log: quiet });
       assert.equal(outcome.exitCode, 2);
       assert.equal(outcome.result.verdict, 'could-not-run');
-      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped']);
+      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped', 'skipped']);
       assert.deepEqual((await verify(out)).problems, []);
     } finally {
       await close();

@@ -15,7 +15,10 @@ import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '..
 import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
+import { DEFAULT_SCHEDULE, type Fault, type Schedule } from './nemesis/nemesis.ts';
+import type { NemesisRequest } from './nemesis/open-nemesis.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
+import { faultsStage, type FaultsStageOptions } from './stages/faults-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
 import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
@@ -33,6 +36,10 @@ export interface CertifyOptions {
   out?: string;
   /** Private Ed25519 JWK that signs the bundle; a fresh key otherwise. */
   signKeyPath?: string;
+  /** The faults stage's nemesis; without it the proxy, plus the embedded reference's own faults. */
+  nemesis?: NemesisRequest;
+  /** Runs per suite and round in the faults stage (tests keep it small). */
+  faultRuns?: number;
   log?: (line: string) => void;
 }
 
@@ -43,11 +50,20 @@ export interface CertifyOutcome {
   bundlePath: string;
 }
 
-const STAGES: Record<StageName, (ctx: StageContext) => Promise<StageOutput>> = {
-  conformance: conformanceStage,
-  properties: propertiesStage,
-  load: loadStage,
-};
+/** The certification's rhythm: short enough that faults fall inside the suites. */
+const CERTIFY_SCHEDULE: Schedule = { ...DEFAULT_SCHEDULE, faultMs: 2000, quietMs: 2000 };
+
+function stages(faults: FaultsStageOptions): Record<StageName, (ctx: StageContext) => Promise<StageOutput>> {
+  return { conformance: conformanceStage, properties: propertiesStage, faults: (ctx) => faultsStage(ctx, faults), load: loadStage };
+}
+
+/** The nemesis a run gets: the one asked for, or the proxy and whatever the target brings of its own. */
+function nemesisFor(options: CertifyOptions, target: CertificationTarget): NemesisRequest {
+  const builtin = target.builtinFaults ?? [];
+  const { builtin: _unknownUntilStarted, ...asked } = options.nemesis ?? { kinds: builtin.length > 0 ? ['proxy', 'builtin'] : ['proxy'], schedule: CERTIFY_SCHEDULE };
+  // Without faults of its own, `builtin` stays unsupplied and the stage says it could not run.
+  return { ...asked, ...(builtin.length > 0 ? { builtin } : {}) };
+}
 
 const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
 
@@ -98,6 +114,8 @@ export interface CertificationTarget {
   /** How a person names this target in a command that reproduces a failure. */
   flags: string;
   postgres: string | null;
+  /** Faults only this target can suffer (the embedded reference's PostgreSQL, its process). */
+  builtinFaults?: readonly Fault[];
   close(): Promise<void>;
 }
 
@@ -128,6 +146,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     version = await targetVersion(target.url);
     if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
     const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
+    const STAGES = stages({ nemesis: nemesisFor(options, target), ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}) });
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

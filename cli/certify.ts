@@ -5,8 +5,9 @@ import { runCertification } from '../certify/run-certification.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 
-export const summary = 'certify a registry: conformance, properties and load in one signed report';
+export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
 
 const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
@@ -15,6 +16,7 @@ const FLAGS = {
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
+  ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -24,7 +26,10 @@ export async function run(argv: string[]): Promise<number> {
   if ((v.target === undefined) !== (v.key === undefined)) throw new UsageError('--target and --key go together');
   if (!isStoreKind(v.store)) throw new UsageError(`--store must be memory or postgres, not ${v.store}`);
   if (v.target !== undefined && argv.some((a) => a === '--store' || a.startsWith('--store='))) throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  // The embedded reference brings its own faults; their list is known once it has started.
+  const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
   const outcome = await runCertification({
+    ...(nemesis ? { nemesis } : {}),
     ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key } } : {}),
     store: v.store,
     startEmbedded: startEmbeddedTarget,

@@ -5,6 +5,7 @@
 import type { CertificationTarget, EmbeddedStore } from '../certify/run-certification.ts';
 import { embeddedPostgres } from '../reference/embedded-postgres.ts';
 import { startEmbeddedReference } from '../reference/embedded-reference.ts';
+import { postgresFaults } from './builtin-faults.ts';
 
 export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void): Promise<CertificationTarget> {
   const pg = kind === 'postgres' ? await embeddedPostgres(log) : null;
@@ -19,6 +20,7 @@ export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: strin
       // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
       flags: `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`,
       postgres: pg?.version ?? null,
+      builtinFaults: pg ? postgresFaults(pg, log) : [],
       close: async () => {
         await reference.close();
         await pg?.stop();

@@ -6,6 +6,7 @@ import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import { xmlEscape as x } from '../conformance/render-junit.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import type { FaultsDocument } from '../schemas/faults-result.ts';
 
 interface TestCase {
   name: string;
@@ -33,7 +34,18 @@ function suite(name: string, cases: TestCase[]): string {
 export interface StageDocuments {
   conformance: ConformanceResult | null;
   properties: PropertiesDocument | null;
+  faults?: FaultsDocument | null;
   load: LoadReport | null;
+}
+
+function propertySuiteCases(doc: PropertiesDocument, classname: string): TestCase[] {
+  return doc.suites.map((s) => ({
+    name: s.name,
+    classname,
+    seconds: s.duration_ms / 1000,
+    ...(s.status === 'fail' ? { failure: `${s.violation?.message ?? ''}\n${s.replay?.command ?? ''}\n${(s.counterexample ?? []).join('\n')}` } : {}),
+    ...(s.status === 'error' ? { error: s.error ?? 'error' } : {}),
+  }));
 }
 
 export function renderCertificationJunit(r: CertificationResult, docs: StageDocuments): string {
@@ -57,16 +69,11 @@ export function renderCertificationJunit(r: CertificationResult, docs: StageDocu
     suites.push(
       suite(
         'properties',
-        docs.properties.suites.map((s) => ({
-          name: s.name,
-          classname: 'properties',
-          seconds: s.duration_ms / 1000,
-          ...(s.status === 'fail' ? { failure: `${s.violation?.message ?? ''}\n${s.replay?.command ?? ''}\n${(s.counterexample ?? []).join('\n')}` } : {}),
-          ...(s.status === 'error' ? { error: s.error ?? 'error' } : {}),
-        })),
+        propertySuiteCases(docs.properties, 'properties'),
       ),
     );
   }
+  if (docs.faults?.properties) suites.push(suite('faults', propertySuiteCases(docs.faults.properties, 'faults')));
   if (docs.load) {
     const l = docs.load;
     suites.push(
