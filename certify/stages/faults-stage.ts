@@ -15,6 +15,8 @@ import { replayFlags } from '../nemesis/nemesis-summary.ts';
 import { resultDocument, type ResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type PropertiesResult, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
+import type { Target } from '../../properties/targets/target.ts';
+import { waitUntilReady } from '../nemesis/ready.ts';
 import type { SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
@@ -46,8 +48,13 @@ export interface FaultsStageOptions {
 const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
 const DISTURBED_KEPT = 200;
 
+const READY_BEFORE_RUN_MS = 120_000;
+
 async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<{ result: PropertiesResult; rounds: number }> {
-  const target = await httpTarget({ url, key: ctx.key });
+  const http = await httpTarget({ url, key: ctx.key });
+  // A run starts once the registry says it is ready, so an outage ends the
+  // runs it catches instead of spinning through runs that cannot begin.
+  const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: () => http.close() };
   try {
     let round = 0;
     let result: PropertiesResult;
