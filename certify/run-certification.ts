@@ -40,6 +40,8 @@ export interface CertifyOptions {
   nemesis?: NemesisRequest;
   /** Runs per suite and round in the faults stage (tests keep it small). */
   faultRuns?: number;
+  /** Keeps the faults stage going for at least this long. */
+  faultsDurationMs?: number;
   log?: (line: string) => void;
 }
 
@@ -146,7 +148,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     version = await targetVersion(target.url);
     if (!version) throw new Error(`the target ${target.url} does not answer GET /version`);
     const ctx: StageContext = { out: outDir, targetUrl: target.url, key: target.key, keyPath: target.keyPath, profile, targetFlags: target.flags, log };
-    const STAGES = stages({ nemesis: nemesisFor(options, target), ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}) });
+    const nemesis = nemesisFor(options, target);
+    const soak = options.faultsDurationMs;
+    // A soak keeps the schedule injecting for as long as the rounds go on.
+    if (soak !== undefined) nemesis.schedule = { ...nemesis.schedule, maxDurationMs: Math.max(nemesis.schedule.maxDurationMs, soak + 60_000), maxFaults: Math.max(nemesis.schedule.maxFaults, Math.ceil(soak / 1000)) };
+    const STAGES = stages({ nemesis, ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}), ...(soak !== undefined ? { minDurationMs: soak } : {}) });
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

@@ -2,6 +2,7 @@
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
+import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
@@ -17,7 +18,16 @@ const FLAGS = {
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
   ...NEMESIS_FLAGS,
+  'faults-duration': { type: 'string', description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it' },
 } satisfies Record<string, FlagSpec>;
+
+function durationMs(text: string): number {
+  try {
+    return parseDuration(text) * 1000;
+  } catch (err) {
+    throw new UsageError(`--faults-duration: ${(err as Error).message}`);
+  }
+}
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('certify', summary, FLAGS, argv);
@@ -30,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
   const outcome = await runCertification({
     ...(nemesis ? { nemesis } : {}),
+    ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
     ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key } } : {}),
     store: v.store,
     startEmbedded: startEmbeddedTarget,

@@ -41,8 +41,10 @@ export interface FaultsStageOptions {
   suites?: readonly SuiteName[];
   /** Rounds go on until this many faults were injected… */
   minFaults?: number;
-  /** …but no more rounds than this. */
+  /** …but no more rounds than this… */
   maxRounds?: number;
+  /** …unless rounds must go on for at least this long (a soak under faults). */
+  minDurationMs?: number;
 }
 
 const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
@@ -58,12 +60,15 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, ban
   try {
     let round = 0;
     let result: PropertiesResult;
+    const started = performance.now();
+    const more = () => bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0);
+    const maxRounds = o.maxRounds ?? (o.minDurationMs ? 10_000 : 10);
     do {
       round++;
       ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
       result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, ...(o.runs !== undefined ? { runs: o.runs } : {}) });
       if (result.suites.some((s) => s.status !== 'pass')) break;
-    } while (bands.length < (o.minFaults ?? 3) && round < (o.maxRounds ?? 10));
+    } while (more() && round < maxRounds);
     return { result, rounds: round };
   } finally {
     await target.close();
