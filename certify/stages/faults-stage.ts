@@ -45,6 +45,8 @@ export interface FaultsStageOptions {
   maxRounds?: number;
   /** …unless rounds must go on for at least this long (a soak under faults). */
   minDurationMs?: number;
+  /** Round n runs with seed + n - 1; a random seed per round otherwise. */
+  seed?: number;
 }
 
 const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
@@ -52,13 +54,24 @@ const DISTURBED_KEPT = 200;
 
 const READY_BEFORE_RUN_MS = 120_000;
 
-async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<{ result: PropertiesResult; rounds: number }> {
+interface Rounds {
+  /** The last round's result: the first that did not pass, or the last of passing ones. */
+  result: PropertiesResult;
+  rounds: number;
+  /** Over every round. */
+  runs: number;
+  indeterminateRuns: number;
+}
+
+async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<Rounds> {
   const http = await httpTarget({ url, key: ctx.key });
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
   const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: () => http.close() };
   try {
     let round = 0;
+    let runs = 0;
+    let indeterminateRuns = 0;
     let result: PropertiesResult;
     const started = performance.now();
     const more = () => bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0);
@@ -66,10 +79,12 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, ban
     do {
       round++;
       ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, ...(o.runs !== undefined ? { runs: o.runs } : {}) });
+      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+      runs += result.suites.reduce((n, s) => n + s.runs, 0);
+      indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
       if (result.suites.some((s) => s.status !== 'pass')) break;
     } while (more() && round < maxRounds);
-    return { result, rounds: round };
+    return { result, rounds: round, runs, indeterminateRuns };
   } finally {
     await target.close();
   }
@@ -81,10 +96,10 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   let doc: FaultsDocument;
   let properties: ResultDocument | null = null;
   let suites: SuiteResult[] = [];
-  let roundCount = 0;
+  let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
     const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, _end, bands) => rounds(ctx, o, url, bands));
-    roundCount = under.value.rounds;
+    totals = under.value;
     suites = under.value.result.suites;
     properties = await resultDocument(under.value.result, (s) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`);
     const noFaults = under.bands.length === 0 ? 'no fault fell inside the suites: the stage exercised nothing' : null;
@@ -130,9 +145,10 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       result_file: 'faults/result.json',
       figures: {
         faults: f.faults,
-        rounds: roundCount,
-        runs: suites.reduce((n, s) => n + s.runs, 0),
-        indeterminate_runs: suites.reduce((n, s) => n + s.indeterminateRuns, 0),
+        rounds: totals.rounds,
+        runs: totals.runs,
+        indeterminate_runs: totals.indeterminateRuns,
+        requests: f.forwarded + f.reset_before_forward,
         lost_responses: f.lost_after_forward,
         resets: f.reset_before_forward,
         recovery_ms_max: f.recovery_ms_max ?? '-',
