@@ -50,8 +50,10 @@ describe('fleetproof certify', { concurrency: true }, () => {
     const r = outcome.result;
     assert.deepEqual(r.reasons, []);
     assert.equal(outcome.exitCode, 0);
+    // The faults stage exercised the storage-failure clause through the proxy's lost answers.
+    assert.equal(r.clauses.find((c) => c.id === 'failure-storage')?.status, 'pass');
     assert.equal(r.verdict, 'qualified');
-    assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['load', 'passed']]);
+    assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
     assert.equal(documentProblems(schemaUrl('certification-result.v1.schema.json'), await readResult(out)), null);
     // The clauses no black-box case can test are the lint's exemptions; every other required clause holds.
     const unheld = r.clauses.filter((c) => c.severity === 'required' && c.status !== 'pass' && !Object.hasOwn(EXEMPT_CLAUSES, c.id));
@@ -60,7 +62,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     // One run id for the whole certification: every stage's document carries the certification's.
     for (const file of ['conformance/result.json', 'load/summary.json']) assert.equal(JSON.parse(await readFile(join(out, file), 'utf8')).run_id, r.run_id, `${file} has the run's id`);
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    for (const stage of ['conformance', 'properties', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}[".]`));
+    for (const stage of ['conformance', 'properties', 'faults', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}[".]`));
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /^# fleetproof certification: QUALIFIED/);
 
     const clean = await verify(out);
@@ -68,7 +70,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.equal(clean.verdict, 'qualified');
     const statement = JSON.parse(Buffer.from(JSON.parse(await readFile(join(out, BUNDLE_FILE), 'utf8')).payload, 'base64').toString()) as Statement;
     const signed = statement.subject.map((s) => s.name);
-    for (const file of ['result.json', 'report.html', 'junit.xml', 'conformance/result.json', 'properties/result.json', 'load/summary.json']) assert.ok(signed.includes(file), `${file} is signed`);
+    for (const file of ['result.json', 'report.html', 'junit.xml', 'conformance/result.json', 'properties/result.json', 'faults/result.json', 'load/summary.json']) assert.ok(signed.includes(file), `${file} is signed`);
 
     for (const file of ['properties/result.json', 'report.html', 'load/summary.json']) {
       const copy = join(root, `tampered-${file.replace(/\W/g, '-')}`);
@@ -127,7 +129,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
       const outcome = await runCertification({ target: { url: 'http://127.0.0.1:9', keyPath: signingKeyPath }, out, log: quiet });
       assert.equal(outcome.exitCode, 2);
       assert.equal(outcome.result.verdict, 'could-not-run');
-      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped']);
+      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped', 'skipped']);
       assert.deepEqual((await verify(out)).problems, []);
     } finally {
       await close();

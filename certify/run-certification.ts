@@ -17,7 +17,10 @@ import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
 import { groundsOf } from './grounds.ts';
+import { DEFAULT_SCHEDULE, type Fault, type Schedule } from './nemesis/nemesis.ts';
+import type { NemesisRequest } from './nemesis/open-nemesis.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
+import { faultsStage, type FaultsStageOptions } from './stages/faults-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
 import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
@@ -35,6 +38,12 @@ export interface CertifyOptions {
   out?: string;
   /** Private Ed25519 JWK that signs the bundle; a fresh key otherwise. */
   signKeyPath?: string;
+  /** The faults stage's nemesis; without it the proxy, plus the embedded reference's own faults. */
+  nemesis?: NemesisRequest;
+  /** Runs per suite and round in the faults stage (tests keep it small). */
+  faultRuns?: number;
+  /** Keeps the faults stage going for at least this long. */
+  faultsDurationMs?: number;
   log?: (line: string) => void;
 }
 
@@ -45,11 +54,20 @@ export interface CertifyOutcome {
   bundlePath: string;
 }
 
-const STAGES: Record<StageName, (ctx: StageContext) => Promise<StageOutput>> = {
-  conformance: conformanceStage,
-  properties: propertiesStage,
-  load: loadStage,
-};
+/** The certification's rhythm: short enough that faults fall inside the suites. */
+const CERTIFY_SCHEDULE: Schedule = { ...DEFAULT_SCHEDULE, faultMs: 2000, quietMs: 2000 };
+
+function stages(faults: FaultsStageOptions): Record<StageName, (ctx: StageContext) => Promise<StageOutput>> {
+  return { conformance: conformanceStage, properties: propertiesStage, faults: (ctx) => faultsStage(ctx, faults), load: loadStage };
+}
+
+/** The nemesis a run gets: the one asked for, or the proxy and whatever the target brings of its own. */
+function nemesisFor(options: CertifyOptions, target: CertificationTarget): NemesisRequest {
+  const builtin = target.builtinFaults ?? [];
+  const { builtin: _unknownUntilStarted, ...asked } = options.nemesis ?? { kinds: builtin.length > 0 ? ['proxy', 'builtin'] : ['proxy'], schedule: CERTIFY_SCHEDULE };
+  // Without faults of its own, `builtin` stays unsupplied and the stage says it could not run.
+  return { ...asked, ...(builtin.length > 0 ? { builtin } : {}) };
+}
 
 const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
 
@@ -87,6 +105,8 @@ export interface CertificationTarget {
   /** How a person names this target in a command that reproduces a failure. */
   flags: string;
   postgres: string | null;
+  /** Faults only this target can suffer (the embedded reference's PostgreSQL, its process). */
+  builtinFaults?: readonly Fault[];
   close(): Promise<void>;
 }
 
@@ -117,6 +137,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     // Conformance mints every role; the load flows stamp leases on this machine's clock.
     version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
     const ctx: StageContext = { out: outDir, runId, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
+    const nemesis = nemesisFor(options, target);
+    const soak = options.faultsDurationMs;
+    // A soak keeps the schedule injecting for as long as the rounds go on.
+    if (soak !== undefined) nemesis.schedule = { ...nemesis.schedule, maxDurationMs: Math.max(nemesis.schedule.maxDurationMs, soak + 60_000), maxFaults: Math.max(nemesis.schedule.maxFaults, Math.ceil(soak / 1000)) };
+    const STAGES = stages({ nemesis, ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}), ...(soak !== undefined ? { minDurationMs: soak } : {}) });
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {

@@ -8,6 +8,7 @@ import type { ConformanceResult } from '../conformance/runner/result.ts';
 import { verdictOf } from '../conformance/runner/status.ts';
 import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
 import type { LoadReport } from '../load/runner/load-report.ts';
+import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
 import { RESULT_FILE, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
 
 /** A definite defect outranks an inconclusive stage; qualified needs every stage passed. */
@@ -32,6 +33,13 @@ export function conformanceStatus(result: ConformanceResult): StageStatus {
 export function propertiesStatus(doc: PropertiesDocument): StageStatus {
   if (doc.suites.some((s) => s.status === 'fail')) return 'failed';
   return doc.suites.length > 0 && doc.suites.every((s) => s.status === 'pass') ? 'passed' : 'could-not-run';
+}
+
+/** A counterexample under faults is a defect; a stage that could not fault or judge says so. */
+export function faultsStatus(doc: FaultsDocument): StageStatus {
+  if (doc.properties?.suites.some((s) => s.status === 'fail')) return 'failed';
+  if (doc.error !== null || !doc.properties) return 'could-not-run';
+  return propertiesStatus(doc.properties);
 }
 
 const COMPARISON = /(<=|>=|==|!=|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*$/;
@@ -69,6 +77,7 @@ async function readJson<T>(dir: string, file: string): Promise<T> {
 const JUDGES: Record<StageName, (doc: never) => StageStatus> = {
   conformance: conformanceStatus as (doc: never) => StageStatus,
   properties: propertiesStatus as (doc: never) => StageStatus,
+  faults: faultsStatus as (doc: never) => StageStatus,
   load: loadStatus as (doc: never) => StageStatus,
 };
 

@@ -3,14 +3,16 @@
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
 import { VERDICT_WORDS } from '../contract/verdict-words.ts';
+import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { loadScaleContract } from '../load/runner/scale-contract.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 
-export const summary = 'certify a registry: conformance, properties and load in one signed report';
+export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
@@ -20,7 +22,17 @@ export const FLAGS = {
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
+  ...NEMESIS_FLAGS,
+  'faults-duration': { type: 'string', description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it' },
 } satisfies Record<string, FlagSpec>;
+
+function durationMs(text: string): number {
+  try {
+    return parseDuration(text) * 1000;
+  } catch (err) {
+    throw new UsageError(`--faults-duration: ${(err as Error).message}`);
+  }
+}
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('certify', summary, FLAGS, argv);
@@ -34,7 +46,11 @@ export async function run(argv: string[]): Promise<number> {
   const profiles = Object.keys(loadScaleContract().profiles);
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
   if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
+  // The embedded reference brings its own faults; their list is known once it has started.
+  const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
   const outcome = await runCertification({
+    ...(nemesis ? { nemesis } : {}),
+    ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
     ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
     store: v.store,
     startEmbedded: startEmbeddedTarget,

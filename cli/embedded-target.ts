@@ -1,38 +1,54 @@
 // The registry `fleetproof certify` starts when no --target is given: the
-// reference, in this process, on the store asked for (PostgreSQL from PG_URL
-// or an embedded server). certify/ receives it from here, so only the
-// composition root reaches into the reference.
+// reference on the store asked for — in this process on the memory store; on
+// PostgreSQL (from PG_URL or an embedded server) as a child process, so the
+// faults stage can kill it and start it again on the same database.
+// certify/ receives it from here, so only the composition root reaches into
+// the reference.
 import type { CertificationTarget, EmbeddedStore } from '../certify/run-certification.ts';
-import { embeddedPostgres } from '../reference/embedded-postgres.ts';
+import { embeddedPostgres, type CertificationPostgres } from '../reference/embedded-postgres.ts';
 import { startEmbeddedReference } from '../reference/embedded-reference.ts';
+import { postgresFaults } from './builtin-faults.ts';
 import { onTermination } from './orphan-watch.ts';
+import { startReferenceProcess } from './reference-process.ts';
+
+async function onPostgres(pg: CertificationPostgres, log: (line: string) => void): Promise<Omit<CertificationTarget, 'flags'>> {
+  const reference = await startReferenceProcess(pg.url);
+  log(`embedded reference (postgres store, child process) at ${reference.url}`);
+  return {
+    url: reference.url,
+    key: reference.signingKey,
+    keyPath: reference.signingKeyPath,
+    embedded: true,
+    postgres: pg.version,
+    builtinFaults: [...postgresFaults(pg, log), reference.crash],
+    close: async () => {
+      await reference.close();
+      await pg.stop();
+    },
+  };
+}
 
 export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void): Promise<CertificationTarget> {
-  const pg = kind === 'postgres' ? await embeddedPostgres(log) : null;
+  // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
+  const flags = `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`;
   // A run stopped by a signal stops the registry (and the PostgreSQL server) it started.
-  let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
+  let started: { close(): Promise<void> } | undefined;
+  let pg: CertificationPostgres | undefined;
   const stopOnSignal = onTermination(async () => {
-    await reference?.close();
+    await started?.close();
     await pg?.stop();
   }, log);
   try {
-    reference = await startEmbeddedReference({ store: kind, ...(pg ? { pgUrl: pg.url } : {}) });
-    const started = reference;
+    if (kind === 'postgres') {
+      pg = await embeddedPostgres(log);
+      const target = await onPostgres(pg, log);
+      started = target;
+      return { ...target, flags, close: async () => (stopOnSignal(), await target.close()) };
+    }
+    const reference = await startEmbeddedReference({ store: kind });
+    started = reference;
     log(`embedded reference (${kind} store) at ${reference.url}`);
-    return {
-      url: reference.url,
-      key: reference.signingKey,
-      keyPath: reference.signingKeyPath,
-      embedded: true,
-      // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
-      flags: `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`,
-      postgres: pg?.version ?? null,
-      close: async () => {
-        stopOnSignal();
-        await started.close();
-        await pg?.stop();
-      },
-    };
+    return { url: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, embedded: true, flags, postgres: null, builtinFaults: [], close: async () => (stopOnSignal(), await reference.close()) };
   } catch (err) {
     stopOnSignal();
     await pg?.stop();

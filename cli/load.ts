@@ -9,6 +9,7 @@ import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
+import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 
 export const summary = 'run a scale qualification profile against a registry and audit it';
 
@@ -28,6 +29,7 @@ export const FLAGS = {
   plan: { type: 'string', flagOnly: true, description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
   segment: { type: 'string', flagOnly: true, description: "with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)" },
   'segment-sequence': { type: 'string', flagOnly: true, description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts' },
+  ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -82,7 +84,23 @@ export async function run(argv: string[]): Promise<number> {
     keepData: v['keep-data'] ?? false,
     writeReport: writeLoadReport,
   };
-  const outcome: LoadRunOutcome = v['write-plan'] !== undefined ? await writeSharedPlan(options, v['write-plan']) : await runLoad(options);
+  const nemesis = nemesisRequestOf(v);
+  if (nemesis && (v.plan !== undefined || v['write-plan'] !== undefined)) throw usage('--nemesis runs with a whole load run, not with --plan or --write-plan');
+  let outcome: LoadRunOutcome;
+  if (v['write-plan'] !== undefined) outcome = await writeSharedPlan(options, v['write-plan']);
+  else if (!nemesis) outcome = await runLoad(options);
+  else {
+    const { withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
+    // The faults end, healed, before the audit reads the registry's state.
+    const under = await withNemesis(nemesis, options.target, (line) => console.log(line), (url, endFaults) => runLoad({ ...options, target: url, beforeAudit: endFaults }));
+    outcome = under.value;
+    // The load's clients do not retry what a fault cut off, so a threshold or
+    // an audit can fail for the faults' sake: such a run measures degradation
+    // and recovery, and judges nothing (the faults stage of certify does).
+    if (outcome.exitCode === 1 && under.figures.faults > 0) {
+      outcome = { ...outcome, exitCode: 2, message: `${outcome.message}; under ${under.figures.faults} fault(s) this measures degradation and recovery, not conformance (certify's faults stage judges that)` };
+    }
+  }
   if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);

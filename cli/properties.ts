@@ -9,6 +9,7 @@ import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
+import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
 
@@ -25,6 +26,7 @@ export const FLAGS = {
   out: { type: 'string', description: 'directory for result.json (default reports/runs/<run id>)' },
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+  ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
@@ -59,9 +61,11 @@ export async function run(argv: string[]): Promise<number> {
     const faults = faultsOf(v.fault ?? []);
     const http = v.target !== undefined ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
-    return await runPropertiesCommand({
+    const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
+    if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
+    const runWith = async (url: string | null) => runPropertiesCommand({
       openTarget: async () => {
-        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget(http);
+        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
         if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
         return referenceMemoryTarget({ faults });
@@ -75,6 +79,9 @@ export async function run(argv: string[]): Promise<number> {
       argv,
       writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
     });
+    if (!nemesis || !http) return await runWith(null);
+    const { withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
+    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url) => runWith(url))).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

@@ -8,6 +8,8 @@ export interface CertificationPostgres {
   url: string;
   version: string;
   stop(): Promise<void>;
+  /** Stops and starts the server on its data (an embedded server only; PG_URL belongs to someone else). */
+  restart: { halt(): Promise<void>; resume(): Promise<void> } | null;
 }
 
 async function serverVersion(url: string): Promise<string> {
@@ -22,11 +24,11 @@ async function serverVersion(url: string): Promise<string> {
 
 export async function embeddedPostgres(log: (line: string) => void): Promise<CertificationPostgres> {
   const given = process.env['PG_URL'];
-  if (given) return { url: given, version: await serverVersion(given), stop: async () => {} };
+  if (given) return { url: given, version: await serverVersion(given), stop: async () => {}, restart: null };
   log('starting an embedded PostgreSQL server');
   const server = await startEmbeddedPostgres();
   try {
-    return { url: server.url, version: await serverVersion(server.url), stop: () => server.stop() };
+    return { url: server.url, version: await serverVersion(server.url), stop: () => server.stop(), restart: { halt: () => server.halt(), resume: () => server.resume() } };
   } catch (err) {
     await server.stop();
     throw err;

@@ -58,6 +58,8 @@ export interface LoadRunOptions {
   keepData?: boolean;
   /** Writes the report into the run directory; summary.json alone unless the caller brings renderers. */
   writeReport?: ReportWriter<LoadReport>;
+  /** Runs after the load, before the audit: a nemesis heals here, so the audit reads a mended registry. */
+  beforeAudit?: () => Promise<void>;
 }
 
 export interface LoadRunOutcome {
@@ -181,6 +183,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const journal = await readJournal(journalFile);
   // A malformed output file loses the charts, not the run: writeRunMetrics below reports it.
   const output = await readRunOutput(metricsFile, summary?.test_run_duration_ms ?? null).catch(() => null);
+  await o.beforeAudit?.();
   // Other parts may still hold routes: only the merge, after all of them, can audit.
   const after: AfterLoad = part ? { audit: null, error: null, retirement: null } : await auditAndRetire(plan, journal, o.keepData ?? false);
   const finishedAt = new Date();

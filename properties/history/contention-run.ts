@@ -12,6 +12,8 @@ import type { TargetStore } from '../targets/target.ts';
 import { shrunkCapacity, type ContentionScenario } from './contention-scenario.ts';
 import { describeOp, type Instant, type Op } from './history.ts';
 import { certainHolds, findOverbooking, type CapacityTimeline } from './overbooking-checker.ts';
+import { describeLostSettlement, lostSettlements } from './settlement-checker.ts';
+import { changedAssignments, describeChangedAssignment } from './assignment-checker.ts';
 
 /** How a client reaches the store: directly, or through fast-check's scheduler. */
 export type StoreAccess = Pick<TargetStore, 'resolve' | 'settle' | 'reportHealth'>;
@@ -134,6 +136,10 @@ function reservedByRetry(history: readonly Op[], action: string): boolean {
 export async function auditQuiescence(m: RegistryModel, store: TargetStore, history: Op[], baseline: Record<string, number>, phase: string): Promise<RouteView[]> {
   const actions = [...new Map(history.filter((op) => op.kind !== 'health').map((op) => [op.action, op])).values()];
   const views = (await Promise.all(actions.map((op) => store.route(op.tenant, op.action)))).filter((v): v is RouteView => v !== null);
+  const changed = changedAssignments(history, views);
+  expectProperty('pinned-routes', changed.length === 0, () => `${phase}: ${describeChangedAssignment(changed[0]!, history)}`);
+  const lost = lostSettlements(history, views);
+  expectProperty('idempotent-settlement', lost.length === 0, () => `${phase}: ${describeLostSettlement(lost[0]!, history)}`);
   const expectedReplicas = new Map<string, number>(Object.keys(m.s.replicas).map((id) => [id, 0]));
   const expectedCounters = new Map<string, number>(Object.entries(baseline));
   for (const v of views) {

@@ -9,6 +9,8 @@ import { coverageChart } from '../charts/coverage-chart.ts';
 import { escapeXml as esc } from '../charts/svg.ts';
 import { badge, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { loadSections } from '../load/render-html.ts';
+import type { FaultsDocument } from '../schemas/faults-result.ts';
+import { faultsTimeline } from './faults-timeline.ts';
 
 function stageRow(s: StageRecord): string {
   const figures = Object.entries(s.figures)
@@ -50,7 +52,16 @@ function clauseRow(c: ClauseCoverage): string {
   return `<tr id="clause-${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.keyword)}</td><td>${esc(c.section)}</td><td>${badge(c.status)}</td><td>${cases || '<span class="muted">none</span>'}</td><td>${properties}</td></tr>`;
 }
 
-export function renderCertificationHtml(r: CertificationResult, load: LoadReport | null): string {
+function faultsSection(doc: FaultsDocument): string {
+  const f = doc.figures;
+  const bands = doc.bands.map((b) => `<tr><td>${esc(b.fault)}</td><td>${b.start}–${b.end} ms</td><td>${b.recovery_ms ?? '-'} ms</td><td>${esc(b.error ?? '')}</td></tr>`).join('');
+  return `<p>${f.faults} fault(s) (${esc(Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ') || 'none')}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding and lost ${f.lost_after_forward} response(s) after the registry acted; those operations are indeterminate in the histories. Schedule: <code>${esc(doc.replay)}</code>.</p>
+${doc.error ? `<p class="bad">${esc(doc.error)}</p>` : ''}
+${faultsTimeline(doc)}
+<details><summary>Every fault</summary><table><tr><th>fault</th><th>when</th><th>ready after heal</th><th>error</th></tr>${bands}</table></details>`;
+}
+
+export function renderCertificationHtml(r: CertificationResult, load: LoadReport | null, faults: FaultsDocument | null = null): string {
   const impl = r.target.version?.implementation;
   const target = `${esc(r.target.url)}${impl ? ` (${esc(impl.name)} ${esc(impl.version)})` : ''}${r.target.embedded ? `, the embedded reference on the ${esc(r.target.store ?? '')} store` : ''}`;
   const required = r.clauses.filter((c) => c.severity === 'required');
@@ -70,6 +81,8 @@ ${coverageChart(r.clauses)}
 <details${r.failures.length ? ' open' : ''}><summary>Every clause with the cases and properties that cover it</summary>
 ${scrollTable(`<tr><th>clause</th><th>keyword</th><th>section</th><th>status</th><th>conformance cases</th><th>properties and audit</th></tr>${r.clauses.map(clauseRow).join('')}`)}
 </details>
+<h2>Faults</h2>
+${faults ? faultsSection(faults) : '<p class="muted">The faults stage did not produce a report.</p>'}
 <h2>Scale qualification</h2>
 ${load ? loadSections(load) : '<p class="muted">The load stage did not produce a report.</p>'}
 <h2>Environment</h2>

@@ -3,6 +3,7 @@
 // whichever command ran it), and for a stage that did not run one testcase
 // that says so: skipped when it was not reached, as report.md says, an error
 // when it could not run.
+import type { FaultsDocument } from '../schemas/faults-result.ts';
 import type { CertificationResult } from '../schemas/certification-result.ts';
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
@@ -14,6 +15,7 @@ import { loadSuite, propertiesSuite } from '../junit/suites.ts';
 export interface StageDocuments {
   conformance: ConformanceResult | null;
   properties: PropertiesDocument | null;
+  faults?: FaultsDocument | null;
   load: LoadReport | null;
 }
 
@@ -22,6 +24,7 @@ export function renderCertificationJunit(r: CertificationResult, docs: StageDocu
   for (const stage of r.stages) {
     if (stage.name === 'conformance' && docs.conformance) suites.push(...conformanceSuites(docs.conformance));
     else if (stage.name === 'properties' && docs.properties) suites.push(propertiesSuite(docs.properties));
+    else if (stage.name === 'faults' && docs.faults?.properties) suites.push(propertiesSuite(docs.faults.properties, 'faults'));
     else if (stage.name === 'load' && docs.load) suites.push(loadSuite(docs.load));
     else {
       const reason = stage.reasons.join('\n') || stage.status;

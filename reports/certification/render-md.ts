@@ -49,7 +49,7 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     `- machine: ${e.cpus.count} × ${e.cpus.model}, ${(e.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${e.platform} ${e.arch}, Node ${e.node}`,
     `- PostgreSQL: ${e.postgres ?? 'not used by the harness'}`,
     '',
-    'Each stage has its own report in its directory (conformance/, properties/, load/). The run is signed in `bundle.json`.',
+    'Each stage has its own report in its directory (conformance/, properties/, faults/, load/). The run is signed in `bundle.json`.',
     '',
   );
   return lines.join('\n');

@@ -6,6 +6,7 @@ import type { CertificationResult, StageName } from '../schemas/certification-re
 import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import type { FaultsDocument } from '../schemas/faults-result.ts';
 import { renderCertificationHtml } from './render-html.ts';
 import { renderCertificationJunit } from './render-junit.ts';
 import { renderCertificationMarkdown } from './render-md.ts';
@@ -23,7 +24,8 @@ export async function writeCertificationReports(dir: string, r: CertificationRes
   const conformance = await stageDocument<ConformanceResult>(dir, r, 'conformance');
   const properties = await stageDocument<PropertiesDocument>(dir, r, 'properties');
   const load = await stageDocument<LoadReport>(dir, r, 'load');
-  await writeFile(join(dir, 'report.html'), renderCertificationHtml(r, load));
+  const faults = await stageDocument<FaultsDocument>(dir, r, 'faults');
+  await writeFile(join(dir, 'report.html'), renderCertificationHtml(r, load, faults));
   await writeFile(join(dir, 'report.md'), renderCertificationMarkdown(r));
-  await writeFile(join(dir, 'junit.xml'), renderCertificationJunit(r, { conformance, properties, load }));
+  await writeFile(join(dir, 'junit.xml'), renderCertificationJunit(r, { conformance, properties, faults, load }));
 }

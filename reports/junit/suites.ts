@@ -7,13 +7,14 @@ import type { ResultDocument as PropertiesDocument } from '../../properties/runn
 import { spanSeconds, type JunitCase, type JunitSuite } from './junit.ts';
 
 /** One suite; the suites ran one after another, so their times add up to the wall time. */
-export function propertiesSuite(doc: PropertiesDocument): JunitSuite {
+/** A property run as a suite; `part` names the stage that ran it (the faults stage runs property suites too). */
+export function propertiesSuite(doc: PropertiesDocument, part: 'properties' | 'faults' = 'properties'): JunitSuite {
   return {
-    name: 'properties',
+    name: part,
     seconds: spanSeconds(doc.started_at, doc.finished_at),
     timestamp: doc.started_at,
     cases: doc.suites.map((s): JunitCase => {
-      const base = { classname: 'fleetproof.properties', name: s.name, seconds: s.duration_ms / 1000, output: `${s.runs} runs (${s.indeterminate_runs} indeterminate), seed ${s.seed}` };
+      const base = { classname: `fleetproof.${part}`, name: s.name, seconds: s.duration_ms / 1000, output: `${s.runs} runs (${s.indeterminate_runs} indeterminate), seed ${s.seed}` };
       if (s.status === 'fail') return { ...base, outcome: { kind: 'fail', message: s.violation?.message ?? 'counterexample', detail: [s.violation?.message ?? '', s.replay?.command ?? '', ...(s.counterexample ?? [])].join('\n'), type: 'Counterexample' } };
       if (s.status === 'error') return { ...base, outcome: { kind: 'error', message: s.error ?? 'could not judge', type: 'CouldNotJudge' } };
       return { ...base, outcome: { kind: 'pass' } };

@@ -10,8 +10,8 @@ export const CERTIFICATION_SCHEMA = 'fleetproof-certification-result/v1';
 export const RESULT_FILE = 'result.json';
 
 export type Verdict = 'qualified' | 'non-conformant' | 'could-not-run';
-export type StageName = 'conformance' | 'properties' | 'load';
-export const STAGE_NAMES: readonly StageName[] = ['conformance', 'properties', 'load'];
+export type StageName = 'conformance' | 'properties' | 'faults' | 'load';
+export const STAGE_NAMES: readonly StageName[] = ['conformance', 'properties', 'faults', 'load'];
 
 /** passed: the stage holds; failed: it found a defect; could-not-run: it gave no verdict; skipped: not reached. */
 export type StageStatus = 'passed' | 'failed' | 'could-not-run' | 'skipped';

@@ -1,0 +1,66 @@
+// The proxy's faults do what their names say, and its ledger says exactly
+// which requests it disturbed: a reset one never reached the registry, a lost
+// one did (the registry answered) while the client heard nothing.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
+import { startFaultProxy, type FaultProxy } from '../fault-proxy.ts';
+
+describe('the fault proxy', () => {
+  let upstream: Server;
+  let upstreamUrl: string;
+  const seen: string[] = [];
+  before(async () => {
+    upstream = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+  async function withProxy(body: (proxy: FaultProxy) => Promise<void>): Promise<void> {
+    const proxy = await startFaultProxy({ target: upstreamUrl, seed: 7 });
+    try {
+      await body(proxy);
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  const send = (proxy: FaultProxy, path: string) => request(`${proxy.url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1) } });
+
+  it('listens on loopback and forwards untouched while healed', () =>
+    withProxy(async (proxy) => {
+      assert.match(proxy.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await send(proxy, '/healed');
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(await res.body.json(), { ok: true });
+      assert.deepEqual(proxy.ledger, []);
+    }));
+
+  it('resets a connection before forwarding, and the registry never sees the request', () =>
+    withProxy(async (proxy) => {
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
+      await assert.rejects(send(proxy, '/reset-me'));
+      assert.ok(!seen.includes('POST /reset-me'));
+      assert.deepEqual(proxy.ledger.map((d) => [d.fate, d.requestId, d.status]), [['reset-before-forward', 'reset-me', null]]);
+    }));
+
+  it('loses a response after forwarding, and the registry did act', () =>
+    withProxy(async (proxy) => {
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
+      await assert.rejects(send(proxy, '/lose-me'));
+      assert.ok(seen.includes('POST /lose-me'));
+      assert.deepEqual(proxy.ledger.map((d) => [d.fate, d.requestId, d.status]), [['lost-after-forward', 'lose-me', 200]]);
+      proxy.heal();
+      assert.equal((await send(proxy, '/after-heal')).statusCode, 200);
+      assert.equal(proxy.ledger.length, 1);
+    }));
+});

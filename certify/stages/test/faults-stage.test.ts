@@ -1,0 +1,81 @@
+// The faults stage against registries served over HTTP: the reference
+// passes it while the proxy loses its answers, and registries broken where
+// faults bite fail it — one that picks a replica anew when a retry follows a
+// lost answer, one that reserves capacity outside its commit, one that
+// acknowledges a settlement it then loses.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { RegistryStore } from '../../../reference/store/registry-store.ts';
+import { startEmbeddedReference } from '../../../reference/embedded-reference.ts';
+import { openReferenceStore } from '../../../reference/store/open-store.ts';
+import type { FaultName } from '../../../reference/domain/faults.ts';
+import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
+import type { FaultsDocument } from '../../../reports/schemas/faults-result.ts';
+import { DEFAULT_SCHEDULE } from '../../nemesis/nemesis.ts';
+import { faultsStage } from '../faults-stage.ts';
+
+const root = await mkdtemp(join(tmpdir(), 'fleetproof-faults-'));
+after(() => rm(root, { recursive: true, force: true }));
+
+const SCHEDULE = { ...DEFAULT_SCHEDULE, faultMs: 400, quietMs: 200, maxDurationMs: 60_000 };
+
+/** A broken registry is searched round after round until the stage finds it, or six rounds passed. */
+const HUNT = { runs: 30, minFaults: Number.MAX_SAFE_INTEGER, maxRounds: 6 };
+
+async function stageAgainst(name: string, reference: Awaited<ReturnType<typeof startEmbeddedReference>>, rounds = { runs: 8, minFaults: 2, maxRounds: 4 }) {
+  const out = join(root, name);
+  try {
+    const output = await faultsStage(
+      { out, runId: 'fp20261201t000000faults02', targetUrl: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, profile: 'smoke', targetFlags: '--target T --key K', log: () => {} },
+      { nemesis: { kinds: ['proxy'], schedule: SCHEDULE, seed: 11, proxyFaults: { latencyMs: [0, 20], resetBeforeForward: 0.1, loseResponse: 0.2 } }, ...rounds, seed: 20261201 },
+    );
+    const doc = JSON.parse(await readFile(join(out, 'faults', 'result.json'), 'utf8')) as FaultsDocument;
+    return { output, doc };
+  } finally {
+    await reference.close();
+  }
+}
+
+const withDefect = async (fault: FaultName) => startEmbeddedReference({ store: await openReferenceStore('memory', { faults: new Set([fault]) }), faults: new Set([fault]) });
+
+/** Acknowledges every second settlement of a held route as released, and never makes it. */
+function losingSettlements(store: RegistryStore): RegistryStore {
+  let n = 0;
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'settle') return Reflect.get(target, prop, receiver);
+      return async (tenant: string, action: string, assignment: RouteAssignment, outcome: SettlementOutcome) => {
+        const route = await target.route(tenant, action);
+        if (route?.reserved && ++n % 2 === 0) return { action_id: action, released: true, last_settlement: outcome };
+        return target.settle(tenant, action, assignment, outcome);
+      };
+    },
+  });
+}
+
+describe('the faults stage', { concurrency: true }, () => {
+  it('passes the reference while the proxy resets connections and loses answers', async () => {
+    const { output, doc } = await stageAgainst('reference', await startEmbeddedReference({ store: 'memory' }));
+    assert.equal(output.record.status, 'passed', output.record.reasons.join('; '));
+    assert.ok(doc.figures.faults >= 2);
+    assert.ok(doc.figures.lost_after_forward + doc.figures.reset_before_forward > 0, 'the proxy disturbed nothing');
+    assert.ok(doc.traffic.length > 0);
+    assert.ok(output.evidence.some((e) => e.clause === 'failure-storage' && e.status === 'pass'));
+  });
+
+  for (const defect of ['reselect-on-retry', 'capacity-outside-lock'] as const) {
+    it(`fails a registry with the defect ${defect}`, async () => {
+      const { output } = await stageAgainst(defect, await withDefect(defect), HUNT);
+      assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
+      assert.ok(output.failures.length > 0 && output.failures.every((f) => f.reproduce.includes('--nemesis proxy')));
+    });
+  }
+
+  it('fails a registry that acknowledges a settlement it then loses', async () => {
+    const { output } = await stageAgainst('lost-settlement', await startEmbeddedReference({ store: losingSettlements(await openReferenceStore('memory')) }), HUNT);
+    assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
+  });
+});

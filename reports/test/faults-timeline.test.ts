@@ -1,0 +1,25 @@
+// The faults timeline shades every fault across all three panels and draws
+// one line per panel; without traffic it says so instead of drawing nothing.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { faultsTimeline } from '../certification/faults-timeline.ts';
+
+const traffic = [0, 1, 2, 3].map((second) => ({ second, requests: 10 + second, errors: second % 2, latency_ms_mean: 5, latency_ms_max: 9 }));
+const bands = [
+  { fault: 'proxy', start: 500, end: 1500, recovery_ms: 4, error: null },
+  { fault: 'pg-restart', start: 2000, end: 3000, recovery_ms: 800, error: null },
+];
+
+describe('the faults timeline', () => {
+  it('shades each fault in every panel, with its recovery in the tooltip', () => {
+    const svg = faultsTimeline({ bands, traffic });
+    assert.equal((svg.match(/<polyline /g) ?? []).length, 3);
+    assert.equal((svg.match(/<title>proxy 500–1500 ms, ready 4 ms after the heal<\/title>/g) ?? []).length, 3);
+    assert.equal((svg.match(/<title>pg-restart /g) ?? []).length, 3);
+    assert.match(svg, /<text[^>]*>pg-restart<\/text>/, 'the legend names each kind of fault');
+  });
+
+  it('says when no traffic went through the proxy', () => {
+    assert.match(faultsTimeline({ bands, traffic: [] }), /No traffic/);
+  });
+});
