@@ -37,5 +37,5 @@ export function faultsTimeline(doc: Pick<FaultsDocument, 'bands' | 'traffic'>): 
   ];
   const height = GAP + 3 * (PLOT_H + GAP) + 10;
   const legend = [...new Set(doc.bands.map((b) => b.fault))].map((f, i) => `<rect x="${LEFT + i * 110}" y="${height - 22}" width="12" height="12" fill="${bandColor(f)}"/><text x="${LEFT + i * 110 + 16}" y="${height - 12}" font-size="11">${escapeXml(f)}</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height + 10}" role="img" aria-label="latency, throughput and errors per second, faults shaded">${panels.join('')}${legend.join('')}<text x="${WIDTH - 60}" y="${height - 12}" font-size="10">${seconds} s</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${WIDTH} ${height + 10}" style="max-width:${WIDTH}px" role="img" aria-label="latency, throughput and errors per second, faults shaded">${panels.join('')}${legend.join('')}<text x="${WIDTH - 60}" y="${height - 12}" font-size="10">${seconds} s</text></svg>`;
 }
