@@ -5,13 +5,14 @@
 // A problem here is the setup's, not the registry's: the run ends with exit 2
 // and one line that names the cause and the fix, and judges nothing.
 import { dirname, join } from 'node:path';
-import { request } from 'undici';
 import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from './records.ts';
 import { componentValidator, describeViolation } from './schemas.ts';
 import { DEFAULT_AUDIENCE, JWKS_FILE, mintToken, type SigningKey } from './tokens.ts';
 import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './transport/credential-sources.ts';
 import type { Credentials } from './transport/credentials.ts';
+import { HttpTransport, TransportError, type Received } from './transport/http-transport.ts';
 import { TokenMinter } from './transport/token-minter.ts';
+import { readVersionInfo, VersionUnavailable } from './transport/version.ts';
 
 /** One line: what is wrong and what to do about it. */
 export class PreflightProblem extends Error {
@@ -123,20 +124,19 @@ export const ALL_ROLES: readonly Role[] = ROLES;
 /** A read every role may be refused (403) or answered (404) on, but only an untrusted token gets 401. */
 const PROBE_PATH = '/v1/connector-types/ctype_fleetproof-preflight-probe';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-async function get(url: string, timeoutMs: number, token?: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await request(url, {
-    method: 'GET',
-    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+/** Anonymous: each probe carries the token or the headers its TokenSource gave. */
+async function withTransport<T>(base: string, timeoutMs: number, use: (transport: HttpTransport) => Promise<T>): Promise<T> {
+  let transport: HttpTransport;
+  try {
+    transport = new HttpTransport({ baseUrl: base, timeoutMs });
+  } catch (err) {
+    throw noAnswer(base, err);
+  }
+  try {
+    return await use(transport);
+  } finally {
+    await transport.close();
+  }
 }
 
 function errorCode(text: string): string {
@@ -148,20 +148,27 @@ function errorCode(text: string): string {
   }
 }
 
+/** What stopped a request: the code of the failure under the transport's error (ECONNREFUSED), else its message. */
 function cause(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  const e = (TransportError.is(err) ? err.cause : err) as { code?: string; cause?: { code?: string }; message?: string };
   return e.code ?? e.cause?.code ?? e.message ?? String(err);
 }
 
-async function answers(base: string, timeoutMs: number): Promise<Answer> {
+/** GET /version as the target answered it, whatever it holds; versionInfo judges that. */
+async function answers(base: string, transport: HttpTransport): Promise<Received> {
   try {
-    return await get(`${base}/version`, timeoutMs);
+    return (await readVersionInfo(transport)).received;
   } catch (err) {
-    throw new PreflightProblem(`the target ${base} does not answer (${cause(err)}): start it, or point --target at its base URL`);
+    if (err instanceof VersionUnavailable && err.received) return err.received;
+    throw noAnswer(base, err instanceof VersionUnavailable ? err.cause : err);
   }
 }
 
-function versionInfo(base: string, reply: Answer): VersionInfo {
+function noAnswer(base: string, err: unknown): PreflightProblem {
+  return new PreflightProblem(`the target ${base} does not answer (${cause(err)}): start it, or point --target at its base URL`);
+}
+
+function versionInfo(base: string, reply: Received): VersionInfo {
   if (reply.status !== 200) throw new PreflightProblem(`GET ${base}/version answered ${reply.status}${errorCode(reply.text)}: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`);
   let body: unknown;
   try {
@@ -176,11 +183,11 @@ function versionInfo(base: string, reply: Answer): VersionInfo {
   return version;
 }
 
-async function tokensAccepted(base: string, credentials: TokenSource, timeoutMs: number): Promise<void> {
+async function tokensAccepted(transport: HttpTransport, credentials: TokenSource): Promise<void> {
   for (const { token, headers, roles } of await credentials.tokens()) {
-    let reply: Answer;
+    let reply: Received;
     try {
-      reply = await get(`${base}${PROBE_PATH}`, timeoutMs, token, headers);
+      reply = await transport.send({ method: 'GET', path: PROBE_PATH, as: token ? { token } : null, headers });
     } catch (err) {
       throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
     }
@@ -191,7 +198,7 @@ async function tokensAccepted(base: string, credentials: TokenSource, timeoutMs:
   }
 }
 
-function clockOffset(reply: Answer, sentMs: number, receivedMs: number): number | null {
+function clockOffset(reply: Received, sentMs: number, receivedMs: number): number | null {
   const date = reply.headers['date'];
   const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
   // Whole seconds: the server's instant lies in [date, date + 1 s).
@@ -208,8 +215,10 @@ export async function recheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'
   const timeoutMs = options.timeoutMs ?? 10_000;
   const base = options.target.replace(/\/+$/, '');
   try {
-    await answers(base, timeoutMs);
-    await tokensAccepted(base, options.credentials, timeoutMs);
+    await withTransport(base, timeoutMs, async (transport) => {
+      await answers(base, transport);
+      await tokensAccepted(transport, options.credentials);
+    });
     return null;
   } catch (err) {
     if (err instanceof PreflightProblem) return err.message;
@@ -233,17 +242,20 @@ export function sharedRecheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'
  */
 export async function targetVersionInfo(target: string, timeoutMs = 10_000): Promise<VersionInfo> {
   const base = target.replace(/\/+$/, '');
-  return versionInfo(base, await answers(base, timeoutMs));
+  return versionInfo(base, await withTransport(base, timeoutMs, (transport) => answers(base, transport)));
 }
 
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const base = options.target.replace(/\/+$/, '');
-  const sent = Date.now();
-  const reply = await answers(base, timeoutMs);
-  const received = Date.now();
-  const version = versionInfo(base, reply);
-  await tokensAccepted(base, options.credentials, timeoutMs);
+  const { reply, version, sent, received } = await withTransport(base, timeoutMs, async (transport) => {
+    const sent = Date.now();
+    const reply = await answers(base, transport);
+    const received = Date.now();
+    const version = versionInfo(base, reply);
+    await tokensAccepted(transport, options.credentials);
+    return { reply, version, sent, received };
+  });
   const offset = clockOffset(reply, sent, received);
   if (offset === null) throw new PreflightProblem(`GET ${base}/version carries no Date header, so the run cannot place time on the target's clock: make the server send Date (RFC 9110)`);
   // The Date header is good to a second and a round trip; only what is surely beyond the bound is refused.

@@ -12,6 +12,8 @@ export class VersionUnavailable extends Error {
     /** Set when the request never reached the target. */
     readonly unreachable: boolean,
     options?: ErrorOptions,
+    /** The answer, when there was one and it was not a VersionInfo object. */
+    readonly received?: Received,
   ) {
     super(message, options);
   }
@@ -33,13 +35,13 @@ export async function readVersionInfo(transport: HttpTransport): Promise<Version
     if (!TransportError.is(err)) throw err;
     throw new VersionUnavailable(`target unreachable: ${err.message}`, err.failure === 'unreachable', { cause: err });
   }
-  if (received.status !== 200) throw new VersionUnavailable(`GET /version answered ${received.status}`, false);
+  if (received.status !== 200) throw new VersionUnavailable(`GET /version answered ${received.status}`, false, undefined, received);
   let body: unknown;
   try {
     body = jsonBody(received);
   } catch (err) {
-    throw new VersionUnavailable((err as Error).message, false);
+    throw new VersionUnavailable((err as Error).message, false, undefined, received);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new VersionUnavailable('GET /version did not answer a JSON object', false);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new VersionUnavailable('GET /version did not answer a JSON object', false, undefined, received);
   return { version: body as VersionInfo, date: received.headers['date'], received };
 }

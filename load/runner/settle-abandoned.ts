@@ -7,8 +7,10 @@
 // blames the registry for reservations the harness abandoned. Routes whose
 // settlement was answered are left alone: the audit checks those. A read or
 // settlement that still fails is left to the audit, which reports it.
-import { Agent, request } from 'undici';
+import type { RouteView } from '../../contract/records.ts';
+import { jsonBody } from '../../contract/transport/http-transport.ts';
 import type { Journal } from './journal.ts';
+import { planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
 const CONCURRENCY = 8;
@@ -17,26 +19,24 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
   for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
-  const agent = new Agent({ connections: CONCURRENCY });
-  const base = plan.target.replace(/\/+$/, '');
+  const transport = planTransport(plan, CONCURRENCY);
   let settled = 0;
   let unknown = 0;
   const one = async (actionId: string, tenant: number) => {
     const token = plan.tokens.tenants[tenant - 1];
     if (!token) return;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const path = `/v1/routes/${encodeURIComponent(actionId)}`;
+    const as = { roles: ['registry:dispatch'], tenant: tenantId(plan.run_id, tenant) };
+    const params = { action_id: actionId };
     try {
-      const read = await request(base + path, { headers, dispatcher: agent });
-      const view = read.statusCode === 200 ? ((await read.body.json()) as { assignment: unknown; reserved: boolean }) : (await read.body.dump(), null);
-      if (read.statusCode === 404 || (view && !view.reserved)) return;
+      const read = await transport.operation('getRoute', { as, params });
+      const view = read.status === 200 ? (jsonBody(read) as RouteView | undefined) : null;
+      if (read.status === 404 || (view && !view.reserved)) return;
       if (!view) {
         unknown++;
         return;
       }
-      const res = await request(`${base}${path}/settlement`, { method: 'POST', headers, body: JSON.stringify({ assignment: view.assignment, outcome: 'outcome_unknown' }), dispatcher: agent });
-      await res.body.dump();
-      if (res.statusCode === 200) settled++;
+      const res = await transport.operation('settleRoute', { as, params, body: { assignment: view.assignment, outcome: 'outcome_unknown' } });
+      if (res.status === 200) settled++;
       else unknown++;
     } catch {
       unknown++;
@@ -48,7 +48,7 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
       for (let next = queue.shift(); next; next = queue.shift()) await one(next[0], next[1]);
     }));
   } finally {
-    await agent.close();
+    await transport.close();
   }
   return { settled, unknown };
 }
