@@ -6,18 +6,18 @@
 // parallel clients run and their recorded history is checked. Either way the
 // registry's own numbers must then match its routes and, once everything is
 // settled, return to their baseline.
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { AdmissionPolicy } from '../../contract/records.ts';
-import { stopOnHarnessError } from '../check/harness-errors.ts';
 import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import { contentionScenario, renderScenario, type ContentionScenario } from '../history/contention-scenario.ts';
 import { auditQuiescence, checkHistory, runClients, type StoreAccess } from '../history/contention-run.ts';
-import { renderInterleaving, scheduledAccess } from '../history/scheduled-access.ts';
+import { scheduledAccess } from '../history/scheduled-access.ts';
 import { logicalClock, wallClock, type Instant } from '../history/history.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
 import type { RunContext, Target } from '../targets/target.ts';
+import { burstProperty } from './burst-suite.ts';
 import type { BuiltProperty, SuiteDefinition } from './suite.ts';
 
 /** Gives every replica the scenario's capacity and the tight policy its limits. */
@@ -69,17 +69,5 @@ export const noOverbookingSuite: SuiteDefinition = {
   property: 'no-overbooking',
   summary: 'concurrent routing never books a replica or an admission scope beyond its limit',
   defaultRuns: { memory: 200, postgres: 12, http: 20 },
-  build(target): BuiltProperty {
-    const render = (counterexample: unknown): string[] => {
-      const [scenario, scheduler] = counterexample as [ContentionScenario, fc.Scheduler | undefined];
-      return [...renderScenario(scenario), ...(scheduler ? renderInterleaving(scheduler) : [])];
-    };
-    const replayPathOf = () => undefined;
-    if (target.kind === 'memory') {
-      const property = fc.asyncProperty(contentionScenario(6), fc.scheduler(), stopOnHarnessError((s, scheduler) => burst(target, s, scheduler)));
-      return { check: (p) => fc.check(property, p as fc.Parameters<[ContentionScenario, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
-    }
-    const property = fc.asyncProperty(contentionScenario(8), stopOnHarnessError((s) => burst(target, s, null)));
-    return { check: (p) => fc.check(property, p as fc.Parameters<[ContentionScenario]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
-  },
+  build: (target): BuiltProperty => burstProperty(target, contentionScenario, burst, renderScenario),
 };

@@ -7,12 +7,11 @@
 // assignment per action, distinct fence tokens and no attempt released
 // twice; the registry's own numbers must match its routes after the burst
 // and return to their baseline once everything is settled.
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { AdmissionPolicy, RouteView } from '../../contract/records.ts';
-import { stopOnHarnessError } from '../check/harness-errors.ts';
 import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import { logicalClock, wallClock, type Instant } from '../history/history.ts';
-import { renderInterleaving, scheduledAccess } from '../history/scheduled-access.ts';
+import { scheduledAccess } from '../history/scheduled-access.ts';
 import { auditSharedQuiescence } from '../history/shared-audit.ts';
 import { checkSharedHistory } from '../history/shared-checker.ts';
 import { runSharedClients, sharedActionId, type SharedAccess } from '../history/shared-run.ts';
@@ -21,6 +20,7 @@ import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
 import type { RunContext, Target } from '../targets/target.ts';
+import { burstProperty } from './burst-suite.ts';
 import type { BuiltProperty, SuiteDefinition } from './suite.ts';
 
 /** Gives every replica the scenario's capacity and the tight policy its binding and retry limits. */
@@ -70,17 +70,5 @@ export const sharedActionsSuite: SuiteDefinition = {
   summary: 'clients acting on the same actions at once never overbook, never release an attempt twice, and converge on one assignment',
   // A run is a handful of calls, and over a network only some runs overlap two calls on one action: many runs.
   defaultRuns: { memory: 200, postgres: 40, http: 100 },
-  build(target): BuiltProperty {
-    const render = (counterexample: unknown): string[] => {
-      const [scenario, scheduler] = counterexample as [SharedScenario, fc.Scheduler | undefined];
-      return [...renderSharedScenario(scenario), ...(scheduler ? renderInterleaving(scheduler) : [])];
-    };
-    const replayPathOf = () => undefined;
-    if (target.kind === 'memory') {
-      const property = fc.asyncProperty(sharedScenario(6), fc.scheduler(), stopOnHarnessError((s, scheduler) => burst(target, s, scheduler)));
-      return { check: (p) => fc.check(property, p as fc.Parameters<[SharedScenario, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
-    }
-    const property = fc.asyncProperty(sharedScenario(8), stopOnHarnessError((s) => burst(target, s, null)));
-    return { check: (p) => fc.check(property, p as fc.Parameters<[SharedScenario]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
-  },
+  build: (target): BuiltProperty => burstProperty(target, sharedScenario, burst, renderSharedScenario),
 };
