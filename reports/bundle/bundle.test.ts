@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { BUNDLE_PUBLIC_KEY_FILE, loadSigner, verifyBundle, writeBundle } from './bundle.ts';
 import type { CertificationPredicate, Verdict } from './statement.ts';
 
@@ -19,8 +19,13 @@ const predicate = (verdict: Verdict): CertificationPredicate => ({
 /** A stand-in for the real re-derivation: the verdict is the word in verdict.txt. */
 const rederive = async (dir: string) => ({ verdict: (await readFile(join(dir, 'verdict.txt'), 'utf8')).trim() as Verdict, problems: [] });
 
+/** Every run directory a test signed, removed when the file ends however its tests ended. */
+const runDirs: string[] = [];
+after(() => Promise.all(runDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function signedRun(verdict: Verdict = 'qualified') {
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-bundle-'));
+  runDirs.push(dir);
   await writeFile(join(dir, 'verdict.txt'), verdict);
   await writeFile(join(dir, 'result.json'), '{"cases":[]}');
   const signer = await loadSigner();
