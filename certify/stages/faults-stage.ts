@@ -79,7 +79,7 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, ban
     do {
       round++;
       ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
       runs += result.suites.reduce((n, s) => n + s.runs, 0);
       indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
       if (result.suites.some((s) => s.status !== 'pass')) break;

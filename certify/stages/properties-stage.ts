@@ -26,7 +26,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     };
   }
   try {
-    const result = await runProperties({ target, log: ctx.log });
+    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);

@@ -12,7 +12,6 @@ import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultD
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
-import { newRunId } from '../../contract/run-id.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 
 export interface PropertiesCommand {
@@ -92,7 +91,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
-    const out = c.out ?? `reports/runs/${newRunId(new Date(result.startedAt))}`;
+    const out = c.out ?? `reports/runs/${result.runId}`;
     const doc = await resultDocument(result, replay);
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);

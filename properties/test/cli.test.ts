@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { documentProblems, schemaUrl } from '../../reports/schemas/validate.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
@@ -55,11 +56,17 @@ describe('fleetproof properties', () => {
     const doc = await result(out);
     assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['hold', 0, ['pass', 'pass']]);
     assert.match(run.stdout, /QUALIFIED: every property holds/);
+    // One run id, printed and carried by every file of the run, as conform, load and certify do.
+    assert.match(doc.run_id, RUN_ID_PATTERN);
+    assert.match(run.stdout, new RegExp(`fleetproof properties ${doc.run_id} against`));
     // The same suites certify reports, under the same names.
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    assert.match(junit, /<testsuites name="fleetproof properties" tests="2" failures="0" errors="0"/);
+    assert.match(junit, new RegExp(`<testsuites name="fleetproof properties ${doc.run_id}" tests="2" failures="0" errors="0"`));
     assert.match(junit, /<testcase name="stale-cursor" classname="fleetproof\.properties"/);
-    assert.match(await readFile(join(out, 'report.html'), 'utf8'), /<div class="word">QUALIFIED<\/div>/);
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    assert.match(html, /<div class="word">QUALIFIED<\/div>/);
+    assert.ok(html.includes(`Run <code>${doc.run_id}</code>`), 'report.html names the run');
+    assert.ok((await readFile(join(out, 'report.md'), 'utf8')).includes(`Run \`${doc.run_id}\``), 'report.md names the run');
   });
 
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
