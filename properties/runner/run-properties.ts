@@ -58,9 +58,10 @@ export interface RunPropertiesOptions {
   /** The id of the run these suites belong to; a fresh one otherwise. */
   runId?: string;
   /**
-   * Asked after a counterexample: null while the target still answers and
-   * accepts the run's tokens, else why it does not, which turns the suite's
-   * failure into an error (no evidence about the registry).
+   * Asked after a counterexample or an error: null while the target still
+   * answers and accepts the run's tokens, else why it does not, which turns
+   * the suite's failure into an error (no evidence about the registry) and
+   * names the cause of an error.
    */
   stillJudgeable?: () => Promise<string | null>;
 }
@@ -125,8 +126,8 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   const started = performance.now();
   for (const [index, name] of suites.entries()) {
     let result = await runSuite(name, options, seed.seed, path);
-    const problem = result.status === 'fail' && options.stillJudgeable ? await options.stillJudgeable() : null;
-    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (its counterexample: ${result.violation?.message ?? 'none'})` };
+    const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
+    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})` };
     results.push(result);
     log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
   }
