@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_LIMITS, LIMIT_MINIMUMS } from '../../contract/records.ts';
+import { canonicalJson } from '../../contract/canonical-json.js';
+import { definitionOf } from '../model/rules/catalog.ts';
+import { seedItems } from '../model/seed-fleet.ts';
 import { DESIGN_CAPABILITIES_PER_VERSION, fleetLayout, type FleetLayout } from '../targets/fleet-layout.ts';
+import { universeOf } from '../targets/target.ts';
 
 const at = (n: number) => fleetLayout({ max_capabilities_per_version: n });
 
@@ -45,4 +49,17 @@ describe('fleet layout', () => {
       for (const name of ['a-alpha', 'b-alpha']) assert.ok(l.versions[l.instances[name]!.version]!.capabilities.includes('search'));
     });
   }
+
+  it('seeds in one batch within the smallest limits a registry may declare', () => {
+    const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+    // A shared registry's namespace makes every id longer; a generous one.
+    const items = seedItems(universeOf('pnamespace1.', LIMIT_MINIMUMS), Date.now());
+    assert.ok(items.length <= LIMIT_MINIMUMS.max_batch_items, `${items.length} items`);
+    assert.ok(bytes({ items }) <= LIMIT_MINIMUMS.max_body_bytes, `${bytes({ items })} bytes`);
+    for (const item of items) {
+      if (item.op !== 'admit_version') continue;
+      assert.ok(Buffer.byteLength(canonicalJson(item.record.manifest)) <= LIMIT_MINIMUMS.max_manifest_bytes, `${item.record.id}'s manifest`);
+      for (const c of item.record.manifest.capabilities) assert.ok(Buffer.byteLength(canonicalJson(definitionOf(c))) <= LIMIT_MINIMUMS.max_capability_bytes, `${c.id}'s definition`);
+    }
+  });
 });
