@@ -5,28 +5,17 @@
 // `error`, not `fail`: the run could not judge (exit 2). A loopback proxy in
 // front of the reference turns after a number of requests.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as forward, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { runPropertiesCommand } from '../runner/properties-command.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { httpTarget } from '../targets/http-target.ts';
+import { fleetproofProperties } from './cli-process.ts';
 import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/fleetproof.js', 'properties', ...args], { cwd: root, env: { ...process.env, FC_SEED: '', FC_PATH: '', FC_SUITE: '' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 /** Forwards to `upstream`; after `turnAfter` requests it answers every authenticated one 401, as after a key rotation. */
 async function turningProxy(upstream: string, turnAfter: number): Promise<{ url: string; close(): Promise<void> }> {
@@ -67,7 +56,7 @@ describe('properties with tokens the target does not take', () => {
   it('a key the target does not trust: could not run, exit 2, the preflight line, and no suite ran', async () => {
     const untrusted = await writeSigningKeys(join(dir, 'untrusted'));
     const out = join(dir, 'untrusted-run');
-    const run = await cli(['--target', server.url, '--key', untrusted.signingKeyPath, '--suite', 'pinned-routes', '--runs', '2', '--out', out]);
+    const run = await fleetproofProperties(['--target', server.url, '--key', untrusted.signingKeyPath, '--suite', 'pinned-routes', '--runs', '2', '--out', out]);
     assert.equal(run.code, 2, run.stdout + run.stderr);
     // Where the target and key came from, then the one line that ends the run.
     const lines = run.stderr.trim().split('\n').filter((l) => l.includes('could not run'));
