@@ -14,6 +14,8 @@ export interface HttpTargetOptions {
   auth?: CredentialChoice;
   audience?: string;
   requestTimeoutMs?: number;
+  /** The run these suites belong to: every record they create carries it. */
+  runId?: string;
 }
 
 export interface HttpTarget extends Target {
@@ -39,7 +41,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
       limits: store.limits,
       store,
       async openRun(): Promise<RunContext> {
-        return { store, clock, u: universeOf(freshNamespace(), store.limits), shared: true, close: async () => {} };
+        return { store, clock, u: universeOf(freshNamespace(options.runId), store.limits), shared: true, close: async () => {} };
       },
       close: () => store.close(),
     };

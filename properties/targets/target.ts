@@ -90,8 +90,12 @@ export function universeOf(ns: string, limits: RegistryLimits): Universe {
 
 let runCounter = 0;
 
-/** A namespace unique within this process and, with the random part, across processes. */
-export function freshNamespace(): string {
+/**
+ * A namespace unique within this process and, with the run id (or a random
+ * part without one), across processes; under a run id a vendor can tell from
+ * any record which run made it, as from conformance's.
+ */
+export function freshNamespace(runId?: string): string {
   runCounter += 1;
-  return `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.`;
+  return runId === undefined ? `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.` : `${runId}.${runCounter.toString(36)}.`;
 }
