@@ -60,7 +60,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.deepEqual(unheld.map((c) => `${c.id}: ${c.status}`), [], 'every required clause is covered and holds');
     assert.ok(r.clauses.some((c) => c.cases.length > 0 && c.properties.length > 0), 'clauses list both cases and properties');
     // One run id for the whole certification: every stage's document carries the certification's.
-    for (const file of ['conformance/result.json', 'load/summary.json']) assert.equal(JSON.parse(await readFile(join(out, file), 'utf8')).run_id, r.run_id, `${file} has the run's id`);
+    for (const file of ['conformance/result.json', 'properties/result.json', 'load/summary.json']) assert.equal(JSON.parse(await readFile(join(out, file), 'utf8')).run_id, r.run_id, `${file} has the run's id`);
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     for (const stage of ['conformance', 'properties', 'faults', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}[".]`));
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /^# fleetproof certification: QUALIFIED/);

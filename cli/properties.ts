@@ -64,8 +64,8 @@ export async function run(argv: string[]): Promise<number> {
     const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
     if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
     const runWith = async (url: string | null) => runPropertiesCommand({
-      openTarget: async () => {
-        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url });
+      openTarget: async (runId) => {
+        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
         if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
         return referenceMemoryTarget({ faults });

@@ -64,7 +64,7 @@ interface Rounds {
 }
 
 async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<Rounds> {
-  const http = await httpTarget({ url, key: ctx.key });
+  const http = await httpTarget({ url, key: ctx.key, runId: ctx.runId });
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
   const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: () => http.close() };
@@ -79,7 +79,7 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, ban
     do {
       round++;
       ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
       runs += result.suites.reduce((n, s) => n + s.runs, 0);
       indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
       if (result.suites.some((s) => s.status !== 'pass')) break;

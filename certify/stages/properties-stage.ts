@@ -17,7 +17,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   const replay = (s: SuiteResult) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`;
   let target;
   try {
-    target = await httpTarget({ url: ctx.targetUrl, key: ctx.key, ...(ctx.auth ? { auth: ctx.auth } : {}) });
+    target = await httpTarget({ url: ctx.targetUrl, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}) });
   } catch (err) {
     return {
       record: { name: 'properties', status: 'could-not-run', reasons: [`cannot open the target: ${(err as Error).message}`], duration_ms: elapsed(started), result_file: null, figures: {} },
@@ -26,7 +26,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     };
   }
   try {
-    const result = await runProperties({ target, log: ctx.log });
+    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);

@@ -9,7 +9,7 @@ import { RegistryError } from '../../contract/registry-error.ts';
 import { expectProperty, IndeterminateOutcome } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';
-import { shrunkCapacity, type ContentionScenario } from './contention-scenario.ts';
+import { shrunkCapacity, shrunkInstance, type ContentionScenario } from './contention-scenario.ts';
 import { describeOp, type Instant, type Op } from './history.ts';
 import { certainHolds, findOverbooking, type CapacityTimeline } from './overbooking-checker.ts';
 import { describeLostSettlement, lostSettlements } from './settlement-checker.ts';
@@ -55,7 +55,7 @@ async function runClient(b: Burst, client: number, steps: ContentionScenario['cl
   let count = 0;
   for (const step of steps) {
     if (step.kind === 'shrink') {
-      if ((await shrink(b, client, m.u.replica(step.instance, step.slot))).type === 'info') return;
+      if ((await shrink(b, client, m.u.replica(shrunkInstance(m.u.layout, step), step.slot))).type === 'info') return;
       continue;
     }
     if (step.kind === 'resolve') latest = { tenant: m.u.tenant(step.tenant), action: `${m.u.ns}c${client}.${++count}`, capability: m.u.capability(step.capability) };

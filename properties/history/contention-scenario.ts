@@ -6,13 +6,15 @@
 // and where a shrunk counterexample stays readable.
 import fc from 'fast-check';
 import { SETTLEMENT_OUTCOMES, type SettlementOutcome } from '../../contract/records.ts';
-import type { CapabilityKey, InstanceKey, ReplicaSlot, TenantKey } from '../targets/universe.ts';
+import type { FleetLayout } from '../targets/fleet-layout.ts';
+import type { CapabilityKey, ReplicaSlot, TenantKey } from '../targets/universe.ts';
 
 export type ClientStep =
   | { kind: 'resolve'; tenant: TenantKey; capability: CapabilityKey }
   | { kind: 'settle'; outcome: SettlementOutcome }
   | { kind: 'retry' }
-  | { kind: 'shrink'; instance: InstanceKey; slot: ReplicaSlot };
+  /** A replica of the instance that serves a route of the burst, named by the route, whatever the fleet's layout. */
+  | { kind: 'shrink'; tenant: TenantKey; capability: CapabilityKey; slot: ReplicaSlot };
 
 export interface ContentionScenario {
   /** Capacity of every seeded replica during the burst. */
@@ -23,23 +25,27 @@ export interface ContentionScenario {
   clients: ClientStep[][];
 }
 
-const resolveStep: fc.Arbitrary<ClientStep> = fc.record({
-  kind: fc.constant('resolve' as const),
-  tenant: fc.constantFrom<TenantKey>('a', 'a', 'b'),
-  capability: fc.constantFrom<CapabilityKey>('search', 'search', 'fetch'),
-});
+/** The routes of a burst: mostly tenant a's search. */
+const route = { tenant: fc.constantFrom<TenantKey>('a', 'a', 'b'), capability: fc.constantFrom<CapabilityKey>('search', 'search', 'fetch') };
+
+const resolveStep: fc.Arbitrary<ClientStep> = fc.record({ kind: fc.constant('resolve' as const), ...route });
 
 const step: fc.Arbitrary<ClientStep> = fc.oneof(
   { arbitrary: resolveStep, weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('settle' as const), outcome: fc.constantFrom(...SETTLEMENT_OUTCOMES) }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'retry' as const }), weight: 1 },
   // The replicas the resolves above compete for.
-  { arbitrary: fc.record({ kind: fc.constant('shrink' as const), instance: fc.constantFrom<InstanceKey>('a-alpha', 'b-alpha'), slot: fc.constantFrom<ReplicaSlot>(1, 2) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('shrink' as const), ...route, slot: fc.constantFrom<ReplicaSlot>(1, 2) }), weight: 1 },
 );
 
 /** The capacity a shrink reports: one less than the scenario's, never below the schema's minimum. */
 export function shrunkCapacity(s: ContentionScenario): number {
   return Math.max(1, s.capacity - 1);
+}
+
+/** The instance a shrink lowers: the one first in line for its route. */
+export function shrunkInstance(layout: FleetLayout, step: Extract<ClientStep, { kind: 'shrink' }>): string {
+  return layout.bindings.find((b) => b.tenant === step.tenant && b.capability === step.capability && b.priority === 0)!.instance;
 }
 
 export const contentionScenario = (maxClients: number): fc.Arbitrary<ContentionScenario> =>
@@ -57,7 +63,7 @@ export const contentionScenario = (maxClients: number): fc.Arbitrary<ContentionS
 function describeStep(s: ClientStep): string {
   if (s.kind === 'resolve') return `resolve a new action as tenant-${s.tenant} for ${s.capability}`;
   if (s.kind === 'settle') return `settle it ${s.outcome}`;
-  if (s.kind === 'shrink') return `lower the capacity of ${s.instance}.${s.slot} by one`;
+  if (s.kind === 'shrink') return `lower the capacity of replica ${s.slot} serving tenant-${s.tenant}'s ${s.capability} by one`;
   return 'retry it';
 }
 

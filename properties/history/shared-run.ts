@@ -17,6 +17,9 @@ export type SharedAccess = Pick<TargetStore, 'resolve' | 'settle' | 'reportHealt
 /** A lapsed lease lies this far before the registry's now, far outside any call's window. */
 const LAPSED_BY_MS = 60_000;
 
+/** [lease-expiry-bounded]: a limit above the declared batch is refused, so the scenario's is capped by it. */
+const expiryLimit = (run: RunContext) => Math.min(EXPIRY_LIMIT, run.store.limits.max_expiry_batch);
+
 export function sharedActionId(m: RegistryModel, action: number): string {
   return `${m.u.ns}shared-${action}`;
 }
@@ -53,7 +56,7 @@ async function runStep(b: SharedBurst, client: number, step: SharedStep): Promis
     const report = { status: 'ready' as const, capacity: b.s.capacity, health_revision: b.nextRevision(), lease_expires_at: new Date(b.run.clock.now() - LAPSED_BY_MS).toISOString() };
     const lapsed = await record(b, { ...base, kind: 'health', action: replica }, () => b.access.reportHealth(replica, report).then(() => {}));
     if (lapsed.type === 'info') return lapsed;
-    return record(b, { ...base, kind: 'expire', action: replica, invoke: b.now() }, () => b.access.expireLeases(EXPIRY_LIMIT).then(() => {}));
+    return record(b, { ...base, kind: 'expire', action: replica, invoke: b.now() }, () => b.access.expireLeases(expiryLimit(b.run)).then(() => {}));
   }
   const action = sharedActionId(b.m, step.action);
   if (step.kind === 'resolve') {

@@ -23,7 +23,7 @@ export interface SharedScenario {
   clients: SharedStep[][];
 }
 
-/** Lease maintenance after a lapse changes at most this many replicas per call. */
+/** Lease maintenance after a lapse changes at most this many replicas per call (fewer if the registry's batch is smaller). */
 export const EXPIRY_LIMIT = 3;
 
 const stepOver = (actions: number): fc.Arbitrary<SharedStep> => {
@@ -49,7 +49,7 @@ export const sharedScenario = (maxClients: number): fc.Arbitrary<SharedScenario>
 function describeStep(s: SharedStep): string {
   if (s.kind === 'resolve') return `resolve shared action ${s.action}`;
   if (s.kind === 'settle') return `settle shared action ${s.action} ${s.outcome}`;
-  return `let the lease of a-alpha.${s.slot} lapse and expire leases (at most ${EXPIRY_LIMIT})`;
+  return `let the lease of a-alpha.${s.slot} lapse and expire leases (at most ${EXPIRY_LIMIT}, or the registry's max_expiry_batch if smaller)`;
 }
 
 export function renderSharedScenario(s: SharedScenario): string[] {

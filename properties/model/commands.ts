@@ -1,7 +1,9 @@
 // The command arbitraries of the model-based suites. Every suite draws from
 // the same commands; each weights them toward the behaviour its property is
 // about (fast-check's commands() picks uniformly, so weight is repetition).
+// Commands that name records draw them from the run's fleet layout.
 import type fc from 'fast-check';
+import type { FleetLayout } from '../targets/fleet-layout.ts';
 import type { RegistryCommand } from './command-support.ts';
 import { advanceClockCommand } from './commands/advance-clock.command.ts';
 import { continueCatalogWalkCommand } from './commands/continue-catalog-walk.command.ts';
@@ -34,7 +36,7 @@ export const COMMANDS = {
   'resolve-conflicting-action': resolveConflictingActionCommand,
   'resolve-with-smuggled-tenant': resolveWithSmuggledTenantCommand,
   'read-route': readRouteCommand,
-  'settle-route': settleRouteCommand,
+  'settle-route': () => settleRouteCommand(),
   'settle-unknown-outcome': () => settleRouteCommand(['outcome_unknown']),
   'replay-settlement': replaySettlementCommand,
   'settle-altered-assignment': settleAlteredAssignmentCommand,
@@ -54,15 +56,15 @@ export const COMMANDS = {
   'expire-leases': expireLeasesCommand,
   'advance-clock': advanceClockCommand,
   'wait-out-circuit': waitOutCircuitCommand,
-} as const satisfies Record<string, () => fc.Arbitrary<RegistryCommand>>;
+} as const satisfies Record<string, (layout: FleetLayout) => fc.Arbitrary<RegistryCommand>>;
 
 export type CommandName = keyof typeof COMMANDS;
 
 /** A command mix: how many times each command is in the draw. */
 export type CommandMix = Partial<Record<CommandName, number>>;
 
-export function commandArbitraries(mix: CommandMix): fc.Arbitrary<RegistryCommand>[] {
-  return (Object.entries(mix) as Array<[CommandName, number]>).flatMap(([name, weight]) => Array.from({ length: weight }, () => COMMANDS[name]()));
+export function commandArbitraries(mix: CommandMix, layout: FleetLayout): fc.Arbitrary<RegistryCommand>[] {
+  return (Object.entries(mix) as Array<[CommandName, number]>).flatMap(([name, weight]) => Array.from({ length: weight }, () => COMMANDS[name](layout)));
 }
 
 /** Every command once, routing and settlement twice: the sequential model suite. */

@@ -55,6 +55,12 @@ function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, r
     if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; the model has it closed`);
     return;
   }
+  if (openUntil === null && r.openUntil <= read.hi) {
+    // [circuit-read]: after the open period a registry may clear open_until; the circuit is then closed.
+    if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state} with no open_until`);
+    Object.assign(r, { openUntil: 0, openUntilSpan: 0 });
+    return;
+  }
   if (openUntil === null || openUntil < r.openUntil || openUntil > r.openUntil + r.openUntilSpan) {
     diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until ?? 'never'}; the model expects ${new Date(r.openUntil).toISOString()}${r.openUntilSpan ? ` to +${r.openUntilSpan} ms` : ''}`);
   }

@@ -6,22 +6,7 @@ import type { BatchItem, ReplicaProvision } from '../../contract/records.ts';
 import type { RunContext } from '../targets/target.ts';
 import { bindingKey, counterName, emptyState, type ModelState } from './model-state.ts';
 import { RegistryModel } from './registry-model.ts';
-import {
-  builders as b,
-  INITIAL_BINDINGS,
-  INITIAL_CAPACITY,
-  INITIAL_SLOTS,
-  INSTANCES,
-  POLICIES,
-  POLICY_LIMITS,
-  SLOT_TOPOLOGY,
-  TYPES,
-  VERSION_KEYS,
-  VERSIONS,
-  type InstanceKey,
-  type ReplicaSlot,
-  type Universe,
-} from '../targets/universe.ts';
+import { builders as b, INITIAL_CAPACITY, INITIAL_SLOTS, POLICIES, POLICY_LIMITS, SLOT_TOPOLOGY, TYPES, type InstanceKey, type ReplicaSlot, type Universe } from '../targets/universe.ts';
 
 /** Leases of seeded and provisioned replicas end this far after the run's start. */
 export const LEASE_MS = 3_600_000;
@@ -32,9 +17,9 @@ export function replicaRecord(u: Universe, instance: InstanceKey, slot: ReplicaS
 
 export function seedItems(u: Universe, nowMs: number): BatchItem[] {
   const items: BatchItem[] = [];
+  const { versions, instances, bindings } = u.layout;
   for (const t of TYPES) items.push({ op: 'put_connector_type', record: b.connectorType(u.type(t)) });
-  for (const v of VERSION_KEYS) {
-    const spec = VERSIONS[v];
+  for (const [v, spec] of Object.entries(versions)) {
     const record = b.version(u.version(v), u.type(spec.type), spec.capabilities.map((c) => u.capabilityRecord(c)), {
       version: spec.version,
       status: spec.status,
@@ -43,10 +28,10 @@ export function seedItems(u: Universe, nowMs: number): BatchItem[] {
     items.push({ op: 'admit_version', record });
   }
   for (const p of POLICIES) items.push({ op: 'put_admission_policy', record: { policy_ref: u.policy(p), ...POLICY_LIMITS[p] } });
-  for (const [key, spec] of Object.entries(INSTANCES)) {
-    items.push({ op: 'put_instance', record: b.instance(u.instance(key as InstanceKey), u.type(spec.type), u.version(spec.version), u.tenant(spec.tenant)) });
+  for (const [key, spec] of Object.entries(instances)) {
+    items.push({ op: 'put_instance', record: b.instance(u.instance(key), u.type(spec.type), u.version(spec.version), u.tenant(spec.tenant)) });
   }
-  for (const bs of INITIAL_BINDINGS) {
+  for (const bs of bindings) {
     const record = b.binding(u.tenant(bs.tenant), u.capability(bs.capability), u.instance(bs.instance), {
       priority: bs.priority,
       credential_revision_ref: u.credential(1),
@@ -54,8 +39,8 @@ export function seedItems(u: Universe, nowMs: number): BatchItem[] {
     });
     items.push({ op: 'put_binding', record });
   }
-  for (const key of Object.keys(INSTANCES) as InstanceKey[]) {
-    for (const slot of INITIAL_SLOTS) items.push({ op: 'provision_replica', record: replicaRecord(u, key, slot, u.version(INSTANCES[key].version), nowMs + LEASE_MS) });
+  for (const [key, spec] of Object.entries(instances)) {
+    for (const slot of INITIAL_SLOTS) items.push({ op: 'provision_replica', record: replicaRecord(u, key, slot, u.version(spec.version), nowMs + LEASE_MS) });
   }
   return items;
 }

@@ -45,12 +45,23 @@ export async function probeSettlement(run: RunContext, route: ModelRoute, asTena
   };
 }
 
+/**
+ * Whether the circuit's open-until instant stayed as it was between two reads:
+ * the same, or cleared once it had passed ([circuit-read] leaves clearing a
+ * past instant open).
+ */
+export function openUntilKept(before: SettlementSnapshot, after: SettlementSnapshot): boolean {
+  const was = before.circuit.open_until;
+  const now = after.circuit.open_until;
+  return now === was || (now === null && was !== null && Date.parse(was) <= after.window.hi);
+}
+
 /** What differs between two snapshots, in words; empty when nothing does. */
 export function changesBetween(before: SettlementSnapshot, after: SettlementSnapshot): string[] {
   const changes: string[] = [];
   if (before.active !== after.active) changes.push(`replica active_assignments ${before.active} → ${after.active}`);
   for (const [k, v] of Object.entries(before.counters)) if (after.counters[k] !== v) changes.push(`counter ${k} ${v} → ${after.counters[k]}`);
-  if (before.circuit.consecutive_failures !== after.circuit.consecutive_failures || before.circuit.open_until !== after.circuit.open_until) {
+  if (before.circuit.consecutive_failures !== after.circuit.consecutive_failures || !openUntilKept(before, after)) {
     changes.push(`circuit ${JSON.stringify(before.circuit)} → ${JSON.stringify(after.circuit)}`);
   }
   if (JSON.stringify(before.route) !== JSON.stringify(after.route)) changes.push('the route (reservation or recorded outcome)');

@@ -12,12 +12,12 @@ import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultD
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
-import { newRunId } from '../../contract/run-id.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { newRunId } from '../../contract/run-id.ts';
 
 export interface PropertiesCommand {
-  /** Opens the registry under test; the composition root decides which. */
-  openTarget: () => Promise<Target>;
+  /** Opens the registry under test for the run with this id; the composition root decides which. */
+  openTarget: (runId: string) => Promise<Target>;
   /** The target's address and key when it is a registry over HTTP: preflight and the mid-run recheck speak to it. */
   http?: { url: string; key: string | null; auth?: CredentialChoice; requestTimeoutMs: number } | null;
   runs: number | undefined;
@@ -72,10 +72,11 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     throw new RunnerUsageError((err as Error).message);
   }
   if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
+  const runId = newRunId();
   let target: Target;
   try {
     if (c.http) await preflightHttp(c.http);
-    target = await c.openTarget();
+    target = await c.openTarget(runId);
   } catch (err) {
     console.error(`fleetproof properties: could not run: ${(err as Error).message}`);
     return 2;
@@ -84,6 +85,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   try {
     const result = await runProperties({
       target,
+      runId,
       suites: c.suites as SuiteName[],
       ...(c.runs !== undefined ? { runs: c.runs } : {}),
       ...(seed !== undefined ? { seed } : {}),
@@ -92,7 +94,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
-    const out = c.out ?? `reports/runs/${newRunId(new Date(result.startedAt))}`;
+    const out = c.out ?? `reports/runs/${result.runId}`;
     const doc = await resultDocument(result, replay);
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);

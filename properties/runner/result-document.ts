@@ -38,6 +38,7 @@ interface SuiteDocument {
 
 export interface ResultDocument {
   schema: typeof RESULT_SCHEMA;
+  run_id: string;
   harness: { name: string; version: string };
   target: PropertiesResult['target'];
   seed: { value: number; source: PropertiesResult['seed']['source']; derived_from?: string };
@@ -62,6 +63,7 @@ export async function resultDocument(result: PropertiesResult, command: ReplayCo
   const exit = exitCodeOf(result);
   return {
     schema: RESULT_SCHEMA,
+    run_id: result.runId,
     harness: { name: 'fleetproof', version: packageInfo().version },
     target: result.target,
     seed: { value: result.seed.seed, source: result.seed.source, ...(result.seed.from ? { derived_from: result.seed.from } : {}) },

@@ -9,6 +9,7 @@ import { SUITES, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { formatReplayPath, parseReplayPath } from './replay-path.ts';
 import { chooseSeed, describeSeed, type SeedChoice } from './seed.ts';
+import { newRunId } from '../../contract/run-id.ts';
 
 export type SuiteStatus = 'pass' | 'fail' | 'error';
 
@@ -33,6 +34,8 @@ export interface SuiteResult {
 }
 
 export interface PropertiesResult {
+  /** The run's id (contract/run-id.ts), shared with the command or certification that ran the suites. */
+  runId: string;
   target: { kind: Target['kind']; description: string };
   seed: SeedChoice;
   startedAt: string;
@@ -52,10 +55,13 @@ export interface RunPropertiesOptions {
   timeLimitMs?: number;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The id of the run these suites belong to; a fresh one otherwise. */
+  runId?: string;
   /**
-   * Asked after a counterexample: null while the target still answers and
-   * accepts the run's tokens, else why it does not, which turns the suite's
-   * failure into an error (no evidence about the registry).
+   * Asked after a counterexample or an error: null while the target still
+   * answers and accepts the run's tokens, else why it does not, which turns
+   * the suite's failure into an error (no evidence about the registry) and
+   * names the cause of an error.
    */
   stillJudgeable?: () => Promise<string | null>;
 }
@@ -114,17 +120,18 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   const { suites, path } = selectSuites(options, env);
   const seed = chooseSeed(options.seed, env);
   const startedAt = new Date().toISOString();
-  log(`fleetproof properties against ${options.target.description}, ${describeSeed(seed)}`);
+  const runId = options.runId ?? newRunId(new Date(startedAt));
+  log(`fleetproof properties ${runId} against ${options.target.description}, ${describeSeed(seed)}`);
   const results: SuiteResult[] = [];
   const started = performance.now();
   for (const [index, name] of suites.entries()) {
     let result = await runSuite(name, options, seed.seed, path);
-    const problem = result.status === 'fail' && options.stillJudgeable ? await options.stillJudgeable() : null;
-    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (its counterexample: ${result.violation?.message ?? 'none'})` };
+    const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
+    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})` };
     results.push(result);
     log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
   }
-  return { target: { kind: options.target.kind, description: options.target.description }, seed, startedAt, finishedAt: new Date().toISOString(), suites: results };
+  return { runId, target: { kind: options.target.kind, description: options.target.description }, seed, startedAt, finishedAt: new Date().toISOString(), suites: results };
 }
 
 export function summaryLine(r: SuiteResult): string {

@@ -9,6 +9,7 @@ import { commandArbitraries, type CommandMix } from '../model/commands.ts';
 import { retireRun } from '../model/retire-run.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
+import { fleetLayout } from '../targets/fleet-layout.ts';
 import type { RunContext, Target } from '../targets/target.ts';
 import type { BuiltProperty, SuiteDefinition, SuiteName } from './suite.ts';
 
@@ -50,7 +51,7 @@ export function modelSuite(spec: ModelSuiteSpec): SuiteDefinition {
     summary: spec.summary,
     defaultRuns: spec.defaultRuns,
     build(target, options): BuiltProperty {
-      const commands = fc.commands(commandArbitraries(spec.mix), {
+      const commands = fc.commands(commandArbitraries(spec.mix, fleetLayout(target.limits)), {
         maxCommands: spec.maxCommands ?? 30,
         // Lengths spread evenly up to the maximum; the default size keeps sequences too short to reach deep states.
         size: 'max',

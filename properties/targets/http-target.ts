@@ -3,10 +3,9 @@
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
-import { Universe } from './universe.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';
-import { freshNamespace, type RunContext, type Target } from './target.ts';
+import { freshNamespace, universeOf, type RunContext, type Target } from './target.ts';
 
 export interface HttpTargetOptions {
   url: string;
@@ -15,6 +14,8 @@ export interface HttpTargetOptions {
   auth?: CredentialChoice;
   audience?: string;
   requestTimeoutMs?: number;
+  /** The run these suites belong to: every record they create carries it. */
+  runId?: string;
 }
 
 export interface HttpTarget extends Target {
@@ -37,9 +38,10 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
       kind: 'http',
       description: `${options.url} (${impl.name} ${impl.version})`,
       manualClock: false,
+      limits: store.limits,
       store,
       async openRun(): Promise<RunContext> {
-        return { store, clock, u: new Universe(freshNamespace()), shared: true, close: async () => {} };
+        return { store, clock, u: universeOf(freshNamespace(options.runId), store.limits), shared: true, close: async () => {} };
       },
       close: () => store.close(),
     };

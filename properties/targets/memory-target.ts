@@ -1,8 +1,7 @@
 // An in-process store as a property target, opened empty for every run with
 // a clock the suites drive, so every run is deterministic and replays exactly.
 // Which store it is, the composition root decides.
-import { Universe } from './universe.ts';
-import { DrivenClock, T0, type RunContext, type Target, type TargetStore } from './target.ts';
+import { DrivenClock, T0, universeOf, type RunContext, type Target, type TargetStore } from './target.ts';
 
 export interface MemoryTargetOptions {
   /** Opens an empty store that reads its time from `clock`. */
@@ -12,14 +11,19 @@ export interface MemoryTargetOptions {
 }
 
 export function memoryTarget(options: MemoryTargetOptions): Target {
+  // Every store it opens declares the same limits; one opened for the purpose tells which.
+  const probe = options.openStore(() => T0);
+  const limits = probe.limits;
+  void probe.close();
   return {
     kind: 'memory',
     description: options.description,
     manualClock: true,
+    limits,
     async openRun(): Promise<RunContext> {
       const clock = new DrivenClock(T0);
       const store = options.openStore(() => clock.current);
-      return { store, clock, u: new Universe(''), shared: false, close: () => store.close() };
+      return { store, clock, u: universeOf('', store.limits), shared: false, close: () => store.close() };
     },
     async close() {},
   };

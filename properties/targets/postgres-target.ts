@@ -3,8 +3,7 @@
 // and a clock the suites drive through the store's clock option. Runs start a
 // day apart so that time never runs backwards for the database. Which store
 // it is, the composition root decides.
-import { Universe } from './universe.ts';
-import { DrivenClock, freshNamespace, T0, type RunContext, type Target, type TargetStore } from './target.ts';
+import { DrivenClock, freshNamespace, T0, universeOf, type RunContext, type Target, type TargetStore } from './target.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -23,9 +22,10 @@ export async function postgresTarget(options: PostgresTargetOptions): Promise<Ta
     kind: 'postgres',
     description: options.description,
     manualClock: true,
+    limits: store.limits,
     async openRun(): Promise<RunContext> {
       clock.current = T0 + ++runs * DAY_MS;
-      return { store, clock, u: new Universe(freshNamespace()), shared: true, close: async () => {} };
+      return { store, clock, u: universeOf(freshNamespace(), store.limits), shared: true, close: async () => {} };
     },
     close: () => store.close(),
   };

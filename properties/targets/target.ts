@@ -3,7 +3,9 @@
 // HTTP), a clock the suite either drives or can only observe, and the
 // namespace that keeps this run's records apart from earlier runs on a
 // shared registry.
+import type { RegistryLimits } from '../../contract/records.ts';
 import type { RegistryPort } from '../../contract/target-port.ts';
+import { fleetLayout } from './fleet-layout.ts';
 import { Universe } from './universe.ts';
 
 /** The registry a run talks to: the contract's port, whatever implements it. */
@@ -43,6 +45,8 @@ export interface Target {
   /** For reports: the store, or the URL of the server. */
   readonly description: string;
   readonly manualClock: boolean;
+  /** The limits the registry declares: the suites size their fleet and commands to them. */
+  readonly limits: RegistryLimits;
   openRun(): Promise<RunContext>;
   close(): Promise<void>;
 }
@@ -79,10 +83,19 @@ export async function settled<T>(call: () => Promise<T>): Promise<PromiseSettled
   }
 }
 
+/** The universe of one run on a registry with these limits. */
+export function universeOf(ns: string, limits: RegistryLimits): Universe {
+  return new Universe(ns, fleetLayout(limits));
+}
+
 let runCounter = 0;
 
-/** A namespace unique within this process and, with the random part, across processes. */
-export function freshNamespace(): string {
+/**
+ * A namespace unique within this process and, with the run id (or a random
+ * part without one), across processes; under a run id a vendor can tell from
+ * any record which run made it, as from conformance's.
+ */
+export function freshNamespace(runId?: string): string {
   runCounter += 1;
-  return `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.`;
+  return runId === undefined ? `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.` : `${runId}.${runCounter.toString(36)}.`;
 }

@@ -8,9 +8,14 @@
 // commands: two tenants sharing capability ids, two connector types, a second
 // version for rollouts that is admitted but not yet active, two bindings of
 // different priority for one capability, small capacities and a tight policy.
+// Its versions, instances and bindings are laid out in fleet-layout.ts to fit
+// the registry's limits.
 import { recordBuilders, SCOPE_OFF } from '../../contract/builders.js';
 import { sha256Hex } from '../../contract/digest.ts';
-import type { AdmissionPolicy, Capability, Topology, VersionStatus } from '../../contract/records.ts';
+import type { AdmissionPolicy, Capability, Topology } from '../../contract/records.ts';
+import type { FleetLayout, InstanceKey, VersionKey } from './fleet-layout.ts';
+
+export type { InstanceKey, VersionKey };
 
 export const TENANTS = ['a', 'b'] as const;
 export type TenantKey = (typeof TENANTS)[number];
@@ -24,30 +29,6 @@ export type ProfileKey = (typeof PROFILES)[number];
 
 export const TYPES = ['alpha', 'beta'] as const;
 export type TypeKey = (typeof TYPES)[number];
-
-export interface VersionSpec {
-  type: TypeKey;
-  version: string;
-  capabilities: readonly CapabilityKey[];
-  profiles: readonly ProfileKey[];
-  status: VersionStatus;
-}
-
-export const VERSIONS = {
-  'alpha-1': { type: 'alpha', version: '1.0.0', capabilities: ['search', 'fetch'], profiles: ['http'], status: 'active' },
-  'alpha-2': { type: 'alpha', version: '2.0.0', capabilities: ['search', 'fetch', 'notify'], profiles: ['http', 'grpc'], status: 'admitted' },
-  'beta-1': { type: 'beta', version: '1.0.0', capabilities: ['search', 'notify', 'archive'], profiles: ['grpc'], status: 'active' },
-} as const satisfies Record<string, VersionSpec>;
-export type VersionKey = keyof typeof VERSIONS;
-export const VERSION_KEYS = Object.keys(VERSIONS) as VersionKey[];
-
-export const INSTANCES = {
-  'a-alpha': { tenant: 'a', type: 'alpha', version: 'alpha-1' },
-  'a-beta': { tenant: 'a', type: 'beta', version: 'beta-1' },
-  'b-alpha': { tenant: 'b', type: 'alpha', version: 'alpha-1' },
-} as const satisfies Record<string, { tenant: TenantKey; type: TypeKey; version: VersionKey }>;
-export type InstanceKey = keyof typeof INSTANCES;
-export const INSTANCE_KEYS = Object.keys(INSTANCES) as InstanceKey[];
 
 /** Replica slots per instance: the first two exist from the start, the others are provisioned by commands. */
 export const REPLICA_SLOTS = [1, 2, 3, 4] as const;
@@ -93,28 +74,6 @@ export const POLICY_LIMITS: Record<PolicyKey, Omit<AdmissionPolicy, 'policy_ref'
   },
 };
 
-export interface BindingSpec {
-  tenant: TenantKey;
-  capability: CapabilityKey;
-  instance: InstanceKey;
-  priority: number;
-  policy: PolicyKey | null;
-}
-
-export const INITIAL_BINDINGS: readonly BindingSpec[] = [
-  { tenant: 'a', capability: 'search', instance: 'a-alpha', priority: 0, policy: 'tight' },
-  { tenant: 'a', capability: 'search', instance: 'a-beta', priority: 1, policy: null },
-  { tenant: 'a', capability: 'fetch', instance: 'a-alpha', priority: 0, policy: 'roomy' },
-  { tenant: 'a', capability: 'notify', instance: 'a-beta', priority: 0, policy: 'tight' },
-  { tenant: 'b', capability: 'search', instance: 'b-alpha', priority: 0, policy: 'tight' },
-  { tenant: 'b', capability: 'fetch', instance: 'b-alpha', priority: 0, policy: null },
-];
-
-/** Every binding a command may put: each capability of each instance's tenant. */
-export const BINDABLE: ReadonlyArray<{ tenant: TenantKey; capability: CapabilityKey; instance: InstanceKey }> = INSTANCE_KEYS.flatMap((instance) =>
-  CAPABILITIES.map((capability) => ({ tenant: INSTANCES[instance].tenant, capability, instance })),
-);
-
 export const ACTIONS = ['act-1', 'act-2', 'act-3', 'act-4', 'act-5', 'act-6'] as const;
 export type ActionKey = (typeof ACTIONS)[number];
 
@@ -122,8 +81,12 @@ export const builders = recordBuilders(sha256Hex);
 
 /** Wire ids of one run: every logical name under the run's namespace. */
 export class Universe {
-  /** `ns` is empty for a fresh store, or a short tag ending in '.' for a shared registry. */
-  constructor(readonly ns: string) {}
+  constructor(
+    /** Empty for a fresh store, or a short tag ending in '.' for a shared registry. */
+    readonly ns: string,
+    /** The fleet's records, sized to the registry's declared limits. */
+    readonly layout: FleetLayout,
+  ) {}
 
   tenant(t: TenantKey): string {
     return `${this.ns}tenant-${t}`;

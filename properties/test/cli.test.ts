@@ -3,25 +3,15 @@
 // exactly, 2 when the suites cannot run; result.json always matches its
 // published schema.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { documentProblems, schemaUrl } from '../../reports/schemas/validate.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function fleetproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/fleetproof.js', 'properties', ...args], { cwd: root, env: { ...process.env, FC_SEED: '', FC_PATH: '', FC_SUITE: '', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { fleetproofProperties } from './cli-process.ts';
 
 /** Splits a printed command into words, honouring single quotes. */
 function shellWords(command: string): string[] {
@@ -49,17 +39,23 @@ describe('fleetproof properties', () => {
 
   it('exits 0 when the properties hold, printing the seed', async () => {
     const out = join(dir, 'hold');
-    const run = await fleetproof(['--suite', 'stale-cursor', '--suite', 'no-overbooking', '--runs', '5', '--seed', '11', '--out', out]);
+    const run = await fleetproofProperties(['--suite', 'stale-cursor', '--suite', 'no-overbooking', '--runs', '5', '--seed', '11', '--out', out]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed 11 \(given\)/);
     const doc = await result(out);
     assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['hold', 0, ['pass', 'pass']]);
     assert.match(run.stdout, /QUALIFIED: every property holds/);
+    // One run id, printed and carried by every file of the run, as conform, load and certify do.
+    assert.match(doc.run_id, RUN_ID_PATTERN);
+    assert.match(run.stdout, new RegExp(`fleetproof properties ${doc.run_id} against`));
     // The same suites certify reports, under the same names.
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    assert.match(junit, /<testsuites name="fleetproof properties" tests="2" failures="0" errors="0"/);
+    assert.match(junit, new RegExp(`<testsuites name="fleetproof properties ${doc.run_id}" tests="2" failures="0" errors="0"`));
     assert.match(junit, /<testcase name="stale-cursor" classname="fleetproof\.properties"/);
-    assert.match(await readFile(join(out, 'report.html'), 'utf8'), /<div class="word">QUALIFIED<\/div>/);
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    assert.match(html, /<div class="word">QUALIFIED<\/div>/);
+    assert.ok(html.includes(`Run <code>${doc.run_id}</code>`), 'report.html names the run');
+    assert.ok((await readFile(join(out, 'report.md'), 'utf8')).includes(`Run \`${doc.run_id}\``), 'report.md names the run');
   });
 
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
@@ -67,7 +63,7 @@ describe('fleetproof properties', () => {
     const env = { FLEETPROOF_ALLOW_FAULTS: '1' };
     // A negative seed: the printed replay command must still parse.
     const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed=-102'];
-    const run = await fleetproof([...args, '--out', out], env);
+    const run = await fleetproofProperties([...args, '--out', out], env);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const [suite] = (await result(out)).suites;
     assert.equal(suite!.violation?.property, 'idempotent-settlement');
@@ -76,7 +72,7 @@ describe('fleetproof properties', () => {
     const again = join(dir, 'replay');
     // Run exactly the printed command (its words after `npx fleetproof properties`).
     const printed = shellWords(suite!.replay!.command);
-    const replay = await fleetproof([...printed.slice(printed.indexOf('properties') + 1), '--out', again], env);
+    const replay = await fleetproofProperties([...printed.slice(printed.indexOf('properties') + 1), '--out', again], env);
     assert.equal(replay.code, 1, replay.stdout + replay.stderr);
     const [replayed] = (await result(again)).suites;
     assert.deepEqual(replayed!.counterexample, suite!.counterexample);
@@ -84,17 +80,17 @@ describe('fleetproof properties', () => {
   });
 
   it('derives and prints a seed in CI when none is given', async () => {
-    const run = await fleetproof(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], { CI: 'true', GITHUB_RUN_ID: '4242' });
+    const run = await fleetproofProperties(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], { CI: 'true', GITHUB_RUN_ID: '4242' });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed -?[0-9]+ \(derived from GITHUB_RUN_ID=4242\)/);
   });
 
   it('exits 2 when it cannot run: bad flags, or a target nobody serves', async () => {
-    assert.equal((await fleetproof(['--store', 'sqlite'])).code, 2);
-    assert.equal((await fleetproof(['--path', '1:2'])).code, 2);
-    assert.equal((await fleetproof(['--fault', 'settle-skip-fence'])).code, 2, 'faults need FLEETPROOF_ALLOW_FAULTS=1');
+    assert.equal((await fleetproofProperties(['--store', 'sqlite'])).code, 2);
+    assert.equal((await fleetproofProperties(['--path', '1:2'])).code, 2);
+    assert.equal((await fleetproofProperties(['--fault', 'settle-skip-fence'])).code, 2, 'faults need FLEETPROOF_ALLOW_FAULTS=1');
     const keys = await writeSigningKeys(join(dir, 'keys'));
-    const unreachable = await fleetproof(['--target', 'http://127.0.0.1:9', '--key', keys.signingKeyPath, '--out', join(dir, 'none')]);
+    const unreachable = await fleetproofProperties(['--target', 'http://127.0.0.1:9', '--key', keys.signingKeyPath, '--out', join(dir, 'none')]);
     assert.equal(unreachable.code, 2, unreachable.stdout + unreachable.stderr);
     assert.match(unreachable.stderr, /^fleetproof properties: could not run: the target http:\/\/127\.0\.0\.1:9 does not answer \(ECONNREFUSED\): start it/m);
   });

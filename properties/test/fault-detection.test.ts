@@ -7,41 +7,14 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ConnectorReplica } from '../../contract/records.ts';
 import type { FaultName } from '../../reference/domain/faults.ts';
-import type { PropertyName } from '../check/violations.ts';
 import { failureReport } from '../runner/failure-report.ts';
 import { runProperties } from '../runner/run-properties.ts';
-import type { SuiteName } from '../suites/index.ts';
 import { httpTarget } from '../targets/http-target.ts';
 import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
+import { DEFECTS as MATRIX, type Detection } from './defect-matrix.ts';
 import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 import type { Target } from '../targets/target.ts';
 import { testReplay } from './support.ts';
-
-interface Detection {
-  fault: FaultName | 'circuits-never-count';
-  suite: SuiteName;
-  property: PropertyName;
-  seed: number;
-  /** Where the fault lives: the store, or the HTTP server in front of it. */
-  over?: 'http';
-}
-
-const MATRIX: Detection[] = [
-  { fault: 'reselect-on-retry', suite: 'pinned-routes', property: 'pinned-routes', seed: 101 },
-  { fault: 'settle-skip-fence', suite: 'idempotent-settlement', property: 'idempotent-settlement', seed: 102 },
-  { fault: 'settle-release-twice', suite: 'idempotent-settlement', property: 'idempotent-settlement', seed: 103 },
-  { fault: 'settle-release-twice', suite: 'no-overbooking', property: 'no-overbooking', seed: 104 },
-  { fault: 'cursor-skip-revision', suite: 'stale-cursor', property: 'stale-cursor', seed: 105 },
-  { fault: 'capacity-outside-lock', suite: 'no-overbooking', property: 'no-overbooking', seed: 106 },
-  { fault: 'tenant-from-body', suite: 'tenant-isolation', property: 'tenant-isolation', seed: 107, over: 'http' },
-  { fault: 'unbounded-lease-expiry', suite: 'model-agreement', property: 'model-agreement', seed: 108 },
-  { fault: 'circuits-never-count', suite: 'circuit-behaviour', property: 'circuit-behaviour', seed: 109 },
-  { fault: 'race-settle-release', suite: 'shared-actions', property: 'no-overbooking', seed: 110 },
-  { fault: 'race-retry-budget', suite: 'shared-actions', property: 'no-overbooking', seed: 111 },
-  { fault: 'race-action-insert', suite: 'shared-actions', property: 'pinned-routes', seed: 112 },
-  { fault: 'race-scope-reservation', suite: 'no-overbooking', property: 'no-overbooking', seed: 113 },
-  { fault: 'race-replica-capacity', suite: 'no-overbooking', property: 'no-overbooking', seed: 114 },
-];
 
 /** Bounded: enough for every fault above at its seed, small enough to stay fast. */
 const RUNS = 200;

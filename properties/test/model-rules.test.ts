@@ -10,10 +10,10 @@ import { resolveExisting, resolveNew } from '../model/rules/routing.ts';
 import { bindingScopeKey } from '../model/rules/scopes.ts';
 import { decisionInstants, expireLeases, settle } from '../model/rules/settlement.ts';
 import { seedItems, stateAfterSeed } from '../model/seed-fleet.ts';
-import { Universe } from '../targets/universe.ts';
-import { T0 } from '../targets/target.ts';
+import { DEFAULT_LIMITS } from '../../contract/records.ts';
+import { T0, universeOf } from '../targets/target.ts';
 
-const u = new Universe('');
+const u = universeOf('', DEFAULT_LIMITS);
 const fresh = (): ModelState => stateAfterSeed(seedItems(u, T0), 1);
 const at = { lo: T0, hi: T0 };
 

@@ -21,14 +21,14 @@ export function renderPropertiesHtml(doc: ResultDocument): string {
     .join('');
   const summary = `${doc.suites.length} suites against ${esc(doc.target.description)}: ${doc.suites.filter((s) => s.status === 'pass').length} hold, ${doc.suites.filter((s) => s.status === 'fail').length} with a counterexample, ${doc.suites.filter((s) => s.status === 'error').length} could not be judged. Seed <code>${doc.seed.value}</code> (${esc(doc.seed.source)}).`;
   return `${pageStart({ title: `fleetproof properties: ${doc.verdict}`, heading: 'fleetproof properties', verdict: propertiesVerdictKey(doc.verdict), summary })}
-<p>${esc(doc.started_at)} → ${esc(doc.finished_at)}; harness ${esc(doc.harness.name)} ${esc(doc.harness.version)}.</p>
+<p>Run <code>${esc(doc.run_id)}</code>, ${esc(doc.started_at)} → ${esc(doc.finished_at)}; harness ${esc(doc.harness.name)} ${esc(doc.harness.version)}.</p>
 <h2>Counterexamples and errors (${failed.length})</h2>${detail || '<p>None.</p>'}
 <h2>Suites</h2>${scrollTable(`<tr><th>status</th><th>suite</th><th>runs</th><th>indeterminate</th><th>shrinks</th><th>time</th></tr>${rows}`)}
 ${pageEnd}`;
 }
 
 export function renderPropertiesMarkdown(doc: ResultDocument): string {
-  const lines = [`# fleetproof properties: ${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}`, '', `Against ${doc.target.description}, seed \`${doc.seed.value}\` (${doc.seed.source}), ${doc.started_at} → ${doc.finished_at}.`, '', '| status | suite | runs | indeterminate | time |', '|---|---|---|---|---|'];
+  const lines = [`# fleetproof properties: ${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}`, '', `Run \`${doc.run_id}\` against ${doc.target.description}, seed \`${doc.seed.value}\` (${doc.seed.source}), ${doc.started_at} → ${doc.finished_at}.`, '', '| status | suite | runs | indeterminate | time |', '|---|---|---|---|---|'];
   for (const s of doc.suites) lines.push(`| ${s.status} | ${s.name} | ${s.runs} | ${s.indeterminate_runs} | ${seconds(s.duration_ms)} |`);
   for (const s of doc.suites.filter((x) => x.status !== 'pass')) {
     lines.push('', `## ${s.status === 'fail' ? 'FAIL' : 'ERROR'} \`${s.name}\``, '', s.violation ? `${s.violation.property_title}: ${s.violation.message}` : `could not judge: ${s.error ?? 'unknown'}`);

@@ -107,7 +107,7 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
 export function sampleProperties(): PropertiesDocument {
   const suite = { property: 'pinned-routes' as const, property_title: 'Pinned routes', runs: 50, indeterminate_runs: 1, shrinks: 0, duration_ms: 4000, seed: -12, path: null, violation: null, counterexample: null, replay: null, error: null };
   return {
-    schema: 'fleetproof-properties-result/v1', harness: { name: 'fleetproof', version: '0.1.0' }, target: { kind: 'http', description: URL_ },
+    schema: 'fleetproof-properties-result/v1', run_id: 'fp20261201t120000a1b2c3d4', harness: { name: 'fleetproof', version: '0.1.0' }, target: { kind: 'http', description: URL_ },
     seed: { value: -12, source: 'given' }, started_at: '2026-12-01T12:00:15.000Z', finished_at: '2026-12-01T12:00:24.000Z', verdict: 'counterexample', exit_code: 1,
     suites: [
       { ...suite, name: 'pinned-routes', status: 'pass' },

@@ -2,6 +2,7 @@
 // A draining replica takes no new actions but keeps its pinned retries
 // ([pinned-reacquire]); an offline one takes neither.
 import fc from 'fast-check';
+import type { FleetLayout } from '../../targets/fleet-layout.ts';
 import type { HealthReport, ReplicaStatus } from '../../../contract/records.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
@@ -34,5 +35,5 @@ export class DrainReplicaCommand extends RegistryCommand {
   }
 }
 
-export const drainReplicaCommand = () =>
-  fc.tuple(replicaChoice(), fc.constantFrom<ReplicaStatus>('draining', 'draining', 'offline', 'ready')).map(([r, s]) => new DrainReplicaCommand(r, s));
+export const drainReplicaCommand = (layout: FleetLayout) =>
+  fc.tuple(replicaChoice(layout), fc.constantFrom<ReplicaStatus>('draining', 'draining', 'offline', 'ready')).map(([r, s]) => new DrainReplicaCommand(r, s));

@@ -4,6 +4,7 @@
 // far outside any call's time window, so even a registry with its own clock
 // treats it as expired.
 import type { HealthReport } from '../../../contract/records.ts';
+import type { FleetLayout } from '../../targets/fleet-layout.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
@@ -33,4 +34,4 @@ export class LapseLeaseCommand extends RegistryCommand {
   }
 }
 
-export const lapseLeaseCommand = () => replicaChoice().map((r) => new LapseLeaseCommand(r));
+export const lapseLeaseCommand = (layout: FleetLayout) => replicaChoice(layout).map((r) => new LapseLeaseCommand(r));

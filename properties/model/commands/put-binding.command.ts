@@ -9,7 +9,8 @@ import { performWrite, RegistryCommand } from '../command-support.ts';
 import { bindingKey } from '../model-state.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { putBinding } from '../rules/records.ts';
-import { BINDABLE, builders } from '../../targets/universe.ts';
+import type { Bindable, FleetLayout } from '../../targets/fleet-layout.ts';
+import { builders } from '../../targets/universe.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
 export const BINDING_CHANGES = ['raise-priority', 'lower-priority', 'enable', 'disable', 'rotate-credential', 'quota-tight', 'quota-roomy', 'quota-implicit'] as const;
@@ -36,7 +37,7 @@ function applyChange(b: CapabilityBinding, change: BindingChange, m: RegistryMod
 
 export class PutBindingCommand extends RegistryCommand {
   constructor(
-    readonly binding: number,
+    readonly binding: Bindable,
     readonly change: BindingChange,
     readonly step: RevisionStep,
   ) {
@@ -48,7 +49,7 @@ export class PutBindingCommand extends RegistryCommand {
   }
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
-    const { tenant, capability, instance } = BINDABLE[this.binding]!;
+    const { tenant, capability, instance } = this.binding;
     const fresh = builders.binding(m.u.tenant(tenant), m.u.capability(capability), m.u.instance(instance), { credential_revision_ref: m.u.credential(1), policy_revision: 0 });
     const existing = m.s.bindings[bindingKey(fresh)];
     const base = existing ?? fresh;
@@ -57,12 +58,12 @@ export class PutBindingCommand extends RegistryCommand {
   }
 
   toString(): string {
-    const { tenant, capability, instance } = BINDABLE[this.binding]!;
+    const { tenant, capability, instance } = this.binding;
     return `put binding tenant-${tenant}/${capability}/${instance}: ${this.change} (${describeStep('policy_revision', this.step)})`;
   }
 }
 
-export const putBindingCommand = () =>
+export const putBindingCommand = (layout: FleetLayout) =>
   fc
-    .tuple(fc.integer({ min: 0, max: BINDABLE.length - 1 }), fc.constantFrom(...BINDING_CHANGES), revisionStep())
+    .tuple(fc.constantFrom(...layout.bindable), fc.constantFrom(...BINDING_CHANGES), revisionStep())
     .map(([b, c, s]) => new PutBindingCommand(b, c, s));

@@ -8,7 +8,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { putInstance } from '../rules/records.ts';
-import { INSTANCE_KEYS, VERSION_KEYS, type InstanceKey, type VersionKey } from '../../targets/universe.ts';
+import type { FleetLayout, InstanceKey, VersionKey } from '../../targets/fleet-layout.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
 export type InstanceChange = { rollout: VersionKey } | 'disable' | 'enable' | 'rotate-secret';
@@ -44,7 +44,5 @@ export class PutInstanceCommand extends RegistryCommand {
   }
 }
 
-const changes: InstanceChange[] = [...VERSION_KEYS.map((v) => ({ rollout: v })), 'disable', 'enable', 'rotate-secret'];
-
-export const putInstanceCommand = () =>
-  fc.tuple(fc.constantFrom(...INSTANCE_KEYS), fc.constantFrom(...changes), revisionStep()).map(([i, c, s]) => new PutInstanceCommand(i, c, s));
+export const putInstanceCommand = (layout: FleetLayout) =>
+  fc.tuple(fc.constantFrom(...layout.instanceKeys), fc.constantFrom<InstanceChange>(...layout.versionKeys.map((v) => ({ rollout: v })), 'disable', 'enable', 'rotate-secret'), revisionStep()).map(([i, c, s]) => new PutInstanceCommand(i, c, s));

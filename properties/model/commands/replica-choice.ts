@@ -1,14 +1,15 @@
 // Which replica a lifecycle command addresses: an instance and a slot.
 import fc from 'fast-check';
 import type { RegistryModel } from '../registry-model.ts';
-import { INSTANCE_KEYS, REPLICA_SLOTS, type InstanceKey, type ReplicaSlot } from '../../targets/universe.ts';
+import type { FleetLayout } from '../../targets/fleet-layout.ts';
+import { REPLICA_SLOTS, type InstanceKey, type ReplicaSlot } from '../../targets/universe.ts';
 
 export interface ReplicaChoice {
   instance: InstanceKey;
   slot: ReplicaSlot;
 }
 
-export const replicaChoice = () => fc.record({ instance: fc.constantFrom(...INSTANCE_KEYS), slot: fc.constantFrom(...REPLICA_SLOTS) });
+export const replicaChoice = (layout: FleetLayout) => fc.record({ instance: fc.constantFrom(...layout.instanceKeys), slot: fc.constantFrom(...REPLICA_SLOTS) });
 
 export function replicaId(m: Readonly<RegistryModel>, r: ReplicaChoice): string {
   return m.u.replica(r.instance, r.slot);

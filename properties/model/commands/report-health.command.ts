@@ -3,6 +3,7 @@
 // state again, with a health_revision that moves forward or not. Capacity
 // below the replica's active assignments is refused.
 import fc from 'fast-check';
+import type { FleetLayout } from '../../targets/fleet-layout.ts';
 import type { HealthReport } from '../../../contract/records.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
@@ -43,5 +44,5 @@ export class ReportHealthCommand extends RegistryCommand {
   }
 }
 
-export const reportHealthCommand = () =>
-  fc.tuple(replicaChoice(), fc.constantFrom(...HEALTH_CHANGES), revisionStep()).map(([r, c, s]) => new ReportHealthCommand(r, c, s));
+export const reportHealthCommand = (layout: FleetLayout) =>
+  fc.tuple(replicaChoice(layout), fc.constantFrom(...HEALTH_CHANGES), revisionStep()).map(([r, c, s]) => new ReportHealthCommand(r, c, s));

@@ -36,8 +36,10 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
       const owner = obs.value.assignment.tenant_id;
       expectProperty('tenant-isolation', owner === caller, () => `${this}: the body's tenant_id was obeyed; the route belongs to ${owner}`);
     }
-    // Any answer but INVALID_REQUEST means the body's tenant was read, or the body was not refused.
-    expectProperty('tenant-isolation', !obs.ok && obs.error.code === 'INVALID_REQUEST', () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be INVALID_REQUEST`);
+    // An action the other tenant routed also breaks [pinned-conflict]; either refusal may come first ([error-precedence]).
+    const allowed = existing && existing.assignment.tenant_id !== caller ? ['INVALID_REQUEST', 'CONFLICT'] : ['INVALID_REQUEST'];
+    // Any other answer means the body's tenant was read, or the body was not refused.
+    expectProperty('tenant-isolation', !obs.ok && allowed.includes(obs.error.code), () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be ${allowed.join(' or ')}`);
   }
 
   toString(): string {

@@ -7,7 +7,7 @@ import type { RunContext } from '../../targets/target.ts';
 import { performWrite, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { setVersionStatus } from '../rules/records.ts';
-import { VERSION_KEYS, type VersionKey } from '../../targets/universe.ts';
+import type { FleetLayout, VersionKey } from '../../targets/fleet-layout.ts';
 
 export class SetVersionStatusCommand extends RegistryCommand {
   constructor(
@@ -32,7 +32,7 @@ export class SetVersionStatusCommand extends RegistryCommand {
 }
 
 /** Revocation is terminal, so it is drawn rarely enough to leave sequences something to do. */
-export const setVersionStatusCommand = () =>
+export const setVersionStatusCommand = (layout: FleetLayout) =>
   fc
-    .tuple(fc.constantFrom(...VERSION_KEYS), fc.constantFrom<VersionStatus>('active', 'active', 'admitted', 'admitted', 'revoked'))
+    .tuple(fc.constantFrom(...layout.versionKeys), fc.constantFrom<VersionStatus>('active', 'active', 'admitted', 'admitted', 'revoked'))
     .map(([v, s]) => new SetVersionStatusCommand(v, s));

@@ -15,11 +15,14 @@ import { actionChoice } from './choices.ts';
 export const ALTERATIONS = ['fence_token', 'replica_id', 'assigned_at', 'catalog_revision', 'credential_revision_ref', 'topology.zone', 'admission limit', 'admission.circuit_open_ms'] as const;
 export type Alteration = (typeof ALTERATIONS)[number];
 
+/** Another valid token of the same length: the registry mints fence tokens in a format of its own, up to the longest allowed. */
+const otherToken = (t: string) => `${t.slice(0, -1)}${t.endsWith('x') ? 'y' : 'x'}`;
+
 /** The assignment with one field changed to another valid value, so only the fence can refuse it. */
 export function alter(a: RouteAssignment, field: Alteration): RouteAssignment {
   switch (field) {
     case 'fence_token':
-      return { ...a, fence_token: `${a.fence_token}x` };
+      return { ...a, fence_token: otherToken(a.fence_token) };
     case 'replica_id':
       return { ...a, replica_id: `${a.replica_id}x` };
     case 'assigned_at':

@@ -73,25 +73,33 @@ function policyInBounds(p: AdmissionPolicy): boolean {
 /** [records-policy-bounds], [records-policy-revision]. */
 export function putPolicy(s: ModelState, record: AdmissionPolicy): Branch<WriteOutcome>[] {
   const existing = s.policies[record.policy_ref];
-  if (!policyInBounds(record)) return failures(s, [{ code: 'INVALID_REQUEST' }]);
   if (existing && sameJson(existing, record)) return [success(s, 'unchanged')];
-  if (existing && record.revision <= existing.revision) return failures(s, [{ code: 'CONFLICT' }]);
+  const v: Violations = [];
+  if (!policyInBounds(record)) v.push({ code: 'INVALID_REQUEST' });
+  if (existing && record.revision <= existing.revision) v.push({ code: 'CONFLICT' });
+  if (v.length > 0) return failures(s, v);
   s.policies[record.policy_ref] = structuredClone(record);
   return [success(s, 'applied')];
 }
 
 const HEALTH_FIELDS = ['health_revision', 'status', 'lease_expires_at', 'capacity'] as const;
 
-/** [records-replica-provision]: an existing id is compared with the replica as it is now. */
+/**
+ * [records-replica-provision]: an existing id with its original body is
+ * `unchanged` or `CONFLICT` once health reports changed it (which is open),
+ * with any other body `CONFLICT`; a version the instance does not run is
+ * `INVALID_REQUEST`, and of two broken rules either answers ([error-precedence]).
+ */
 export function provisionReplica(s: ModelState, record: ReplicaProvision): Branch<WriteOutcome>[] {
   const existing = s.replicas[record.id];
-  if (existing) {
-    const current = { ...existing.provision, ...existing.health };
-    return sameJson(current, record) ? [success(s, 'unchanged')] : failures(s, [{ code: 'CONFLICT' }]);
-  }
+  if (existing && sameJson({ ...existing.provision, ...existing.health }, record)) return [success(s, 'unchanged')];
   const instance = s.instances[record.instance_id];
-  if (!instance) return failures(s, [{ code: 'NOT_FOUND' }]);
-  if (instance.version_id !== record.version_id) return failures(s, [{ code: 'INVALID_REQUEST' }]);
+  const v: Violations = [];
+  if (existing) v.push({ code: 'CONFLICT' });
+  if (!instance) v.push({ code: 'NOT_FOUND' });
+  else if (instance.version_id !== record.version_id) v.push({ code: 'INVALID_REQUEST' });
+  const unchangedAllowed = existing !== undefined && sameJson(existing.provision, record);
+  if (v.length > 0) return [...(unchangedAllowed ? [success(s, 'unchanged' as const)] : []), ...failures<WriteOutcome>(s, v)];
   const health = Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) as unknown as HealthReport;
   s.replicas[record.id] = {
     provision: structuredClone(record),

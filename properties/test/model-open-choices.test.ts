@@ -1,0 +1,56 @@
+// Where the contract leaves a registry a choice (spec.md §20), the model
+// accepts every allowed answer: a rule that predicts only the reference's
+// would fail a correct registry that chose otherwise.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_LIMITS } from '../../contract/records.ts';
+import type { ModelState } from '../model/model-state.ts';
+import { provisionReplica, putPolicy, reportHealth } from '../model/rules/records.ts';
+import { stateAfterSeed, seedItems } from '../model/seed-fleet.ts';
+import { openUntilKept, type SettlementSnapshot } from '../model/settlement-probe.ts';
+import { T0, universeOf } from '../targets/target.ts';
+
+const u = universeOf('', DEFAULT_LIMITS);
+const fresh = (): ModelState => stateAfterSeed(seedItems(u, T0), 1);
+const outcomes = (branches: Array<{ outcome: unknown }>) => branches.map((b) => JSON.stringify(b.outcome)).sort();
+
+describe('model rules where the contract leaves a choice open', () => {
+  it('[records-replica-provision] the original body after a health report is unchanged or CONFLICT', () => {
+    const s = fresh();
+    const id = u.replica('a-alpha', 1);
+    const original = structuredClone(s.replicas[id]!.provision);
+    const [drained] = reportHealth(s, id, { ...s.replicas[id]!.health, status: 'draining', health_revision: original.health_revision + 1 });
+    assert.equal(drained!.outcome.ok, true);
+    assert.deepEqual(outcomes(provisionReplica(drained!.state, original)), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: true, value: 'unchanged' })].sort());
+    // Any other body is a conflict whichever way the registry compares.
+    assert.deepEqual(outcomes(provisionReplica(drained!.state, { ...original, endpoint: `${original.endpoint}/other` })), [JSON.stringify({ ok: false, code: 'CONFLICT' })]);
+  });
+
+  it('[error-precedence] an existing replica at another version may be CONFLICT or INVALID_REQUEST', () => {
+    const s = fresh();
+    const record = { ...s.replicas[u.replica('a-alpha', 1)]!.provision, version_id: u.version('alpha-2') };
+    assert.deepEqual(outcomes(provisionReplica(s, record)), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
+  });
+
+  it('[error-precedence] a policy out of bounds with a stale revision may be INVALID_REQUEST or CONFLICT', () => {
+    const s = fresh();
+    const tight = s.policies[u.policy('tight')]!;
+    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50 })), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
+    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50, revision: tight.revision + 1 })), [JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
+  });
+
+  it('[circuit-read] a past open_until may be kept or cleared, a future one only kept', () => {
+    const snapshot = (open_until: string | null, at: number): SettlementSnapshot => ({
+      active: 0,
+      circuit: { state: 'closed', consecutive_failures: 0, open_until },
+      counters: {},
+      route: null,
+      window: { lo: at, hi: at },
+    });
+    const until = new Date(T0 + 300).toISOString();
+    assert.equal(openUntilKept(snapshot(until, T0), snapshot(until, T0 + 400)), true);
+    assert.equal(openUntilKept(snapshot(until, T0), snapshot(null, T0 + 400)), true);
+    assert.equal(openUntilKept(snapshot(until, T0), snapshot(null, T0 + 100)), false, 'cleared while still open');
+    assert.equal(openUntilKept(snapshot(null, T0), snapshot(until, T0 + 100)), false, 'opened');
+  });
+});
