@@ -21,7 +21,8 @@ import exec from 'k6/execution';
 import { journal } from './lib/journal.js';
 import { buildOptions } from './lib/options.js';
 import { registryClient } from './lib/registry.js';
-import { datasetOf, loadRunPlan, phaseParams } from './lib/plan.js';
+import { datasetOf, loadRunPlan } from './lib/plan.js';
+import { phaseParams } from './lib/fleet-facts.js';
 import { buildSummary } from './lib/summary.js';
 
 const plan = loadRunPlan();
