@@ -21,7 +21,9 @@ import exec from 'k6/execution';
 import { journal } from './lib/journal.js';
 import { buildOptions } from './lib/options.js';
 import { registryClient } from './lib/registry.js';
-import { datasetOf, loadRunPlan, phaseParams } from './lib/plan.js';
+import { datasetOf, loadRunPlan } from './lib/plan.js';
+import { BREAKPOINT_PHASE } from './lib/breakpoint-ramp.js';
+import { phaseParams } from './lib/fleet-facts.js';
 import { buildSummary } from './lib/summary.js';
 
 const plan = loadRunPlan();
@@ -106,7 +108,7 @@ export function replicaMonitorPhase() {
   replicaMonitor(plan, data);
 }
 export function breakpointRoutesPhase() {
-  sustainedRoute(plan, data, 'breakpoint_routes', exec.scenario.name);
+  sustainedRoute(plan, data, BREAKPOINT_PHASE, exec.scenario.name, true);
 }
 
 /** @param {any} summaryData */

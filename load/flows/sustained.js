@@ -5,13 +5,14 @@
 // (`replica_monitor`). Each iteration picks its work from
 // exec.scenario.iterationInTest, which is unique across the instances of a
 // distributed run, so ids never collide and no two iterations heartbeat or
-// expire the same replica at the same revision.
+// expire the same replica at the same revision. The profile is refused before
+// the run when the churn pool is empty (load/runner/scale-contract.ts).
 //
 // CAPACITY_EXCEEDED is the one refusal a resolve may meet here: a registry
 // may protect itself with admission limits of its own. It is counted
 // (fleetproof_capacity_refusals), never treated as an error.
 import exec from 'k6/execution';
-import { routingTenants, sustainedPools } from '../lib/fleet-facts.js';
+import { churnSlice, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
 import { journal, journalRoute } from '../lib/journal.js';
 import { capacityRefusals, expiredReplicas, routesCreated } from '../lib/metrics.js';
 import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
@@ -33,17 +34,23 @@ function poolsOf(plan, data) {
 
 /**
  * One resolve+settle; the breakpoint ramp runs it too, as its own phase,
- * with ids of each step's scenario.
+ * with ids of each step's scenario. A test that may be aborted (the ramp's)
+ * cuts iterations wherever they are, a resolve in flight included: there
+ * each action is journaled before it is resolved, so the runner can settle
+ * a route the cut left held.
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {string} [phase]
  * @param {string} [idPart] what makes the action ids of this phase and scenario unique
+ * @param {boolean} [abortable]
  */
-export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained') {
+export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained', abortable = false) {
   const client = registryClient(plan, phase);
   const n = exec.scenario.iterationInTest;
   const k = 1 + (n % routingTenants(plan, data, phase));
-  const res = send(client.resolve(k, `act-${plan.run_id}-${idPart}-${n}`, data.primaryCapability(k)));
+  const actionId = `act-${plan.run_id}-${idPart}-${n}`;
+  if (abortable) journal({ k: 'attempt', action_id: actionId, tenant: k });
+  const res = send(client.resolve(k, actionId, data.primaryCapability(k)));
   const allowed = expectResponse(res, ['200', '429:CAPACITY_EXCEEDED']);
   verify(phase, '01 sustained: resolve admitted or refused with CAPACITY_EXCEEDED', allowed);
   if (!allowed) return;
@@ -98,7 +105,7 @@ export function heartbeat(plan, data) {
 }
 
 /**
- * Iteration n expires slice n of the churn pool.
+ * Iteration n expires its slice of the churn pool (fleet-facts.js churnSlice).
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
@@ -107,13 +114,11 @@ export function sustainedLeaseChurn(plan, data, params) {
   const phase = 'sustained_lease_churn';
   const client = registryClient(plan, phase);
   const size = params['batch'] || 50;
-  const n = exec.scenario.iterationInTest;
-  const slice = poolsOf(plan, data).churn.slice(n * size, (n + 1) * size).map((id) => ({ id, revision: 1 }));
-  if (slice.length === 0) return;
+  const slice = churnSlice(poolsOf(plan, data).churn, exec.scenario.iterationInTest, size);
   journal({ k: 'offline', phase, ids: slice.map((r) => r.id) });
   const capacity = data.dimensions.replica_capacity;
   const lapsed = reportHealth(plan, client, slice, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity }));
-  verify(phase, '01 sustained churn: leases reported expired', lapsed === slice.length);
+  verify(phase, '01 sustained churn: leases reported expired', slice.length > 0 && lapsed === slice.length, slice.length > 0 ? `${lapsed} of ${slice.length}` : 'no replica to churn');
   expiredReplicas.add(expireUntilDone(client, size), { phase });
   const after = sendAll(slice.map((r) => client.replica(r.id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
   verify(phase, '02 sustained churn: the replicas are offline', after.every((r) => r && r.status === 'offline'));

@@ -2,14 +2,27 @@
 // every VU (and every k6 instance of a distributed run) computes the same
 // answer without sharing state: which replica the rollout drains and adds,
 // which replicas lease churn takes offline, which replicas the sustained
-// phases heartbeat and which they churn.
-import { phaseParams } from './plan.js';
+// phases heartbeat and which they churn. Nothing here imports k6, so the
+// runner checks a profile with the same functions before a run starts.
+
+/** What the facts read of a run plan: its id and its resolved profile. @typedef {Pick<import('./plan.js').RunPlan, 'run_id' | 'profile'>} PlanFacts */
 
 /** @param {number} n @param {number} width */
 const pad = (n, width) => String(n).padStart(width, '0');
 
 /**
- * @param {import('./plan.js').RunPlan} plan
+ * The parameters of a phase, or null when the profile does not run it.
+ * @param {Pick<PlanFacts, 'profile'>} plan
+ * @param {string} name
+ * @returns {Record<string, number> | null}
+ */
+export function phaseParams(plan, name) {
+  const phase = plan.profile.phases.find((p) => p.name === name);
+  return phase ? phase.params || {} : null;
+}
+
+/**
+ * @param {PlanFacts} plan
  * @param {string} name
  */
 export function runsPhase(plan, name) {
@@ -18,7 +31,7 @@ export function runsPhase(plan, name) {
 
 /**
  * The rollout moves the last connector type's instance to a new version.
- * @param {import('./plan.js').RunPlan} plan
+ * @param {PlanFacts} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
  */
 export function rolloutIds(plan, data) {
@@ -35,7 +48,7 @@ export function rolloutIds(plan, data) {
 /**
  * Replicas eligible for tenant k's capability once the rollout has run: the
  * drained replica leaves, its replacement joins.
- * @param {import('./plan.js').RunPlan} plan
+ * @param {PlanFacts} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
  * @param {number} k
  * @param {string} capabilityId
@@ -51,7 +64,7 @@ export function eligibleAfterRollout(plan, data, k, capabilityId) {
  * The replicas the qualification's lease churn expires: the first N ready
  * replicas of the run ordered by id (the drained one is not ready), with the
  * health revision each holds before the churn.
- * @param {import('./plan.js').RunPlan} plan
+ * @param {PlanFacts} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
  * @returns {{ id: string, revision: number }[]}
  */
@@ -76,7 +89,7 @@ export function qualificationChurn(plan, data) {
  * routing tenants are heartbeated (and serve the routes), the others are
  * churned. Replicas the qualification phases already changed are left out,
  * so every replica here is still at health revision 1.
- * @param {import('./plan.js').RunPlan} plan
+ * @param {PlanFacts} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
  */
 export function sustainedPools(plan, data) {
@@ -96,8 +109,28 @@ export function sustainedPools(plan, data) {
 }
 
 /**
+ * The replicas sustained churn iteration n expires, `size` at a time: slice
+ * n mod S of the churn pool's S slices, in round ⌊n / S⌋. A round reports
+ * each replica ready with a lapsed lease (one revision) and lease expiry
+ * takes it offline (one more), so round r finds it at revision 1 + 2r; a
+ * pool that is used up starts over rather than leave the phase's later
+ * iterations with nothing to send.
+ * @param {string[]} pool
+ * @param {number} n
+ * @param {number} size
+ * @returns {{ id: string, revision: number }[]}
+ */
+export function churnSlice(pool, n, size) {
+  const slices = Math.ceil(pool.length / size);
+  if (slices === 0) return [];
+  const first = (n % slices) * size;
+  const revision = 1 + 2 * Math.floor(n / slices);
+  return pool.slice(first, first + size).map((id) => ({ id, revision }));
+}
+
+/**
  * How many tenants (1..n) the sustained (or breakpoint) routes use.
- * @param {import('./plan.js').RunPlan} plan
+ * @param {PlanFacts} plan
  * @param {ReturnType<typeof import('./dataset.js').scaleDataset>} data
  * @param {string} [phase]
  */

@@ -5,9 +5,11 @@
 // fast or slow the target is. Phases marked with_previous start together.
 // The breakpoint phase is one constant-rate scenario per step of its ramp
 // (breakpoint_<rate>, one after the other), so every metric says which rate
-// it was measured at. Its thresholds do not abort the test: k6 stops an
-// aborted test at once, cutting iterations between resolve and settle, and
-// the routes they leave held would fail a correct registry's audit.
+// it was measured at. Each step's thresholds abort the test (abortOnFail):
+// the ramp ends at the first step that breaks, instead of loading a broken
+// registry harder. An abort cuts the iterations in flight; each journals its
+// action before resolving, and the runner settles what they left held.
+import { BREAKPOINT_PHASE, breakpointRates, stepScenario, stepThresholds } from './breakpoint-ramp.js';
 
 /** Export name in scale.js of each phase's scenario function. */
 export const PHASE_EXEC = {
@@ -44,17 +46,6 @@ const CONCURRENCY_PARAMS = ['noisy_requests', 'healthy_requests', 'actions', 'te
 const secs = (s) => `${Math.round(s * 1000)}ms`;
 
 /**
- * The rates of a breakpoint ramp, lowest first.
- * @param {Record<string, number>} p
- */
-function breakpointRates(p) {
-  const rates = [];
-  const step = Math.max(1, p['rate_step'] || 1);
-  for (let r = Math.max(1, p['start_rate'] || 1); r <= (p['max_rate'] || 1); r += step) rates.push(r);
-  return rates;
-}
-
-/**
  * @param {import('./plan.js').RunPlan} plan
  * @returns {import('k6/options').Options}
  */
@@ -75,10 +66,10 @@ export function buildOptions(plan) {
     if (phase.start !== 'with_previous') groupStart = groupEnd;
     const tags = { phase: phase.name };
     const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_PHASES)[phase.name];
-    if (phase.name === 'breakpoint_routes') {
+    if (phase.name === BREAKPOINT_PHASE) {
       const stepS = params['step_s'] || 10;
       breakpointRates(params).forEach((rate, k) => {
-        scenarios[`breakpoint_${rate}`] = {
+        scenarios[stepScenario(rate)] = {
           executor: 'constant-arrival-rate',
           rate,
           timeUnit: '1s',
@@ -112,10 +103,14 @@ export function buildOptions(plan) {
     }
   }
 
-  /** @type {Record<string, string[]>} */
+  /** @type {Record<string, (string | { threshold: string, abortOnFail: boolean })[]>} */
   const thresholds = {};
-  const add = (/** @type {string} */ metric, /** @type {string} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
+  const add = (/** @type {string} */ metric, /** @type {string | { threshold: string, abortOnFail: boolean }} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
   for (const t of profile.thresholds) add(t.metric, t.expression);
+  const ramp = profile.phases.find((p) => p.name === BREAKPOINT_PHASE);
+  for (const rate of ramp ? breakpointRates(ramp.params || {}) : []) {
+    for (const t of stepThresholds(profile.thresholds, rate)) add(t.metric, { threshold: t.expression, abortOnFail: true });
+  }
   for (const phase of profile.phases) {
     add(`checks{phase:${phase.name}}`, profile.phase_checks);
     // Always true: declares the per-phase sub-metrics so the summary holds them.

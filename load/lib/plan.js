@@ -5,6 +5,7 @@ import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
 import { sha256 } from 'k6/crypto';
 import { scaleDataset } from './dataset.js';
+import { phaseParams } from './fleet-facts.js';
 
 /**
  * @typedef {object} PhasePlan
@@ -67,16 +68,6 @@ export function datasetOf(plan) {
   return scaleDataset({ runId: plan.run_id, dimensions: plan.profile.dataset, sha256Hex, leaseUntilMs: plan.lease_until_ms, ...(scopeLimit ? { scopeLimit } : {}) });
 }
 
-/**
- * The parameters of a phase, or null when the profile does not run it.
- * @param {RunPlan} plan
- * @param {string} name
- * @returns {Record<string, number> | null}
- */
-export function phaseParams(plan, name) {
-  const phase = plan.profile.phases.find((p) => p.name === name);
-  return phase ? phase.params || {} : null;
-}
 
 /**
  * Where this instance's share of the test starts, from its execution segment

@@ -2,18 +2,19 @@
 // the parts ran themselves (parts written by a single `fleetproof load`)
 // combined, an invariant holding only where it held in every part.
 import type { AuditResult, InvariantResult } from '../runner/audit.ts';
-import type { Journal, LatencyFact, PhaseTiming } from '../runner/journal.ts';
+import { emptyJournal, type Journal, type LatencyFact, type PhaseTiming } from '../runner/journal.ts';
 import type { RunPart } from './run-part.ts';
 
 /** Every part's journal as one: routes, observations and raw latencies together; each phase timed by its longest part. */
 export function mergeJournals(journals: Journal[]): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], settled: new Set(), messages: [], malformed: 0 };
+  const j = emptyJournal();
   const latencies = new Map<string, LatencyFact>();
   const phases = new Map<string, PhaseTiming>();
   journals.forEach((part, k) => {
     for (const [id, r] of part.routes) if (!j.routes.has(id)) j.routes.set(id, r);
     j.replicaObservations.push(...part.replicaObservations);
     j.indeterminate.push(...part.indeterminate);
+    j.attempts.push(...part.attempts);
     part.settled.forEach((id) => j.settled.add(id));
     part.offline.forEach((id) => j.offline.add(id));
     part.created.forEach((id) => j.created.add(id));

@@ -1,17 +1,18 @@
 // The answer of the breakpoint profile: how far the registry goes. Each step
 // of the ramp is its own scenario (breakpoint_<rate>, load/lib/options.js),
 // so the run's histograms hold every figure per rate. A step held when every
-// threshold of the profile that covers the ramp (those naming its phase, and
-// those naming no phase) held over that step's points alone, and the load
-// machine started every arrival; the highest rate of the unbroken run of held
-// steps from the first is the registry's breakpoint figure. A step whose
-// arrivals the load machine could not start measures the generator, not the
-// registry: the search ends there without a verdict on that rate.
+// threshold of the profile that covers the ramp held over that step's points
+// alone (load/lib/breakpoint-ramp.js), and the load machine started every
+// arrival; the highest rate of the unbroken run of held steps from the first
+// is the registry's breakpoint figure. The same thresholds abort the test
+// while it runs, so the ramp ends at the first step that breaks. A step
+// whose arrivals the load machine could not start measures the generator,
+// not the registry: the search ends there without a verdict on that rate.
 import { evaluateThreshold, selectSeries, trendStats } from './evaluate.ts';
 import type { ProfileIdentity, RunHistograms } from '../histograms/run-histograms.ts';
+import { BREAKPOINT_PHASE, breakpointRates, stepRate, stepThresholds } from '../lib/breakpoint-ramp.js';
 
-export const BREAKPOINT_PHASE = 'breakpoint_routes';
-const STEP_SCENARIO = /^breakpoint_([0-9]+)$/;
+export { BREAKPOINT_PHASE };
 
 export interface BreakpointStep {
   rate: number;
@@ -33,14 +34,11 @@ export interface BreakpointResult {
   highest_held_rate: number | null;
   /** Where and why the registry's answer stops, in a sentence. */
   limit: string;
+  /** The ramp's last rate as asked (max_rate, on its steps). */
+  max_rate: number;
+  /** The ramp ended before its last rate: a step broke and the engine stopped the test. */
+  stopped_early: boolean;
 }
-
-/** Adds a tag filter to a selector: `m{a:b}` + scenario → `m{a:b,scenario:s}`. */
-function withScenario(metric: string, scenario: string): string {
-  return metric.includes('{') ? metric.replace('}', `,scenario:${scenario}}`) : `${metric}{scenario:${scenario}}`;
-}
-
-const coversRamp = (metric: string) => !/[{,]phase:/.test(metric) || metric.includes(`phase:${BREAKPOINT_PHASE}`);
 
 /** The curve and the highest rate that held; null when the run has no breakpoint ramp. */
 export function breakpointCurve(h: RunHistograms, profile: Pick<ProfileIdentity, 'phases' | 'thresholds'>): BreakpointResult | null {
@@ -48,15 +46,15 @@ export function breakpointCurve(h: RunHistograms, profile: Pick<ProfileIdentity,
   if (!phase) return null;
   const stepMs = (phase.params?.['step_s'] ?? 10) * 1000;
   const scenarios = new Set<string>();
-  for (const m of h.metrics.values()) for (const s of m.series.values()) if (STEP_SCENARIO.test(s.tags['scenario'] ?? '')) scenarios.add(s.tags['scenario']!);
-  const ordered = [...scenarios].map((s) => ({ scenario: s, rate: Number(STEP_SCENARIO.exec(s)![1]) })).sort((a, b) => a.rate - b.rate);
+  for (const m of h.metrics.values()) for (const s of m.series.values()) if (stepRate(s.tags['scenario'] ?? '') !== null) scenarios.add(s.tags['scenario']!);
+  const ordered = [...scenarios].map((s) => ({ scenario: s, rate: stepRate(s)! })).sort((a, b) => a.rate - b.rate);
   const steps: BreakpointStep[] = ordered.map(({ scenario, rate }) => {
     const latency = selectSeries(h, `http_req_duration{phase:${BREAKPOINT_PHASE},operation:resolve,scenario:${scenario}}`);
     const failed = selectSeries(h, `http_req_failed{scenario:${scenario}}`);
     const dropped = selectSeries(h, `dropped_iterations{scenario:${scenario}}`)?.sum.value() ?? 0;
-    const broken = profile.thresholds
-      .filter((t) => coversRamp(t.metric) && t.metric !== 'dropped_iterations')
-      .filter((t) => !evaluateThreshold(h, withScenario(t.metric, scenario), t.expression, stepMs).ok)
+    const broken = stepThresholds(profile.thresholds, rate)
+      .filter((t) => !t.metric.startsWith('dropped_iterations{'))
+      .filter((t) => !evaluateThreshold(h, t.metric, t.expression, stepMs).ok)
       .map((t) => `${t.label} (${t.expression})`);
     if (dropped > 0) broken.push(`the load machine dropped ${dropped} arrivals`);
     const stats = latency && latency.count > 0 ? trendStats(latency, ['med', 'p(99)']) : null;
@@ -75,12 +73,19 @@ export function breakpointCurve(h: RunHistograms, profile: Pick<ProfileIdentity,
   const heldUpTo = firstBroken < 0 ? steps.length : firstBroken;
   const highest = heldUpTo > 0 ? steps[heldUpTo - 1]!.rate : null;
   const breaking = steps[firstBroken];
+  const maxRate = breakpointRates(phase.params ?? {}).at(-1) ?? 0;
+  const lastRan = steps.at(-1)?.rate ?? null;
+  const stoppedEarly = lastRan !== null && lastRan < maxRate;
+  const ended = stoppedEarly ? ` The ramp ended at ${lastRan}/s, before its last rate ${maxRate}/s.` : '';
   const limit = !breaking
     ? steps.length === 0
       ? 'No step of the ramp ran.'
-      : `Every step held, up to the ramp's last rate ${steps[steps.length - 1]!.rate}/s: the registry goes further than this profile asked.`
+      : stoppedEarly
+        ? // The engine judges a step while it runs; over all of its points the step held after all.
+          `Every step that ran held over all of its points, but a threshold crossed while the ${lastRan}/s step ran stopped the ramp.${ended}`
+        : `Every step held, up to the ramp's last rate ${lastRan}/s: the registry goes further than this profile asked.`
     : breaking.dropped_iterations > 0 && breaking.broken.length === 1
-      ? `At ${breaking.rate}/s the load machine could not start every arrival: the registry's limit lies beyond what this load machine can measure.`
-      : `It broke at ${breaking.rate}/s: ${breaking.broken.join('; ')}.`;
-  return { steps, highest_held_rate: highest, limit };
+      ? `At ${breaking.rate}/s the load machine could not start every arrival: the registry's limit lies beyond what this load machine can measure.${ended}`
+      : `It broke at ${breaking.rate}/s: ${breaking.broken.join('; ')}.${ended}`;
+  return { steps, highest_held_rate: highest, limit, max_rate: maxRate, stopped_early: stoppedEarly };
 }

@@ -48,6 +48,13 @@ export interface IndeterminateFact {
   tenant: number;
 }
 
+/** An action the flow journaled before resolving it, in a test that may cut it there. */
+export interface AttemptFact {
+  action_id: string;
+  /** 1-based tenant number: the plan's token for it. */
+  tenant: number;
+}
+
 export interface Journal {
   /** First sighting of each action. */
   routes: Map<string, RouteFact>;
@@ -61,6 +68,8 @@ export interface Journal {
   phases: PhaseTiming[];
   /** Resolves and settlements still indeterminate after the flow's retries. */
   indeterminate: IndeterminateFact[];
+  /** Actions about to be resolved in a test that may cut them (the breakpoint ramp's). */
+  attempts: AttemptFact[];
   /** Actions whose settlement the flows saw answered. */
   settled: Set<string>;
   /** The script's other console lines. */
@@ -68,8 +77,12 @@ export interface Journal {
   malformed: number;
 }
 
+export function emptyJournal(): Journal {
+  return { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], attempts: [], settled: new Set(), messages: [], malformed: 0 };
+}
+
 export function parseJournal(text: string): Journal {
-  const j: Journal = { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], settled: new Set(), messages: [], malformed: 0 };
+  const j = emptyJournal();
   for (const line of text.split('\n')) {
     const at = line.indexOf(JOURNAL_PREFIX);
     if (at === -1) {
@@ -109,6 +122,9 @@ export function parseJournal(text: string): Journal {
         break;
       case 'indeterminate':
         j.indeterminate.push(fact as unknown as IndeterminateFact);
+        break;
+      case 'attempt':
+        j.attempts.push(fact as unknown as AttemptFact);
         break;
       default:
         j.malformed++;

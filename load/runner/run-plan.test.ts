@@ -7,7 +7,7 @@ import { loadScaleContract, resolveProfile } from './scale-contract.ts';
 import { planTransport } from './plan-transport.ts';
 import { buildRunPlan, tenantId } from './run-plan.ts';
 
-const profile = resolveProfile(loadScaleContract(), 'smoke', ['tenants=2']);
+const profile = resolveProfile(loadScaleContract(), 'smoke', ['tenants=2', 'sustained_routes.routing_tenants=1']);
 const echo = `${JSON.stringify(process.execPath)} -e "process.stdout.write('tok:' + process.argv[1] + ':' + process.argv[2])" {roles} {tenant}`;
 
 test('a token command gives every caller of the plan its token; static headers ride along', async () => {

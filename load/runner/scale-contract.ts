@@ -4,7 +4,9 @@
 // `--duration`). The resolved profile is what the load script receives.
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { validateDimensions, type Dimensions } from '../lib/dataset.js';
+import { sha256Hex } from '../../contract/digest.ts';
+import { scaleDataset, validateDimensions, type Dimensions } from '../lib/dataset.js';
+import { phaseParams, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
 
 export const CONTRACT_FORMAT = 'fleetproof-scale/v1';
 const CONTRACT_URL = new URL('../contract/fleetproof-scale-v1.json', import.meta.url);
@@ -158,7 +160,27 @@ export function resolveProfile(contract: ScaleContract, name: string, sets: read
     throw new ContractError((err as Error).message);
   }
   if (profile.phases[0]?.name !== 'seed') throw new ContractError(`profile ${name} must start with the seed phase`);
+  refuseIdleChurn(profile);
   return profile;
+}
+
+/**
+ * Sustained lease churn expires replicas of the tenants that do not route
+ * (load/lib/fleet-facts.js); a dataset in which every tenant routes, or whose
+ * other replicas the qualification phases already took, leaves it nothing to
+ * send, and a run of it would judge nothing.
+ */
+function refuseIdleChurn(profile: ResolvedProfile): void {
+  const facts = { run_id: 'check', profile };
+  if (phaseParams(facts, 'sustained_lease_churn') === null) return;
+  const data = scaleDataset({ runId: facts.run_id, dimensions: profile.dataset, sha256Hex, leaseUntilMs: 0 });
+  if (sustainedPools(facts, data).churn.length > 0) return;
+  const routing = routingTenants(facts, data);
+  throw new ContractError(
+    `profile ${profile.name}: sustained_lease_churn has no replica to churn: it takes the replicas of tenants that do not route, and ${routing} of ${profile.dataset.tenants} tenants route` +
+      (phaseParams(facts, 'lease_churn') ? ' (lease_churn takes the others)' : '') +
+      `; raise tenants above sustained_routes.routing_tenants (--set tenants=${routing + 1}) or lower routing_tenants`,
+  );
 }
 
 /** Parses `90`, `90s`, `5m`, `1h` into seconds. */

@@ -1,8 +1,9 @@
 // Before the audit judges: actions the flows left without an answered
 // settlement may still hold reservations no one will release — resolves and
 // settlements that stayed indeterminate after the flows' retries
-// ([failure-indeterminate]), and iterations cut between resolve and settle
-// at a phase's end. As a dispatcher would, the runner reads each such
+// ([failure-indeterminate]), iterations cut between resolve and settle
+// at a phase's end, and those an aborted test cut during their resolve (the
+// flows journal such actions before resolving them). As a dispatcher would, the runner reads each such
 // action's route and settles it when it is reserved, so the audit never
 // blames the registry for reservations the harness abandoned. Routes whose
 // settlement was answered are left alone: the audit checks those. A read or
@@ -19,6 +20,7 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
   for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
+  for (const a of journal.attempts) if (!journal.routes.has(a.action_id)) actions.set(a.action_id, a.tenant);
   const transport = planTransport(plan, CONCURRENCY);
   let settled = 0;
   let unknown = 0;

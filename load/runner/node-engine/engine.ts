@@ -16,6 +16,7 @@ import { stageScript, type StagedScript } from './stage-script.ts';
 import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
 import { ExecutionTuple, type SegmentChoice } from '../execution-segments.ts';
 import { segmentScenarios } from './segmented-scenarios.ts';
+import { SharedDeadlines } from './shared-deadlines.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
@@ -138,6 +139,9 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     testStartedAt = Date.now();
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
     const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
+    const deadlines = new SharedDeadlines(() => Date.now() - testStartedAt);
+    /** One tags object per scenario for its iteration samples, so the store keys them once. */
+    const iterationTags = new Map<ScenarioRun, Record<string, string>>();
     if (!aborted) {
       const p = pool;
       const host: ExecutorHost = {
@@ -161,13 +165,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
             iterationInTest: n.inTest,
             tags: c.tags,
           };
-          const outcome = await raceDeadline(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline - (Date.now() - testStartedAt));
+          const outcome = await deadlines.race(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline);
           if (outcome === 'interrupted') {
             run.interrupted++;
             await vu.stop();
             return false;
           }
-          const tags = { ...configure.testTags, ...c.tags, scenario: c.name, group: '' };
+          const tags = iterationTags.get(run) ?? iterationTags.set(run, { ...configure.testTags, ...c.tags, scenario: c.name, group: '' }).get(run)!;
           if (outcome.aborted) aborted = outcome.aborted;
           if (outcome.error) sinks.console('error', `${c.name}: ${outcome.error.split('\n')[0]}`);
           const at = Date.now();
@@ -185,6 +189,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         aborted ??= reason;
       });
       await Promise.all(runs.map((run) => runScenario(host, run)));
+      deadlines.clear();
       clearInterval(watch);
       progress.stop();
     }

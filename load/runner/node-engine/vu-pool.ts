@@ -7,6 +7,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type {} from './vu/checked-modules.ts';
+import { packResponse } from './vu/wire-response.js';
 
 const WORKER_URL = new URL('./vu/vu-worker.js', import.meta.url);
 
@@ -104,7 +105,7 @@ export class VirtualUser {
   private async serve(requests: WireRequest[]): Promise<void> {
     const responses = await this.http.all(requests);
     if (this.exited) return;
-    this.port.postMessage({ responses });
+    this.port.postMessage({ responses: responses.map(packResponse) });
     Atomics.store(this.flag, 0, 1);
     Atomics.notify(this.flag, 0);
   }

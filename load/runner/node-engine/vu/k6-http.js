@@ -5,6 +5,7 @@
 // options.batch/batchPerHost at a time, as in k6.
 import { callMain } from './sync-bridge.js';
 import { contextTags, emit, vu } from './vu-state.js';
+import { unpackResponse } from './wire-response.js';
 
 const EXPECTED = Symbol('expectedStatuses');
 
@@ -124,8 +125,8 @@ function respond(req, raw) {
     error: raw.error || '',
     error_code: raw.error_code || 0,
     proto: 'HTTP/1.1',
-    remote_ip: raw.remote_ip || '',
-    remote_port: raw.remote_port || 0,
+    remote_ip: '',
+    remote_port: 0,
     request: { method: req.method, url: req.url, headers: req.headers, body: req.body ?? '', cookies: {} },
     cookies: {},
     /** @param {string} [selector] */
@@ -142,7 +143,7 @@ function respond(req, raw) {
 function perform(requests) {
   const wire = requests.map((r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs }));
   const reply = callMain({ type: 'http', requests: wire });
-  return requests.map((r, i) => respond(r, reply.responses[i]));
+  return requests.map((r, i) => respond(r, unpackResponse(reply.responses[i])));
 }
 
 /**
