@@ -41,3 +41,14 @@ test('--set overrides dimensions and phase parameters; bad overrides are refused
   assert.equal(parseDuration('5m'), 300);
   assert.throws(() => parseDuration('soon'), ContractError);
 });
+
+test('--set threshold.id sets an operator’s own bound, recorded as an override; unknown ids and bad expressions are refused', () => {
+  const contract = loadScaleContract();
+  const p = resolveProfile(contract, 'breakpoint', ['threshold.route_p99=p(99)<=200']);
+  assert.equal(p.thresholds.find((t) => t.id === 'route_p99')!.expression, 'p(99)<=200');
+  assert.equal(p.thresholds.find((t) => t.id === 'settle_p99')!.expression, 'p(99)<=50', 'the other thresholds keep the contract’s bounds');
+  assert.deepEqual(p.overrides, ['threshold.route_p99=p(99)<=200'], 'a run with its own bound is not a qualification');
+  assert.equal(contract.profiles['breakpoint']!.thresholds.find((t) => t.id === 'route_p99')!.expression, 'p(99)<=50', 'the contract itself is untouched');
+  assert.throws(() => resolveProfile(contract, 'breakpoint', ['threshold.nope=count==0']), /has no threshold nope \(seed_time, route_p99/);
+  assert.throws(() => resolveProfile(contract, 'breakpoint', ['threshold.route_p99=fast']), /invalid threshold expression "fast"; write it as k6 does/);
+});

@@ -1,12 +1,13 @@
 // The fleetproof-scale/v1 contract document (load/contract/): loading it,
 // validating it against its JSON Schema, and resolving one profile with the
 // operator's overrides (`--set dimension=value`, `--set phase.param=value`,
-// `--duration`). The resolved profile is what the load script receives.
+// `--set threshold.id=expression`, `--duration`). The resolved profile is what the load script receives.
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sha256Hex } from '../../contract/digest.ts';
 import { scaleDataset, validateDimensions, type Dimensions } from '../lib/dataset.js';
 import { phaseParams, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
+import { parseExpression } from './node-engine/thresholds.ts';
 
 export const CONTRACT_FORMAT = 'fleetproof-scale/v1';
 const CONTRACT_URL = new URL('../contract/fleetproof-scale-v1.json', import.meta.url);
@@ -91,10 +92,23 @@ function parseNumber(text: string, what: string): number {
   return Number(text);
 }
 
+/** An operator's own bound for one of the profile's thresholds (its SLO, or a looser one for a test bench). */
+function setThreshold(profile: ResolvedProfile, id: string, expression: string): void {
+  const threshold = profile.thresholds.find((t) => t.id === id);
+  if (!threshold) throw new ContractError(`--set threshold.${id}: profile ${profile.name} has no threshold ${id} (${profile.thresholds.map((t) => t.id).join(', ')})`);
+  try {
+    parseExpression(expression);
+  } catch (err) {
+    throw new ContractError(`--set threshold.${id}: ${(err as Error).message}; write it as k6 does, e.g. p(99)<=200`);
+  }
+  threshold.expression = expression;
+}
+
 function applySet(profile: ResolvedProfile, assignment: string): void {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new ContractError(`--set needs name=value, not ${assignment}`);
   const name = assignment.slice(0, eq).trim();
+  if (name.startsWith('threshold.')) return setThreshold(profile, name.slice('threshold.'.length), assignment.slice(eq + 1).trim());
   const value = parseNumber(assignment.slice(eq + 1).trim(), `--set ${name}`);
   const dot = name.indexOf('.');
   if (dot === -1) {
