@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { clauses } from '../contract/clauses.ts';
 import type { ConformanceResult } from '../conformance/runner/result.ts';
 import { verdictOf } from '../conformance/runner/status.ts';
+import { isStatedNotProvocable } from '../conformance/harness/failure.ts';
 import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
 import type { LoadReport } from '../load/runner/load-report.ts';
 import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
@@ -24,8 +25,11 @@ export function conformanceStatus(result: ConformanceResult): StageStatus {
   const verdict = verdictOf(judged);
   if (verdict === 'non-conformant') return 'failed';
   if (verdict === 'could-not-judge') return 'could-not-run';
-  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason).
-  if (result.clauses.some((c) => c.severity === 'required' && (c.status === 'unknown' || c.status === 'skip') && c.exempt === null)) return 'could-not-run';
+  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason),
+  // or where every case citing it was not provocable for a reason the run states (the limits the target declares, the
+  // vendor's own credentials without the trusted key); the grounds then name the clause with that reason.
+  const statedSkip = (id: string) => result.cases.filter((c) => c.clause === id).every((c) => c.status === 'skip' && isStatedNotProvocable(c.message));
+  if (result.clauses.some((c) => c.severity === 'required' && c.exempt === null && (c.status === 'unknown' || (c.status === 'skip' && !statedSkip(c.id))))) return 'could-not-run';
   // A certification judges the whole suite; a partial selection qualifies nothing.
   return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
 }

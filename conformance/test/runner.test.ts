@@ -91,6 +91,8 @@ describe('conformance runner', () => {
     const badKey = await runConformance({ config: target.config({ keyFile }), casesRoot, writeReports: false });
     assert.equal(badKey.exitCode, 2);
     assert.match(badKey.error!, /signing key/);
+    const noCredentials = await runConformance({ config: target.config({ keyFile: null }), casesRoot, writeReports: false });
+    assert.deepEqual([noCredentials.exitCode, noCredentials.error], [2, 'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header']);
   });
 
   it('could not run (exit 2, one line naming the fix) with a key the target does not trust', async () => {
