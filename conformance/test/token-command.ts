@@ -1,24 +1,36 @@
-// A vendor's token command for tests: a small script that signs with the key
-// the registry trusts, as a vendor's own token service would, run without a
-// shell by `--token-cmd`. Plain Node and jose, so each call is quick.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// A vendor's token service for tests: a loopback HTTP server that signs with
+// the key the registry trusts, as a vendor's own token service would, and the
+// `--token-cmd` that asks it (curl, run without a shell, {tenant} and {roles}
+// substituted into the query). One process per token, and a light one: a run
+// asks for hundreds of tenants' tokens.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mintToken, type SigningKey } from '../../contract/tokens.ts';
 
-const MINT_SCRIPT = (jose: string) => `
-import { readFileSync } from 'node:fs';
-import { importJWK, SignJWT } from ${JSON.stringify(jose)};
-const [keyPath, roles, tenant] = process.argv.slice(2);
-const jwk = JSON.parse(readFileSync(keyPath, 'utf8'));
-const claims = { scope: roles.split(',').filter(Boolean).join(' ') };
-if (tenant) claims.tenant_id = tenant;
-const now = Math.floor(Date.now() / 1000);
-const token = await new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: jwk.kid, typ: 'JWT' }).setAudience('fleetproof-registry').setIssuedAt(now).setExpirationTime(now + 3600).sign(await importJWK(jwk, 'EdDSA'));
-process.stdout.write(token + '\\n');
-`;
+export interface TokenService {
+  /** The --token-cmd template. */
+  tokenCmd: string;
+  /** How many tokens it has issued. */
+  issued(): number;
+  close(): Promise<void>;
+}
 
-/** Writes the script into `dir`; the `--token-cmd` template that runs it with `keyPath`. */
-export async function tokenCommandFor(dir: string, keyPath: string): Promise<string> {
-  const script = join(dir, 'vendor-token.mjs');
-  await writeFile(script, MINT_SCRIPT(import.meta.resolve('jose')));
-  return [process.execPath, script, keyPath, '{roles}', '{tenant}'].map((w) => JSON.stringify(w)).join(' ');
+export async function startTokenService(key: SigningKey): Promise<TokenService> {
+  let issued = 0;
+  const server = createServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    const tenant = query.get('tenant') ?? '';
+    const roles = (query.get('roles') ?? '').split(',').filter(Boolean);
+    mintToken({ key, roles, ttlSeconds: 3600, ...(tenant ? { tenant } : {}) }).then(
+      (token) => (issued++, res.end(`${token}\n`)),
+      (err: Error) => ((res.statusCode = 500), res.end(err.message)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    tokenCmd: `curl -sS --fail "http://127.0.0.1:${port}/token?tenant={tenant}&roles={roles}"`,
+    issued: () => issued,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -4,7 +4,7 @@
 // isolation on the command's {tenant} and {roles}, tokens signed by a
 // stranger), and the run qualifies the reference.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +12,8 @@ import { NEEDS_TRUSTED_KEY } from '../harness/failure.ts';
 import { runConformance } from '../runner/run.ts';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
-import { tokenCommandFor } from './token-command.ts';
+import { junitSchemaProblems } from '../../reports/junit/test/junit-xsd.ts';
+import { startTokenService, type TokenService } from './token-command.ts';
 
 /** The cases whose tokens only the trusted key can sign. */
 const NEED_THE_KEY = [
@@ -25,16 +26,17 @@ const NEED_THE_KEY = [
 
 let dir: string;
 let target: ReferenceTarget;
+let service: TokenService;
 let tokenCmd: string;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fleetproof-without-key-'));
   target = await startReferenceTarget();
-  const keyPath = join(dir, 'trusted-key.jwk.json');
-  await writeFile(keyPath, JSON.stringify(target.key.jwk));
-  tokenCmd = await tokenCommandFor(dir, keyPath);
+  service = await startTokenService(target.key);
+  tokenCmd = service.tokenCmd;
 });
 after(async () => {
+  await service?.close();
   await target?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -50,6 +52,7 @@ describe('conform with --token-cmd and no --key', () => {
     for (const c of skipped) assert.ok(c.message?.startsWith(`${NEEDS_TRUSTED_KEY}: `), `${c.id}: ${c.message}`);
     assert.deepEqual(result.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}: ${c.message}`), []);
     assert.deepEqual([outcome.exitCode, result.verdict, result.selection.complete], [0, 'qualified', true]);
+    assert.ok(service.issued() > 0, 'the token command gave the tokens');
     // Tokens signed by a stranger, and a valid token edited, need no trusted key.
     for (const id of ['auth-and-isolation/bad-signature-is-unauthenticated', 'auth-and-isolation/unsigned-token-is-unauthenticated', 'auth-and-isolation/other-tenants-route-reads-as-never-routed', 'auth-and-isolation/missing-role-is-forbidden']) {
       assert.equal(result.cases.find((c) => c.id === id)?.status, 'pass', id);
@@ -62,6 +65,7 @@ describe('conform with --token-cmd and no --key', () => {
       assert.ok(text.includes('trusted signing key (--key), which --token-cmd and --header cannot stand in for'), `${file} gives the reason`);
       for (const c of skipped) assert.ok(text.includes(c.id), `${file} lists the skip of ${c.id}`);
     }
+    assert.deepEqual(await junitSchemaProblems(await readFile(join(out, 'junit.xml'), 'utf8')), [], 'junit.xml is valid under junit-10.xsd');
   });
 
   it('a key the target does not trust, given beside the command, is could not run naming the fix', async () => {
