@@ -12,17 +12,25 @@ export interface TokenService {
   tokenCmd: string;
   /** How many tokens it has issued. */
   issued(): number;
+  /** Tokens issued per roles and tenant, keyed `roles tenant`. */
+  issuedPerCaller(): Map<string, number>;
   close(): Promise<void>;
 }
 
 export async function startTokenService(key: SigningKey): Promise<TokenService> {
   let issued = 0;
+  const perCaller = new Map<string, number>();
   const server = createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
     const tenant = query.get('tenant') ?? '';
     const roles = (query.get('roles') ?? '').split(',').filter(Boolean);
     mintToken({ key, roles, ttlSeconds: 3600, ...(tenant ? { tenant } : {}) }).then(
-      (token) => (issued++, res.end(`${token}\n`)),
+      (token) => {
+        issued++;
+        const caller = `${query.get('roles') ?? ''} ${tenant}`;
+        perCaller.set(caller, (perCaller.get(caller) ?? 0) + 1);
+        res.end(`${token}\n`);
+      },
       (err: Error) => ((res.statusCode = 500), res.end(err.message)),
     );
   });
@@ -31,6 +39,7 @@ export async function startTokenService(key: SigningKey): Promise<TokenService> 
   return {
     tokenCmd: `curl -sS --fail "http://127.0.0.1:${port}/token?tenant={tenant}&roles={roles}"`,
     issued: () => issued,
+    issuedPerCaller: () => perCaller,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

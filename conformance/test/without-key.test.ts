@@ -53,6 +53,9 @@ describe('conform with --token-cmd and no --key', () => {
     assert.deepEqual(result.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}: ${c.message}`), []);
     assert.deepEqual([outcome.exitCode, result.verdict, result.selection.complete], [0, 'qualified', true]);
     assert.ok(service.issued() > 0, 'the token command gave the tokens');
+    // One token source for the run: the preflight's tokens are the ones the cases then present, each asked for once.
+    assert.deepEqual([...service.issuedPerCaller()].filter(([, n]) => n > 1), []);
+    assert.ok(service.issuedPerCaller().has('registry:admin '), 'the preflight asked for the roles the run uses');
     // Tokens signed by a stranger, and a valid token edited, need no trusted key.
     for (const id of ['auth-and-isolation/bad-signature-is-unauthenticated', 'auth-and-isolation/unsigned-token-is-unauthenticated', 'auth-and-isolation/other-tenants-route-reads-as-never-routed', 'auth-and-isolation/missing-role-is-forbidden']) {
       assert.equal(result.cases.find((c) => c.id === id)?.status, 'pass', id);
