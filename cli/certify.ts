@@ -2,6 +2,7 @@
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
+import { ONE_CALLER } from '../conformance/runner/run.ts';
 import { VERDICT_WORDS } from '../contract/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
@@ -40,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
   const v = parsed.values;
   const own = v['token-cmd'] !== undefined || (v.header ?? []).length > 0;
   if (v.target !== undefined && v.key === undefined && !own) throw new UsageError('a target needs the key it trusts (--key FILE, or FLEETPROOF_KEY) or credentials of its own (--token-cmd CMD, --header)');
+  if (v.target !== undefined && v.key === undefined && v['token-cmd'] === undefined) throw new UsageError(ONE_CALLER);
   if (v.target === undefined && v.key !== undefined) throw new UsageError(`a key without a target: give --target URL (or FLEETPROOF_TARGET), or leave the key out to certify the embedded reference`);
   if (v.target === undefined && own) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
   if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));

@@ -59,6 +59,9 @@ export interface ConformOutcome {
 
 const SLOW_FACTOR = 4;
 
+/** Why --header alone cannot carry a conformance run. */
+export const ONE_CALLER = '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
+
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const known = new Set(loaded.map((l) => l.id));
   const unknown = config.cases.filter((id) => !known.has(id));
@@ -172,6 +175,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       }
     }
     if (!key && !hasOwnCredentials(auth)) throw new CouldNotRun('no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header');
+    // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
+    if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
     const loaded = await loadCases(options.casesRoot);
     const selected = select(loaded, config);
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
