@@ -42,6 +42,8 @@ export interface RunAuthentication {
   key?: SigningKey | null | undefined;
   keyPath?: string | null | undefined;
   audience?: string | undefined;
+  /** The run signs tokens of its own with the key beside the vendor's credentials (conformance's bad tokens): the key must be trusted too. */
+  signsWithKey?: boolean;
 }
 
 /**
@@ -49,9 +51,9 @@ export interface RunAuthentication {
  * them: what the preflight accepts is what runs. With the vendor's own
  * credentials a refusal names them; with minted tokens it names the key and
  * where the target learns to trust it. When the run brings its own
- * credentials and a key besides (for the tokens only the key can sign), a
- * token minted with the key is checked too: a key the target does not trust
- * would make every token it signs refused for the wrong reason.
+ * credentials and signs tokens with a key besides (the tokens only the key
+ * can sign), a token minted with the key is checked too: a key the target
+ * does not trust would make every token it signs refused for the wrong reason.
  */
 export function credentialSource(credentials: Credentials, how: RunAuthentication, roles: readonly Role[] = ALL_ROLES): TokenSource {
   const audience = how.audience ?? DEFAULT_AUDIENCE;
@@ -68,7 +70,7 @@ export function credentialSource(credentials: Credentials, how: RunAuthenticatio
     ...(own ? { refused: (r: string) => `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${audience}, the role in scope)` } : {}),
     tokens: async () => {
       const presented = await Promise.all(roles.map(async (role) => ({ roles: role, headers: (await credentials.authorize(probeCaller(role))).headers })));
-      if (!own || !key) return presented;
+      if (!own || !key || !how.signsWithKey) return presented;
       const minted = await mintToken({ key, roles: ['registry:reader'], audience });
       return [...presented, { roles: 'registry:reader', headers: { authorization: `Bearer ${minted}` }, refused: keyRefused }];
     },

@@ -184,7 +184,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const tokens = new HarnessTokens(key, config.audience, auth);
     const ledger = new RetirementLedger();
     transport = new HttpTransport({ baseUrl: config.target, credentials: tokens.credentials, connections: 256, timeoutMs: config.timeoutMs });
-    const credentials = credentialSource(tokens.credentials, { auth, key, keyPath: config.keyFile, audience: config.audience });
+    const credentials = credentialSource(tokens.credentials, { auth, key, keyPath: config.keyFile, audience: config.audience, signsWithKey: true });
     const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
       throw err instanceof PreflightProblem || err instanceof CredentialSourceError ? new CouldNotRun(err.message) : err;
     });
