@@ -1,6 +1,7 @@
 // What every command that judges a registry checks before its first stage, in
 // order: the target answers; GET /version is a VersionInfo of this contract
-// version; a token minted for each role the run needs is accepted; the
+// version; the run's own credentials for each role it needs (the tokens it
+// mints, or the vendor's token command and headers) are accepted; the
 // target's clock is within the bound the run's time-sensitive steps need.
 // A problem here is the setup's, not the registry's: the run ends with exit 2
 // and one line that names the cause and the fix, and judges nothing.
