@@ -237,8 +237,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
   let report = reportWith(null);
-  // A failure seen while the target had gone away, or had started refusing the tokens it accepted at preflight, is no evidence.
-  if (report.verdict === 'fail' && !report.audit?.invariants.some((i) => !i.ok)) {
+  // A failure, or a read the audit could not make, seen while the target had gone away or had started refusing the
+  // tokens it accepted at preflight, is no evidence: the run did not run as planned, and the reason says so first.
+  if ((report.verdict === 'fail' || report.verdict === 'could-not-judge') && !report.audit?.invariants.some((i) => !i.ok)) {
     const problem = await recheck({ target, credentials: planTokens(plan, trust) });
     if (problem !== null) report = reportWith(problem);
   }

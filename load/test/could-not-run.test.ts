@@ -1,5 +1,6 @@
 // A load run that fails for a reason that is not a verdict on the registry —
-// the engine crashed, the dataset could not be seeded — reads COULD NOT RUN
+// the engine crashed, the dataset could not be seeded, the target started
+// refusing the tokens it accepted at preflight — reads COULD NOT RUN
 // and exits 2, in load's own report and in certify's stage status alike; an
 // audit of records that were never seeded blames nothing.
 import assert from 'node:assert/strict';
@@ -49,6 +50,22 @@ describe('a load run that could not run', () => {
     const front = await startFront(target.url, (req) => (req.method === 'POST' && req.url === '/v1/batch' ? { answer: 503, code: 'STORAGE_UNAVAILABLE' } : null));
     try {
       await assertCouldNotRun(await smoke(target, front.url, 'node'), /^the load engine failed: .*seeding failed/);
+    } finally {
+      await front.close();
+      await target.close();
+    }
+  });
+
+  it('when the target starts refusing the tokens it accepted at preflight', async () => {
+    const target = await startTarget(new MemoryStore());
+    // From the first resolve on, as a registry whose trusted keys were rotated mid-run would.
+    let rotated = false;
+    const front = await startFront(target.url, (req) => {
+      rotated ||= req.method === 'POST' && req.url === '/v1/routes';
+      return rotated && req.headers.authorization ? { answer: 401, code: 'UNAUTHENTICATED' } : null;
+    });
+    try {
+      await assertCouldNotRun(await smoke(target, front.url, 'node'), /^after the load, the target refused a token signed with kid=\S+ \(role [a-z: ]+\)/);
     } finally {
       await front.close();
       await target.close();
