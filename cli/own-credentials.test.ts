@@ -74,6 +74,14 @@ describe('--token-cmd', () => {
     assert.match(both.stderr, /by --key, while it accepts the token command \(--token-cmd\)/);
   });
 
+  it('conform and certify refuse --header alone: every request would be the same caller', async () => {
+    for (const command of ['conform', 'certify']) {
+      const ran = await fleetproof([command, '--target', reference.url, '--header', 'X-Api-Key: s3cret', '--out', join(dir, `h-${command}`)]);
+      assert.equal(ran.code, 2, `${command}: ${ran.stdout}\n${ran.stderr}`);
+      assert.match(ran.stderr, /--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd/);
+    }
+  });
+
   it('a malformed --header is one line naming the fix, exit 2', async () => {
     const ran = await fleetproof(['load', '--target', reference.url, '--header', 'no-colon']);
     assert.equal(ran.code, 2);
