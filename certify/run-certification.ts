@@ -28,8 +28,8 @@ import { overallVerdict } from './verdict.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface CertifyOptions {
-  /** A registry to certify; without it the embedded reference is started. */
-  target?: { url: string; keyPath: string; auth?: CredentialChoice };
+  /** A registry to certify, with the key it trusts or the vendor's own credentials (or both); without it the embedded reference is started. */
+  target?: { url: string; keyPath?: string | undefined; auth?: CredentialChoice };
   /** The embedded reference's store. */
   store?: EmbeddedStore;
   /** Starts the embedded reference with the given store; the composition root supplies it. */
@@ -98,8 +98,9 @@ export type EmbeddedStore = NonNullable<CertificationResult['target']['store']>;
 /** The registry a run certifies, opened for the run and closed after it. */
 export interface CertificationTarget {
   url: string;
-  key: SigningKey;
-  keyPath: string;
+  /** The key the target trusts; null when the vendor's own credentials alone authenticate. */
+  key: SigningKey | null;
+  keyPath: string | null;
   /** Whether the run started this registry itself. */
   embedded: boolean;
   /** How a person names this target in a command that reproduces a failure. */
@@ -112,8 +113,9 @@ export interface CertificationTarget {
 
 async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<CertificationTarget> {
   if (options.target) {
-    const { url, keyPath } = options.target;
-    return { url, key: await loadSigningKey(keyPath), keyPath, embedded: false, flags: `--target ${url} --key ${keyPath}`, postgres: null, close: async () => {} };
+    const { url, keyPath, auth } = options.target;
+    const credentials = keyPath !== undefined ? `--key ${keyPath}` : auth?.tokenCommand !== undefined ? "--token-cmd 'YOUR TOKEN COMMAND {tenant} {roles}'" : "--header 'YOUR HEADER'";
+    return { url, key: keyPath !== undefined ? await loadSigningKey(keyPath) : null, keyPath: keyPath ?? null, embedded: false, flags: `--target ${url} ${credentials}`, postgres: null, close: async () => {} };
   }
   if (!options.startEmbedded) throw new Error('no --target given and no embedded reference to start');
   return options.startEmbedded(options.store ?? 'memory', log);
@@ -135,7 +137,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   try {
     target = await openTarget(options, log);
     // Conformance mints every role; the load flows stamp leases on this machine's clock.
-    version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
+    version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath ?? undefined }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
     const ctx: StageContext = { out: outDir, runId, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
     const nemesis = nemesisFor(options, target);
     const soak = options.faultsDurationMs;
@@ -176,7 +178,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     profile,
     environment: environment(target?.postgres ?? null),
     verdict,
-    grounds: groundsOf(profile, coverage),
+    grounds: groundsOf(profile, coverage, records.flatMap((r) => r.skips ?? [])),
     reasons: records.flatMap((r) => r.reasons.map((reason) => `${r.name}: ${reason}`)),
     stages: records,
     clauses: coverage,

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { clauses } from '../contract/clauses.ts';
 import type { ConformanceResult } from '../conformance/runner/result.ts';
 import { verdictOf } from '../conformance/runner/status.ts';
+import { isStatedNotProvocable } from '../conformance/harness/failure.ts';
 import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
-import type { LoadReport } from '../load/runner/load-report.ts';
+import { undecidedVerdict, type LoadReport } from '../load/runner/load-report.ts';
+import { THRESHOLDS_CROSSED } from '../load/runner/exit-code.ts';
 import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
 import { RESULT_FILE, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
 
@@ -24,8 +26,11 @@ export function conformanceStatus(result: ConformanceResult): StageStatus {
   const verdict = verdictOf(judged);
   if (verdict === 'non-conformant') return 'failed';
   if (verdict === 'could-not-judge') return 'could-not-run';
-  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason).
-  if (result.clauses.some((c) => c.severity === 'required' && (c.status === 'unknown' || c.status === 'skip') && c.exempt === null)) return 'could-not-run';
+  // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason),
+  // or where every case citing it was not provocable for a reason the run states (the limits the target declares, the
+  // vendor's own credentials without the trusted key); the grounds then name the clause with that reason.
+  const statedSkip = (id: string) => result.cases.filter((c) => c.clause === id).every((c) => c.status === 'skip' && isStatedNotProvocable(c.message));
+  if (result.clauses.some((c) => c.severity === 'required' && c.exempt === null && (c.status === 'unknown' || (c.status === 'skip' && !statedSkip(c.id))))) return 'could-not-run';
   // A certification judges the whole suite; a partial selection qualifies nothing.
   return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
 }
@@ -59,15 +64,25 @@ export function thresholdHolds(expression: string, value: number | null): boolea
   }
 }
 
+/**
+ * The report's own rule: a violation the audit read back fails, whatever
+ * else went wrong, unless the dataset was never seeded; otherwise a run that
+ * could not run as planned or could not judge (the engine crashed or is
+ * missing, the seed could not be written, the target went away, the audit
+ * could not read) judges nothing; only then do thresholds and phase checks,
+ * re-judged from their recorded values, decide.
+ */
 export function loadStatus(report: LoadReport): StageStatus {
-  if (report.audit === null && report.thresholds.length === 0) return 'could-not-run';
-  // The report's own rule: an audited violation fails; otherwise a run that could not judge judges nothing.
+  // The report weighs an audited violation against a run that never seeded its dataset; its undecided verdict stands.
+  if (undecidedVerdict(report.verdict)) return 'could-not-run';
   if (report.audit?.invariants.some((i) => !i.ok)) return 'failed';
-  if (report.verdict === 'could-not-judge') return 'could-not-run';
+  if (report.audit === null || report.audit.errors.length > 0) return 'could-not-run';
+  // An engine that neither finished (0) nor crossed a threshold (k6's 99) failed to run: no evidence, whatever the summary says.
+  if (report.engine_exit_code !== 0 && report.engine_exit_code !== THRESHOLDS_CROSSED) return 'could-not-run';
+  if (report.phases.some((p) => p.status === 'error')) return 'could-not-run';
   const thresholds = report.thresholds.every((t) => thresholdHolds(t.expression, t.value));
   const checks = report.phases.every((p) => (p.status ?? (p.checks_ok ? 'pass' : 'fail')) === 'pass');
-  const audit = report.audit !== null && report.audit.errors.length === 0 && report.audit.invariants.every((i) => i.ok);
-  return thresholds && checks && audit && report.engine_exit_code === 0 ? 'passed' : 'failed';
+  return thresholds && checks ? 'passed' : 'failed';
 }
 
 async function readJson<T>(dir: string, file: string): Promise<T> {

@@ -2,6 +2,7 @@
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
+import { ONE_CALLER } from '../conformance/runner/run.ts';
 import { VERDICT_WORDS } from '../contract/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
@@ -16,7 +17,7 @@ export const summary = 'certify a registry: conformance, properties, faults and 
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
-  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target)' },
+  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target); without it --token-cmd or --header authenticate, and the cases that need it skip' },
   ...AUTH_FLAGS,
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
@@ -38,9 +39,11 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('certify', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  if (v.target !== undefined && v.key === undefined) throw new UsageError('a target needs the key it trusts: give --key FILE (or FLEETPROOF_KEY)');
+  const own = v['token-cmd'] !== undefined || (v.header ?? []).length > 0;
+  if (v.target !== undefined && v.key === undefined && !own) throw new UsageError('a target needs the key it trusts (--key FILE, or FLEETPROOF_KEY) or credentials of its own (--token-cmd CMD, --header)');
+  if (v.target !== undefined && v.key === undefined && v['token-cmd'] === undefined) throw new UsageError(ONE_CALLER);
   if (v.target === undefined && v.key !== undefined) throw new UsageError(`a key without a target: give --target URL (or FLEETPROOF_TARGET), or leave the key out to certify the embedded reference`);
-  if (v.target === undefined && (v['token-cmd'] !== undefined || (v.header ?? []).length > 0)) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
+  if (v.target === undefined && own) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
   if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));
   if (v.target !== undefined && parsed.sources.store?.from !== 'default') throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
   const profiles = Object.keys(loadScaleContract().profiles);
@@ -51,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   const outcome = await runCertification({
     ...(nemesis ? { nemesis } : {}),
     ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
-    ...(v.target !== undefined && v.key !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
+    ...(v.target !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
     store: v.store,
     startEmbedded: startEmbeddedTarget,
     profile: v.profile!,

@@ -14,7 +14,7 @@ export const summary = 'certify a registry over HTTP with the conformance suite'
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry under test (FLEETPROOF_TARGET)' },
-  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (FLEETPROOF_KEY)' },
+  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (FLEETPROOF_KEY); without it --token-cmd or --header authenticate, and the cases that need it skip' },
   out: { type: 'string', description: 'report directory (FLEETPROOF_OUT; default reports/runs/<run id>/)' },
   category: { type: 'string', multiple: true, env: 'FLEETPROOF_CATEGORIES', file: 'categories', description: `run this category; repeatable (FLEETPROOF_CATEGORIES): ${CATEGORY_NAMES.join(', ')}` },
   case: { type: 'string', multiple: true, env: 'FLEETPROOF_CASES', file: 'cases', description: 'run this case id; repeatable (FLEETPROOF_CASES)' },

@@ -1,7 +1,6 @@
 // Bring your own authentication, end to end: a registry that trusts a key the
 // harness is not given is tested with the tokens a vendor's command prints.
-// The property suites run on them alone; conformance (whose own key here is
-// untrusted, so minted tokens would be refused) passes a case only on them.
+// The property suites and conformance run on them alone, without --key.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -64,12 +63,23 @@ describe('--token-cmd', () => {
     assert.ok((await calls()).length > 0, 'the token command was run');
   });
 
-  it("conformance speaks with the command's tokens: with an untrusted key alone the same case fails", async () => {
+  it("conformance speaks with the command's tokens and needs no --key; minted tokens from an untrusted key are refused", async () => {
     const id = 'routing/assignment-fields-come-from-their-sources';
-    const own = await fleetproof(['conform', '--target', reference.url, '--key', untrustedKey, '--token-cmd', tokenCmd, '--case', id, '--out', join(dir, 'c-own')]);
+    const own = await fleetproof(['conform', '--target', reference.url, '--token-cmd', tokenCmd, '--case', id, '--out', join(dir, 'c-own')]);
     assert.equal(own.code, 0, `${own.stdout}\n${own.stderr}`);
     const minted = await fleetproof(['conform', '--target', reference.url, '--key', untrustedKey, '--case', id, '--out', join(dir, 'c-minted')]);
-    assert.notEqual(minted.code, 0, 'tokens from a key the registry does not trust are refused');
+    assert.equal(minted.code, 2, 'tokens from a key the registry does not trust are refused at preflight');
+    const both = await fleetproof(['conform', '--target', reference.url, '--key', untrustedKey, '--token-cmd', tokenCmd, '--case', id, '--out', join(dir, 'c-both')]);
+    assert.equal(both.code, 2, 'a key given beside the command must be trusted too, or its forged tokens prove nothing');
+    assert.match(both.stderr, /by --key, while it accepts the token command \(--token-cmd\)/);
+  });
+
+  it('conform and certify refuse --header alone: every request would be the same caller', async () => {
+    for (const command of ['conform', 'certify']) {
+      const ran = await fleetproof([command, '--target', reference.url, '--header', 'X-Api-Key: s3cret', '--out', join(dir, `h-${command}`)]);
+      assert.equal(ran.code, 2, `${command}: ${ran.stdout}\n${ran.stderr}`);
+      assert.match(ran.stderr, /--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd/);
+    }
   });
 
   it('a malformed --header is one line naming the fix, exit 2', async () => {

@@ -1,6 +1,7 @@
 // What every command that judges a registry checks before its first stage, in
 // order: the target answers; GET /version is a VersionInfo of this contract
-// version; a token minted for each role the run needs is accepted; the
+// version; the run's own credentials for each role it needs (the tokens it
+// mints, or the vendor's token command and headers) are accepted; the
 // target's clock is within the bound the run's time-sensitive steps need.
 // A problem here is the setup's, not the registry's: the run ends with exit 2
 // and one line that names the cause and the fix, and judges nothing.
@@ -28,54 +29,64 @@ export interface TokenSource {
   /** The line for a refused request, when the source is not a signing key the target must trust. */
   refused?: (roles: string) => string;
   /** One request's authentication per role: a bearer token, or the headers a credential source gives. */
-  tokens(): Promise<Array<{ token?: string; headers?: Record<string, string>; roles: string }>>;
+  tokens(): Promise<Array<{ token?: string; headers?: Record<string, string>; roles: string; refused?: string }>>;
+}
+
+/** A dispatch token carries a tenant, as the run's do. */
+const probeCaller = (role: Role) => ({ roles: [role], ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) });
+
+/** How a run authenticates, for the line that names the fix when the target refuses it. */
+export interface RunAuthentication {
+  /** The vendor's own credentials (--token-cmd, --header), when the run brings them. */
+  auth?: CredentialChoice | undefined;
+  /** The signing key the target is said to trust, when there is one. */
+  key?: SigningKey | null | undefined;
+  keyPath?: string | null | undefined;
+  audience?: string | undefined;
+  /** The run signs tokens of its own with the key beside the vendor's credentials (conformance's bad tokens): the key must be trusted too. */
+  signsWithKey?: boolean;
 }
 
 /**
- * The credentials the run will present (a token command, static headers),
- * asked once per role as the run would ask them; `kid` and `trust` say what
- * the target must accept, for the line that names the fix.
+ * The very credentials a run presents, asked once per role as the run asks
+ * them: what the preflight accepts is what runs. With the vendor's own
+ * credentials a refusal names them; with minted tokens it names the key and
+ * where the target learns to trust it. When the run brings its own
+ * credentials and signs tokens with a key besides (the tokens only the key
+ * can sign), a token minted with the key is checked too: a key the target
+ * does not trust would make every token it signs refused for the wrong reason.
  */
-export function credentialTokens(credentials: Credentials, roles: readonly Role[], given: string): TokenSource {
+export function credentialSource(credentials: Credentials, how: RunAuthentication, roles: readonly Role[] = ALL_ROLES): TokenSource {
+  const audience = how.audience ?? DEFAULT_AUDIENCE;
+  const key = how.key ?? null;
+  const trust = how.keyPath ? join(dirname(how.keyPath), JWKS_FILE) : 'the public JWK set of the signing key';
+  const own = how.auth !== undefined && hasOwnCredentials(how.auth);
+  if (!own && !key) throw new PreflightProblem('no signing key and no --token-cmd or --header: give --key, or bring your own credentials');
+  const given = how.auth?.tokenCommand !== undefined ? 'the token command (--token-cmd)' : 'the headers given (--header)';
+  const keyRefused = key ? `the target refused a token signed with kid=${key.kid} by --key, while it accepts ${given}: configure it to trust ${trust} (audience ${audience}), or leave --key out (the cases that need it then skip)` : '';
   return {
-    kid: 'none',
-    audience: DEFAULT_AUDIENCE,
-    trust: given,
-    refused: (r) => `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${DEFAULT_AUDIENCE}, the role in scope)`,
-    tokens: () =>
-      Promise.all(
-        roles.map(async (role) => ({
-          roles: role,
-          headers: (await credentials.authorize({ roles: [role], ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) })).headers,
-        })),
-      ),
-  };
-}
-
-/** One token per role, minted from the key (a dispatch token carries a tenant, as the run's do). */
-export function mintedTokens(key: SigningKey, roles: readonly Role[], options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
-  const audience = options.audience ?? DEFAULT_AUDIENCE;
-  return {
-    kid: key.kid,
+    kid: key?.kid ?? 'none',
     audience,
-    trust: options.keyPath ? join(dirname(options.keyPath), JWKS_FILE) : 'the public JWK set of the signing key',
-    tokens: () => Promise.all(roles.map(async (role) => ({ roles: role, token: await mintToken({ key, roles: [role], audience, ...(role === 'registry:dispatch' ? { tenant: 'fleetproof-preflight' } : {}) }) }))),
+    trust: own ? given : trust,
+    ...(own ? { refused: (r: string) => `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${audience}, the role in scope)` } : {}),
+    tokens: async () => {
+      const presented = await Promise.all(roles.map(async (role) => ({ roles: role, headers: (await credentials.authorize(probeCaller(role))).headers })));
+      if (!own || !key || !how.signsWithKey) return presented;
+      const minted = await mintToken({ key, roles: ['registry:reader'], audience });
+      return [...presented, { roles: 'registry:reader', headers: { authorization: `Bearer ${minted}` }, refused: keyRefused }];
+    },
   };
 }
 
 /**
- * What the preflight presents for a run: the token command's tokens or the
- * static headers when the run brings its own (--token-cmd, --header), else
- * tokens minted from the key.
+ * What the preflight presents for a run whose credentials are built
+ * elsewhere from the same choice: the token command's tokens or the static
+ * headers when the run brings its own (--token-cmd, --header), else tokens
+ * minted from the key.
  */
 export function runTokens(auth: CredentialChoice | undefined, key: SigningKey | null, options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
-  if (auth && hasOwnCredentials(auth)) {
-    const minter = key ? new TokenMinter(key, { audience: options.audience }) : null;
-    const given = auth.tokenCommand !== undefined ? `the token command (--token-cmd)` : `the headers given (--header)`;
-    return credentialTokens(credentialsOf(auth, minter), ALL_ROLES, given);
-  }
-  if (!key) throw new PreflightProblem('no signing key and no --token-cmd or --header: give --key, or bring your own credentials');
-  return mintedTokens(key, ALL_ROLES, options);
+  const minter = key ? new TokenMinter(key, { audience: options.audience }) : null;
+  return credentialSource(credentialsOf(auth ?? {}, minter), { auth, key, ...options });
 }
 
 /** Tokens minted earlier (a distributed run's shared plan). */
@@ -184,13 +195,14 @@ function versionInfo(base: string, reply: Received): VersionInfo {
 }
 
 async function tokensAccepted(transport: HttpTransport, credentials: TokenSource): Promise<void> {
-  for (const { token, headers, roles } of await credentials.tokens()) {
+  for (const { token, headers, roles, refused } of await credentials.tokens()) {
     let reply: Received;
     try {
       reply = await transport.send({ method: 'GET', path: PROBE_PATH, as: token ? { token } : null, headers });
     } catch (err) {
       throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
     }
+    if (reply.status === 401 && refused) throw new PreflightProblem(refused);
     if (reply.status === 401 && credentials.refused) throw new PreflightProblem(credentials.refused(roles));
     if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`);
     if (reply.status >= 500) throw new PreflightProblem(`the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`);

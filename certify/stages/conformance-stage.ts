@@ -17,7 +17,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
   const out = join(ctx.out, 'conformance');
   const outcome = await runConformance({
     config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
-    signingKey: ctx.key,
+    ...(ctx.key ? { signingKey: ctx.key } : {}),
     ...(ctx.auth ? { auth: ctx.auth } : {}),
     runId: ctx.runId,
     progress: terminalProgress(),

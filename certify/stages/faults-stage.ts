@@ -64,7 +64,7 @@ interface Rounds {
 }
 
 async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<Rounds> {
-  const http = await httpTarget({ url, key: ctx.key, runId: ctx.runId });
+  const http = await httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}) });
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
   const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: () => http.close() };

@@ -20,7 +20,7 @@ const INVARIANT_CLAUSES: Readonly<Record<InvariantId, string>> = {
 
 export async function loadStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
-  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath, ...(ctx.auth ? { auth: ctx.auth } : {}), profile: ctx.profile, runId: ctx.runId, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
+  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath ?? '', ...(ctx.auth ? { auth: ctx.auth } : {}), profile: ctx.profile, runId: ctx.runId, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
   const report = outcome.report;
   if (!report) {
     return {

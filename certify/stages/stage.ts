@@ -12,9 +12,9 @@ export interface StageContext {
   /** The certification's run id: every stage's records and documents carry it. */
   runId: string;
   targetUrl: string;
-  /** The private key the target trusts, and its file (for commands a person can rerun). */
-  key: SigningKey;
-  keyPath: string;
+  /** The private key the target trusts, and its file (for commands a person can rerun); null when `auth` alone authenticates. */
+  key: SigningKey | null;
+  keyPath: string | null;
   /** A token command or static headers the vendor brings, for every stage's requests. */
   auth?: CredentialChoice;
   profile: string;

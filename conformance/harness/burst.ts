@@ -12,8 +12,12 @@
 // only with some probability.
 import { Pool } from 'undici';
 import type { RegistryClient } from './client.ts';
-import type { TokenMinter } from '../../contract/transport/token-minter.ts';
 import type { Caller } from './tokens.ts';
+
+/** The run's token source: a burst has it obtain every caller's credentials before it fires. */
+export interface TokenSource {
+  warm(caller: Caller): Promise<unknown>;
+}
 
 /** The chance a one-turn race may escape a whole case, and the least chance one round catches it. */
 export const MISS_BOUND = 0.01;
@@ -33,11 +37,11 @@ export class BurstLine {
   ) {}
 
   /** Opens `width` connections to the target of `client`; the clients' tokens are minted now, not during a burst. */
-  static async open(tokens: TokenMinter, width: number, speakers: RegistryClient[]): Promise<BurstLine> {
+  static async open(tokens: TokenSource, width: number, speakers: RegistryClient[]): Promise<BurstLine> {
     const base = new URL(speakers[0]!.baseUrl);
     const pool = new Pool(base.origin, { connections: width, pipelining: 1 });
     const line = new BurstLine(pool, `${base.pathname.replace(/\/$/, '')}/health`, width);
-    for (const s of speakers) if (s.speaker && !('token' in s.speaker)) await tokens.mint(s.speaker as Caller);
+    for (const s of speakers) if (s.speaker && !('token' in s.speaker)) await tokens.warm(s.speaker as Caller);
     return line;
   }
 
@@ -58,7 +62,7 @@ export class BurstLine {
 }
 
 /** Runs `body` with a burst line of `width` connections, closed afterwards whatever happens. */
-export async function withBurstLine<T>(tokens: TokenMinter, width: number, speakers: RegistryClient[], body: (line: BurstLine) => Promise<T>): Promise<T> {
+export async function withBurstLine<T>(tokens: TokenSource, width: number, speakers: RegistryClient[], body: (line: BurstLine) => Promise<T>): Promise<T> {
   const line = await BurstLine.open(tokens, width, speakers);
   try {
     const result = await body(line);

@@ -45,6 +45,15 @@ export class HarnessError extends Error {
   override readonly name = 'HarnessError';
 }
 
+/**
+ * A case that cannot be provoked in this run for a reason the run states: the
+ * case ends `skip` with that reason, which every report shows, and the clauses
+ * it covers count as unexercised.
+ */
+export class CaseNotProvocable extends Error {
+  override readonly name: string = 'CaseNotProvocable';
+}
+
 /** The reason every report shows for a case the declared limits leave nothing to test. */
 export const NOT_PROVOCABLE = 'not provocable under the declared limits';
 
@@ -55,9 +64,30 @@ export const NOT_PROVOCABLE = 'not provocable under the declared limits';
  * NOT_PROVOCABLE and the detail: a correct registry is never blocked by the
  * limits it is allowed to choose.
  */
-export class NotProvocable extends Error {
+export class NotProvocable extends CaseNotProvocable {
   override readonly name = 'NotProvocable';
   constructor(detail: string) {
     super(`${NOT_PROVOCABLE}: ${detail}`);
   }
+}
+
+/** The reason every report shows for a case that must sign a token with claims only the trusted key can give. */
+export const NEEDS_TRUSTED_KEY = "needs the registry's trusted signing key (--key), which --token-cmd and --header cannot stand in for";
+
+/**
+ * The run authenticates with the vendor's own credentials and holds no key
+ * the registry trusts, so a token with special claims (expired, not yet
+ * valid, another audience) cannot be signed. Reported as `skip` with the
+ * reason NEEDS_TRUSTED_KEY and the token it would have needed.
+ */
+export class NeedsTrustedKey extends CaseNotProvocable {
+  override readonly name = 'NeedsTrustedKey';
+  constructor(detail: string) {
+    super(`${NEEDS_TRUSTED_KEY}: ${detail}`);
+  }
+}
+
+/** Whether a skip's message is one of the stated reasons above (not a feature the target does not declare). */
+export function isStatedNotProvocable(message: string | null): boolean {
+  return message !== null && (message.startsWith(`${NOT_PROVOCABLE}:`) || message.startsWith(`${NEEDS_TRUSTED_KEY}:`));
 }

@@ -1,13 +1,19 @@
-// The harness's tokens: valid ones for any tenant and role from the
-// contract's minter, plus the deliberately bad tokens the authentication
-// cases present, each remembered with the claims it pretends to carry so an
-// exchange can name its caller without ever showing the token.
-import { generateKeyPair, SignJWT, base64url } from 'jose';
+// The harness's tokens: valid ones for any tenant and role from the run's one
+// token source (minted with the signing key the registry trusts, or printed by
+// the vendor's --token-cmd), plus the deliberately bad tokens the
+// authentication cases present, each remembered with the claims it pretends
+// to carry so an exchange can name its caller without ever showing the token.
+// A bad token that only the trusted key could sign (expired, wrong audience)
+// is not provocable without it; one signed by a stranger always is.
+import { generateKeyPair, SignJWT, base64url, decodeJwt, decodeProtectedHeader } from 'jose';
 import { createHmac } from 'node:crypto';
-import { mintToken, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
+import { TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
+import { credentialsOf, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { Credentials } from '../../contract/transport/credentials.ts';
+import type { CallerSummary } from '../../contract/transport/exchange.ts';
 import { TokenMinter, type Caller } from '../../contract/transport/token-minter.ts';
 import type { ServerClock } from './clock.ts';
-import { HarnessError } from './failure.ts';
+import { CaseNotProvocable, HarnessError, NeedsTrustedKey } from './failure.ts';
 
 export type { Caller };
 
@@ -38,9 +44,58 @@ export type ForgedToken =
   | 'tampered-payload'
   | 'not-a-jws';
 
-export class HarnessTokens extends TokenMinter {
-  constructor(key: SigningKey, audience: string) {
-    super(key, { audience, ttlSeconds: TOKEN_TTL_SECONDS });
+/** What each token that needs the trusted key would have been, for the skip's reason. */
+const SIGNED_BY_THE_TRUSTED_KEY: Partial<Record<ForgedToken, string>> = {
+  expired: 'a correctly signed token whose exp has passed',
+  'without-exp': 'a correctly signed token without exp',
+  'not-yet-valid': 'a correctly signed token whose nbf is ahead',
+  'wrong-audience': 'a correctly signed token for another audience',
+  'alg-hs256': "an HS256 token keyed with the trusted key's public bytes",
+};
+
+/** The kid a stranger's token claims when the run knows none of the registry's. */
+const STRANGER_KID = 'fleetproof-stranger';
+
+export class HarnessTokens {
+  /** The run's credentials: every request speaks through them, and they name the caller of every token made here. */
+  readonly credentials: Credentials;
+  private readonly signer: TokenMinter | null;
+  private readonly named = new Map<string, CallerSummary>();
+  private sample: Promise<{ token: string; kid: string | null; audience: string | null }> | undefined;
+
+  /**
+   * `key` is the signing key the registry trusts, or null when the vendor's
+   * own credentials (`choice`) authenticate the run; valid tokens come from
+   * the token command when there is one, else from the key.
+   */
+  constructor(key: SigningKey | null, readonly audience: string, choice: CredentialChoice = {}) {
+    this.signer = key ? new TokenMinter(key, { audience, ttlSeconds: TOKEN_TTL_SECONDS }) : null;
+    const base = credentialsOf(choice, this.signer);
+    this.credentials = {
+      authorize: async (speaker) => {
+        const given = await base.authorize(speaker);
+        const known = speaker !== null && 'token' in speaker ? this.named.get(speaker.token) : undefined;
+        return known ? { ...given, caller: known } : given;
+      },
+    };
+  }
+
+  /** A valid bearer token for these roles and tenant, as the run's requests carry it. */
+  async mint(caller: Caller): Promise<string> {
+    const { headers } = await this.credentials.authorize({ roles: caller.roles, ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}) });
+    const bearer = /^Bearer (\S+)$/.exec(headers['authorization'] ?? '');
+    if (!bearer) throw new CaseNotProvocable('the run authenticates without a bearer token (--header without Authorization), so no token can be presented otherwise');
+    return bearer[1]!;
+  }
+
+  /** Obtains this caller's credentials now (minted, or the token command run), so a burst does not wait for them. */
+  warm(caller: Caller): Promise<unknown> {
+    return this.credentials.authorize({ roles: caller.roles, ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}) });
+  }
+
+  /** The claims behind a token made here, for exchange records. */
+  describe(token: string): CallerSummary | null {
+    return this.named.get(token) ?? this.signer?.describe(token) ?? null;
   }
 
   /**
@@ -50,7 +105,7 @@ export class HarnessTokens extends TokenMinter {
    */
   async forged(kind: ForgedToken, caller: Caller, clock?: ServerClock): Promise<string> {
     const token = await this.forge(kind, caller, clock);
-    this.remember(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
+    this.named.set(token, { roles: [...caller.roles], tenant: caller.tenant ?? null, note: `forged: ${kind}` });
     return token;
   }
 
@@ -71,48 +126,87 @@ export class HarnessTokens extends TokenMinter {
     return clock.now();
   }
 
+  /** The trusted key, for the tokens only it can sign. */
+  private trusted(kind: ForgedToken): SigningKey {
+    if (!this.signer) throw new NeedsTrustedKey(SIGNED_BY_THE_TRUSTED_KEY[kind] ?? kind);
+    return this.signer.key;
+  }
+
+  /** A valid token of the run's and the kid and audience it carries (a token command's JWTs name the registry's own). */
+  private validSample(): Promise<{ token: string; kid: string | null; audience: string | null }> {
+    this.sample ??= this.mint({ roles: ['registry:reader'] }).then((token) => {
+      try {
+        const aud = decodeJwt(token).aud;
+        return { token, kid: decodeProtectedHeader(token).kid ?? null, audience: Array.isArray(aud) ? (aud[0] ?? null) : (aud ?? null) };
+      } catch {
+        return { token, kid: null, audience: null };
+      }
+    });
+    this.sample.catch(() => (this.sample = undefined));
+    return this.sample;
+  }
+
+  /** A token signed by a key the registry has never seen, claiming `kid` and the run's audience. */
+  private async stranger(caller: Caller, kid: string, now: number): Promise<string> {
+    const sample = this.signer ? null : await this.validSample();
+    const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519' });
+    return new SignJWT(this.claims(caller))
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'JWT' })
+      .setAudience(sample?.audience ?? this.audience)
+      .setSubject('fleetproof-conformance')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(privateKey);
+  }
+
   private async forge(kind: ForgedToken, caller: Caller, clock: ServerClock | undefined): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const header = { alg: TOKEN_ALGORITHM, kid: this.key.kid, typ: 'JWT' };
-    const base = () => new SignJWT(this.claims(caller)).setProtectedHeader(header).setAudience(this.audience).setSubject('fleetproof-conformance');
+    const signed = () => {
+      const key = this.trusted(kind);
+      return new SignJWT(this.claims(caller)).setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' }).setAudience(this.audience).setSubject('fleetproof-conformance');
+    };
     switch (kind) {
       case 'expired': {
         // Expired a minute ago on the target's clock: beyond the 30 s of skew the contract allows on exp.
+        const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const exp = Math.floor((serverMs - EXPIRED_BY_MS - clock!.uncertaintyMs) / 1000);
-        return base().setIssuedAt(exp - 3600).setExpirationTime(exp).sign(this.key.key);
+        return token.setIssuedAt(exp - 3600).setExpirationTime(exp).sign(this.trusted(kind).key);
       }
       case 'without-exp':
-        return base().setIssuedAt(now).sign(this.key.key);
+        return signed().setIssuedAt(now).sign(this.trusted(kind).key);
       case 'not-yet-valid': {
         // Valid a minute from now on the target's clock: beyond the 30 s of skew the contract allows on nbf.
+        const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const nbf = Math.ceil((serverMs + NOT_BEFORE_AHEAD_MS + clock!.uncertaintyMs) / 1000);
-        return base().setIssuedAt(Math.floor(serverMs / 1000)).setNotBefore(nbf).setExpirationTime(nbf + 3600).sign(this.key.key);
+        return token.setIssuedAt(Math.floor(serverMs / 1000)).setNotBefore(nbf).setExpirationTime(nbf + 3600).sign(this.trusted(kind).key);
       }
       case 'wrong-audience':
-        return mintToken({ key: this.key, roles: caller.roles, audience: `${this.audience}-elsewhere`, ...(caller.tenant ? { tenant: caller.tenant } : {}) });
+        return signed().setAudience(`${this.audience}-elsewhere`).setIssuedAt(now).setExpirationTime(now + 3600).sign(this.trusted(kind).key);
       case 'unknown-key': {
-        // Same kid, different private key: the signature cannot verify.
-        const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519' });
-        return base().setIssuedAt(now).setExpirationTime(now + 3600).sign(privateKey);
+        // The kid of the registry's key, another private key: the signature cannot verify.
+        const kid = this.signer?.key.kid ?? (await this.validSample()).kid ?? STRANGER_KID;
+        return this.stranger(caller, kid, now);
       }
       case 'unknown-kid': {
-        const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519' });
-        const jwt = new SignJWT(this.claims(caller)).setProtectedHeader({ ...header, kid: `${this.key.kid}-unknown` }).setAudience(this.audience);
-        return jwt.setIssuedAt(now).setExpirationTime(now + 3600).sign(privateKey);
+        const kid = this.signer?.key.kid ?? (await this.validSample()).kid ?? STRANGER_KID;
+        return this.stranger(caller, `${kid}-unknown`, now);
       }
       case 'alg-none':
         return `${this.segment({ alg: 'none', typ: 'JWT' })}.${this.segment(this.payload(caller, now))}.`;
       case 'alg-hs256': {
         // The classic confusion: HMAC keyed with the public key's bytes.
-        const signingInput = `${this.segment({ alg: 'HS256', kid: this.key.kid, typ: 'JWT' })}.${this.segment(this.payload(caller, now))}`;
-        const secret = Buffer.from(String(this.key.jwk.x ?? ''), 'base64url');
+        const key = this.trusted(kind);
+        const signingInput = `${this.segment({ alg: 'HS256', kid: key.kid, typ: 'JWT' })}.${this.segment(this.payload(caller, now))}`;
+        const secret = Buffer.from(String(key.jwk.x ?? ''), 'base64url');
         return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
       }
       case 'tampered-payload': {
-        const valid = await mintToken({ key: this.key, roles: ['registry:reader'], audience: this.audience });
+        // A valid token of the run's with its payload replaced: the signature no longer covers it.
+        const valid = this.signer ? await this.signer.mint({ roles: ['registry:reader'] }) : (await this.validSample()).token;
         const [h, , s] = valid.split('.');
+        if (s === undefined) throw new CaseNotProvocable("the run's tokens are not compact JWS, so none can be edited");
         return `${h}.${this.segment(this.payload(caller, now))}.${s}`;
       }
       case 'not-a-jws':

@@ -5,6 +5,7 @@
 // ConfigError, which the CLI turns into exit 2 ("could not run").
 import { readFileSync } from 'node:fs';
 import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
+import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
 
 export class ConfigError extends Error {
@@ -14,8 +15,12 @@ export class ConfigError extends Error {
 export interface ConformConfig {
   /** Base URL of the registry under test. */
   target: string;
-  /** Private Ed25519 JWK the target trusts (its public half is in the target's JWK set). */
-  keyFile: string;
+  /**
+   * Private Ed25519 JWK the target trusts (its public half is in the target's
+   * JWK set); null when the vendor's own credentials (--token-cmd, --header)
+   * authenticate the run.
+   */
+  keyFile: string | null;
   /** Where reports go; default reports/runs/<run id>/. */
   out: string | null;
   categories: Category[];
@@ -120,7 +125,6 @@ export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`target ${target} must be an http or https URL`);
   if (url.search || url.hash) throw new ConfigError(`target ${target} must be a base URL without query or fragment`);
   const keyValue = pick('keyFile');
-  if (keyValue === undefined) throw new ConfigError('no signing key: give --key FILE (or FLEETPROOF_KEY, or "key" in the config file)');
   const categories = list(pick('categories') ?? [], 'categories');
   const unknownCategory = categories.find((c) => !isCategory(c));
   if (unknownCategory) throw new ConfigError(`unknown category ${unknownCategory} (known: ${CATEGORY_NAMES.join(', ')})`);
@@ -131,7 +135,7 @@ export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
   const out = pick('out');
   return {
     target,
-    keyFile: text(keyValue, 'key'),
+    keyFile: keyValue === undefined || keyValue === null ? null : text(keyValue, 'key'),
     out: out === undefined || out === null ? null : text(out, 'out'),
     categories: [...new Set(categories)] as Category[],
     cases: [...new Set(list(pick('cases') ?? [], 'cases'))],
@@ -143,7 +147,7 @@ export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
 }
 
 /** The configuration as reports show it: no credentials, no secrets in URLs. */
-export function redactConfig(config: ConformConfig, keyId: string | null): Record<string, unknown> {
+export function redactConfig(config: ConformConfig, keyId: string | null, auth: CredentialChoice = {}): Record<string, unknown> {
   const url = new URL(config.target);
   if (url.username || url.password) {
     url.username = url.username ? 'redacted' : '';
@@ -151,7 +155,9 @@ export function redactConfig(config: ConformConfig, keyId: string | null): Recor
   }
   return {
     target: url.toString().replace(/\/$/, ''),
-    key: { file: config.keyFile, kid: keyId, private_key: '[redacted]' },
+    key: config.keyFile === null && keyId === null ? null : { file: config.keyFile, kid: keyId, private_key: '[redacted]' },
+    // The command and the headers may hold secrets: only that they were given, and the headers' names.
+    credentials: { token_cmd: auth.tokenCommand !== undefined, headers: (auth.headers ?? []).map((h) => h.split(':')[0]!.trim().toLowerCase()) },
     out: config.out,
     categories: config.categories,
     cases: config.cases,

@@ -6,17 +6,17 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, credentialSource, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
 import { newRunId } from '../../contract/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { credentialsOf, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
-import { ConformanceFailure, HarnessError, NotProvocable } from '../harness/failure.ts';
+import { CaseNotProvocable, ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
 import { HarnessTokens } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
@@ -34,12 +34,12 @@ export class CouldNotRun extends Error {
 
 export interface ConformOptions {
   config: ConformConfig;
-  /** Use this key instead of reading config.keyFile (tests with ephemeral keys). */
+  /** Use this key instead of reading config.keyFile (tests with ephemeral keys, certify's target). */
   signingKey?: SigningKey;
   /**
    * A token command or static headers for the requests that speak as a
-   * caller. The signing key is still needed: the authentication cases forge
-   * tokens (expired, wrong audience) that only it can sign.
+   * caller. Without a signing key besides, the cases that must sign a token
+   * with special claims (expired, wrong audience) skip, each with its reason.
    */
   auth?: CredentialChoice;
   progress?: ProgressSink;
@@ -58,6 +58,9 @@ export interface ConformOutcome {
 }
 
 const SLOW_FACTOR = 4;
+
+/** Why --header alone cannot carry a conformance run. */
+export const ONE_CALLER = '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
 
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const known = new Set(loaded.map((l) => l.id));
@@ -108,7 +111,7 @@ async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): 
     if (ConformanceFailure.is(err)) {
       return { ...common, status: 'fail', message: err.message, failure_clause: err.clause ?? c.clause, exchange: err.exchange ?? last };
     }
-    if (err instanceof NotProvocable) return { ...common, status: 'skip', message: err.message, failure_clause: null, exchange: null };
+    if (err instanceof CaseNotProvocable) return { ...common, status: 'skip', message: err.message, failure_clause: null, exchange: null };
     const message = err instanceof HarnessError ? err.message : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${(err as Error)?.stack?.split('\n').find((l) => l.includes('/conformance/'))?.trim() ?? ''}`.trim();
     return { ...common, status: 'error', message, failure_clause: null, exchange: last };
   } finally {
@@ -162,21 +165,28 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
   const runId = options.runId ?? newRunId(new Date(startedAt));
   let transport: HttpTransport | undefined;
   try {
-    let key: SigningKey;
-    try {
-      key = options.signingKey ?? (await loadSigningKey(config.keyFile));
-    } catch (err) {
-      throw new CouldNotRun(`signing key: ${(err as Error).message}`);
+    const auth = options.auth ?? {};
+    let key: SigningKey | null = options.signingKey ?? null;
+    if (!key && config.keyFile !== null) {
+      try {
+        key = await loadSigningKey(config.keyFile);
+      } catch (err) {
+        throw new CouldNotRun(`signing key: ${(err as Error).message}`);
+      }
     }
+    if (!key && !hasOwnCredentials(auth)) throw new CouldNotRun('no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header');
+    // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
+    if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
     const loaded = await loadCases(options.casesRoot);
     const selected = select(loaded, config);
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
-    const tokens = new HarnessTokens(key, config.audience);
+    // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
+    const tokens = new HarnessTokens(key, config.audience, auth);
     const ledger = new RetirementLedger();
-    transport = new HttpTransport({ baseUrl: config.target, credentials: credentialsOf(options.auth ?? {}, tokens), connections: 256, timeoutMs: config.timeoutMs });
-    const credentials = runTokens(options.auth, key, { keyPath: config.keyFile, audience: config.audience });
+    transport = new HttpTransport({ baseUrl: config.target, credentials: tokens.credentials, connections: 256, timeoutMs: config.timeoutMs });
+    const credentials = credentialSource(tokens.credentials, { auth, key, keyPath: config.keyFile, audience: config.audience, signsWithKey: true });
     const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
-      throw err instanceof PreflightProblem ? new CouldNotRun(err.message) : err;
+      throw err instanceof PreflightProblem || err instanceof CredentialSourceError ? new CouldNotRun(err.message) : err;
     });
     const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
@@ -221,8 +231,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const finishedAt = Date.now();
     const result = buildResult({
       runId,
-      config: redactConfig(config, key.kid),
-      targetUrl: String(redactConfig(config, key.kid)['target']),
+      config: redactConfig(config, key?.kid ?? null, auth),
+      targetUrl: String(redactConfig(config, null)['target']),
       version,
       clock,
       declared: version.features,

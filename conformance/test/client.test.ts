@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
-import { mintedCredentials } from '../../contract/transport/credentials.ts';
 import { HttpTransport } from '../../contract/transport/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import type { Exchange } from '../harness/exchange.ts';
@@ -38,7 +37,7 @@ before(async () => {
   const { privateJwk } = await generateSigningKeys();
   const tokens = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  transport = new HttpTransport({ baseUrl: url, credentials: mintedCredentials(tokens), timeoutMs: 2000, record: (e) => recorded.push(e) });
+  transport = new HttpTransport({ baseUrl: url, credentials: tokens.credentials, timeoutMs: 2000, record: (e) => recorded.push(e) });
   client = new RegistryClient({ transport });
 });
 after(async () => {
@@ -113,7 +112,7 @@ describe('harness client checks every response', () => {
     await assert.rejects(getType(), (err) => err instanceof HarnessError);
     const { privateJwk } = await generateSigningKeys();
     const tokens = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'a');
-    const nowhereTransport = new HttpTransport({ baseUrl: 'http://127.0.0.1:1', credentials: mintedCredentials(tokens), timeoutMs: 500 });
+    const nowhereTransport = new HttpTransport({ baseUrl: 'http://127.0.0.1:1', credentials: tokens.credentials, timeoutMs: 500 });
     try {
       const nowhere = new RegistryClient({ transport: nowhereTransport });
       await assert.rejects(nowhere.call('getHealth'), (err) => err instanceof HarnessError && !ConformanceFailure.is(err));

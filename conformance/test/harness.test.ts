@@ -41,7 +41,6 @@ describe('configuration', () => {
   it('refuses what it cannot use, naming the problem', async () => {
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ keyFile: 'k' }, /no target/],
-      [{ target: 'http://x.invalid' }, /no signing key/],
       [{ target: 'ftp://x.invalid', keyFile: 'k' }, /http or https/],
       [{ target: 'http://x.invalid', keyFile: 'k', categories: 'nowhere' }, /unknown category nowhere/],
       [{ target: 'http://x.invalid', keyFile: 'k', features: 'teleport' }, /unknown feature teleport/],

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
-import { runConformance } from '../runner/run.ts';
+import { ONE_CALLER, runConformance } from '../runner/run.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 import { resultSchemaProblems } from './result-schema.ts';
 
@@ -91,6 +91,10 @@ describe('conformance runner', () => {
     const badKey = await runConformance({ config: target.config({ keyFile }), casesRoot, writeReports: false });
     assert.equal(badKey.exitCode, 2);
     assert.match(badKey.error!, /signing key/);
+    const noCredentials = await runConformance({ config: target.config({ keyFile: null }), casesRoot, writeReports: false });
+    assert.deepEqual([noCredentials.exitCode, noCredentials.error], [2, 'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header']);
+    const headersAlone = await runConformance({ config: target.config({ keyFile: null }), auth: { headers: ['X-Api-Key: s3cret'] }, casesRoot, writeReports: false });
+    assert.deepEqual([headersAlone.exitCode, headersAlone.error], [2, ONE_CALLER], 'static headers cannot speak as many callers');
   });
 
   it('could not run (exit 2, one line naming the fix) with a key the target does not trust', async () => {

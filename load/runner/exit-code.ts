@@ -2,15 +2,16 @@
 // 0 every threshold, phase check and audited invariant held; 99 the run was
 // correct but crossed a threshold (k6 exits 99 when thresholds fail), so a
 // pipeline can tell a performance miss from a defect; 1 a defect (a phase
-// check failed, the audit found a violation or could not run, the engine
-// failed); 2 the run could not start, or ran but could not judge (its verdict
-// says so: the generator dropped iterations, reads failed, a phase made no requests).
-import type { LoadReport } from './load-report.ts';
+// check failed or was cut at its budget, the audit found a violation); 2 the run could not start, could not run as planned (the engine
+// crashed or is missing, the seed could not be written, the target went away
+// mid-run) or ran but could not judge (its verdict says so: the generator
+// dropped iterations, reads failed, a phase made no requests).
+import { undecidedVerdict, type LoadReport } from './load-report.ts';
 
 export const THRESHOLDS_CROSSED = 99;
 
 export function loadExitCode(report: Pick<LoadReport, 'verdict' | 'reasons' | 'thresholds'>): 0 | 1 | 2 | typeof THRESHOLDS_CROSSED {
-  if (report.verdict === 'could-not-judge') return 2;
+  if (undecidedVerdict(report.verdict)) return 2;
   if (report.reasons.length === 0) return 0;
   // buildLoadReport gives one reason per failed threshold: any further reason is something else that went wrong.
   const crossed = report.thresholds.filter((t) => !t.ok).length;

@@ -58,11 +58,17 @@ export interface PhaseRow {
 
 export interface LoadReport {
   format: 'fleetproof-load-report/v1';
-  /** could-not-judge: the run did not put its load on the target, or could not read what it did (shown first). */
-  verdict: 'pass' | 'fail' | 'could-not-judge';
+  /**
+   * could-not-run: the run did not happen as planned (the engine failed or
+   * wrote no summary, the seed could not be written, the target went away or
+   * stopped accepting the run's tokens); could-not-judge: it ran but did not
+   * put its load on the target, or could not read what it did. Either is
+   * shown first, and neither is a verdict on the registry.
+   */
+  verdict: 'pass' | 'fail' | 'could-not-judge' | 'could-not-run';
   /** Why the run could not judge, first; then the failures. */
   reasons: string[];
-  /** The reasons that make the run could-not-judge; empty when it judged. */
+  /** The reasons that make the run could-not-run or could-not-judge; empty when it judged. */
   could_not_judge: string[];
   run_id: string;
   profile: string;
@@ -99,7 +105,12 @@ export interface LoadReport {
 
 /** A load verdict in the common words: a profile met is qualified, one missed is not. */
 export function loadVerdictKey(verdict: LoadReport['verdict']): VerdictKey {
-  return verdict === 'pass' ? 'qualified' : verdict === 'fail' ? 'non-conformant' : 'could-not-judge';
+  return verdict === 'pass' ? 'qualified' : verdict === 'fail' ? 'non-conformant' : verdict;
+}
+
+/** Whether a verdict is no verdict on the registry: the run could not run, or could not judge. */
+export function undecidedVerdict(verdict: LoadReport['verdict']): boolean {
+  return verdict === 'could-not-run' || verdict === 'could-not-judge';
 }
 
 const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.floor(((sorted.length - 1) * p) / 100)]!);
@@ -152,12 +163,17 @@ export function buildLoadReport(args: {
   auditMissing?: string;
   /** A ramp's curve: its thresholds are its stopping rule, so one breaking is the answer, not a failure. */
   breakpoint?: BreakpointResult | null;
+  /** What the preflight's checks found wrong with the target after the load (it went away, it refuses the run's tokens). */
+  targetProblem?: string | null;
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
-  const undecided: string[] = [];
-  if (args.engineError) undecided.push(`the load engine failed: ${args.engineError}`);
-  if (!summary) undecided.push('the load engine wrote no summary');
+  // The run did not happen as planned: nothing it saw is evidence either way.
+  const notRun: string[] = [];
+  if (args.targetProblem) notRun.push(`after the load, ${args.targetProblem}: what the run saw fail is no evidence against the registry`);
+  if (args.engineError) notRun.push(`the load engine failed: ${args.engineError}`);
+  if (!summary) notRun.push('the load engine wrote no summary');
+  const undecided: string[] = [...notRun];
   const droppedBound = summary?.profile.max_dropped_iterations ?? 0;
   const dropped = (summary?.phases ?? []).reduce((n, p) => n + (p.dropped_iterations ?? 0), 0);
   if (dropped > droppedBound) {
@@ -221,12 +237,15 @@ export function buildLoadReport(args: {
         }),
     };
   });
-  const violated = (audit?.invariants ?? []).filter((i) => !i.ok);
+  // An engine that failed before the seed finished left records absent that the audit then misses: no violation of the registry's.
+  const seeded = journal.phases.some((p) => p.phase === 'seed' && p.completed !== false);
+  if (notRun.length > 0 && !seeded) undecided.push('the dataset was never seeded, so the audit judges nothing');
+  const violated = notRun.length > 0 && !seeded ? [] : (audit?.invariants ?? []).filter((i) => !i.ok);
   for (const i of violated) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
   if (audit && audit.errors.length > 0) undecided.push(`the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`);
   if (!audit) undecided.push(args.auditMissing ?? 'the audit did not run');
   // A violation the audit read back is evidence whatever else went wrong; other failures are not, in a run that could not judge.
-  const verdict = violated.length > 0 ? 'fail' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
+  const verdict = violated.length > 0 ? 'fail' : notRun.length > 0 ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
   return {
     format: 'fleetproof-load-report/v1',
     verdict,

@@ -10,7 +10,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
-import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, targetVersionInfo, type PreflightResult } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, recheck, targetVersionInfo, type PreflightResult, type TokenSource } from '../../contract/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
@@ -117,13 +117,17 @@ function trustOf(keyPath: string): string {
   return join(dirname(keyPath), JWKS_FILE);
 }
 
+/** The very tokens the run presents, for the preflight and for the check after the load. */
+function planTokens(plan: RunPlan, trust: string): TokenSource {
+  const given = givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust);
+  // Static headers (--header) go with every request of the run, the preflight's too.
+  return plan.headers ? { ...given, tokens: async () => (await given.tokens()).map((t) => ({ ...t, headers: plan.headers })) } : given;
+}
+
 /** Preflight with the very tokens the run will present; the flows stamp leases on this machine's clock. */
 async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult | string> {
   try {
-    const given = givenTokens([plan.tokens.control, ...plan.tokens.tenants.slice(0, 1)], trust);
-    // Static headers (--header) go with every request of the run, the preflight's too.
-    const credentials = plan.headers ? { ...given, tokens: async () => (await given.tokens()).map((t) => ({ ...t, headers: plan.headers })) } : given;
-    return await preflight({ target: plan.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+    return await preflight({ target: plan.target, credentials: planTokens(plan, trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
   } catch (err) {
     if (err instanceof PreflightProblem) return err.message;
     throw err;
@@ -155,7 +159,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const profile = plan.profile;
   const engine = chooseEngine(o.engine ?? 'auto');
   if ('unavailable' in engine) return { exitCode: 2, message: engine.unavailable };
-  const checked = await preflightPlan(plan, o.planPath !== undefined ? 'the public JWK set of the key that signed the plan' : trustOf(o.keyPath));
+  const trust = o.planPath !== undefined ? 'the public JWK set of the key that signed the plan' : trustOf(o.keyPath);
+  const checked = await preflightPlan(plan, trust);
   if (typeof checked === 'string') return { exitCode: 2, message: checked };
   const version = checked.version;
 
@@ -171,6 +176,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   let run;
   try {
     run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, ...(o.segment ? { segment: o.segment } : {}), quiet: o.quiet ?? false });
+  } catch (err) {
+    // An engine that crashed ran nothing worth judging: the report says so, and the audit still reads what it left.
+    run = { engine, exitCode: 1, error: `it crashed: ${(err as Error)?.message ?? String(err)}` };
   } finally {
     // The plan holds bearer tokens; they stay in memory for the audit only.
     // A shared plan belongs to the user, who hands it to the merge.
@@ -207,7 +215,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } catch (err) {
     histogramNote = `; no histograms.json: ${(err as Error).message}`;
   }
-  const report = buildLoadReport({
+  const reportWith = (targetProblem: string | null) => buildLoadReport({
+    targetProblem,
     summary,
     journal,
     audit: after.audit,
@@ -227,12 +236,19 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     metrics: output?.metrics ?? [],
     ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
   });
+  let report = reportWith(null);
+  // A failure, or a read the audit could not make, seen while the target had gone away or had started refusing the
+  // tokens it accepted at preflight, is no evidence: the run did not run as planned, and the reason says so first.
+  if ((report.verdict === 'fail' || report.verdict === 'could-not-judge') && !report.audit?.invariants.some((i) => !i.ok)) {
+    const problem = await recheck({ target, credentials: planTokens(plan, trust) });
+    if (problem !== null) report = reportWith(problem);
+  }
   const write: ReportWriter<LoadReport> = o.writeReport ?? writeSummary;
   const files = await write(outDir, report);
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
     const ran = run.exitCode === 0 || run.exitCode === 99;
-    return { exitCode: ran ? 0 : 1, outDir, report, message: `${ran ? 'part written' : 'part FAILED'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
+    return { exitCode: ran ? 0 : 2, outDir, report, message: `${ran ? 'part written' : 'part COULD NOT RUN'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
   }
   const exitCode = loadExitCode(report);
   const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';

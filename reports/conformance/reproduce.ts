@@ -14,15 +14,21 @@ export function shellQuote(arg: string): string {
 
 const REPLAYED_HEADERS = ['content-type', 'x-request-id'];
 
-/** The key file and audience the run minted its tokens with, as the result document records them. */
-function mintingOf(r: ConformanceResult): { keyFile: string; audience: string | null } {
-  const key = r.config['key'] as { file?: unknown } | undefined;
+/** The key file and audience the run minted its tokens with, as the result document records them; a null key file when the vendor's token command gave them. */
+function mintingOf(r: ConformanceResult): { keyFile: string | null; audience: string | null } {
+  const key = r.config['key'] as { file?: unknown } | null | undefined;
+  const ownCommand = (r.config['credentials'] as { token_cmd?: unknown } | undefined)?.token_cmd === true;
   const audience = r.config['audience'];
-  return { keyFile: typeof key?.file === 'string' ? key.file : 'KEY', audience: typeof audience === 'string' && audience !== 'fleetproof-registry' ? audience : null };
+  return { keyFile: ownCommand ? null : typeof key?.file === 'string' ? key.file : 'KEY', audience: typeof audience === 'string' && audience !== 'fleetproof-registry' ? audience : null };
 }
 
+/** The result records that a token command was given, never the command (it may hold secrets). */
+const YOUR_TOKEN_CMD = 'YOUR TOKEN COMMAND {tenant} {roles}';
+
 export function rerunCommand(r: ConformanceResult, c: CaseResult): string {
-  return ['npx', 'fleetproof', 'conform', '--target', r.target.url, '--key', mintingOf(r).keyFile, '--case', c.id].map(shellQuote).join(' ');
+  const keyFile = mintingOf(r).keyFile;
+  const auth = keyFile === null ? ['--token-cmd', YOUR_TOKEN_CMD] : ['--key', keyFile];
+  return ['npx', 'fleetproof', 'conform', '--target', r.target.url, ...auth, '--case', c.id].map(shellQuote).join(' ');
 }
 
 /** The token command for the exchange's caller, or null when the request carried no token. */
@@ -30,6 +36,7 @@ export function tokenCommand(r: ConformanceResult, e: Exchange): string | null {
   const caller = e.request.caller;
   if (!caller) return null;
   const { keyFile, audience } = mintingOf(r);
+  if (keyFile === null) return `# export FLEETPROOF_TOKEN=<what your --token-cmd prints for {tenant}=${caller.tenant ?? "''"} {roles}=${caller.roles.join(',') || "''"}>`;
   const args = ['npx', 'fleetproof', 'token', '--key', keyFile, '--roles', caller.roles.join(',')];
   if (caller.tenant) args.push('--tenant', caller.tenant);
   if (audience) args.push('--audience', audience);

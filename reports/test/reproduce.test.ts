@@ -52,6 +52,16 @@ describe('reproduction', () => {
     assert.equal(shellQuote(`it's`), `'it'\\''s'`);
   });
 
+  it("names the vendor's token command, never its text, when the run had no key", () => {
+    const base = sampleConformance();
+    const r = { ...base, config: { ...base.config, key: null, credentials: { token_cmd: true, headers: [] } } };
+    const c = r.cases.find((x) => x.status === 'fail')!;
+    const text = reproduction(r, c);
+    assert.match(text, new RegExp(`npx fleetproof conform --target ${r.target.url} --token-cmd 'YOUR TOKEN COMMAND \\{tenant\\} \\{roles\\}' --case ${c.id}`));
+    assert.match(text, /^# export FLEETPROOF_TOKEN=<what your --token-cmd prints for \{tenant\}=tenant-fp\w+-001 \{roles\}=registry:dispatch>$/m);
+    assert.doesNotMatch(text, /fleetproof token --key/);
+  });
+
   it('groups failures by cause, largest first', () => {
     const groups = groupFailures(sampleConformance().cases);
     assert.deepEqual(groups.map((g) => [g.cause, g.cases.length]), [

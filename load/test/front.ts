@@ -1,0 +1,45 @@
+// A loopback proxy in front of a registry for the load tests: it forwards
+// every request, except that `turn` may answer one itself (a registry that
+// cannot take the seed) or forward it and change the status of the answer
+// (a registry whose answers a threshold counts as unexpected).
+import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+
+export type Turn = (req: IncomingMessage) => { answer: number; code: string } | { status: number } | null;
+
+export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const change = turn(req);
+    if (change && 'answer' in change) {
+      req.resume();
+      res.writeHead(change.answer, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: change.code, message: 'from the test front' } }));
+      return;
+    }
+    const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(change ? change.status : answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+/** A `k6` for PATH that reports a version and crashes on `k6 run`, as an engine that dies mid-run does. */
+export const CRASHING_K6 = `#!/bin/sh
+if [ "$1" = version ]; then echo "k6 v1.3.0 (linux/amd64)"; exit 0; fi
+kill -SEGV $$
+`;
