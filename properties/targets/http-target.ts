@@ -3,6 +3,7 @@
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { CallFaults } from './http/call-outcomes.ts';
 import { Universe } from './universe.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';
@@ -15,6 +16,8 @@ export interface HttpTargetOptions {
   auth?: CredentialChoice;
   audience?: string;
   requestTimeoutMs?: number;
+  /** Under a nemesis: see HttpStoreOptions. */
+  faults?: CallFaults;
 }
 
 export interface HttpTarget extends Target {
@@ -29,6 +32,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.audience !== undefined ? { audience: options.audience } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   try {
     const clock = await ServerClock.calibrate(async () => (await store.fleetStatus()).observed_at);
@@ -39,7 +43,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
       manualClock: false,
       store,
       async openRun(): Promise<RunContext> {
-        return { store, clock, u: new Universe(freshNamespace()), shared: true, close: async () => {} };
+        return { store, clock, u: new Universe(freshNamespace()), shared: true, resendUnansweredMs: options.faults?.readRetryMs ?? 0, close: async () => {} };
       },
       close: () => store.close(),
     };
