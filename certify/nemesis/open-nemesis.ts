@@ -72,7 +72,7 @@ export async function withNemesis<T>(
   request: NemesisRequest,
   target: string,
   log: (line: string) => void,
-  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[]) => Promise<T>,
+  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[], proxy: FaultProxy | null) => Promise<T>,
 ): Promise<UnderNemesis<T>> {
   const open = await openNemesis(request, target, log);
   const run = startNemesis(open.faults, request.schedule, target, log);
@@ -88,7 +88,7 @@ export async function withNemesis<T>(
   try {
     let value: T;
     try {
-      value = await body(open.url, async () => void (await run.stop()), run.bands);
+      value = await body(open.url, async () => void (await run.stop()), run.bands, open.proxy);
     } catch (err) {
       await run.stop().catch((e: Error) => log(`nemesis: ${e.message}`));
       throw err;
