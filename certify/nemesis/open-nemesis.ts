@@ -73,9 +73,11 @@ export async function withNemesis<T>(
   target: string,
   log: (line: string) => void,
   body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[], proxy: FaultProxy | null) => Promise<T>,
+  /** When the schedule may start breaking things; at once otherwise. */
+  armed?: Promise<void>,
 ): Promise<UnderNemesis<T>> {
   const open = await openNemesis(request, target, log);
-  const run = startNemesis(open.faults, request.schedule, target, log);
+  const run = startNemesis(open.faults, request.schedule, target, log, armed);
   const interrupted = (signal: NodeJS.Signals) => {
     log(`nemesis: ${signal}: healing before exit`);
     run.stop().then(
