@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { NemesisRequest } from '../nemesis/open-nemesis.ts';
-import { withNemesis } from '../nemesis/open-nemesis.ts';
+import { callFaultsOf, withNemesis } from '../nemesis/open-nemesis.ts';
 import { replayFlags } from '../nemesis/nemesis-summary.ts';
 import { resultDocument, type ResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type PropertiesResult, type SuiteResult } from '../../properties/runner/run-properties.ts';
@@ -69,8 +69,6 @@ interface Rounds {
 
 /** After the faults, the registry is ready again; then it is left alone this long before the sweep reads it. */
 const RECOVERY_WINDOW_MS = 1000;
-/** How long a read is sent again while the registry does not answer. */
-const READ_RETRY_MS = 60_000;
 
 async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget, bands: readonly unknown[]): Promise<Rounds> {
   // A run starts once the registry says it is ready, so an outage ends the
@@ -115,7 +113,7 @@ async function opened(open: () => Promise<HttpTarget>): Promise<HttpTarget> {
 /** The rounds under the nemesis, then (faults ended, registry ready, a quiet moment) the sweep of the whole history. */
 async function roundsAndSweep(ctx: StageContext, o: FaultsStageOptions, url: string, endFaults: () => Promise<void>, bands: readonly unknown[], proxy: FaultProxy | null): Promise<UnderFaults> {
   const history: Op[] = [];
-  const http = await opened(() => httpTarget({ url, key: ctx.key, faults: { notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward', readRetryMs: READ_RETRY_MS, history } }));
+  const http = await opened(() => httpTarget({ url, key: ctx.key, faults: callFaultsOf(proxy, history) }));
   try {
     const baseline = (await http.store.getAdmissionCounter('global', GLOBAL_COUNTER.slice('global/'.length))).active;
     const done = await rounds(ctx, o, http, bands);
