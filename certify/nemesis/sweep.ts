@@ -21,6 +21,11 @@ import { NOT_FORWARDED } from '../../properties/targets/http/call-outcomes.ts';
 import type { TargetStore } from '../../properties/targets/target.ts';
 
 export const GLOBAL_COUNTER = 'global/fleet';
+
+/** The one counter every run shares, read before a history begins: the sweep's baseline. */
+export async function globalBaseline(store: TargetStore): Promise<number> {
+  return (await store.getAdmissionCounter('global', 'fleet')).active;
+}
 /** One defect breaks many counters at once: the first few say it. */
 const VIOLATIONS_KEPT = 20;
 /** The sweep settles what is held as a dispatcher would: sending a settlement again until it is answered. */

@@ -19,7 +19,7 @@ import { httpTarget, type HttpTarget } from '../../properties/targets/http-targe
 import type { Op } from '../../properties/history/history.ts';
 import type { Target } from '../../properties/targets/target.ts';
 import type { FaultProxy } from '../nemesis/fault-proxy.ts';
-import { GLOBAL_COUNTER, sweep, type SweepResult } from '../nemesis/sweep.ts';
+import { globalBaseline, sweep, type SweepResult } from '../nemesis/sweep.ts';
 import { waitUntilReady } from '../nemesis/ready.ts';
 import { SUITE_NAMES, type SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
@@ -115,7 +115,7 @@ async function roundsAndSweep(ctx: StageContext, o: FaultsStageOptions, url: str
   const history: Op[] = [];
   const http = await opened(() => httpTarget({ url, key: ctx.key, faults: callFaultsOf(proxy, history) }));
   try {
-    const baseline = (await http.store.getAdmissionCounter('global', GLOBAL_COUNTER.slice('global/'.length))).active;
+    const baseline = await globalBaseline(http.store);
     const done = await rounds(ctx, o, http, bands);
     await endFaults();
     await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);

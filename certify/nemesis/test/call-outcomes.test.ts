@@ -15,7 +15,7 @@ import { startEmbeddedReference } from '../../../reference/embedded-reference.ts
 import { openReferenceStore } from '../../../reference/store/open-store.ts';
 import type { RegistryStore } from '../../../reference/store/registry-store.ts';
 import { startFaultProxy } from '../fault-proxy.ts';
-import { sweep } from '../sweep.ts';
+import { globalBaseline, sweep } from '../sweep.ts';
 
 type Reference = Awaited<ReturnType<typeof startEmbeddedReference>>;
 
@@ -86,7 +86,7 @@ describe('outcomes through the fault proxy', () => {
     }) as RegistryStore;
     await throughProxy(() => startEmbeddedReference({ store: losing }), async ({ target, history }) => {
       const { run, tenant, req } = await seeded(target, '1');
-      const baseline = (await run.store.getAdmissionCounter('global', 'fleet')).active;
+      const baseline = await globalBaseline(run.store);
       const view = await run.store.resolve(tenant, req);
       assert.equal((await run.store.settle(tenant, req.action_id, view.assignment, 'completed')).released, true);
       const result = await sweep(run.store, history, baseline);
