@@ -15,7 +15,7 @@ import { startTarget, type InProcessTarget } from './in-process-target.ts';
 
 const NEMESIS: NemesisRequest = {
   kinds: ['proxy'],
-  schedule: { ...DEFAULT_SCHEDULE, faultMs: 300, quietMs: 150, maxDurationMs: 60_000 },
+  schedule: { ...DEFAULT_SCHEDULE, faultMs: 400, quietMs: 50, maxDurationMs: 60_000 },
   seed: 9,
   proxyFaults: { latencyMs: [0, 30], resetBeforeForward: 0.1, loseResponse: 0.2 },
 };
