@@ -40,8 +40,7 @@ const BASELINE_INVARIANTS = new Set(['reservations_released', 'replicas_at_basel
 const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, INTERRUPTED, /^could not judge at this rate/];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
-export async function judgeUnderFaults(report: LoadReport, outDir: string, figures: NemesisFigures, replay: string): Promise<JudgedReport> {
-  const journal = await readJournal(join(outDir, 'journal.ndjson'));
+export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, replay: string, indeterminateOps: number): JudgedReport {
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
   // A phase cut at its budget may have left requests in flight whose actions the harness never learned:
@@ -58,7 +57,7 @@ export async function judgeUnderFaults(report: LoadReport, outDir: string, figur
     verdict: noFaults.length > 0 && verdict === 'pass' ? 'could-not-judge' : verdict,
     reasons: [...noFaults, ...undecided, ...reasons],
     could_not_judge: [...noFaults, ...undecided],
-    faults: { ...figures, indeterminate_ops: journal.indeterminate.length, replay, not_judged: report.reasons.filter(measured) },
+    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured) },
   };
 }
 
@@ -90,7 +89,8 @@ export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: Nemes
   const under = await withNemesis(nemesis, options.target, log, (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }), armed).finally(() => clearInterval(watching));
   const outcome = under.value;
   if (!outcome.report || !outcome.outDir) return outcome;
-  const judged = await judgeUnderFaults(outcome.report, outcome.outDir, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed));
+  const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
+  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length);
   await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
   for (const line of faultsLines(judged.faults)) log(line);
   const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;

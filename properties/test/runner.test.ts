@@ -37,6 +37,14 @@ describe('property runner', () => {
     }
   });
 
+  it('finds a write that, its answer lost, took effect twice', async () => {
+    // The lost resolve also books a second route: no outcome of one resolve explains the state read back.
+    const twice = withStore((store) => ({ resolve: (tenant, req) => store.resolve(tenant, req).then(() => store.resolve(tenant, { ...req, action_id: `${req.action_id}.again` })).then(timedOut) }));
+    const [s] = (await runProperties({ target: twice, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'fail');
+    assert.match(s!.violation!.message, /got no answer .*matches no outcome it could have had/s);
+  });
+
   it('reports an error, not a counterexample, when every run is indeterminate', async () => {
     const target = withStore(() => ({ applyBatch: timedOut }));
     const [s] = (await runProperties({ target, suites: ['model-agreement'], runs: 3, seed: 7, env: {} })).suites;
