@@ -42,7 +42,7 @@ export function propertiesStatus(doc: PropertiesDocument): StageStatus {
 
 /** A counterexample under faults is a defect; a stage that could not fault or judge says so. */
 export function faultsStatus(doc: FaultsDocument): StageStatus {
-  if (doc.properties?.suites.some((s) => s.status === 'fail')) return 'failed';
+  if (doc.properties?.suites.some((s) => s.status === 'fail') || (doc.sweep?.violations.length ?? 0) > 0) return 'failed';
   if (doc.error !== null || !doc.properties) return 'could-not-run';
   return propertiesStatus(doc.properties);
 }

@@ -90,16 +90,9 @@ export async function run(argv: string[]): Promise<number> {
   if (v['write-plan'] !== undefined) outcome = await writeSharedPlan(options, v['write-plan']);
   else if (!nemesis) outcome = await runLoad(options);
   else {
-    const { withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
-    // The faults end, healed, before the audit reads the registry's state.
-    const under = await withNemesis(nemesis, options.target, (line) => console.log(line), (url, endFaults) => runLoad({ ...options, target: url, beforeAudit: endFaults }));
-    outcome = under.value;
-    // The load's clients do not retry what a fault cut off, so a threshold or
-    // an audit can fail for the faults' sake: such a run measures degradation
-    // and recovery, and judges nothing (the faults stage of certify does).
-    if (outcome.exitCode === 1 && under.figures.faults > 0) {
-      outcome = { ...outcome, exitCode: 2, message: `${outcome.message}; under ${under.figures.faults} fault(s) this measures degradation and recovery, not conformance (certify's faults stage judges that)` };
-    }
+    // Judged by the sweep and the audit after the faults; speed under faults is reported, not judged.
+    const { runLoadUnderFaults } = await import('../load/runner/judge-under-faults.ts');
+    outcome = await runLoadUnderFaults(options, nemesis, (line) => console.log(line));
   }
   if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}`);

@@ -10,6 +10,7 @@ import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
+import type { CallFaults } from '../properties/targets/http/call-outcomes.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
 
@@ -63,9 +64,9 @@ export async function run(argv: string[]): Promise<number> {
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
     if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
-    const runWith = async (url: string | null) => runPropertiesCommand({
+    const runWith = async (url: string | null, callFaults?: CallFaults) => runPropertiesCommand({
       openTarget: async (runId) => {
-        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId });
+        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId, ...(callFaults ? { faults: callFaults } : {}) });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
         if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
         return referenceMemoryTarget({ faults });
@@ -80,8 +81,8 @@ export async function run(argv: string[]): Promise<number> {
       writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
     });
     if (!nemesis || !http) return await runWith(null);
-    const { withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
-    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url) => runWith(url))).value;
+    const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
+    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, _bands, proxy) => runWith(url, callFaultsOf(proxy)))).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

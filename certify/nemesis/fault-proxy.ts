@@ -51,6 +51,8 @@ export interface FaultProxy {
   /** Requests forwarded, reset and lost since the proxy started. */
   readonly counts: { forwarded: number; reset: number; lost: number };
   readonly ledger: readonly DisturbedRequest[];
+  /** What the proxy did to the request with this `x-request-id`: null when it passed untouched. */
+  fateOf(requestId: string): ProxyFate | null;
   fault(faults?: ProxyFaults): void;
   heal(): void;
   close(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   const started = performance.now();
   const counts = { forwarded: 0, reset: 0, lost: 0 };
   const ledger: DisturbedRequest[] = [];
+  const fates = new Map<string, ProxyFate>();
   const sockets = new Set<Socket>();
   const seconds: Array<{ requests: number; errors: number; latency: number; max: number }> = [];
   const SECONDS_LIMIT = 24 * 3600;
@@ -109,7 +112,10 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   let faults: ProxyFaults | null = null;
 
   const note = (req: IncomingMessage, fate: ProxyFate, status: number | null) => {
-    if (ledger.length < LEDGER_LIMIT) ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId: (req.headers['x-request-id'] as string | undefined) ?? null, status });
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? null;
+    if (ledger.length < LEDGER_LIMIT) ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId, status });
+    // Kept apart from the bounded ledger: a client asks about its own request long after the ledger may be full.
+    if (requestId !== null) fates.set(requestId, fate);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
@@ -171,6 +177,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     url: `http://127.0.0.1:${port}`,
     counts,
     ledger,
+    fateOf: (requestId) => fates.get(requestId) ?? null,
     traffic: () =>
       seconds.map((b, second) => ({ second, requests: b.requests, errors: b.errors, latency_ms_mean: b.requests ? Math.round(b.latency / b.requests) : 0, latency_ms_max: Math.round(b.max) })),
     fault: (f = DEFAULT_PROXY_FAULTS) => void (faults = f),

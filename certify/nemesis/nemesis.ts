@@ -56,10 +56,11 @@ const pause = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Runs faults round robin on the schedule until stopped or its bounds are
- * reached. `readyUrl` is the registry itself, never the proxy in front of it.
+ * Runs faults round robin on the schedule, from when `armed` resolves, until
+ * stopped or its bounds are reached. `readyUrl` is the registry itself,
+ * never the proxy in front of it.
  */
-export function startNemesis(faults: readonly Fault[], schedule: Schedule, readyUrl: string, log: (line: string) => void): NemesisRun {
+export function startNemesis(faults: readonly Fault[], schedule: Schedule, readyUrl: string, log: (line: string) => void, armed: Promise<void> = Promise.resolve()): NemesisRun {
   const controller = new AbortController();
   const signal = controller.signal;
   const bands: FaultBand[] = [];
@@ -82,6 +83,8 @@ export function startNemesis(faults: readonly Fault[], schedule: Schedule, ready
   }
 
   const loop = (async () => {
+    // Nothing breaks before the body says it is under way (or the schedule is stopped first).
+    await Promise.race([armed, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))]);
     for (let n = 0; n < schedule.maxFaults && faults.length > 0; n++) {
       await pause(schedule.quietMs, signal);
       if (signal.aborted || at() > schedule.maxDurationMs) return;

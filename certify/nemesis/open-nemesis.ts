@@ -6,6 +6,20 @@ import { commandFaults, parseNemesisCommands } from './command-faults.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFaults } from './fault-proxy.ts';
 import { startNemesis, type Fault, type FaultBand, type Schedule } from './nemesis.ts';
 import { nemesisFigures, replayFlags, summaryLines, type NemesisFigures } from './nemesis-summary.ts';
+import type { Op } from '../../properties/history/history.ts';
+import type { CallFaults } from '../../properties/targets/http/call-outcomes.ts';
+
+/** How long the harness keeps sending a read (or a set-up write) again while a fault keeps it unanswered. */
+const RESEND_THROUGH_FAULTS_MS = 60_000;
+
+/**
+ * The harness's HTTP calls under a nemesis: the proxy's ledger says which
+ * requests never reached the registry, reads are resent through faults, and
+ * resolves and settlements are recorded into `history` when given.
+ */
+export function callFaultsOf(proxy: FaultProxy | null, history?: Op[]): CallFaults {
+  return { notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward', readRetryMs: RESEND_THROUGH_FAULTS_MS, ...(history ? { history } : {}) };
+}
 
 export const NEMESIS_KINDS = ['proxy', 'command', 'builtin'] as const;
 export type NemesisKind = (typeof NEMESIS_KINDS)[number];
@@ -72,10 +86,12 @@ export async function withNemesis<T>(
   request: NemesisRequest,
   target: string,
   log: (line: string) => void,
-  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[]) => Promise<T>,
+  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[], proxy: FaultProxy | null) => Promise<T>,
+  /** When the schedule may start breaking things; at once otherwise. */
+  armed?: Promise<void>,
 ): Promise<UnderNemesis<T>> {
   const open = await openNemesis(request, target, log);
-  const run = startNemesis(open.faults, request.schedule, target, log);
+  const run = startNemesis(open.faults, request.schedule, target, log, armed);
   const interrupted = (signal: NodeJS.Signals) => {
     log(`nemesis: ${signal}: healing before exit`);
     run.stop().then(
@@ -88,7 +104,7 @@ export async function withNemesis<T>(
   try {
     let value: T;
     try {
-      value = await body(open.url, async () => void (await run.stop()), run.bands);
+      value = await body(open.url, async () => void (await run.stop()), run.bands, open.proxy);
     } catch (err) {
       await run.stop().catch((e: Error) => log(`nemesis: ${e.message}`));
       throw err;

@@ -1,23 +1,27 @@
-// The faults stage: the property suite whose checkers read histories — no
-// overbooking, counters that reconcile with the routes that hold
-// reservations, no acknowledged settlement lost — runs over HTTP while
-// a nemesis breaks the registry (the proxy always; the embedded reference's
-// own faults when it is the target; the vendor's commands when given).
-// Operations whose answer was lost are indeterminate in those histories,
-// never failures; what the suites then read back through the API must
-// explain them as done once or not at all. Rounds repeat until enough faults
-// fell inside them, bounded in rounds and time.
+// The faults stage: every property suite runs over HTTP while a nemesis
+// breaks the registry (the proxy always; the embedded reference's own
+// faults when it is the target; the vendor's commands when given). A call
+// the proxy reset before forwarding is a definite failure (its ledger
+// knows); a call whose answer was lost, timed out or was
+// STORAGE_UNAVAILABLE is indeterminate, and the suites read the truth back
+// through the API to decide whether it took effect. Rounds repeat until
+// enough faults fell inside them, bounded in rounds and time. Then the
+// faults stop, the registry is given a recovery window, and a sweep over
+// the whole stage's history settles what it still holds and judges it.
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { NemesisRequest } from '../nemesis/open-nemesis.ts';
-import { withNemesis } from '../nemesis/open-nemesis.ts';
+import { callFaultsOf, withNemesis } from '../nemesis/open-nemesis.ts';
 import { replayFlags } from '../nemesis/nemesis-summary.ts';
 import { resultDocument, type ResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type PropertiesResult, type SuiteResult } from '../../properties/runner/run-properties.ts';
-import { httpTarget } from '../../properties/targets/http-target.ts';
+import { httpTarget, type HttpTarget } from '../../properties/targets/http-target.ts';
+import type { Op } from '../../properties/history/history.ts';
 import type { Target } from '../../properties/targets/target.ts';
+import type { FaultProxy } from '../nemesis/fault-proxy.ts';
+import { globalBaseline, sweep, type SweepResult } from '../nemesis/sweep.ts';
 import { waitUntilReady } from '../nemesis/ready.ts';
-import type { SuiteName } from '../../properties/suites/index.ts';
+import { SUITE_NAMES, type SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
@@ -25,12 +29,12 @@ import { faultsStatus } from '../verdict.ts';
 import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 
 /**
- * The suite whose checker reads a history with indeterminate operations in
- * it. The model-based suites are not run here: a run whose setup lost an
- * answer leaves records the model never saw on the registry, and their
- * leases expire into later runs' lease maintenance.
+ * Every suite: the model-based ones read back what an indeterminate write
+ * did, the contention ones keep it out of their certain holds.
  */
-export const FAULT_SUITES: readonly SuiteName[] = ['no-overbooking'];
+export const FAULT_SUITES: readonly SuiteName[] = SUITE_NAMES;
+/** Runs per suite and round unless asked: enough to span faults, few enough that rounds end. */
+const RUNS_PER_ROUND = 4;
 /** What surviving faults establishes beyond the suites' own clauses. */
 export const FAULT_CLAUSES = ['failure-storage', 'ops-ready'] as const;
 
@@ -63,30 +67,63 @@ interface Rounds {
   indeterminateRuns: number;
 }
 
-async function rounds(ctx: StageContext, o: FaultsStageOptions, url: string, bands: readonly unknown[]): Promise<Rounds> {
-  const http = await httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}) });
+/** After the faults, the registry is ready again; then it is left alone this long before the sweep reads it. */
+const RECOVERY_WINDOW_MS = 1000;
+
+async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget, bands: readonly unknown[]): Promise<Rounds> {
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
-  const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: () => http.close() };
+  const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: async () => {} };
+  let round = 0;
+  let runs = 0;
+  let indeterminateRuns = 0;
+  let result: PropertiesResult;
+  const started = performance.now();
+  const more = () => bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0);
+  const maxRounds = o.maxRounds ?? (o.minDurationMs ? 10_000 : 10);
+  do {
+    round++;
+    ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
+    result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, runs: o.runs ?? RUNS_PER_ROUND, ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+    runs += result.suites.reduce((n, s) => n + s.runs, 0);
+    indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
+    if (result.suites.some((s) => s.status !== 'pass')) break;
+  } while (more() && round < maxRounds);
+  return { result, rounds: round, runs, indeterminateRuns };
+}
+
+interface UnderFaults extends Rounds {
+  sweep: SweepResult;
+  calls: HttpTarget['store']['tally'];
+}
+
+/** Opening the target reads /version through the proxy, which may already be faulted: try again for a while. */
+async function opened(open: () => Promise<HttpTarget>): Promise<HttpTarget> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      return await open();
+    } catch (err) {
+      if (performance.now() - started > READY_BEFORE_RUN_MS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** The rounds under the nemesis, then (faults ended, registry ready, a quiet moment) the sweep of the whole history. */
+async function roundsAndSweep(ctx: StageContext, o: FaultsStageOptions, url: string, endFaults: () => Promise<void>, bands: readonly unknown[], proxy: FaultProxy | null): Promise<UnderFaults> {
+  const history: Op[] = [];
+  const http = await opened(() => httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults: callFaultsOf(proxy, history) }));
   try {
-    let round = 0;
-    let runs = 0;
-    let indeterminateRuns = 0;
-    let result: PropertiesResult;
-    const started = performance.now();
-    const more = () => bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0);
-    const maxRounds = o.maxRounds ?? (o.minDurationMs ? 10_000 : 10);
-    do {
-      round++;
-      ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-      result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
-      runs += result.suites.reduce((n, s) => n + s.runs, 0);
-      indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
-      if (result.suites.some((s) => s.status !== 'pass')) break;
-    } while (more() && round < maxRounds);
-    return { result, rounds: round, runs, indeterminateRuns };
+    const baseline = await globalBaseline(http.store);
+    const done = await rounds(ctx, o, http, bands);
+    await endFaults();
+    await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
+    await new Promise((resolve) => setTimeout(resolve, RECOVERY_WINDOW_MS));
+    ctx.log(`faults: sweeping ${history.length} recorded operation(s)`);
+    return { ...done, sweep: await sweep(http.store, history, baseline), calls: { ...http.store.tally } };
   } finally {
-    await target.close();
+    await http.close();
   }
 }
 
@@ -98,7 +135,7 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   let suites: SuiteResult[] = [];
   let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
-    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, _end, bands) => rounds(ctx, o, url, bands));
+    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy) => roundsAndSweep(ctx, o, url, endFaults, bands, proxy));
     totals = under.value;
     suites = under.value.result.suites;
     properties = await resultDocument(under.value.result, (s) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`);
@@ -113,9 +150,11 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       disturbed: (under.proxy?.ledger ?? []).slice(0, DISTURBED_KEPT).map(({ at, fate, method, path, status }) => ({ at: Math.round(at), fate, method, path, status })),
       error: noFaults,
       properties,
+      sweep: under.value.sweep,
+      calls: under.value.calls,
     };
   } catch (err) {
-    doc = { schema: FAULTS_SCHEMA, kinds: [...o.nemesis.kinds], replay, bands: [], figures: { faults: 0, by_fault: {}, recovery_ms_max: null, recovery_ms_median: null, forwarded: 0, reset_before_forward: 0, lost_after_forward: 0 }, traffic: [], disturbed: [], error: (err as Error).message, properties };
+    doc = { schema: FAULTS_SCHEMA, kinds: [...o.nemesis.kinds], replay, bands: [], figures: { faults: 0, by_fault: {}, recovery_ms_max: null, recovery_ms_median: null, forwarded: 0, reset_before_forward: 0, lost_after_forward: 0 }, traffic: [], disturbed: [], error: (err as Error).message, properties, sweep: null, calls: null };
   }
   await mkdir(join(ctx.out, 'faults'), { recursive: true });
   await writeFile(join(ctx.out, 'faults', 'result.json'), JSON.stringify(doc, null, 2) + '\n');
@@ -134,7 +173,13 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       message: s.violation ? `${s.violation.property} under faults: ${s.violation.message}` : `could not judge under faults: ${s.error ?? 'unknown'}`,
       reproduce: [`npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} ${replay}`, ...(s.counterexample ?? [])].join('\n'),
     }));
-  const reasons = [...(doc.error ? [doc.error] : []), ...suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample under faults' : 'could not judge under faults'}`)];
+  const swept = doc.sweep?.violations ?? [];
+  failures.push(...swept.map((message): Failure => ({ stage: 'faults', subject: 'sweep after the faults', clause: 'failure-storage', message, reproduce: `npx fleetproof certify ${ctx.targetFlags} ${replay}${o.seed !== undefined ? ` (suite seed ${o.seed})` : ''}` })));
+  const reasons = [
+    ...(doc.error ? [doc.error] : []),
+    ...suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample under faults' : 'could not judge under faults'}`),
+    ...(swept.length > 0 ? [`the sweep after the faults found ${swept.length} violation(s)`] : []),
+  ];
   const f = doc.figures;
   return {
     record: {
@@ -152,6 +197,11 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
         lost_responses: f.lost_after_forward,
         resets: f.reset_before_forward,
         recovery_ms_max: f.recovery_ms_max ?? '-',
+        recovery_ms_median: f.recovery_ms_median ?? '-',
+        ops_swept: doc.sweep?.ops ?? 0,
+        indeterminate_ops: doc.sweep?.indeterminate ?? 0,
+        not_forwarded_ops: doc.sweep?.not_forwarded ?? 0,
+        settled_by_sweep: doc.sweep?.settled_by_sweep ?? 0,
       },
     },
     evidence,

@@ -58,6 +58,8 @@ export interface LoadRunOptions {
   keepData?: boolean;
   /** Writes the report into the run directory; summary.json alone unless the caller brings renderers. */
   writeReport?: ReportWriter<LoadReport>;
+  /** Runs after the preflight, as the engine starts writing the journal there: a nemesis arms itself here. */
+  onLoadStart?: (journalPath: string) => void;
   /** Runs after the load, before the audit: a nemesis heals here, so the audit reads a mended registry. */
   beforeAudit?: () => Promise<void>;
 }
@@ -174,6 +176,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   await mkdir(outDir, { recursive: true });
   if (!part) await writeRunPlan(runFile, plan);
   let run;
+  o.onLoadStart?.(journalFile);
   try {
     run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, ...(o.segment ? { segment: o.segment } : {}), quiet: o.quiet ?? false });
   } catch (err) {

@@ -20,6 +20,7 @@ export type PropertyName = keyof typeof PROPERTIES;
 
 const VIOLATION = Symbol.for('fleetproof.PropertyViolation');
 const INDETERMINATE = Symbol.for('fleetproof.IndeterminateOutcome');
+const NOT_FORWARDED = Symbol.for('fleetproof.NotForwarded');
 
 export class PropertyViolation extends Error {
   readonly [VIOLATION] = true;
@@ -47,13 +48,33 @@ export function diverged(detail: string): never {
 
 export class IndeterminateOutcome extends Error {
   readonly [INDETERMINATE] = true;
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** A read that stayed unanswered: it changed nothing, it only could not be made. */
+  readonly read: boolean;
+  constructor(message: string, options?: { cause?: unknown; read?: boolean }) {
     super(message, options);
     this.name = 'IndeterminateOutcome';
+    this.read = options?.read ?? false;
   }
 
   static is(value: unknown): value is IndeterminateOutcome {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INDETERMINATE] === true;
+  }
+}
+
+/**
+ * A request that definitely did not take effect without any answer from the
+ * registry: the fault proxy reset its connection before forwarding it, and
+ * says so in its ledger (a Jepsen :fail). The registry never saw it.
+ */
+export class NotForwarded extends Error {
+  readonly [NOT_FORWARDED] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NotForwarded';
+  }
+
+  static is(value: unknown): value is NotForwarded {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[NOT_FORWARDED] === true;
   }
 }
 

@@ -6,9 +6,10 @@
 import type { ScopeKind } from '../../contract/errors.ts';
 import type { RouteView, ScopeReservation } from '../../contract/records.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
-import { expectProperty, IndeterminateOutcome } from '../check/violations.ts';
+import { expectProperty, IndeterminateOutcome, NotForwarded } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';
+import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
 import { shrunkCapacity, shrunkInstance, type ContentionScenario } from './contention-scenario.ts';
 import { describeOp, type Instant, type Op } from './history.ts';
 import { certainHolds, findOverbooking, type CapacityTimeline } from './overbooking-checker.ts';
@@ -18,10 +19,11 @@ import { changedAssignments, describeChangedAssignment } from './assignment-chec
 /** How a client reaches the store: directly, or through fast-check's scheduler. */
 export type StoreAccess = Pick<TargetStore, 'resolve' | 'settle' | 'reportHealth'>;
 
-/** A registry's refusal is a fail, a timeout an info; anything else ends the burst. */
+/** A registry's refusal or a request the proxy never forwarded is a fail, a timeout an info; anything else ends the burst. */
 function errorText(err: unknown): { type: 'fail' | 'info'; error: string } {
   if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message };
   if (RegistryError.is(err)) return { type: 'fail', error: err.code };
+  if (NotForwarded.is(err)) return { type: 'fail', error: NOT_FORWARDED };
   throw err;
 }
 
@@ -116,7 +118,7 @@ function scopesOf(view: RouteView, retry: boolean): ScopeReservation[] {
  * last attempt made while nothing was held, including one whose answer
  * never came, after an earlier attempt that may have routed the action.
  */
-function reservedByRetry(history: readonly Op[], action: string): boolean {
+export function reservedByRetry(history: readonly Op[], action: string): boolean {
   let held = false;
   let routed = false;
   let retry = false;

@@ -5,7 +5,8 @@
 // A lapse is two operations: a health report with a lease in the past, then
 // one call of lease maintenance.
 import type { RouteAssignment } from '../../contract/records.ts';
-import { IndeterminateOutcome } from '../check/violations.ts';
+import { IndeterminateOutcome, NotForwarded } from '../check/violations.ts';
+import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { RunContext, TargetStore } from '../targets/target.ts';
@@ -42,6 +43,7 @@ async function record(b: SharedBurst, op: Op, call: (op: Op) => Promise<void>): 
   } catch (err) {
     if (IndeterminateOutcome.is(err)) Object.assign(op, { type: 'info', error: err.message });
     else if (RegistryError.is(err)) Object.assign(op, { type: 'fail', error: err.code });
+    else if (NotForwarded.is(err)) Object.assign(op, { type: 'fail', error: NOT_FORWARDED });
     else throw err;
   }
   op.complete = b.now();

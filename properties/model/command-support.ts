@@ -6,7 +6,8 @@ import type { AsyncCommand } from 'fast-check';
 import type { WriteResult } from '../../contract/records.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import { compareWithModel } from './compare-state.ts';
-import { diverged, expectProperty, IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
+import { diverged, expectProperty, IndeterminateOutcome, NotForwarded, skipIndeterminateRun } from '../check/violations.ts';
+import { isIndeterminate, markIndeterminate, settleIndeterminate, takePending, type IndeterminateObservation } from './indeterminate.ts';
 import type { RunContext } from '../targets/target.ts';
 import type { ModelState } from './model-state.ts';
 import type { RegistryModel } from './registry-model.ts';
@@ -15,7 +16,8 @@ import { describeOutcome, type Branch, type Outcome } from './rules/outcome.ts';
 import { decisionInstants } from './rules/settlement.ts';
 import type { TimeWindow } from '../targets/target.ts';
 
-export type Observation<T> = { ok: true; value: T } | { ok: false; error: RegistryError };
+/** An answer, a registry error, or no answer to a write (indeterminate: see indeterminate.ts). */
+export type Observation<T> = { ok: true; value: T } | { ok: false; error: RegistryError } | IndeterminateObservation;
 
 export interface Observed<T> {
   obs: Observation<T>;
@@ -32,8 +34,17 @@ export abstract class RegistryCommand implements AsyncCommand<RegistryModel, Run
   abstract toString(): string;
 
   async run(m: RegistryModel, run: RunContext): Promise<void> {
-    await this.act(m, run);
-    await compareWithModel(m, run, this.toString());
+    const before = structuredClone(m.s);
+    try {
+      await this.act(m, run);
+    } catch (err) {
+      if (!NotForwarded.is(err)) throw err;
+      // A :fail — the registry never saw the request; the comparison below proves it changed nothing.
+      m.s = before;
+    }
+    const pending = takePending(run);
+    if (pending) m.s = await settleIndeterminate(m, run, before, pending, this.toString());
+    else await compareWithModel(m, run, this.toString());
   }
 }
 
@@ -41,7 +52,8 @@ export async function observe<T>(run: RunContext, call: () => Promise<T>): Promi
   const { result, window } = await run.clock.around(call);
   if (result.status === 'fulfilled') return { obs: { ok: true, value: result.value }, window };
   const err = result.reason;
-  if (IndeterminateOutcome.is(err)) skipIndeterminateRun(err);
+  // A read that could not be made judges nothing; a write without an answer is judged once it is read back.
+  if (IndeterminateOutcome.is(err)) return err.read ? skipIndeterminateRun(err) : markIndeterminate(run, err, window);
   if (RegistryError.is(err)) return { obs: { ok: false, error: err }, window };
   throw err;
 }
@@ -72,6 +84,10 @@ export function takeBranch<T, V>(
   /** The part of a successful answer the prediction describes, to name the fields that differ. */
   predictedPart: (observed: V) => unknown = (v) => v,
 ): Branch<T> {
+  if (isIndeterminate(obs)) {
+    obs.indeterminate.candidates.push(...branches.map((b) => ({ state: b.state, revision: 'same' as const })));
+    return branches[0]!;
+  }
   const hit = branches.find((b) => (b.outcome.ok ? obs.ok && okMatches(b.outcome.value, obs.value) : !obs.ok && errorMatches(b.outcome, obs.error)));
   if (hit) return hit;
   const expected = [...new Set(branches.map((b) => describeOutcome(b.outcome)))].join(' or ');
@@ -105,6 +121,11 @@ export function adoptWriteRevision(what: string, before: number, next: ModelStat
 export async function performWrite<R>(m: RegistryModel, run: RunContext, what: string, changesCatalog: boolean, rule: (s: ModelState) => Branch<'applied' | 'unchanged'>[], call: () => Promise<WriteResult<R>>): Promise<void> {
   const { obs } = await observe(run, call);
   const branches = rule(structuredClone(m.s));
+  if (isIndeterminate(obs)) {
+    const advances = (b: Branch<'applied' | 'unchanged'>) => changesCatalog && b.outcome.ok && b.outcome.value === 'applied';
+    obs.indeterminate.candidates.push(...branches.map((b) => ({ state: b.state, revision: advances(b) ? ('advanced' as const) : ('same' as const) })));
+    return;
+  }
   const branch = takeBranch(what, branches, obs, (predicted, observed) => predicted === observed.outcome, (observed) => observed.outcome);
   if (obs.ok) adoptWriteRevision(what, m.s.revision, branch.state, obs.value, changesCatalog);
   m.s = branch.state;

@@ -6,6 +6,7 @@ import type { BatchItem, ReplicaProvision } from '../../contract/records.ts';
 import type { RunContext } from '../targets/target.ts';
 import { bindingKey, counterName, emptyState, type ModelState } from './model-state.ts';
 import { RegistryModel } from './registry-model.ts';
+import { untilAnswered } from './until-answered.ts';
 import { builders as b, INITIAL_CAPACITY, INITIAL_SLOTS, POLICIES, POLICY_LIMITS, SLOT_TOPOLOGY, TYPES, type InstanceKey, type ReplicaSlot, type Universe } from '../targets/universe.ts';
 
 /** Leases of seeded and provisioned replicas end this far after the run's start. */
@@ -92,8 +93,9 @@ export async function seedFleet(run: RunContext): Promise<RegistryModel> {
   // The global counter is shared by every run on a shared registry; the model starts from what it holds now.
   const globalBaseline = (await run.store.getAdmissionCounter('global', 'fleet')).active;
   const items = seedItems(run.u, run.clock.now());
-  const result = await run.store.applyBatch(items);
-  const refused = result.results.filter((r) => r.outcome !== 'applied');
+  const { value: result, resent } = await untilAnswered(run, () => run.store.applyBatch(items));
+  // A batch sent again after a lost answer finds its own records: unchanged, not refused.
+  const refused = result.results.filter((r) => r.outcome !== 'applied' && !(resent && r.outcome === 'unchanged'));
   if (refused.length > 0) {
     const first = refused[0]!;
     const why = first.outcome === 'rejected' ? `${first.error.code}: ${first.error.message}` : first.outcome;

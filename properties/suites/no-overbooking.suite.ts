@@ -15,6 +15,7 @@ import { scheduledAccess } from '../history/scheduled-access.ts';
 import { logicalClock, wallClock, type Instant } from '../history/history.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
+import { untilAnswered } from '../model/until-answered.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
 import type { RunContext, Target } from '../targets/target.ts';
 import { burstProperty } from './burst-suite.ts';
@@ -24,11 +25,11 @@ import type { BuiltProperty, SuiteDefinition } from './suite.ts';
 async function prepare(m: RegistryModel, run: RunContext, s: ContentionScenario): Promise<void> {
   for (const r of Object.values(m.s.replicas)) {
     r.health = { ...r.health, capacity: s.capacity, health_revision: r.health.health_revision + 1 };
-    await run.store.reportHealth(r.provision.id, r.health);
+    await untilAnswered(run, () => run.store.reportHealth(r.provision.id, r.health));
   }
   const ref = m.u.policy('tight');
   const tight: AdmissionPolicy = { ...m.s.policies[ref]!, max_binding_in_flight: s.bindingLimit, max_instance_in_flight: s.instanceLimit, revision: m.s.policies[ref]!.revision + 1 };
-  await run.store.putAdmissionPolicy(tight);
+  await untilAnswered(run, () => run.store.putAdmissionPolicy(tight));
   m.s.policies[ref] = tight;
 }
 
@@ -52,7 +53,7 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
     if ('error' in outcome) throw outcome.error;
     checkHistory(outcome.history, now(), s);
     const views = await auditQuiescence(m, run.store, outcome.history, baseline, 'after the burst');
-    await Promise.all(views.filter((v) => v.reserved).map((v) => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')));
+    await Promise.all(views.filter((v) => v.reserved).map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))));
     await auditQuiescence(m, run.store, outcome.history, baseline, 'after settling every route');
   } catch (err) {
     // A timeout while preparing or auditing leaves the burst unjudged, like one inside it.

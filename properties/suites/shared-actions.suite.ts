@@ -18,6 +18,7 @@ import { runSharedClients, sharedActionId, type SharedAccess } from '../history/
 import { renderSharedScenario, sharedScenario, type SharedScenario } from '../history/shared-scenario.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
+import { untilAnswered } from '../model/until-answered.ts';
 import { seedFleet } from '../model/seed-fleet.ts';
 import type { RunContext, Target } from '../targets/target.ts';
 import { burstProperty } from './burst-suite.ts';
@@ -27,12 +28,12 @@ import type { BuiltProperty, SuiteDefinition } from './suite.ts';
 async function prepare(m: RegistryModel, run: RunContext, s: SharedScenario): Promise<void> {
   for (const r of Object.values(m.s.replicas)) {
     r.health = { ...r.health, capacity: s.capacity, health_revision: r.health.health_revision + 1 };
-    await run.store.reportHealth(r.provision.id, r.health);
+    await untilAnswered(run, () => run.store.reportHealth(r.provision.id, r.health));
   }
   const ref = m.u.policy('tight');
   const old = m.s.policies[ref]!;
   const tight: AdmissionPolicy = { ...old, max_binding_in_flight: s.bindingLimit, max_tenant_retry_in_flight: s.retryLimit, circuit_failure_threshold: 10_000, revision: old.revision + 1 };
-  await run.store.putAdmissionPolicy(tight);
+  await untilAnswered(run, () => run.store.putAdmissionPolicy(tight));
   m.s.policies[ref] = tight;
 }
 
@@ -53,7 +54,7 @@ async function burst(target: Target, s: SharedScenario, scheduler: fc.Scheduler 
     checkSharedHistory(outcome.history, now(), s.capacity);
     const actions = Array.from({ length: s.actions }, (_, i) => sharedActionId(m!, i + 1));
     const views = await auditSharedQuiescence(m, run.store, outcome.history, actions, baseline, 'after the burst');
-    await Promise.all(views.filter((v: RouteView) => v.reserved).map((v) => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')));
+    await Promise.all(views.filter((v: RouteView) => v.reserved).map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))));
     await auditSharedQuiescence(m, run.store, outcome.history, actions, baseline, 'after settling every route');
   } catch (err) {
     if (IndeterminateOutcome.is(err)) skipIndeterminateRun(err);

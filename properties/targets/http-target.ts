@@ -3,6 +3,7 @@
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { CallFaults } from './http/call-outcomes.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';
 import { freshNamespace, universeOf, type RunContext, type Target } from './target.ts';
@@ -16,6 +17,8 @@ export interface HttpTargetOptions {
   requestTimeoutMs?: number;
   /** The run these suites belong to: every record they create carries it. */
   runId?: string;
+  /** Under a nemesis: see HttpStoreOptions. */
+  faults?: CallFaults;
 }
 
 export interface HttpTarget extends Target {
@@ -30,6 +33,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.audience !== undefined ? { audience: options.audience } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   try {
     const clock = await ServerClock.calibrate(async () => (await store.fleetStatus()).observed_at);
@@ -41,7 +45,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
       limits: store.limits,
       store,
       async openRun(): Promise<RunContext> {
-        return { store, clock, u: universeOf(freshNamespace(options.runId), store.limits), shared: true, close: async () => {} };
+        return { store, clock, u: universeOf(freshNamespace(options.runId), store.limits), shared: true, resendUnansweredMs: options.faults?.readRetryMs ?? 0, close: async () => {} };
       },
       close: () => store.close(),
     };

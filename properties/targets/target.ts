@@ -36,6 +36,8 @@ export interface RunContext {
   readonly u: Universe;
   /** True when later runs share this registry, so what this run holds must be released. */
   readonly shared: boolean;
+  /** Under faults: how long a setup or clean-up write is sent again while unanswered (once, without). */
+  readonly resendUnansweredMs?: number;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
-// The runner's verdicts: a timeout proves nothing, so indeterminate runs are
-// skipped, never failed, and a suite that can judge nothing is an error; a
+// The runner's verdicts: a write that timed out is neither nothing nor a
+// failure, so the model reads back what it did; a run whose setup stays
+// indeterminate is skipped, and a suite that can judge nothing is an error; a
 // broken harness or target is an error, not a counterexample; seeds and
 // replay paths round-trip.
 import assert from 'node:assert/strict';
@@ -26,11 +27,22 @@ function withStore(change: (store: TargetStore) => Partial<TargetStore>): Target
 const timedOut = () => Promise.reject(new IndeterminateOutcome('timed out after 10 ms'));
 
 describe('property runner', () => {
-  it('skips runs whose requests timed out, and still judges the others', async () => {
-    const target = withStore(() => ({ resolve: timedOut }));
-    const [s] = (await runProperties({ target, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
-    assert.equal(s!.status, 'pass');
-    assert.ok(s!.indeterminateRuns > 0, 'some runs reached a resolve and were skipped');
+  it('judges runs whose writes timed out by reading back what they did: nothing, or exactly their effect', async () => {
+    const nothing = withStore(() => ({ resolve: timedOut }));
+    const acted = withStore((store) => ({ resolve: (tenant, req) => store.resolve(tenant, req).then(timedOut) }));
+    for (const target of [nothing, acted]) {
+      const [s] = (await runProperties({ target, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
+      assert.equal(s!.status, 'pass', s!.violation?.message);
+      assert.equal(s!.indeterminateRuns, 0, 'no run was skipped: each indeterminate resolve was read back');
+    }
+  });
+
+  it('finds a write that, its answer lost, took effect twice', async () => {
+    // The lost resolve also books a second route: no outcome of one resolve explains the state read back.
+    const twice = withStore((store) => ({ resolve: (tenant, req) => store.resolve(tenant, req).then(() => store.resolve(tenant, { ...req, action_id: `${req.action_id}.again` })).then(timedOut) }));
+    const [s] = (await runProperties({ target: twice, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'fail');
+    assert.match(s!.violation!.message, /got no answer .*matches no outcome it could have had/s);
   });
 
   it('reports an error, not a counterexample, when every run is indeterminate', async () => {

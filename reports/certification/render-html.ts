@@ -52,11 +52,20 @@ function clauseRow(c: ClauseCoverage): string {
   return `<tr id="clause-${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.keyword)}</td><td>${esc(c.section)}</td><td>${badge(c.status)}</td><td>${cases || '<span class="muted">none</span>'}</td><td>${properties}</td></tr>`;
 }
 
+/** What the sweep after the faults read back and found. */
+function sweepParagraph(doc: FaultsDocument): string {
+  const w = doc.sweep;
+  if (!w) return '';
+  const found = w.violations.length === 0 ? '<p>It found no violation.</p>' : `<ul class="bad">${w.violations.map((v) => `<li><pre>${esc(v)}</pre></li>`).join('')}</ul>`;
+  return `<p>After the faults, the sweep read back ${w.routes} route(s) of ${w.ops} resolve and settle operation(s): ${w.indeterminate} indeterminate (${w.indeterminate_resolves.took_effect} resolve(s) took effect once, ${w.indeterminate_resolves.no_effect} not at all), ${w.not_forwarded} never forwarded; it settled ${w.settled_by_sweep} route(s) still held.</p>${found}`;
+}
+
 function faultsSection(doc: FaultsDocument): string {
   const f = doc.figures;
   const bands = doc.bands.map((b) => `<tr><td>${esc(b.fault)}</td><td>${b.start}–${b.end} ms</td><td>${b.recovery_ms ?? '-'} ms</td><td>${esc(b.error ?? '')}</td></tr>`).join('');
-  return `<p>${f.faults} fault(s) (${esc(Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ') || 'none')}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding and lost ${f.lost_after_forward} response(s) after the registry acted; those operations are indeterminate in the histories. Schedule: <code>${esc(doc.replay)}</code>.</p>
+  return `<p>${f.faults} fault(s) (${esc(Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ') || 'none')}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding (failed: the registry never saw them) and lost ${f.lost_after_forward} response(s) after the registry acted (indeterminate: read back to decide). Schedule: <code>${esc(doc.replay)}</code>.</p>
 ${doc.error ? `<p class="bad">${esc(doc.error)}</p>` : ''}
+${sweepParagraph(doc)}
 ${faultsTimeline(doc)}
 <details><summary>Every fault</summary><table><tr><th>fault</th><th>when</th><th>ready after heal</th><th>error</th></tr>${bands}</table></details>`;
 }

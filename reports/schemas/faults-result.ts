@@ -2,6 +2,8 @@
 // nemesis broke and when, what the proxy disturbed, the traffic per second
 // it saw, and the property suites that judged the registry through it.
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
+import type { SweepResult } from '../../certify/nemesis/sweep.ts';
+import type { CallTally } from '../../properties/targets/http/call-outcomes.ts';
 
 export const FAULTS_SCHEMA = 'fleetproof-faults-result/v1';
 
@@ -51,4 +53,8 @@ export interface FaultsDocument {
   /** Why the stage could not judge, when it could not. */
   error: string | null;
   properties: PropertiesDocument | null;
+  /** The sweep over the whole stage's history after the faults ended; null when it did not run. */
+  sweep: SweepResult | null;
+  /** The harness's calls: answered, surely never forwarded (:fail), indeterminate (:info). */
+  calls: CallTally | null;
 }

@@ -27,7 +27,7 @@ describe('the faults stage on PostgreSQL', () => {
         const builtin = [...postgresFaults({ url: server.url, version: '', stop: async () => {}, restart: { halt: () => server.halt(), resume: () => server.resume() } }, () => {}), reference.crash];
         const output = await faultsStage(
           { out: join(root, 'pg'), runId: 'fp20261201t000000faults01', targetUrl: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, profile: 'smoke', targetFlags: '--target T --key K', log: () => {} },
-          { nemesis: { kinds: ['proxy', 'builtin'], builtin, schedule: { ...DEFAULT_SCHEDULE, faultMs: 1000, quietMs: 500, readyTimeoutMs: 60_000 }, seed: 3 }, runs: 6, minFaults: 4, maxRounds: 8 },
+          { nemesis: { kinds: ['proxy', 'builtin'], builtin, schedule: { ...DEFAULT_SCHEDULE, faultMs: 1000, quietMs: 500, readyTimeoutMs: 60_000 }, seed: 3 }, runs: 2, minFaults: 4, maxRounds: 8 },
         );
         assert.equal(output.record.status, 'passed', [...output.record.reasons, ...output.failures.map((f) => f.message)].join('; '));
         const doc = JSON.parse(await readFile(join(root, 'pg', 'faults', 'result.json'), 'utf8')) as FaultsDocument;

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { ResolveRequest } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
+import { isIndeterminate } from '../indeterminate.ts';
 import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../../targets/universe.ts';
@@ -32,6 +33,8 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
     const capability = existing?.assignment.capability_id ?? u.capability(this.capability);
     const body = { action_id: u.action(this.action), capability_id: capability, tenant_id: smuggled } as ResolveRequest;
     const { obs } = await observe(run, () => run.store.resolve(caller, body));
+    // Without an answer, the state read back must show the body was refused: nothing changed.
+    if (isIndeterminate(obs)) return;
     if (obs.ok) {
       const owner = obs.value.assignment.tenant_id;
       expectProperty('tenant-isolation', owner === caller, () => `${this}: the body's tenant_id was obeyed; the route belongs to ${owner}`);

@@ -42,6 +42,8 @@ import { TokenMinter } from '../../../contract/transport/token-minter.ts';
 import { readVersionInfo, VersionUnavailable } from '../../../contract/transport/version.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import type { TargetStore } from '../target.ts';
+import { operationEntry } from '../../../contract/transport/operation-path.ts';
+import { classified, emptyTally, recorded, resolvedView, type CallFaults, type CallTally } from './call-outcomes.ts';
 import { callOperation, TargetUnreachable } from './http-client.ts';
 
 export interface HttpStoreOptions {
@@ -55,17 +57,22 @@ export interface HttpStoreOptions {
   requestTimeoutMs?: number;
   /** Parallel connections; the concurrency suite needs several. */
   connections?: number;
+  /** Under a nemesis: how to tell unsent requests from lost answers, how long reads are resent, where ops are recorded. */
+  faults?: CallFaults;
 }
 
 type Roles = readonly Role[];
 
 export class HttpRegistryStore implements TargetStore {
   readonly limits: RegistryLimits;
+  /** Every call's outcome: answered, surely not forwarded, or indeterminate. */
+  readonly tally: CallTally = emptyTally();
 
   private constructor(
     private readonly transport: HttpTransport,
     private readonly timeoutMs: number,
     readonly version: VersionInfo,
+    private readonly faults: CallFaults,
   ) {
     this.limits = version.limits;
   }
@@ -78,7 +85,7 @@ export class HttpRegistryStore implements TargetStore {
     try {
       const { version } = await readVersionInfo(transport);
       if (!version.limits) throw new Error(`${transport.baseUrl}/version does not describe a fleetproof-registry implementation`);
-      return new HttpRegistryStore(transport, timeoutMs, version);
+      return new HttpRegistryStore(transport, timeoutMs, version, options.faults ?? {});
     } catch (err) {
       await transport.close();
       if (err instanceof VersionUnavailable && err.unreachable) throw new TargetUnreachable(`GET /version: cannot reach the target (${err.message})`, { cause: err });
@@ -87,7 +94,9 @@ export class HttpRegistryStore implements TargetStore {
   }
 
   private async call<T, K extends OperationId = OperationId>(op: K, req: OperationRequest<K>, roles: Roles, tenant?: string): Promise<T> {
-    return (await callOperation(this.transport, this.timeoutMs, op, { ...req, as: { roles, tenant } })) as T;
+    const read = operationEntry(op).method.toLowerCase() === 'get';
+    const send = (requestId: string) => callOperation(this.transport, this.timeoutMs, op, { ...req, headers: { ...req.headers, 'x-request-id': requestId }, as: { roles, tenant } });
+    return (await classified(this.faults, this.tally, read, send)) as T;
   }
 
   /** A read whose NOT_FOUND means "absent". */
@@ -124,7 +133,8 @@ export class HttpRegistryStore implements TargetStore {
   // ---- routing ---------------------------------------------------------------
 
   resolve(tenantId: string, request: ResolveRequest): Promise<RouteView> {
-    return this.call('resolveRoute', { body: request }, ['registry:dispatch'], tenantId);
+    const call = () => this.call<RouteView>('resolveRoute', { body: request }, ['registry:dispatch'], tenantId);
+    return recorded(this.faults.history, 'resolve', tenantId, request.action_id, call, resolvedView);
   }
 
   route(tenantId: string, actionId: string): Promise<RouteView | null> {
@@ -132,7 +142,8 @@ export class HttpRegistryStore implements TargetStore {
   }
 
   settle(tenantId: string, actionId: string, assignment: RouteAssignment, outcome: SettlementOutcome): Promise<SettlementResult> {
-    return this.call('settleRoute', { params: { action_id: actionId }, body: { assignment, outcome } }, ['registry:dispatch'], tenantId);
+    const call = () => this.call<SettlementResult>('settleRoute', { params: { action_id: actionId }, body: { assignment, outcome } }, ['registry:dispatch'], tenantId);
+    return recorded(this.faults.history, 'settle', tenantId, actionId, call, (r) => ({ released: r.released }));
   }
 
   // ---- reader ----------------------------------------------------------------

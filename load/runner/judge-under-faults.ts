@@ -1,0 +1,98 @@
+// The verdict of a load run under a nemesis. Faults slow and cut requests
+// on purpose, so what the run measured of speed — latency and throughput
+// thresholds, phase checks that a reset or a 503 failed, iterations the
+// generator could not start while answers were slow — shows degradation,
+// not a breach of the SLO: it is reported, not judged. What faults must not
+// break is judged as always: after the faults healed and the registry was
+// ready again, the runner settled what the run still held (read back
+// through the API, indeterminate operations included) and the audit
+// checked routes pinned, reservations released, replicas and counters back
+// at baseline, never over capacity. A violation there fails the run; an
+// audit that could not read fails nothing and judges nothing.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { withNemesis, type NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
+import { replayFlags, type NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
+import { readJournal } from './journal.ts';
+import { loadVerdictKey, type LoadReport } from './load-report.ts';
+import { runLoad, type LoadRunOptions, type LoadRunOutcome } from './run-load.ts';
+import { writeSummary } from './write-summary.ts';
+
+/** The journal's fact that the dataset is seeded: the load proper begins. */
+const SEED_DONE = /"k":"phase","phase":"seed"/;
+/** Between the registry answering /ready again and the sweep: a moment for work it queued to land. */
+const RECOVERY_WINDOW_MS = 1000;
+
+export interface FaultsSummary extends NemesisFigures {
+  /** Resolves and settlements still without an answer after the flows' retries; the audit read each back. */
+  indeterminate_ops: number;
+  /** The flags that replay the schedule. */
+  replay: string;
+  /** What the run measured but, under faults, does not judge. */
+  not_judged: string[];
+}
+
+export type JudgedReport = LoadReport & { faults: FaultsSummary };
+
+const INTERRUPTED = /^phase [^:]+: interrupted, not finished/;
+const BASELINE_INVARIANTS = new Set(['reservations_released', 'replicas_at_baseline', 'counters_at_baseline']);
+const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, INTERRUPTED, /^could not judge at this rate/];
+
+/** Re-judges a finished run's report by its safety invariants alone. */
+export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, replay: string, indeterminateOps: number): JudgedReport {
+  const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
+  const undecided = report.could_not_judge.filter((r) => !measured(r));
+  // A phase cut at its budget may have left requests in flight whose actions the harness never learned:
+  // what they reserve no sweep can find, so the baseline invariants cannot blame the registry. Safety ones still judge.
+  const cut = report.reasons.some((r) => INTERRUPTED.test(r));
+  const unknowable = (i: { id: string; ok: boolean }) => cut && !i.ok && BASELINE_INVARIANTS.has(i.id);
+  for (const i of (report.audit?.invariants ?? []).filter(unknowable)) undecided.push(`audit: ${i.description}: not judged, a phase cut at its budget under faults may have left reservations no one can name`);
+  const reasons = report.reasons.filter((r) => !measured(r) && !report.could_not_judge.includes(r) && !(report.audit?.invariants ?? []).some((i) => unknowable(i) && r.startsWith(`audit: ${i.description}`)));
+  const violated = (report.audit?.invariants ?? []).some((i) => !i.ok && !unknowable(i));
+  const verdict: LoadReport['verdict'] = violated ? 'fail' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
+  const noFaults = figures.faults === 0 ? ['no fault was injected during the load: it judged nothing under faults'] : [];
+  return {
+    ...report,
+    verdict: noFaults.length > 0 && verdict === 'pass' ? 'could-not-judge' : verdict,
+    reasons: [...noFaults, ...undecided, ...reasons],
+    could_not_judge: [...noFaults, ...undecided],
+    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured) },
+  };
+}
+
+export function faultsLines(f: FaultsSummary): string[] {
+  return [
+    `under faults: ${f.faults} fault(s) injected, ${f.indeterminate_ops} operation(s) indeterminate after retries (each read back and settled before the audit), recovery median ${f.recovery_ms_median ?? '-'} ms, max ${f.recovery_ms_max ?? '-'} ms`,
+    ...(f.not_judged.length > 0 ? [`measured under faults, not judged as SLO breaches: ${f.not_judged.join('; ')}`] : []),
+    `replay: ${f.replay}`,
+  ];
+}
+
+/**
+ * A whole load run under the nemesis: the faults end (healed, the registry
+ * ready, a recovery window) before the runner settles what the run holds and
+ * audits it; then the run is judged by that audit and its report rewritten.
+ */
+export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: NemesisRequest, log: (line: string) => void): Promise<LoadRunOutcome> {
+  const beforeAudit = (endFaults: () => Promise<void>) => async () => {
+    await endFaults();
+    await new Promise((resolve) => setTimeout(resolve, RECOVERY_WINDOW_MS));
+  };
+  // The preflight, the plan and the seeding of the dataset are set-up, not under test: faults start once the seed is journalled.
+  let seeded = () => {};
+  const armed = new Promise<void>((resolve) => (seeded = resolve));
+  let watching: NodeJS.Timeout | undefined;
+  const watch = (journalPath: string) => {
+    watching = setInterval(() => void readFile(journalPath, 'utf8').then((text) => SEED_DONE.test(text) && (clearInterval(watching), seeded()), () => {}), 100);
+  };
+  const under = await withNemesis(nemesis, options.target, log, (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }), armed).finally(() => clearInterval(watching));
+  const outcome = under.value;
+  if (!outcome.report || !outcome.outDir) return outcome;
+  const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
+  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length);
+  await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
+  for (const line of faultsLines(judged.faults)) log(line);
+  const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;
+  return { ...outcome, exitCode, report: judged, message: outcome.message.replace(/^[^:]+:/, `${VERDICT_WORDS[loadVerdictKey(judged.verdict)]} under faults:`) };
+}

@@ -1,0 +1,90 @@
+// `load --nemesis` judges: the reference, through a proxy that resets
+// requests and drops answers, passes on its audit whatever its latencies
+// did, and the report counts the faults, the indeterminate operations and
+// the recovery times; a registry that overbooks still fails through the
+// audit under the same faults. Latency thresholds and phase checks under
+// faults are reported, never judged; audited invariants always are.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
+import type { NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
+import { judgeUnderFaults, runLoadUnderFaults, type JudgedReport } from '../runner/judge-under-faults.ts';
+import type { AuditResult, InvariantId } from '../runner/audit.ts';
+import type { LoadEnvironment } from '../runner/environment.ts';
+import { parseJournal } from '../runner/journal.ts';
+import { buildLoadReport, type EngineSummary } from '../runner/load-report.ts';
+import type { NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
+import { startTarget, type InProcessTarget } from './in-process-target.ts';
+
+const NEMESIS: NemesisRequest = {
+  kinds: ['proxy'],
+  schedule: { ...DEFAULT_SCHEDULE, faultMs: 400, quietMs: 50, maxDurationMs: 60_000 },
+  seed: 9,
+  proxyFaults: { latencyMs: [0, 30], resetBeforeForward: 0.1, loseResponse: 0.2 },
+};
+
+function underFaults(target: InProcessTarget, sets: string[]) {
+  return runLoadUnderFaults(
+    { target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, sets, phases: ['concurrent_routes'] },
+    NEMESIS,
+    () => {},
+  );
+}
+
+test('the reference passes a load run under faults on its audit, and the report states the faults', async (t) => {
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  const outcome = await underFaults(target, ['concurrent_routes.routes=64']);
+  const report = outcome.report as JudgedReport;
+  assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
+  assert.ok(report.faults.faults > 0, 'no fault fell inside the load');
+  assert.ok(report.faults.lost_after_forward + report.faults.reset_before_forward > 0, 'the proxy disturbed nothing');
+  assert.ok(report.faults.recovery_ms_max !== null);
+  assert.equal(typeof report.faults.indeterminate_ops, 'number');
+  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+});
+
+test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
+  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  t.after(() => target.close());
+  const outcome = await underFaults(target, ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64']);
+  assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
+  assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: ')));
+});
+
+const FIGURES: NemesisFigures = { faults: 3, by_fault: { proxy: 3 }, recovery_ms_max: 40, recovery_ms_median: 10, forwarded: 100, reset_before_forward: 5, lost_after_forward: 9 };
+
+/** A finished run's report: a latency threshold crossed, a phase check a fault failed, and the audit as given. */
+function reportWith(violated: InvariantId[], cut = false) {
+  const phases = [{ name: 'concurrent_routes', checks_ok: false, checks: { passes: 7, fails: 1 }, latency_ms: null, requests: 130 }];
+  const summary: EngineSummary = {
+    format: 'fleetproof-load-summary/v1', run_id: 'r', target: 'http://127.0.0.1:1', dataset: {}, checks: [], test_run_duration_ms: 1, phases, thresholds_passed: false,
+    profile: { name: 'smoke', format: 'f', duration_s: 4, phases: [{ name: 'concurrent_routes', budget_s: 5 }] },
+    thresholds: [{ id: 'p99', label: 'resolve p99', metric: 'http_req_duration', expression: 'p(99)<250', unit: 'ms', ok: false, value: 900, margin: -650 }],
+  };
+  const ids: InvariantId[] = ['routes_pinned', 'replicas_at_baseline', 'never_over_capacity'];
+  const audit: AuditResult = { ok: violated.length === 0, errors: [], unread: 0, invariants: ids.map((id) => ({ id, description: id, ok: !violated.includes(id), checked: 5, violations: violated.includes(id) ? 1 : 0, examples: [] })) };
+  const timings = cut ? '' : `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'concurrent_routes', started: 0, ms: 50, completed: true })}`;
+  const environment: LoadEnvironment = { harness: { name: 'fleetproof', version: '0', commit: null, dirty: null }, engine: { name: 'node-runner', version: '0' }, target: { url: 'x', version: null }, machine: { cpu_model: 'x', cpus: 1, memory_bytes: 1, platform: 'x', node: 'x' } };
+  return buildLoadReport({ summary, journal: parseJournal(timings), audit, environment, engineExitCode: 0, engineError: null, runId: 'r', profile: 'smoke', overrides: [], dataset: {}, startedAt: new Date(), finishedAt: new Date(), retirement: null });
+}
+
+test('under faults, a crossed latency threshold and a failed phase check are measured, not judged', () => {
+  const judged = judgeUnderFaults(reportWith([]), FIGURES, 'R', 2);
+  assert.deepEqual([judged.verdict, judged.reasons], ['pass', []]);
+  assert.ok(judged.faults.not_judged.some((r) => r.startsWith('threshold resolve p99')));
+  assert.ok(judged.faults.not_judged.some((r) => /checks failed/.test(r)));
+  assert.equal(judged.faults.indeterminate_ops, 2);
+});
+
+test('under faults, an audited violation still fails; a phase cut at its budget leaves only the baseline unjudged', () => {
+  assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline']), FIGURES, 'R', 0).verdict, 'fail');
+  assert.equal(judgeUnderFaults(reportWith(['never_over_capacity'], true), FIGURES, 'R', 0).verdict, 'fail');
+  const cut = judgeUnderFaults(reportWith(['replicas_at_baseline'], true), FIGURES, 'R', 0);
+  assert.equal(cut.verdict, 'could-not-judge');
+  assert.match(cut.reasons.join('\n'), /replicas_at_baseline: not judged, a phase cut at its budget/);
+  assert.equal(judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict, 'could-not-judge', 'no fault fell: nothing was judged under faults');
+});

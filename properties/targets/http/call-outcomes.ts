@@ -1,0 +1,94 @@
+// What became of each call over a network that faults: answered (ok, or a
+// registry error: either way the registry decided), failed without an
+// answer but surely not acted on (the fault proxy reset it before
+// forwarding: Jepsen's :fail), or indeterminate (the answer was lost, timed
+// out, or said STORAGE_UNAVAILABLE: Jepsen's :info). Every attempt carries
+// its own `x-request-id`, which is how the proxy's ledger tells the first
+// kind from the second. Reads change nothing, so a read without an answer is
+// sent again, with backoff, until it is answered or its time is up; a write
+// is never resent here: what a lost write means is the caller's to decide.
+import type { RouteView } from '../../../contract/records.ts';
+import { IndeterminateOutcome, NotForwarded } from '../../check/violations.ts';
+import type { Op, OpKind } from '../../history/history.ts';
+
+export interface CallTally {
+  answered: number;
+  notForwarded: number;
+  indeterminate: number;
+  /** Reads sent again after no answer came. */
+  readRetries: number;
+}
+
+export interface CallFaults {
+  /** True when the request with this id surely never reached the registry (the proxy's ledger). */
+  notForwarded?: (requestId: string) => boolean;
+  /** How long a read keeps being resent while no answer comes; 0 sends it once. */
+  readRetryMs?: number;
+  /** Receives every resolve and settlement with its outcome, for a sweep after the faults. */
+  history?: Op[];
+}
+
+/** The error a history gives an operation the proxy reset before forwarding. */
+export const NOT_FORWARDED = 'not forwarded';
+
+export const emptyTally = (): CallTally => ({ answered: 0, notForwarded: 0, indeterminate: 0, readRetries: 0 });
+
+let attempts = 0;
+const requestIdOf = () => `fp-${process.pid.toString(36)}-${(++attempts).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends `call` under a fresh request id per attempt and classifies what came back. */
+export async function classified<T>(faults: CallFaults, tally: CallTally, read: boolean, call: (requestId: string) => Promise<T>): Promise<T> {
+  const started = performance.now();
+  for (let backoff = 50; ; backoff = Math.min(backoff * 2, 2000)) {
+    const requestId = requestIdOf();
+    let err: unknown;
+    try {
+      const value = await call(requestId);
+      tally.answered++;
+      return value;
+    } catch (caught) {
+      err = caught;
+    }
+    if (!IndeterminateOutcome.is(err)) {
+      tally.answered++;
+      throw err;
+    }
+    const unsent = faults.notForwarded?.(requestId) === true;
+    if (unsent) tally.notForwarded++;
+    else tally.indeterminate++;
+    if (read && performance.now() - started + backoff < (faults.readRetryMs ?? 0)) {
+      tally.readRetries++;
+      await sleep(backoff);
+      continue;
+    }
+    if (read) throw new IndeterminateOutcome(`${err.message} (no answer for ${Math.round(performance.now() - started)} ms)`, { cause: err, read: true });
+    throw unsent ? new NotForwarded(`${err.message}; the proxy reset it before forwarding: the registry never saw it`, { cause: err }) : err;
+  }
+}
+
+/** Records a resolve or settlement into the history, whatever its outcome, and passes the outcome on. */
+export async function recorded<T>(history: Op[] | undefined, kind: OpKind, tenant: string, action: string, call: () => Promise<T>, view: (value: T) => Partial<Op>): Promise<T> {
+  if (!history) return call();
+  const op: Op = { client: 0, kind, tenant, action, invoke: performance.now(), complete: 0, type: 'ok' };
+  history.push(op);
+  try {
+    const value = await call();
+    Object.assign(op, view(value));
+    return value;
+  } catch (err) {
+    Object.assign(op, outcomeOf(err));
+    throw err;
+  } finally {
+    op.complete = performance.now();
+  }
+}
+
+/** A history's type for an error: indeterminate ops are info, everything else the registry or the proxy settled is fail. */
+export function outcomeOf(err: unknown): Pick<Op, 'type' | 'error'> {
+  if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message };
+  if (NotForwarded.is(err)) return { type: 'fail', error: NOT_FORWARDED };
+  return { type: 'fail', error: (err as { code?: string }).code ?? (err as Error).message };
+}
+
+export const resolvedView = (v: RouteView): Partial<Op> => ({ view: v });
