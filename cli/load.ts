@@ -91,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
   else if (!nemesis) outcome = await runLoad(options);
   else {
     // Judged by the sweep and the audit after the faults; speed under faults is reported, not judged.
-    const { runLoadUnderFaults } = await import('../load/runner/judge-under-faults.ts');
+    const { runLoadUnderFaults } = await import('../certify/nemesis/load-under-faults.ts');
     outcome = await runLoadUnderFaults(options, nemesis, (line) => console.log(line));
   }
   if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));

@@ -1,18 +1,12 @@
 // What a run under a nemesis prints when it ends: the faults it injected,
 // how long the registry took to recover, what the proxy disturbed, and the
 // flags that replay the same schedule.
+import type { FaultFigures } from '../../load/runner/judge-under-faults.ts';
 import type { FaultProxy } from './fault-proxy.ts';
 import type { FaultBand, Schedule } from './nemesis.ts';
 
-export interface NemesisFigures {
-  faults: number;
-  by_fault: Record<string, number>;
-  recovery_ms_max: number | null;
-  recovery_ms_median: number | null;
-  forwarded: number;
-  reset_before_forward: number;
-  lost_after_forward: number;
-}
+/** Load judges a run under faults by these figures too, so they are its type. */
+export type NemesisFigures = FaultFigures;
 
 export function nemesisFigures(bands: readonly FaultBand[], proxy: FaultProxy | null): NemesisFigures {
   const by: Record<string, number> = {};

@@ -6,7 +6,7 @@ import { commandFaults, parseNemesisCommands } from './command-faults.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFaults } from './fault-proxy.ts';
 import { startNemesis, type Fault, type FaultBand, type Schedule } from './nemesis.ts';
 import { nemesisFigures, replayFlags, summaryLines, type NemesisFigures } from './nemesis-summary.ts';
-import type { Op } from '../../properties/history/history.ts';
+import type { Op } from '../../properties/check/history.ts';
 import type { CallFaults } from '../../properties/targets/http/call-outcomes.ts';
 
 /** How long the harness keeps sending a read (or a set-up write) again while a fault keeps it unanswered. */

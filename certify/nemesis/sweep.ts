@@ -14,11 +14,12 @@ import type { ScopeKind } from '../../contract/errors.ts';
 import type { RouteView } from '../../contract/records.ts';
 import { changedAssignments, describeChangedAssignment } from '../../properties/history/assignment-checker.ts';
 import { reservedByRetry } from '../../properties/history/contention-run.ts';
-import { describeOp, type Op } from '../../properties/history/history.ts';
+import { describeOp, type Op } from '../../properties/check/history.ts';
 import { describeLostSettlement, lostSettlements } from '../../properties/history/settlement-checker.ts';
 import { untilAnswered } from '../../properties/model/until-answered.ts';
 import { NOT_FORWARDED } from '../../properties/targets/http/call-outcomes.ts';
 import type { TargetStore } from '../../properties/targets/target.ts';
+import type { SweepResult } from '../../reports/schemas/faults-result.ts';
 
 export const GLOBAL_COUNTER = 'global/fleet';
 
@@ -31,18 +32,6 @@ const VIOLATIONS_KEPT = 20;
 /** The sweep settles what is held as a dispatcher would: sending a settlement again until it is answered. */
 const SETTLE_RESEND_MS = 60_000;
 
-export interface SweepResult {
-  ops: number;
-  /** Operations whose answer was lost, timed out or was STORAGE_UNAVAILABLE. */
-  indeterminate: number;
-  /** Of the indeterminate resolves: how many left a route (took effect once) and how many did not. */
-  indeterminate_resolves: { took_effect: number; no_effect: number };
-  /** Operations surely never forwarded (definite failures without an answer). */
-  not_forwarded: number;
-  routes: number;
-  settled_by_sweep: number;
-  violations: string[];
-}
 
 const slice = (history: readonly Op[], test: (op: Op) => boolean) => history.filter(test).sort((a, b) => a.invoke - b.invoke).map(describeOp).join('\n    ');
 

@@ -9,22 +9,20 @@
 // checked routes pinned, reservations released, replicas and counters back
 // at baseline, never over capacity. A violation there fails the run; an
 // audit that could not read fails nothing and judges nothing.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
-import { withNemesis, type NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
-import { replayFlags, type NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
-import { readJournal } from './journal.ts';
-import { loadVerdictKey, type LoadReport } from './load-report.ts';
-import { runLoad, type LoadRunOptions, type LoadRunOutcome } from './run-load.ts';
-import { writeSummary } from './write-summary.ts';
+import type { LoadReport } from './load-report.ts';
 
-/** The journal's fact that the dataset is seeded: the load proper begins. */
-const SEED_DONE = /"k":"phase","phase":"seed"/;
-/** Between the registry answering /ready again and the sweep: a moment for work it queued to land. */
-const RECOVERY_WINDOW_MS = 1000;
+/** What the nemesis did during the run, as it counts it (certify/nemesis/nemesis-summary.ts). */
+export interface FaultFigures {
+  faults: number;
+  by_fault: Record<string, number>;
+  recovery_ms_max: number | null;
+  recovery_ms_median: number | null;
+  forwarded: number;
+  reset_before_forward: number;
+  lost_after_forward: number;
+}
 
-export interface FaultsSummary extends NemesisFigures {
+export interface FaultsSummary extends FaultFigures {
   /** Resolves and settlements still without an answer after the flows' retries; the audit read each back. */
   indeterminate_ops: number;
   /** The flags that replay the schedule. */
@@ -40,7 +38,7 @@ const BASELINE_INVARIANTS = new Set(['reservations_released', 'replicas_at_basel
 const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, INTERRUPTED, /^could not judge at this rate/];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
-export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, replay: string, indeterminateOps: number): JudgedReport {
+export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, replay: string, indeterminateOps: number): JudgedReport {
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
   // A phase cut at its budget may have left requests in flight whose actions the harness never learned:
@@ -67,32 +65,4 @@ export function faultsLines(f: FaultsSummary): string[] {
     ...(f.not_judged.length > 0 ? [`measured under faults, not judged as SLO breaches: ${f.not_judged.join('; ')}`] : []),
     `replay: ${f.replay}`,
   ];
-}
-
-/**
- * A whole load run under the nemesis: the faults end (healed, the registry
- * ready, a recovery window) before the runner settles what the run holds and
- * audits it; then the run is judged by that audit and its report rewritten.
- */
-export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: NemesisRequest, log: (line: string) => void): Promise<LoadRunOutcome> {
-  const beforeAudit = (endFaults: () => Promise<void>) => async () => {
-    await endFaults();
-    await new Promise((resolve) => setTimeout(resolve, RECOVERY_WINDOW_MS));
-  };
-  // The preflight, the plan and the seeding of the dataset are set-up, not under test: faults start once the seed is journalled.
-  let seeded = () => {};
-  const armed = new Promise<void>((resolve) => (seeded = resolve));
-  let watching: NodeJS.Timeout | undefined;
-  const watch = (journalPath: string) => {
-    watching = setInterval(() => void readFile(journalPath, 'utf8').then((text) => SEED_DONE.test(text) && (clearInterval(watching), seeded()), () => {}), 100);
-  };
-  const under = await withNemesis(nemesis, options.target, log, (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }), armed).finally(() => clearInterval(watching));
-  const outcome = under.value;
-  if (!outcome.report || !outcome.outDir) return outcome;
-  const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
-  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length);
-  await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
-  for (const line of faultsLines(judged.faults)) log(line);
-  const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;
-  return { ...outcome, exitCode, report: judged, message: outcome.message.replace(/^[^:]+:/, `${VERDICT_WORDS[loadVerdictKey(judged.verdict)]} under faults:`) };
 }

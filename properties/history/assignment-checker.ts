@@ -3,7 +3,7 @@
 // after quiescence, name the same replica with the same fence token.
 // Indeterminate attempts returned nothing and add nothing to compare.
 import type { RouteView } from '../../contract/records.ts';
-import { describeOp, type Op } from './history.ts';
+import { describeOp, type Op } from '../check/history.ts';
 
 export interface ChangedAssignment {
   action: string;

@@ -11,7 +11,7 @@ import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';
 import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
 import { shrunkCapacity, shrunkInstance, type ContentionScenario } from './contention-scenario.ts';
-import { describeOp, type Instant, type Op } from './history.ts';
+import { describeOp, type Instant, type Op } from '../check/history.ts';
 import { certainHolds, findOverbooking, type CapacityTimeline } from './overbooking-checker.ts';
 import { describeLostSettlement, lostSettlements } from './settlement-checker.ts';
 import { changedAssignments, describeChangedAssignment } from './assignment-checker.ts';

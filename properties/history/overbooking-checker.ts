@@ -8,7 +8,7 @@
 // after one, as in Jepsen. Each replica and each counter is checked on its
 // own sub-history, which keeps the check linear in the history's length.
 import type { ScopeReservation } from '../../contract/records.ts';
-import type { Op } from './history.ts';
+import type { Op } from '../check/history.ts';
 
 export interface Hold {
   action: string;

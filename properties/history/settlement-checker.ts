@@ -4,7 +4,7 @@
 // the same action, one that may have taken effect, could have reserved it
 // again. Indeterminate settlements prove nothing either way and are not read.
 import type { RouteView } from '../../contract/records.ts';
-import { describeOp, type Op } from './history.ts';
+import { describeOp, type Op } from '../check/history.ts';
 
 export interface LostSettlement {
   settle: Op;

@@ -10,7 +10,7 @@ import type { RouteView } from '../../contract/records.ts';
 import { expectProperty } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { TargetStore } from '../targets/target.ts';
-import type { Op } from './history.ts';
+import type { Op } from '../check/history.ts';
 
 interface Bounds {
   lo: number;

@@ -16,7 +16,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ScopeReservation } from '../../contract/records.ts';
 import { expectProperty } from '../check/violations.ts';
-import { describeOp, type Op } from './history.ts';
+import { describeOp, type Op } from '../check/history.ts';
 import { constantCapacity, findOverbooking, type Hold } from './overbooking-checker.ts';
 
 const releasedSurely = (op: Op) => op.kind === 'settle' && op.type === 'ok' && op.released === true;

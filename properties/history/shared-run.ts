@@ -10,7 +10,7 @@ import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import type { RunContext, TargetStore } from '../targets/target.ts';
-import type { Instant, Op } from './history.ts';
+import type { Instant, Op } from '../check/history.ts';
 import { EXPIRY_LIMIT, type SharedScenario, type SharedStep } from './shared-scenario.ts';
 
 export type SharedAccess = Pick<TargetStore, 'resolve' | 'settle' | 'reportHealth' | 'expireLeases'>;

@@ -12,7 +12,7 @@ import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.
 import { contentionScenario, renderScenario, type ContentionScenario } from '../history/contention-scenario.ts';
 import { auditQuiescence, checkHistory, runClients, type StoreAccess } from '../history/contention-run.ts';
 import { scheduledAccess } from '../history/scheduled-access.ts';
-import { logicalClock, wallClock, type Instant } from '../history/history.ts';
+import { logicalClock, wallClock, type Instant } from '../check/history.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
 import { retireRun } from '../model/retire-run.ts';
 import { untilAnswered } from '../model/until-answered.ts';

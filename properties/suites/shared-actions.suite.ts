@@ -10,7 +10,7 @@
 import type fc from 'fast-check';
 import type { AdmissionPolicy, RouteView } from '../../contract/records.ts';
 import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
-import { logicalClock, wallClock, type Instant } from '../history/history.ts';
+import { logicalClock, wallClock, type Instant } from '../check/history.ts';
 import { scheduledAccess } from '../history/scheduled-access.ts';
 import { auditSharedQuiescence } from '../history/shared-audit.ts';
 import { checkSharedHistory } from '../history/shared-checker.ts';

@@ -9,7 +9,7 @@
 // the design reaches is still reachable; only one instance no longer serves
 // two capabilities. With three or more per version the layout is the design.
 import type { RegistryLimits, VersionStatus } from '../../contract/records.ts';
-import { CAPABILITIES, type CapabilityKey, type PolicyKey, type ProfileKey, type TenantKey, type TypeKey } from './universe.ts';
+import { CAPABILITIES, type CapabilityKey, type PolicyKey, type ProfileKey, type TenantKey, type TypeKey } from './fleet-names.ts';
 
 /** A version of the layout: a design version's name, or a part of it (`alpha-2_notify`). */
 export type VersionKey = string;

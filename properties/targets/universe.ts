@@ -14,21 +14,11 @@ import { recordBuilders, SCOPE_OFF } from '../../contract/builders.js';
 import { sha256Hex } from '../../contract/digest.ts';
 import type { AdmissionPolicy, Capability, Topology } from '../../contract/records.ts';
 import type { FleetLayout, InstanceKey, VersionKey } from './fleet-layout.ts';
+import { CAPABILITIES, POLICIES, PROFILES, TENANTS, TYPES, type CapabilityKey, type PolicyKey, type ProfileKey, type TenantKey, type TypeKey } from './fleet-names.ts';
 
-export type { InstanceKey, VersionKey };
+export type { InstanceKey, VersionKey, CapabilityKey, PolicyKey, ProfileKey, TenantKey, TypeKey };
+export { CAPABILITIES, POLICIES, PROFILES, TENANTS, TYPES };
 
-export const TENANTS = ['a', 'b'] as const;
-export type TenantKey = (typeof TENANTS)[number];
-
-/** `archive` is declared only by beta-1 and bound to nobody at first. */
-export const CAPABILITIES = ['search', 'fetch', 'notify', 'archive'] as const;
-export type CapabilityKey = (typeof CAPABILITIES)[number];
-
-export const PROFILES = ['http', 'grpc'] as const;
-export type ProfileKey = (typeof PROFILES)[number];
-
-export const TYPES = ['alpha', 'beta'] as const;
-export type TypeKey = (typeof TYPES)[number];
 
 /** Replica slots per instance: the first two exist from the start, the others are provisioned by commands. */
 export const REPLICA_SLOTS = [1, 2, 3, 4] as const;
@@ -42,9 +32,6 @@ export const SLOT_TOPOLOGY: Record<ReplicaSlot, Topology> = {
   3: { region: 'eu', zone: 'eu-2', capacity_class: 'large' },
   4: { region: 'us', zone: 'us-2', capacity_class: 'standard' },
 };
-
-export const POLICIES = ['tight', 'roomy'] as const;
-export type PolicyKey = (typeof POLICIES)[number];
 
 /** Limits of the seeded policies; `tight` makes every scope reachable with a handful of routes. */
 export const POLICY_LIMITS: Record<PolicyKey, Omit<AdmissionPolicy, 'policy_ref'>> = {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteView } from '../../contract/records.ts';
 import { changedAssignments } from '../history/assignment-checker.ts';
-import type { Op } from '../history/history.ts';
+import type { Op } from '../check/history.ts';
 
 const view = (replica: string, fence = 'f1') => ({ reserved: true, assignment: { action_id: 'a', replica_id: replica, fence_token: fence } }) as unknown as RouteView;
 const op = (kind: Op['kind'], at: number, type: Op['type'], v?: RouteView): Op => ({ client: 1, kind, tenant: 't', action: 'a', invoke: at, complete: at + 1, type, ...(v ? { view: v } : {}) });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteView, ScopeReservation } from '../../contract/records.ts';
-import type { Op } from '../history/history.ts';
+import type { Op } from '../check/history.ts';
 import { certainHolds, constantCapacity, findOverbooking } from '../history/overbooking-checker.ts';
 
 function view(action: string, replica: string, scopes: ScopeReservation[] = [], retry: ScopeReservation | null = null): RouteView {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteView } from '../../contract/records.ts';
-import type { Op } from '../history/history.ts';
+import type { Op } from '../check/history.ts';
 import { lostSettlements } from '../history/settlement-checker.ts';
 
 const view = (action: string, reserved: boolean) => ({ reserved, assignment: { action_id: action, replica_id: 'r1' } }) as unknown as RouteView;

@@ -2,8 +2,21 @@
 // nemesis broke and when, what the proxy disturbed, the traffic per second
 // it saw, and the property suites that judged the registry through it.
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
-import type { SweepResult } from '../../certify/nemesis/sweep.ts';
 import type { CallTally } from '../../properties/targets/http/call-outcomes.ts';
+
+/** The sweep over the faults stage's whole history, after the faults ended and the registry recovered. */
+export interface SweepResult {
+  ops: number;
+  /** Operations whose answer was lost, timed out or was STORAGE_UNAVAILABLE. */
+  indeterminate: number;
+  /** Of the indeterminate resolves: how many left a route (took effect once) and how many did not. */
+  indeterminate_resolves: { took_effect: number; no_effect: number };
+  /** Operations surely never forwarded (definite failures without an answer). */
+  not_forwarded: number;
+  routes: number;
+  settled_by_sweep: number;
+  violations: string[];
+}
 
 export const FAULTS_SCHEMA = 'fleetproof-faults-result/v1';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
 import { IndeterminateOutcome, NotForwarded } from '../../../properties/check/violations.ts';
-import type { Op } from '../../../properties/history/history.ts';
+import type { Op } from '../../../properties/check/history.ts';
 import { resolveNew } from '../../../properties/model/rules/routing.ts';
 import { seedFleet } from '../../../properties/model/seed-fleet.ts';
 import { httpTarget } from '../../../properties/targets/http-target.ts';

@@ -9,7 +9,7 @@
 // is never resent here: what a lost write means is the caller's to decide.
 import type { RouteView } from '../../../contract/records.ts';
 import { IndeterminateOutcome, NotForwarded } from '../../check/violations.ts';
-import type { Op, OpKind } from '../../history/history.ts';
+import type { Op, OpKind } from '../../check/history.ts';
 
 export interface CallTally {
   answered: number;
