@@ -8,6 +8,7 @@ import type {
   VersionStatus,
   WriteOutcome,
 } from '../../../contract/records.ts';
+import type { RewriteAnswer } from '../choices.ts';
 import { manifestFacts, sizedCapabilityDefinition } from '../digest.ts';
 import { admissionRejected, conflict, notFound } from '../../../contract/registry-error.ts';
 import { assertNestingAtMost, assertShape, assertUnique, jsonEqual } from '../validation.ts';
@@ -37,7 +38,7 @@ export function admissionOf(v: ConnectorVersion): VersionAdmission {
   return admission;
 }
 
-export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limits: RegistryLimits): AdmissionDecision {
+export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limits: RegistryLimits, readmitOriginal: RewriteAnswer = 'conflict'): AdmissionDecision {
   assertShape<VersionAdmission>('VersionAdmission', record);
   // Capability schemas are free-form; bound them before anything walks them.
   assertNestingAtMost(record.manifest);
@@ -45,7 +46,10 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
   assertUnique('profile', manifest.profiles);
   assertUnique('capability', manifest.capabilities.map((c) => c.id));
   if (ctx.existing !== undefined) {
-    if (jsonEqual(admissionOf(ctx.existing), record)) return { outcome: 'unchanged', definitions: [] };
+    const stored = admissionOf(ctx.existing);
+    if (jsonEqual(stored, record)) return { outcome: 'unchanged', definitions: [] };
+    // [records-version-immutable]: whether the status takes part in the comparison is open.
+    if (readmitOriginal === 'unchanged' && jsonEqual({ ...stored, status: record.status }, record)) return { outcome: 'unchanged', definitions: [] };
     throw conflict(`version ${record.id} is immutable and exists with different content`);
   }
   if (ctx.type === undefined) throw notFound(`connector type ${record.connector_type_id}`);
