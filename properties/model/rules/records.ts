@@ -82,12 +82,18 @@ export function putPolicy(s: ModelState, record: AdmissionPolicy): Branch<WriteO
 
 const HEALTH_FIELDS = ['health_revision', 'status', 'lease_expires_at', 'capacity'] as const;
 
-/** [records-replica-provision]: an existing id is compared with the replica as it is now. */
+/**
+ * [records-replica-provision]: an existing id is compared with the replica as
+ * it is now; with only its health-owned state different, a registry may
+ * compare the fixed fields alone and answer `unchanged` (implementation-defined).
+ */
 export function provisionReplica(s: ModelState, record: ReplicaProvision): Branch<WriteOutcome>[] {
   const existing = s.replicas[record.id];
   if (existing) {
     const current = { ...existing.provision, ...existing.health };
-    return sameJson(current, record) ? [success(s, 'unchanged')] : failures(s, [{ code: 'CONFLICT' }]);
+    if (sameJson(current, record)) return [success(s, 'unchanged')];
+    const fixedFieldsEqual = sameJson({ ...current, ...Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) }, record);
+    return fixedFieldsEqual ? [success(s, 'unchanged'), ...failures<WriteOutcome>(s, [{ code: 'CONFLICT' }])] : failures(s, [{ code: 'CONFLICT' }]);
   }
   const instance = s.instances[record.instance_id];
   if (!instance) return failures(s, [{ code: 'NOT_FOUND' }]);
