@@ -7,6 +7,7 @@ import type { Faults } from '../../reference/domain/faults.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { drawVariant, variantInfo } from '../../reference/variant/draw-variant.ts';
 
 export interface ReferenceServer {
   url: string;
@@ -19,17 +20,22 @@ export interface ReferenceServerOptions {
   store?: RegistryStore;
   /** Legal limits to declare and enforce instead of the defaults (a store passed in keeps its own). */
   limits?: Partial<RegistryLimits>;
+  /** A variant's seed (reference/variant/): its limits (those given win) and choices; faults compose with it. */
+  variant?: number;
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { privateJwk, jwks } = await generateSigningKeys();
-  const { max_body_bytes, ...storeLimits } = options.limits ?? {};
-  const store = options.store ?? new MemoryStore({ limits: storeLimits, ...(options.faults ? { faults: options.faults } : {}) });
+  const variant = options.variant === undefined ? null : drawVariant(options.variant);
+  const { max_body_bytes, ...storeLimits } = { ...variant?.limits, ...options.limits };
+  const choices = variant ? { choices: variant.choices } : {};
+  const store = options.store ?? new MemoryStore({ limits: storeLimits, ...choices, ...(options.faults ? { faults: options.faults } : {}) });
   const server = createRegistryServer({
     store,
     jwks,
     ...(options.faults ? { faults: options.faults } : {}),
     ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
+    ...(variant ? { choices: variant.choices, variant: variantInfo(variant) } : {}),
   });
   const url = await server.listen(0, '127.0.0.1');
   return {
