@@ -50,6 +50,12 @@ export interface ReferenceChoices {
   readonly sizeBeforeMediaType: boolean;
   /** [error-precedence]: path and query parameters are validated before the body is read (true), or after. */
   readonly paramsBeforeBody: boolean;
+  /**
+   * [error-precedence]: the rules of one write in the reference's order, or
+   * reversed where they can be (a version's uniqueness before its type and
+   * evidence; an instance's references before its immutable fields).
+   */
+  readonly writeRulesReversed: boolean;
 }
 
 export const REFERENCE_CHOICES: ReferenceChoices = Object.freeze({
@@ -74,6 +80,7 @@ export const REFERENCE_CHOICES: ReferenceChoices = Object.freeze({
   badClaimType: 'UNAUTHENTICATED',
   sizeBeforeMediaType: false,
   paramsBeforeBody: false,
+  writeRulesReversed: false,
 } satisfies ReferenceChoices);
 
 export function referenceChoices(choices: Partial<ReferenceChoices> | undefined): ReferenceChoices {

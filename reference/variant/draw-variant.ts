@@ -57,6 +57,7 @@ function choicesOf(d: Draw): ReferenceChoices {
     badClaimType: d.pick(['UNAUTHENTICATED', 'FORBIDDEN'] as const),
     sizeBeforeMediaType: d.chance(0.5),
     paramsBeforeBody: d.chance(0.5),
+    writeRulesReversed: d.chance(0.5),
   };
 }
 

@@ -189,7 +189,7 @@ export class MemoryStore implements RegistryStore {
         storedDefinition: (id) => s.definitions.get(id)?.definition,
       },
       this.limits,
-      this.choices.readmitOriginal,
+      this.choices,
     );
     if (decision.outcome === 'applied') {
       for (const d of decision.definitions) {
@@ -214,7 +214,7 @@ export class MemoryStore implements RegistryStore {
     const enabledBindingCapabilities = [...(s.bindingsByInstance.get(record?.id) ?? [])]
       .filter((b) => b.record.enabled)
       .map((b) => b.record.capability_id);
-    const outcome = decidePutInstance(record, { existing: s.instances.get(record?.id), version, enabledBindingCapabilities });
+    const outcome = decidePutInstance(record, { existing: s.instances.get(record?.id), version, enabledBindingCapabilities }, this.choices.writeRulesReversed);
     if (outcome === 'applied') s.instances.set(record.id, own(record));
     return this.result(outcome, s.instances.get(record.id)!);
   }

@@ -103,7 +103,7 @@ export class DraftAdministrator implements RegistryAdministrator {
         storedDefinition: (id) => d.definitions.get(id),
       },
       this.options.limits,
-      this.options.choices.readmitOriginal,
+      this.options.choices,
     );
     if (decision.outcome === 'applied') {
       const stored: ConnectorVersion = { ...own(record), supply_chain_qualified: true, admitted_at: toTimestamp(this.options.nowMs) };
@@ -127,7 +127,7 @@ export class DraftAdministrator implements RegistryAdministrator {
     const version = v && { connector_type_id: v.row.type_id, implements: (c: string) => v.capabilityIds.has(c) };
     const enabled = d.enabledBindings.get(record?.id);
     const enabledBindingCapabilities = [...(enabled?.values() ?? [])].map((b) => b.capability_id);
-    const outcome = decidePutInstance(record, { existing: d.instances.get(record?.id), version, enabledBindingCapabilities });
+    const outcome = decidePutInstance(record, { existing: d.instances.get(record?.id), version, enabledBindingCapabilities }, this.options.choices.writeRulesReversed);
     if (outcome === 'applied') d.putInstance(own(record));
     return this.result(outcome, d.instances.get(record.id)!);
   }
