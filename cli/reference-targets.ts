@@ -7,6 +7,7 @@ import { MemoryStore } from '../reference/store/memory/memory-store.ts';
 import type { PostgresStoreOptions } from '../reference/store/postgres/index.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
 import type { Variant } from '../reference/variant/draw-variant.ts';
+import { variantOptions } from '../reference/variant/variant-options.ts';
 import { memoryTarget } from '../properties/targets/memory-target.ts';
 import { postgresTarget } from '../properties/targets/postgres-target.ts';
 import type { Target } from '../properties/targets/target.ts';
@@ -17,15 +18,13 @@ function withFaults(store: string, faults: Faults | undefined, variant: Variant 
 }
 
 /** A variant's limits and choices as store options; faults are given beside them. */
-function variantOptions(variant: Variant | null | undefined) {
-  return variant ? { limits: variant.limits, choices: variant.choices } : {};
-}
+const storeOptionsOf = (variant: Variant | null | undefined) => variantOptions(variant?.seed).store;
 
 /** A fresh memory store per run; deliberate defects prove the suites catch them. */
 export function referenceMemoryTarget(options: { faults?: Faults; variant?: Variant | null } = {}): Target {
   return memoryTarget({
     description: withFaults('memory store', options.faults, options.variant),
-    openStore: (clock) => new MemoryStore({ clock, ...variantOptions(options.variant), ...(options.faults ? { faults: options.faults } : {}) }),
+    openStore: (clock) => new MemoryStore({ clock, ...storeOptionsOf(options.variant), ...(options.faults ? { faults: options.faults } : {}) }),
   });
 }
 
@@ -43,6 +42,6 @@ export async function referencePostgresTarget(options: ReferencePostgresTargetOp
   const open = options.open ?? (await import('../reference/store/postgres/index.ts')).openPostgresStore;
   return postgresTarget({
     description: withFaults('PostgreSQL store', options.faults, options.variant),
-    openStore: (clock) => open({ clock, ...variantOptions(options.variant), ...(options.url ? { url: options.url } : {}), ...(options.faults ? { faults: options.faults } : {}) }),
+    openStore: (clock) => open({ clock, ...storeOptionsOf(options.variant), ...(options.url ? { url: options.url } : {}), ...(options.faults ? { faults: options.faults } : {}) }),
   });
 }

@@ -13,7 +13,8 @@ import { createRegistryServer } from '../reference/http/server.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../reference/store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
-import { describeVariant, variantInfo } from '../reference/variant/draw-variant.ts';
+import { describeVariant } from '../reference/variant/draw-variant.ts';
+import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { variantOf } from './variant-flag.ts';
 import { unknownName } from './suggest.ts';
@@ -134,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
   const port = parsePort(values.port!);
   const faults = parseFaults(values.fault ?? []);
   const variant = variantOf(values.variant);
-  const { max_body_bytes, ...storeLimits } = variant?.limits ?? {};
+  const split = variantOptions(variant?.seed);
   const connections = {} as ConnectionLimits;
   for (const [flag, [key]] of Object.entries(CONNECTION_FLAGS)) connections[key] = positiveInteger(flag, values[flag as keyof typeof CONNECTION_FLAGS]);
   const pgQueue = {} as ConnectionQueue;
@@ -150,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
   const pgUrl = values['pg-url'] ?? process.env['PG_URL'];
   let store: RegistryStore;
   try {
-    store = await openReferenceStore(kind, { faults, pgQueue, ...(variant ? { limits: storeLimits, choices: variant.choices } : {}), ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
+    store = await openReferenceStore(kind, { faults, pgQueue, ...split.store, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
   } catch (err) {
     await forgetKeys();
     console.error(`fleetproof serve: cannot open the ${values.store} store: ${(err as Error).message}`);
@@ -163,7 +164,7 @@ export async function run(argv: string[]): Promise<number> {
       jwks: keys.jwks,
       faults,
       connections,
-      ...(variant ? { limits: { max_body_bytes: max_body_bytes! }, choices: variant.choices, variant: variantInfo(variant) } : {}),
+      ...split.server,
     });
   } catch (err) {
     await store.close();

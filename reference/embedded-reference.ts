@@ -13,7 +13,8 @@ import { NO_FAULTS, type Faults } from './domain/faults.ts';
 import { createRegistryServer } from './http/server.ts';
 import { openReferenceStore, type StoreKind } from './store/open-store.ts';
 import type { RegistryStore } from './store/registry-store.ts';
-import { drawVariant, variantInfo, type Variant } from './variant/draw-variant.ts';
+import type { Variant } from './variant/draw-variant.ts';
+import { variantOptions } from './variant/variant-options.ts';
 
 export interface EmbeddedReferenceOptions {
   /** A store to serve, or the kind of reference store to open (and close with the server). */
@@ -54,11 +55,9 @@ export interface EmbeddedReference {
 export async function startEmbeddedReference(options: EmbeddedReferenceOptions = {}): Promise<EmbeddedReference> {
   const faults = options.faults ?? NO_FAULTS;
   const kind = options.store ?? 'memory';
-  const variant = options.variant === undefined ? null : drawVariant(options.variant);
-  const { max_body_bytes, ...storeLimits } = { ...variant?.limits, ...options.limits };
-  const choices = variant ? { choices: variant.choices } : {};
+  const split = variantOptions(options.variant, options.limits);
   const store = typeof kind === 'string'
-    ? await openReferenceStore(kind, { faults, limits: storeLimits, ...choices, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
+    ? await openReferenceStore(kind, { faults, ...split.store, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
     : kind;
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
   try {
@@ -68,8 +67,7 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
       store,
       jwks,
       faults,
-      ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
-      ...(variant ? { choices: variant.choices, variant: variantInfo(variant) } : {}),
+      ...split.server,
       ...(options.logErrors ? {} : { log: () => {} }),
     });
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
@@ -80,7 +78,7 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
       signingKey: await loadSigningKey(files.signingKeyPath),
       signingKeyPath: files.signingKeyPath,
       jwksPath: files.jwksPath,
-      variant,
+      variant: split.variant,
       async close() {
         await server.close();
         await store.close();

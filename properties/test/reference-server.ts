@@ -7,7 +7,7 @@ import type { Faults } from '../../reference/domain/faults.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
-import { drawVariant, variantInfo } from '../../reference/variant/draw-variant.ts';
+import { variantOptions } from '../../reference/variant/variant-options.ts';
 
 export interface ReferenceServer {
   url: string;
@@ -26,16 +26,13 @@ export interface ReferenceServerOptions {
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { privateJwk, jwks } = await generateSigningKeys();
-  const variant = options.variant === undefined ? null : drawVariant(options.variant);
-  const { max_body_bytes, ...storeLimits } = { ...variant?.limits, ...options.limits };
-  const choices = variant ? { choices: variant.choices } : {};
-  const store = options.store ?? new MemoryStore({ limits: storeLimits, ...choices, ...(options.faults ? { faults: options.faults } : {}) });
+  const split = variantOptions(options.variant, options.limits);
+  const store = options.store ?? new MemoryStore({ ...split.store, ...(options.faults ? { faults: options.faults } : {}) });
   const server = createRegistryServer({
     store,
     jwks,
     ...(options.faults ? { faults: options.faults } : {}),
-    ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
-    ...(variant ? { choices: variant.choices, variant: variantInfo(variant) } : {}),
+    ...split.server,
   });
   const url = await server.listen(0, '127.0.0.1');
   return {

@@ -13,4 +13,5 @@ export function freshVariantSeed(env: NodeJS.ProcessEnv = process.env): number {
   return given ? parseVariantSeed(given) : randomInt(0, 2 ** 32 - 1);
 }
 
-export const replayVariant = (seed: number) => `FLEETPROOF_VARIANT=${seed} npm test -- reference/variant/test/variants`;
+/** The line that replays one variant in one test file. */
+export const replayVariant = (seed: number, file = 'reference/variant/test/variants.test') => `FLEETPROOF_VARIANT=${seed} npm test -- ${file}`;

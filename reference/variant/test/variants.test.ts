@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NOT_PROVOCABLE } from '../../../conformance/harness/failure.ts';
+import type { Category } from '../../../conformance/harness/vocabulary.ts';
 import { runConformance } from '../../../conformance/runner/run.ts';
 import { startReferenceTarget } from '../../../conformance/test/reference-target.ts';
 import { failureReport } from '../../../properties/runner/failure-report.ts';
@@ -13,8 +14,15 @@ import { runProperties } from '../../../properties/runner/run-properties.ts';
 import { SUITE_NAMES } from '../../../properties/suites/index.ts';
 import { httpTarget } from '../../../properties/targets/http-target.ts';
 import { startReferenceServer } from '../../../properties/test/reference-server.ts';
+import { FAULTS, type FaultName } from '../../domain/faults.ts';
 import { describeVariant, drawVariant } from '../draw-variant.ts';
 import { FIXED_VARIANT_SEEDS, freshVariantSeed, replayVariant } from './seeds.ts';
+
+/** One defect the store decides and one the HTTP layer does, with the category that shows each. */
+const DEFECTS: ReadonlyArray<[FaultName, Category]> = [
+  ['settle-skip-fence', 'settlement'],
+  ['tenant-from-body', 'auth-and-isolation'],
+];
 
 /** Runs per property suite and variant: enough to meet every command, few enough for seven variants. */
 const RUNS = 8;
@@ -41,6 +49,23 @@ describe('the suites qualify every variant of the reference', () => {
         await target.close();
       }
     });
+
+    if (seed === fresh) {
+      // Faults and a variant are independent options: a broken variant is still a broken registry.
+      for (const [fault, category] of DEFECTS) {
+        it(`conformance fails variant ${seed} with the ${fault} defect`, async () => {
+          const target = await startReferenceTarget({ variant: seed, faults: [fault], silent: true });
+          try {
+            const outcome = await runConformance({ config: target.config({ categories: [category] }), signingKey: target.key });
+            assert.equal(outcome.exitCode, 1, `${about}\n${outcome.error ?? ''}`);
+            const clause = FAULTS[fault];
+            assert.ok(outcome.result!.cases.some((c) => c.status === 'fail' && (c.clause === clause || c.failure_clause === clause)), `${about}\nno case failed [${clause}]`);
+          } finally {
+            await target.close();
+          }
+        });
+      }
+    }
 
     it(`every property suite holds against variant ${seed}`, async () => {
       const server = await startReferenceServer({ variant: seed });
