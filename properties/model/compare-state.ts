@@ -55,6 +55,11 @@ function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, r
     if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; the model has it closed`);
     return;
   }
+  // [circuit-read]: once the open period is over, its instant may read as null.
+  if (openUntil === null && r.openUntil + r.openUntilSpan <= read.lo) {
+    if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state} with no open-until; its open period is over`);
+    return;
+  }
   if (openUntil === null || openUntil < r.openUntil || openUntil > r.openUntil + r.openUntilSpan) {
     diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until ?? 'never'}; the model expects ${new Date(r.openUntil).toISOString()}${r.openUntilSpan ? ` to +${r.openUntilSpan} ms` : ''}`);
   }

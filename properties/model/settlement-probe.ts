@@ -45,12 +45,21 @@ export async function probeSettlement(run: RunContext, route: ModelRoute, asTena
   };
 }
 
+/**
+ * Whether a circuit's `open_until` read twice is the same instant. A registry
+ * may read a past instant as null ([circuit-read]), so an instant that had
+ * passed by the second reading, then read as null, has not moved.
+ */
+export function sameOpenUntil(was: string | null, now: string | null, nowRead: TimeWindow): boolean {
+  return was === now || (now === null && was !== null && Date.parse(was) <= nowRead.hi);
+}
+
 /** What differs between two snapshots, in words; empty when nothing does. */
 export function changesBetween(before: SettlementSnapshot, after: SettlementSnapshot): string[] {
   const changes: string[] = [];
   if (before.active !== after.active) changes.push(`replica active_assignments ${before.active} → ${after.active}`);
   for (const [k, v] of Object.entries(before.counters)) if (after.counters[k] !== v) changes.push(`counter ${k} ${v} → ${after.counters[k]}`);
-  if (before.circuit.consecutive_failures !== after.circuit.consecutive_failures || before.circuit.open_until !== after.circuit.open_until) {
+  if (before.circuit.consecutive_failures !== after.circuit.consecutive_failures || !sameOpenUntil(before.circuit.open_until, after.circuit.open_until, after.window)) {
     changes.push(`circuit ${JSON.stringify(before.circuit)} → ${JSON.stringify(after.circuit)}`);
   }
   if (JSON.stringify(before.route) !== JSON.stringify(after.route)) changes.push('the route (reservation or recorded outcome)');

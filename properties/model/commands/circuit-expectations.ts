@@ -4,7 +4,7 @@
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
 import type { TimeWindow } from '../../targets/target.ts';
-import type { SettlementSnapshot } from '../settlement-probe.ts';
+import { sameOpenUntil, type SettlementSnapshot } from '../settlement-probe.ts';
 
 export function expectCircuitAfterRelease(what: string, outcome: SettlementOutcome, a: RouteAssignment, before: SettlementSnapshot, after: SettlementSnapshot, settledIn: TimeWindow): void {
   const was = before.circuit;
@@ -14,7 +14,7 @@ export function expectCircuitAfterRelease(what: string, outcome: SettlementOutco
     return;
   }
   if (outcome !== 'outcome_unknown') {
-    const same = now.consecutive_failures === was.consecutive_failures && now.open_until === was.open_until;
+    const same = now.consecutive_failures === was.consecutive_failures && sameOpenUntil(was.open_until, now.open_until, after.window);
     expectProperty('circuit-behaviour', same, () => `${what}: ${outcome} changed the circuit ${JSON.stringify(was)} → ${JSON.stringify(now)}`);
     return;
   }
@@ -23,7 +23,7 @@ export function expectCircuitAfterRelease(what: string, outcome: SettlementOutco
   const threshold = a.admission.circuit_failure_threshold;
   const openUntil = now.open_until === null ? null : Date.parse(now.open_until);
   if (failures < threshold) {
-    expectProperty('circuit-behaviour', now.open_until === was.open_until, () => `${what}: the circuit moved (${was.open_until} → ${now.open_until}) after ${failures} of ${threshold} unknown outcomes`);
+    expectProperty('circuit-behaviour', sameOpenUntil(was.open_until, now.open_until, after.window), () => `${what}: the circuit moved (${was.open_until} → ${now.open_until}) after ${failures} of ${threshold} unknown outcomes`);
     return;
   }
   const earliest = settledIn.lo + a.admission.circuit_open_ms;
