@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { parseVariantSeed } from '../draw-variant.ts';
 
-export const FIXED_VARIANT_SEEDS: readonly number[] = [1, 2, 3, 4, 13, 1567];
+export const FIXED_VARIANT_SEEDS: readonly number[] = [1, 2, 3, 26, 975];
 
 /** FLEETPROOF_VARIANT replays one seed; otherwise a fresh one, printed so a failure can be replayed. */
 export function freshVariantSeed(env: NodeJS.ProcessEnv = process.env): number {

@@ -15,8 +15,12 @@ const skip = process.env['PG_URL'] ? false : 'PG_URL is not set: run through `np
 
 const FILE = 'reference/variant/test/variants-postgres';
 
-/** Two fixed seeds whose store choices differ from the reference's and from each other, and a fresh one. */
-const POSTGRES_SEEDS = [2, 1567];
+/**
+ * A fixed seed that makes every store choice the other way from the reference
+ * (revision step, cursors, page fill, circuit reads, rewrites, the instance
+ * named among equals, rule order, fence tokens) at a page size of 6, and a fresh one.
+ */
+const POSTGRES_SEEDS = [113];
 
 describe('conformance qualifies variants of the reference on the PostgreSQL store', { skip }, async () => {
   const { postgresTestDatabases } = await import('../../store/postgres/test-database.ts');
