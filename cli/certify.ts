@@ -11,7 +11,7 @@ import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
-import { variantOf } from './variant-flag.ts';
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 
 export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
 
@@ -20,7 +20,7 @@ export const FLAGS = {
   key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target)' },
   ...AUTH_FLAGS,
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
-  variant: { type: 'string', description: 'start the embedded reference as the variant this seed draws (0 to 4294967295): its own legal limits and choices' },
+  variant: VARIANT_FLAG,
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },

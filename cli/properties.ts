@@ -3,6 +3,7 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
@@ -15,7 +16,7 @@ export const summary = 'run the property suites against a store or a registry ov
 
 export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
-  variant: { type: 'string', description: 'run against the in-process store as the variant this seed draws (0 to 4294967295): its own legal limits and choices' },
+  variant: VARIANT_FLAG,
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)' },
   ...AUTH_FLAGS,
@@ -57,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const s of v.suite ?? []) if (!(SUITE_NAMES as readonly string[]).includes(s)) throw usage(unknownName('suite', s, SUITE_NAMES));
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
   if (v.target !== undefined && v.variant !== undefined) throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
-  const variant = (await import('./variant-flag.ts')).variantOf(v.variant);
+  const variant = variantOf(v.variant);
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {

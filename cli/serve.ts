@@ -16,7 +16,7 @@ import type { RegistryStore } from '../reference/store/registry-store.ts';
 import { describeVariant } from '../reference/variant/draw-variant.ts';
 import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { variantOf } from './variant-flag.ts';
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { unknownName } from './suggest.ts';
 
 export const summary = 'serve the reference registry over HTTP';
@@ -55,7 +55,7 @@ export const FLAGS = {
   // FLEETPROOF_JWKS holds the set itself (a container's secret), so the file is FLEETPROOF_JWKS_FILE.
   jwks: { type: 'string', env: 'FLEETPROOF_JWKS_FILE', description: 'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
-  variant: { type: 'string', description: 'serve a variant of the reference: every limit and implementation-defined choice drawn from its legal range by this seed (0 to 4294967295), shown in GET /version' },
+  variant: VARIANT_FLAG,
   ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
 
