@@ -12,6 +12,7 @@ import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 
 export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
 
@@ -20,6 +21,7 @@ export const FLAGS = {
   key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target); without it --token-cmd or --header authenticate, and the cases that need it skip' },
   ...AUTH_FLAGS,
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
+  variant: VARIANT_FLAG,
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
@@ -46,6 +48,8 @@ export async function run(argv: string[]): Promise<number> {
   if (v.target === undefined && own) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
   if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));
   if (v.target !== undefined && parsed.sources.store?.from !== 'default') throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  if (v.target !== undefined && v.variant !== undefined) throw new UsageError('--variant applies to the embedded reference only; a served registry makes its own choices');
+  const variant = variantOf(v.variant);
   const profiles = Object.keys(loadScaleContract().profiles);
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
   if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
@@ -56,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
     ...(v.target !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
     store: v.store,
-    startEmbedded: startEmbeddedTarget,
+    startEmbedded: (store, log) => startEmbeddedTarget(store, log, variant?.seed),
     profile: v.profile!,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['sign-key'] !== undefined ? { signKeyPath: v['sign-key'] } : {}),

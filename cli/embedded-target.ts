@@ -11,8 +11,8 @@ import { postgresFaults } from './builtin-faults.ts';
 import { onTermination } from './orphan-watch.ts';
 import { startReferenceProcess } from './reference-process.ts';
 
-async function onPostgres(pg: CertificationPostgres, log: (line: string) => void): Promise<Omit<CertificationTarget, 'flags'>> {
-  const reference = await startReferenceProcess(pg.url);
+async function onPostgres(pg: CertificationPostgres, log: (line: string) => void, variant: number | undefined): Promise<Omit<CertificationTarget, 'flags'>> {
+  const reference = await startReferenceProcess(pg.url, variant);
   log(`embedded reference (postgres store, child process) at ${reference.url}`);
   return {
     url: reference.url,
@@ -28,9 +28,11 @@ async function onPostgres(pg: CertificationPostgres, log: (line: string) => void
   };
 }
 
-export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void): Promise<CertificationTarget> {
+/** `variant`: the seed of a reference variant to start instead of the reference's own limits and choices. */
+export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void, variant?: number): Promise<CertificationTarget> {
   // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
-  const flags = `--target http://127.0.0.1:8080 --key <the signing key \`fleetproof serve --store ${kind} --port 8080\` prints>`;
+  const served = `fleetproof serve --store ${kind}${variant === undefined ? '' : ` --variant ${variant}`} --port 8080`;
+  const flags = `--target http://127.0.0.1:8080 --key <the signing key \`${served}\` prints>`;
   // A run stopped by a signal stops the registry (and the PostgreSQL server) it started.
   let started: { close(): Promise<void> } | undefined;
   let pg: CertificationPostgres | undefined;
@@ -41,13 +43,13 @@ export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: strin
   try {
     if (kind === 'postgres') {
       pg = await embeddedPostgres(log);
-      const target = await onPostgres(pg, log);
+      const target = await onPostgres(pg, log, variant);
       started = target;
       return { ...target, flags, close: async () => (stopOnSignal(), await target.close()) };
     }
-    const reference = await startEmbeddedReference({ store: kind });
+    const reference = await startEmbeddedReference({ store: kind, ...(variant === undefined ? {} : { variant }) });
     started = reference;
-    log(`embedded reference (${kind} store) at ${reference.url}`);
+    log(`embedded reference (${kind} store${variant === undefined ? '' : `, variant ${variant}`}) at ${reference.url}`);
     return { url: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, embedded: true, flags, postgres: null, builtinFaults: [], close: async () => (stopOnSignal(), await reference.close()) };
   } catch (err) {
     stopOnSignal();

@@ -3,6 +3,7 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
@@ -16,6 +17,7 @@ export const summary = 'run the property suites against a store or a registry ov
 
 export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
+  variant: VARIANT_FLAG,
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
   key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)' },
   ...AUTH_FLAGS,
@@ -56,6 +58,8 @@ export async function run(argv: string[]): Promise<number> {
   if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(unknownName('store', store, ['memory', 'postgres']));
   for (const s of v.suite ?? []) if (!(SUITE_NAMES as readonly string[]).includes(s)) throw usage(unknownName('suite', s, SUITE_NAMES));
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
+  if (v.target !== undefined && v.variant !== undefined) throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
+  const variant = variantOf(v.variant);
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
@@ -68,8 +72,8 @@ export async function run(argv: string[]): Promise<number> {
       openTarget: async (runId) => {
         if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId, ...(callFaults ? { faults: callFaults } : {}) });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
-        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults });
-        return referenceMemoryTarget({ faults });
+        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
+        return referenceMemoryTarget({ faults, variant });
       },
       http,
       runs: positiveInteger('runs', v.runs),

@@ -56,12 +56,13 @@ function spawnServe(args: string[]): Promise<ChildProcess> {
   });
 }
 
-export async function startReferenceProcess(pgUrl: string): Promise<ReferenceProcess> {
+/** `variant`: the seed of a reference variant to serve (`fleetproof serve --variant`). */
+export async function startReferenceProcess(pgUrl: string, variant?: number): Promise<ReferenceProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-process-'));
   try {
     const keys = await writeSigningKeys(dir);
     const port = await freePort();
-    const args = ['--store', 'postgres', '--pg-url', pgUrl, '--host', '127.0.0.1', '--port', String(port), '--jwks', keys.jwksPath];
+    const args = ['--store', 'postgres', '--pg-url', pgUrl, '--host', '127.0.0.1', '--port', String(port), '--jwks', keys.jwksPath, ...(variant === undefined ? [] : ['--variant', String(variant)])];
     let child: ChildProcess | null = await spawnServe(args);
     const kill = async () => {
       const c = child;

@@ -11,6 +11,8 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 import { generateSigningKeys, loadSigningKey, mintToken, signingKeyFromJwk, writeSigningKeys } from '../contract/tokens.ts';
+import type { VersionInfo } from '../contract/records.ts';
+import { drawVariant } from '../reference/variant/draw-variant.ts';
 import { main } from './main.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -128,6 +130,21 @@ describe('fleetproof serve', { concurrency: true }, () => {
     assert.match(await allowed.nextLine(), /^listening on http:/);
     allowed.child.kill('SIGTERM');
     assert.equal((await allowed.exit).code, 0);
+  });
+
+  it('[ops-version] --variant SEED serves that variant, faults beside it, and names it in GET /version; a bad seed is refused', async () => {
+    const variant = drawVariant(113);
+    const served = serve(['--port', '0', '--variant', '113', '--fault', 'settle-skip-fence'], { FLEETPROOF_ALLOW_FAULTS: '1' });
+    const url = (await served.nextLine()).replace('listening on ', '');
+    const res = await request(`${url}/version`);
+    const info = (await res.body.json()) as VersionInfo;
+    assert.deepEqual(info.limits, variant.limits);
+    assert.deepEqual(info.variant, { seed: 113, choices: { ...variant.choices } });
+    served.child.kill('SIGTERM');
+    assert.equal((await served.exit).code, 0);
+    const refused = await serve(['--port', '0', '--variant', '4294967296']).exit;
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--variant: a variant seed is an integer/);
   });
 
   it('a port in use is reported, not thrown', async () => {

@@ -13,7 +13,10 @@ import { createRegistryServer } from '../reference/http/server.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../reference/store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
+import { describeVariant } from '../reference/variant/draw-variant.ts';
+import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { unknownName } from './suggest.ts';
 
 export const summary = 'serve the reference registry over HTTP';
@@ -52,6 +55,7 @@ export const FLAGS = {
   // FLEETPROOF_JWKS holds the set itself (a container's secret), so the file is FLEETPROOF_JWKS_FILE.
   jwks: { type: 'string', env: 'FLEETPROOF_JWKS_FILE', description: 'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+  variant: VARIANT_FLAG,
   ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
 
@@ -130,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
   if (values['pg-url'] !== undefined && values.store !== 'postgres') throw usageError('--pg-url needs --store postgres');
   const port = parsePort(values.port!);
   const faults = parseFaults(values.fault ?? []);
+  const variant = variantOf(values.variant);
+  const split = variantOptions(variant?.seed);
   const connections = {} as ConnectionLimits;
   for (const [flag, [key]] of Object.entries(CONNECTION_FLAGS)) connections[key] = positiveInteger(flag, values[flag as keyof typeof CONNECTION_FLAGS]);
   const pgQueue = {} as ConnectionQueue;
@@ -145,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
   const pgUrl = values['pg-url'] ?? process.env['PG_URL'];
   let store: RegistryStore;
   try {
-    store = await openReferenceStore(kind, { faults, pgQueue, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
+    store = await openReferenceStore(kind, { faults, pgQueue, ...split.store, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
   } catch (err) {
     await forgetKeys();
     console.error(`fleetproof serve: cannot open the ${values.store} store: ${(err as Error).message}`);
@@ -153,7 +159,13 @@ export async function run(argv: string[]): Promise<number> {
   }
   let server;
   try {
-    server = createRegistryServer({ store, jwks: keys.jwks, faults, connections });
+    server = createRegistryServer({
+      store,
+      jwks: keys.jwks,
+      faults,
+      connections,
+      ...split.server,
+    });
   } catch (err) {
     await store.close();
     await forgetKeys();
@@ -170,6 +182,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (keys.signingKeyPath) console.log(`signing key: ${keys.signingKeyPath}`);
+  if (variant) console.log(describeVariant(variant));
 
   const signal = await signals.received;
   console.error(`fleetproof serve: ${signal}, finishing in-flight requests`);

@@ -380,4 +380,16 @@ export interface VersionInfo {
   contract: typeof CONTRACT_VERSION;
   limits: RegistryLimits;
   features: Feature[];
+  /**
+   * Optional, informative ([ops-version]): a registry started as one of
+   * several builds of itself (the reference's variants) names the build, so
+   * a report says which one was judged. Nothing is judged on it.
+   */
+  variant?: VariantInfo;
+}
+
+export interface VariantInfo {
+  seed: number;
+  /** The implementation-defined choices the build made, by name. */
+  choices: Record<string, string | number | boolean>;
 }

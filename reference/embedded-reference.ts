@@ -13,6 +13,8 @@ import { NO_FAULTS, type Faults } from './domain/faults.ts';
 import { createRegistryServer } from './http/server.ts';
 import { openReferenceStore, type StoreKind } from './store/open-store.ts';
 import type { RegistryStore } from './store/registry-store.ts';
+import type { Variant } from './variant/draw-variant.ts';
+import { variantOptions } from './variant/variant-options.ts';
 
 export interface EmbeddedReferenceOptions {
   /** A store to serve, or the kind of reference store to open (and close with the server). */
@@ -26,6 +28,12 @@ export interface EmbeddedReferenceOptions {
    * keeps its own limits.
    */
   limits?: Partial<RegistryLimits>;
+  /**
+   * A variant's seed: every limit and implementation-defined choice drawn
+   * from its legal range (reference/variant/). Limits given beside it win,
+   * and faults compose with it. A store passed in keeps its own.
+   */
+  variant?: number;
   host?: string;
   port?: number;
   /** Log server faults (INTERNAL answers) to stderr; off keeps test output clean. */
@@ -39,15 +47,17 @@ export interface EmbeddedReference {
   readonly signingKey: SigningKey;
   readonly signingKeyPath: string;
   readonly jwksPath: string;
+  /** The variant served, when one was asked for. */
+  readonly variant: Variant | null;
   close(): Promise<void>;
 }
 
 export async function startEmbeddedReference(options: EmbeddedReferenceOptions = {}): Promise<EmbeddedReference> {
   const faults = options.faults ?? NO_FAULTS;
   const kind = options.store ?? 'memory';
-  const { max_body_bytes, ...storeLimits } = options.limits ?? {};
+  const split = variantOptions(options.variant, options.limits);
   const store = typeof kind === 'string'
-    ? await openReferenceStore(kind, { faults, limits: storeLimits, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
+    ? await openReferenceStore(kind, { faults, ...split.store, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
     : kind;
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
   try {
@@ -57,7 +67,7 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
       store,
       jwks,
       faults,
-      ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
+      ...split.server,
       ...(options.logErrors ? {} : { log: () => {} }),
     });
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
@@ -68,6 +78,7 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
       signingKey: await loadSigningKey(files.signingKeyPath),
       signingKeyPath: files.signingKeyPath,
       jwksPath: files.jwksPath,
+      variant: split.variant,
       async close() {
         await server.close();
         await store.close();

@@ -63,6 +63,21 @@ export function expectOneOf(reply: Reply<OperationId | 'raw'>, codes: readonly E
   return error!;
 }
 
+/**
+ * A write the contract lets a registry answer `unchanged` or `CONFLICT`
+ * (re-admitting or re-provisioning with the stored state changed since:
+ * [records-version-immutable], [records-replica-provision]); either refuses
+ * the change, and the case checks afterwards that nothing changed.
+ */
+export function expectUnchangedOrConflict(reply: Reply<OperationId | 'raw'>, what: string): void {
+  if (reply.status === 200) {
+    const outcome = (reply.json as { outcome?: unknown } | undefined)?.outcome;
+    if (outcome !== 'unchanged') fail(`${what}: expected unchanged or 409 CONFLICT, got 200 ${shown(outcome)}`, { exchange: reply.exchange });
+    return;
+  }
+  expectError(reply, 'CONFLICT', undefined, what);
+}
+
 /** Strict deep equality of JSON values. */
 export function expectEqual(actual: unknown, expected: unknown, what: string, exchange?: Exchange): void {
   if (!isDeepStrictEqual(actual, expected)) fail(`${what}: got ${shown(actual)}, expected ${shown(expected)}`, { exchange });

@@ -2,6 +2,7 @@
 // (spec.md [limits-declared]): never a number a legal registry could refuse.
 // A case that needs more than the limits allow says so with NotProvocable,
 // which ends it in `skip`, not `error`.
+import { canonicalJson } from '../../contract/canonical-json.js';
 import { defaultPageLimit, type Capability, type RegistryLimits } from '../../contract/records.ts';
 import type { CaseContext } from './context.ts';
 import { NotProvocable } from './failure.ts';
@@ -22,24 +23,52 @@ export function pageLimit(limits: Pick<RegistryLimits, 'max_page_size'>, wanted:
 
 export interface SpreadCatalog {
   tenant: string;
-  /** One fleet per version: each holds at most max_capabilities_per_version of the capabilities. */
+  /** One fleet per version: each holds at most max_capabilities_per_version of the capabilities, within max_manifest_bytes. */
   fleets: Fleet[];
+}
+
+/** Room a manifest keeps for its profiles and brackets, and a version's body for everything but its manifest. */
+const MANIFEST_REST_BYTES = 512;
+const ADMISSION_REST_BYTES = 4096;
+
+/**
+ * The capabilities in order, split into versions that each stay within the
+ * declared count and the manifest and body bytes ([records-version-limits],
+ * [wire-body-limit]): a limit of 12 KiB per manifest holds far fewer than 186
+ * capabilities even when 186 are allowed.
+ */
+export function versionGroups(limits: Pick<RegistryLimits, 'max_capabilities_per_version' | 'max_manifest_bytes' | 'max_body_bytes'>, capabilities: Capability[]): Capability[][] {
+  const room = Math.min(limits.max_manifest_bytes - MANIFEST_REST_BYTES, limits.max_body_bytes - ADMISSION_REST_BYTES);
+  const groups: Capability[][] = [];
+  let group: Capability[] = [];
+  let bytes = 0;
+  for (const capability of capabilities) {
+    const size = Buffer.byteLength(canonicalJson(capability)) + 1;
+    if (group.length > 0 && (group.length >= limits.max_capabilities_per_version || bytes + size > room)) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(capability);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /**
  * Makes every capability visible to one tenant (or, with `unbound`, admitted
  * and active but bound for nobody), spread over as many versions
  * (each with its own type, instance, replica and bindings) as
- * max_capabilities_per_version requires, so a catalog of any size can be
+ * max_capabilities_per_version and max_manifest_bytes require, so a catalog of any size can be
  * built under any legal limit.
  */
 export async function spreadCatalog(ctx: CaseContext, capabilities: Capability[], spec: Omit<FleetSpec, 'capabilities' | 'bound'> & { unbound?: boolean } = {}): Promise<SpreadCatalog> {
   const { unbound, ...fleetSpec } = spec;
-  const per = ctx.limits.max_capabilities_per_version;
   const tenant = spec.tenant ?? ctx.ids.tenant();
   const fleets: Fleet[] = [];
-  for (let i = 0; i < capabilities.length; i += per) {
-    fleets.push(await ctx.fx.fleet({ ...fleetSpec, tenant, capabilities: capabilities.slice(i, i + per), ...(unbound ? { bound: [] } : {}) }));
+  for (const group of versionGroups(ctx.limits, capabilities)) {
+    fleets.push(await ctx.fx.fleet({ ...fleetSpec, tenant, capabilities: group, ...(unbound ? { bound: [] } : {}) }));
   }
   return { tenant, fleets };
 }

@@ -17,11 +17,21 @@ export interface ReferenceTarget {
   close(): Promise<void>;
 }
 
-export async function startReferenceTarget(options: { store?: RegistryStore; faults?: FaultName[]; silent?: boolean; limits?: Partial<RegistryLimits> } = {}): Promise<ReferenceTarget> {
+export interface ReferenceTargetOptions {
+  store?: RegistryStore;
+  faults?: FaultName[];
+  silent?: boolean;
+  limits?: Partial<RegistryLimits>;
+  /** A variant's seed (reference/variant/); faults and limits compose with it. */
+  variant?: number;
+}
+
+export async function startReferenceTarget(options: ReferenceTargetOptions = {}): Promise<ReferenceTarget> {
   const reference = await startEmbeddedReference({
     ...(options.store ? { store: options.store } : {}),
     faults: new Set(options.faults ?? []),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
     logErrors: !options.silent,
   });
   return {

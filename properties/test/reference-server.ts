@@ -7,6 +7,7 @@ import type { Faults } from '../../reference/domain/faults.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { variantOptions } from '../../reference/variant/variant-options.ts';
 
 export interface ReferenceServer {
   url: string;
@@ -19,17 +20,19 @@ export interface ReferenceServerOptions {
   store?: RegistryStore;
   /** Legal limits to declare and enforce instead of the defaults (a store passed in keeps its own). */
   limits?: Partial<RegistryLimits>;
+  /** A variant's seed (reference/variant/): its limits (those given win) and choices; faults compose with it. */
+  variant?: number;
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { privateJwk, jwks } = await generateSigningKeys();
-  const { max_body_bytes, ...storeLimits } = options.limits ?? {};
-  const store = options.store ?? new MemoryStore({ limits: storeLimits, ...(options.faults ? { faults: options.faults } : {}) });
+  const split = variantOptions(options.variant, options.limits);
+  const store = options.store ?? new MemoryStore({ ...split.store, ...(options.faults ? { faults: options.faults } : {}) });
   const server = createRegistryServer({
     store,
     jwks,
     ...(options.faults ? { faults: options.faults } : {}),
-    ...(max_body_bytes !== undefined ? { limits: { max_body_bytes } } : {}),
+    ...split.server,
   });
   const url = await server.listen(0, '127.0.0.1');
   return {

@@ -4,7 +4,11 @@ import type { CapabilityDefinition, CapabilityPage, CatalogQuery, RegistryLimits
 import { defaultPageLimit } from '../../contract/records.ts';
 import { invalid, staleCursor } from '../../contract/registry-error.ts';
 import { violationOf } from '../../contract/schemas.ts';
+import { REFERENCE_CHOICES, type ReferenceChoices } from './choices.ts';
 import { assertShape } from './validation.ts';
+
+/** The catalog's share of the choices a registry makes, and the cursor defect. */
+export type CatalogChoices = Pick<ReferenceChoices, 'cursors' | 'pageFillPercent' | 'staleCursorFirst'>;
 
 export interface VisibleDefinition {
   id: string;
@@ -27,8 +31,17 @@ export function asciiLower(s: string): string {
   return s.replace(ASCII_UPPER, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 
-export function encodeCursor(revision: number, lastId: string): string {
-  return `${revision}:${lastId}`;
+export function encodeCursor(revision: number, lastId: string, choices: CatalogChoices = REFERENCE_CHOICES): string {
+  const plain = `${revision}:${lastId}`;
+  return choices.cursors === 'base64url' ? Buffer.from(plain, 'utf8').toString('base64url') : plain;
+}
+
+/** The `revision:id` text of a cursor this registry issued, or null when it cannot be one. */
+function cursorText(cursor: string, choices: CatalogChoices): string | null {
+  if (choices.cursors === 'revision-and-id') return cursor;
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return Buffer.from(text, 'utf8').toString('base64url') === cursor ? text : null;
 }
 
 /**
@@ -36,22 +49,33 @@ export function encodeCursor(revision: number, lastId: string): string {
  * [page-stale-cursor], [page-invalid-cursor]). The revision part is checked
  * before the id part, so a stale cursor is STALE_CURSOR whatever follows it.
  */
-export function normaliseQuery(query: CatalogQuery, revision: number, limits: RegistryLimits, skipRevisionCheck = false): NormalisedQuery {
+export function normaliseQuery(
+  query: CatalogQuery,
+  revision: number,
+  limits: RegistryLimits,
+  skipRevisionCheck = false,
+  choices: CatalogChoices = REFERENCE_CHOICES,
+): NormalisedQuery {
   assertShape<CatalogQuery>('CatalogQuery', query);
+  const limit = query.limit ?? defaultPageLimit(limits);
+  const checkLimit = () => {
+    if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
+  };
+  if (!choices.staleCursorFirst) checkLimit();
   let after: string | undefined;
   if (query.cursor !== undefined) {
-    const colon = query.cursor.indexOf(':');
-    if (colon <= 0) throw invalid('malformed cursor');
-    const revPart = query.cursor.slice(0, colon);
+    const text = cursorText(query.cursor, choices);
+    const colon = text === null ? -1 : text.indexOf(':');
+    if (text === null || colon <= 0) throw invalid('malformed cursor');
+    const revPart = text.slice(0, colon);
     if (!/^[0-9]{1,16}$/.test(revPart)) throw invalid('malformed cursor');
     // Stale before anything else the request holds ([page-stale-cursor]).
     if (Number(revPart) !== revision && !skipRevisionCheck) throw staleCursor();
-    after = query.cursor.slice(colon + 1);
+    after = text.slice(colon + 1);
     // The id part is a capability id this registry could have issued.
     if (violationOf('CapabilityId', after) !== null) throw invalid('malformed cursor');
   }
-  const limit = query.limit ?? defaultPageLimit(limits);
-  if (limit > limits.max_page_size) throw invalid(`limit must be between 1 and ${limits.max_page_size}`);
+  checkLimit();
   const trimmed = query.text?.trim();
   return {
     capabilityId: query.capability_id,
@@ -73,7 +97,13 @@ export function textMatches(definition: CapabilityDefinition, needle: string): b
  * all matches; the page starts after the cursor and stops at the count or the
  * byte bound, whichever comes first ([page-bytes], [page-revision]).
  */
-export function assemblePage(matches: readonly VisibleDefinition[], q: NormalisedQuery, revision: number, limits: RegistryLimits): CapabilityPage {
+export function assemblePage(
+  matches: readonly VisibleDefinition[],
+  q: NormalisedQuery,
+  revision: number,
+  limits: RegistryLimits,
+  choices: CatalogChoices = REFERENCE_CHOICES,
+): CapabilityPage {
   let start = 0;
   if (q.after !== undefined) {
     let lo = 0;
@@ -86,9 +116,11 @@ export function assemblePage(matches: readonly VisibleDefinition[], q: Normalise
     start = lo;
   }
   const page: CapabilityDefinition[] = [];
+  // [page-fill]: a registry may end a page before its limit, never before its first item.
+  const most = Math.max(1, Math.floor((q.limit * choices.pageFillPercent) / 100));
   let bytes = 0;
   let i = start;
-  for (; i < matches.length && page.length < q.limit; i++) {
+  for (; i < matches.length && page.length < most; i++) {
     const m = matches[i]!;
     if (bytes + m.size > limits.max_page_bytes) break;
     bytes += m.size;
@@ -98,7 +130,7 @@ export function assemblePage(matches: readonly VisibleDefinition[], q: Normalise
   return {
     catalog_revision: revision,
     capabilities: page,
-    next_cursor: more && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id) : null,
+    next_cursor: more && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id, choices) : null,
     total: matches.length,
   };
 }

@@ -41,20 +41,23 @@ export function bindingScopeKey(tenantId: string, capabilityId: string, instance
  * H(s) of spec.md [route-tiebreak]: 32-bit FNV-1a over the UTF-8 bytes of s,
  * finished with MurmurHash3's fmix32 so that ids differing in one character
  * spread over the whole range. Portable and cheap: a resolve hashes the action
- * once, and a replica's value is computed when it is provisioned.
+ * once, and a replica's value is computed when it is provisioned. A non-zero
+ * `salt` changes the offset basis: another deterministic tie-break, as any
+ * registry may choose its own.
  */
-export function tiebreakHash(s: string): number {
-  let h = 0x811c9dc5;
+export function tiebreakHash(s: string, salt = 0): number {
+  const basis = (0x811c9dc5 ^ salt) >>> 0;
+  let h = basis;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 0x7f) return tiebreakHashOfBytes(Buffer.from(s, 'utf8'));
+    if (c > 0x7f) return tiebreakHashOfBytes(Buffer.from(s, 'utf8'), basis);
     h = Math.imul(h ^ c, 0x01000193);
   }
   return fmix32(h);
 }
 
-function tiebreakHashOfBytes(bytes: Uint8Array): number {
-  let h = 0x811c9dc5;
+function tiebreakHashOfBytes(bytes: Uint8Array, basis: number): number {
+  let h = basis;
   for (const byte of bytes) h = Math.imul(h ^ byte, 0x01000193);
   return fmix32(h);
 }

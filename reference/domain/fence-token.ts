@@ -2,6 +2,7 @@
 // per assignment and time-ordered (spec.md [assignment-fence-token]). Random
 // bytes come from a pooled buffer so a resolve does not pay for a syscall.
 import { randomFillSync } from 'node:crypto';
+import type { FenceTokenFormat } from './choices.ts';
 
 export type FenceTokenSource = () => string;
 
@@ -29,4 +30,23 @@ export const uuidv7FenceTokens: FenceTokenSource = () => `route_${uuidv7Simple()
 export function sequentialFenceTokens(prefix = 'route_'): FenceTokenSource {
   let n = 0;
   return () => `${prefix}${String(++n).padStart(6, '0')}`;
+}
+
+/** The fence token format a registry chose ([assignment-fence-token] leaves it open). */
+export function fenceTokenSource(format: FenceTokenFormat): FenceTokenSource {
+  switch (format) {
+    case 'route-uuidv7':
+      return uuidv7FenceTokens;
+    case 'uuid':
+      return () => hyphenated(uuidv7Simple());
+    case 'counter-and-random': {
+      // Unique across restarts on one database: the counter restarts, the random part does not repeat.
+      let n = 0;
+      return () => `ft.${(++n).toString(36)}.${uuidv7Simple().slice(16)}`;
+    }
+  }
+}
+
+function hyphenated(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -51,6 +51,22 @@ export function noReplicaRefusal(tenantId: string, capabilityId: string, firstEl
   return firstEligibleInstanceId === undefined ? bindingUnavailable(tenantId, capabilityId) : replicaUnavailable(firstEligibleInstanceId);
 }
 
+/**
+ * The eligible binding whose instance [route-replica-unavailable] names, from
+ * bindings in priority order: the first, or the last of those sharing the
+ * lowest priority (which of them is open, decision 30).
+ */
+export function namedBinding<T extends object>(eligible: readonly T[], priorityOf: (t: T) => number, pick: 'first' | 'last'): T | undefined {
+  const first = eligible[0];
+  if (first === undefined || pick === 'first') return first;
+  let named = first;
+  for (const b of eligible) {
+    if (priorityOf(b) !== priorityOf(first)) break;
+    named = b;
+  }
+  return named;
+}
+
 /** The scopes a new route reserves, once the selected binding's policy admits new routes at all. */
 export function newRouteScopes(policy: AdmissionPolicy, admission: AdmissionReservation): readonly ScopeReservation[] {
   if (!policy.enabled) throw admissionRejected(`admission policy ${policy.policy_ref} is disabled`);

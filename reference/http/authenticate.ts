@@ -3,6 +3,7 @@
 // string and the time, so a verified token is cached by its exact string until
 // it expires; a cache hit re-checks `exp` and skips the signature check, which
 // is most of the cost of a small request.
+import { REFERENCE_CHOICES, type ReferenceChoices } from '../domain/choices.ts';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { componentValidator } from '../../contract/schemas.ts';
 import { DEFAULT_AUDIENCE, TOKEN_ALGORITHM } from '../../contract/tokens.ts';
@@ -22,9 +23,11 @@ export interface TokenVerifierOptions {
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   cacheSize?: number;
+  /** [auth-time] and [auth-roles] as this registry chose them (the reference's: 0 s on exp, 30 s on nbf, 401). */
+  choices?: Pick<ReferenceChoices, 'expLeewaySeconds' | 'nbfLeewaySeconds' | 'badClaimType'>;
 }
 
-/** [auth-time]: a not-yet-valid token is accepted within this much clock skew. */
+/** [auth-time]: the most clock skew a registry may allow on either edge. */
 export const NBF_SKEW_SECONDS = 30;
 const DEFAULT_CACHE_SIZE = 10_000;
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -49,12 +52,14 @@ export class TokenVerifier {
   private readonly cache = new Map<string, CachedToken>();
   private moves = 0;
   private readonly tenantIdValid = componentValidator('TenantId');
+  private readonly choices: NonNullable<TokenVerifierOptions['choices']>;
 
   constructor(options: TokenVerifierOptions) {
     this.keys = createLocalJWKSet(options.jwks);
     this.audience = options.audience ?? DEFAULT_AUDIENCE;
     this.now = options.now ?? Date.now;
     this.cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+    this.choices = options.choices ?? REFERENCE_CHOICES;
   }
 
   /** How many verified tokens are cached; never more than the cache size. */
@@ -122,16 +127,18 @@ export class TokenVerifier {
     } catch (err) {
       throw unauthenticated(`the token is not valid: ${(err as { code?: string }).code ?? 'ERR_JWT_INVALID'}`);
     }
-    // jose grants the skew to `exp` as well; the contract allows it only for `nbf`.
-    const expiresAtMs = (payload.exp as number) * 1000;
+    // jose grants one skew to both edges; each edge gets the leeway this registry chose.
+    const expiresAtMs = (payload.exp as number) * 1000 + this.choices.expLeewaySeconds * 1000;
     if (nowMs >= expiresAtMs) throw unauthenticated('the token has expired');
+    if (typeof payload.nbf === 'number' && nowMs < (payload.nbf - this.choices.nbfLeewaySeconds) * 1000) throw unauthenticated('the token is not valid yet');
     return { principal: this.principalOf(payload), expiresAtMs, movedAt: 0 };
   }
 
   private principalOf(payload: JWTPayload): Principal {
     const { scope, tenant_id: tenantId, sub } = payload as JWTPayload & { scope?: unknown; tenant_id?: unknown };
-    if (scope !== undefined && typeof scope !== 'string') throw unauthenticated('the scope claim must be a string');
-    if (tenantId !== undefined && !this.tenantIdValid(tenantId)) throw unauthenticated('the tenant_id claim is not a valid tenant id');
+    const refuse = (message: string) => new RegistryError(this.choices.badClaimType, message);
+    if (scope !== undefined && typeof scope !== 'string') throw refuse('the scope claim must be a string');
+    if (tenantId !== undefined && !this.tenantIdValid(tenantId)) throw refuse('the tenant_id claim is not a valid tenant id');
     const roles = new Set((scope ?? '').split(' ').filter((r) => r !== ''));
     return { roles, tenantId: (tenantId as string | undefined) ?? null, subject: sub ?? null };
   }

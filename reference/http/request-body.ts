@@ -17,11 +17,14 @@ function declaresNoBody(req: IncomingMessage): boolean {
   return length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
 }
 
-/** Refuses a body that is not `application/json` (UTF-8) before reading it. */
-export function checkMediaType(req: IncomingMessage): void {
+/**
+ * Refuses a body that is not `application/json` (UTF-8) before reading it. No
+ * media type and no body is either error ([wire-json]); `emptyAnswer` says which.
+ */
+export function checkMediaType(req: IncomingMessage, emptyAnswer: 'INVALID_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE' = 'INVALID_REQUEST'): void {
   const type = req.headers['content-type'];
   if (type === undefined) {
-    if (declaresNoBody(req)) throw invalid('a JSON request body is required');
+    if (declaresNoBody(req) && emptyAnswer === 'INVALID_REQUEST') throw invalid('a JSON request body is required');
     throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
   }
   if (!JSON_MEDIA_TYPE.test(type)) throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', `media type ${type.slice(0, 100)} is not application/json`);
@@ -78,10 +81,19 @@ class BodyCollector {
   }
 }
 
+/** PAYLOAD_TOO_LARGE when Content-Length already says the body is over the limit. */
+export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) throw payloadTooLarge(maxBytes);
+}
+
 /** Reads at most `maxBytes`; stops reading as soon as the body is known to be larger. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
+  try {
+    checkDeclaredLength(req, maxBytes);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return new Promise((resolve, reject) => new BodyCollector(req, maxBytes, resolve, reject));
 }
 

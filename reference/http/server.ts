@@ -3,13 +3,14 @@
 // ([auth-before-state]): route → token → roles → media type → size → JSON →
 // shape → store. The server holds no registry state of its own, so several
 // processes can serve one shared store.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
 import { packageInfo } from '../../contract/provenance.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
+import { referenceChoices, type ReferenceChoices } from '../domain/choices.ts';
 import { faultHooks, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
@@ -20,7 +21,8 @@ import { errorReply, type ErrorLogger } from './error-response.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { HttpMetrics } from './metrics.ts';
 import type { OperationHandler, OperationInput, Reply, ServerDeps } from './operation.ts';
-import { checkMediaType, MAX_JSON_DEPTH, parseJson, readBody } from './request-body.ts';
+import { refuseIntegralFractions } from './integral-fractions.ts';
+import { checkDeclaredLength, checkMediaType, MAX_JSON_DEPTH, parseJson, readBody } from './request-body.ts';
 import { compileValidators, type OperationValidators } from './request-validation.ts';
 import { RouteTable } from './route-table.ts';
 import { liftBodyTenant } from './tenant-from-body.ts';
@@ -42,6 +44,10 @@ export interface RegistryServerOptions {
   shutdownGraceMs?: number;
   /** Timeouts, connection cap and head limits; DEFAULT_CONNECTION_LIMITS for what is not given. */
   connections?: Partial<ConnectionLimits>;
+  /** The implementation-defined behaviours of the HTTP layer, when not the reference's own (a variant's). */
+  choices?: Partial<ReferenceChoices>;
+  /** What `GET /version` says of the variant served, if any: its seed and what it drew. */
+  variant?: VersionInfo['variant'];
 }
 
 export interface RegistryServer {
@@ -86,6 +92,18 @@ function requestIdOf(req: IncomingMessage, generate: () => string): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : generate();
 }
 
+/** Decision 28: a path parameter outside its pattern is INVALID_REQUEST or NOT_FOUND, as the registry chose. */
+function pathParamsReader(answer: ReferenceChoices['badPathParameter']) {
+  return (op: PreparedOperation, raw: Record<string, string>): Record<string, string> => {
+    try {
+      return op.validators.params(raw);
+    } catch (err) {
+      if (answer === 'NOT_FOUND' && RegistryError.is(err) && err.code === 'INVALID_REQUEST') throw new RegistryError('NOT_FOUND', 'no record has this id');
+      throw err;
+    }
+  };
+}
+
 function authorise(op: PreparedOperation, principal: Principal): void {
   for (const role of op.roles!) {
     if (!principal.roles.has(role)) throw new RegistryError('FORBIDDEN', `${op.operationId} needs ${role}`);
@@ -97,7 +115,9 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   const table = new RouteTable();
   const prepared = prepareOperations(table);
   const fault = faultHooks(options.faults);
-  const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now });
+  const choices = referenceChoices(options.choices);
+  const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now, choices });
+  const pathParams = pathParamsReader(choices.badPathParameter);
   const log: ErrorLogger = options.log ?? ((message, err) => console.error(message, err));
   const limits = validateLimits({ ...options.store.limits, ...options.limits });
   const version: VersionInfo = {
@@ -105,13 +125,14 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     contract: CONTRACT_VERSION,
     limits,
     features: ['metrics'],
+    ...(options.variant ? { variant: options.variant } : {}),
   };
   const connectionLimits = resolveConnectionLimits(options.connections);
   const metrics = new HttpMetrics();
   const deps: ServerDeps = { store: options.store, limits, version, metrics, openApiJson: JSON.stringify(openApiDocument()), log };
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
-  const nextRequestId = () => `${idPrefix}-${(++requestCounter).toString(36)}`;
+  const nextRequestId = choices.requestIds === 'uuid' ? randomUUID : () => `${idPrefix}-${(++requestCounter).toString(36)}`;
   let closing = false;
 
   function send(res: ServerResponse, started: number, operationId: string, requestId: string, reply: Reply, extra?: Record<string, string>): void {
@@ -133,14 +154,20 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     const authorization = req.headers.authorization;
     const principal = op.roles === null ? null : (verifier.cachedPrincipal(authorization) ?? (await verifier.authenticate(authorization)));
     if (principal) authorise(op, principal);
+    // [error-precedence]: beyond the token and the role, the order of these checks is this registry's choice.
+    const readParams = () => ({ params: pathParams(op, rawParams), query: op.validators.query(search) });
+    const early = choices.paramsBeforeBody ? readParams() : undefined;
     let body: unknown;
     let bodyTenant: string | undefined;
     if (op.validators.body) {
-      checkMediaType(req);
-      body = parseJson(await readBody(req, limits.max_body_bytes), op.validators.openBody ? MAX_JSON_DEPTH : Infinity);
+      if (choices.sizeBeforeMediaType) checkDeclaredLength(req, limits.max_body_bytes);
+      checkMediaType(req, choices.emptyBodyWithoutMediaType);
+      const bytes = await readBody(req, limits.max_body_bytes);
+      body = parseJson(bytes, op.validators.openBody ? MAX_JSON_DEPTH : Infinity);
+      if (!choices.readIntegralFractions) refuseIntegralFractions(bytes.toString('utf8'));
       if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
-    const input: OperationInput = { params: op.validators.params(rawParams), query: op.validators.query(search), body, principal };
+    const input: OperationInput = { ...(early ?? readParams()), body, principal };
     op.validators.body?.(body);
     if (bodyTenant !== undefined) input.bodyTenant = bodyTenant;
     return op.handler.handle(input, deps);
@@ -165,7 +192,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       operationId = op.operationId;
       send(res, started, operationId, requestId, await run(op, req, match.rawParams, q === -1 ? '' : url.slice(q + 1)));
     } catch (err) {
-      const reply = errorReply(err, requestId, log);
+      const reply = errorReply(err, requestId, log, choices.capacityRetryAfterMs);
       // An oversized body is left unread; closing the connection keeps it from being taken as the next request.
       const extra = CLOSES_CONNECTION.has(reply.body.error.code) ? { ...reply.headers, connection: 'close' } : reply.headers;
       if (!res.headersSent) send(res, started, operationId, requestId, reply, extra);

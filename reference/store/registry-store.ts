@@ -2,6 +2,7 @@
 // kind of store behind it. The HTTP server and the behaviour suite know
 // nothing else.
 import type { RegistryPort } from '../../contract/target-port.ts';
+import type { ReferenceChoices } from '../domain/choices.ts';
 import type { Faults } from '../domain/faults.ts';
 import type { FenceTokenSource } from '../domain/fence-token.ts';
 import type { Clock } from '../domain/time.ts';
@@ -16,4 +17,6 @@ export interface StoreOptions {
   fenceTokens?: FenceTokenSource;
   limits?: Partial<RegistryLimits>;
   faults?: Faults;
+  /** The implementation-defined behaviours to take instead of the reference's own (a variant's). */
+  choices?: Partial<ReferenceChoices>;
 }

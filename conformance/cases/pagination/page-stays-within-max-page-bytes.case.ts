@@ -16,13 +16,16 @@ export default defineCase({
   async run(ctx) {
     const { max_page_bytes: max, max_capability_bytes: each, max_manifest_bytes: manifest, max_page_size: size, max_body_bytes: body } = ctx.limits;
     // Each definition as large as every limit on one admission allows: the capability bound, a manifest of
-    // one capability, a body of one version (the padding below keeps ~400 bytes for the rest of the record).
-    const share = Math.min(each - 100, manifest - 1024, body - 8192, 240_000);
+    // one capability, a body of one version. Its size is measured, not guessed: ids and digests are the rest.
+    const share = Math.min(each, manifest - 512, body - 8192, 240_000);
+    const capabilityOf = (i: number, padding: number) => ctx.build.capability(ctx.ids.capability(`b${String(i).padStart(3, '0')}`), { input_schema: { description: 'x'.repeat(padding) } });
+    const digest = `sha256:${'0'.repeat(64)}`;
+    const rest = Buffer.byteLength(canonicalJson({ capability: capabilityOf(0, 0), contract_digest: digest, schema_digest: digest }));
     const count = Math.floor(max / share) + 3;
     // A full page of the largest definitions must exceed max_page_bytes, or no page can reach the bound.
-    if (share < 1024 || count > size) throw new NotProvocable(`max_page_size ${size} definitions of at most ${share} bytes never exceed max_page_bytes ${max}`);
+    if (share - rest < 512 || count > size) throw new NotProvocable(`max_page_size ${size} definitions of at most ${share} bytes never exceed max_page_bytes ${max}`);
     if (count * share > LARGEST_PROBE) throw new NotProvocable(`exceeding max_page_bytes ${max} takes more than ${LARGEST_PROBE} bytes of catalog`);
-    const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`b${String(i).padStart(3, '0')}`), { input_schema: { description: 'x'.repeat(share - 400) } }));
+    const capabilities = Array.from({ length: count }, (_, i) => capabilityOf(i, share - rest));
     const perVersion = Math.max(1, Math.min(ctx.limits.max_capabilities_per_version, Math.floor((manifest - 1024) / share), Math.floor((body - 8192) / share)));
     const first = await ctx.fx.fleet({ capabilities: capabilities.slice(0, perVersion) });
     for (let i = perVersion; i < count; i += perVersion) await ctx.fx.fleet({ tenant: first.tenant, capabilities: capabilities.slice(i, i + perVersion) });

@@ -85,20 +85,23 @@ export function putPolicy(s: ModelState, record: AdmissionPolicy): Branch<WriteO
 const HEALTH_FIELDS = ['health_revision', 'status', 'lease_expires_at', 'capacity'] as const;
 
 /**
- * [records-replica-provision]: an existing id with its original body is
- * `unchanged` or `CONFLICT` once health reports changed it (which is open),
- * with any other body `CONFLICT`; a version the instance does not run is
+ * [records-replica-provision]: an existing id with the replica's current
+ * body is `unchanged`; with only its health-owned state different (its
+ * original body after health reports, say) a registry may compare the fixed
+ * fields alone and answer `unchanged`, or `CONFLICT` (implementation-defined);
+ * with any other body `CONFLICT`. A version the instance does not run is
  * `INVALID_REQUEST`, and of two broken rules either answers ([error-precedence]).
  */
 export function provisionReplica(s: ModelState, record: ReplicaProvision): Branch<WriteOutcome>[] {
   const existing = s.replicas[record.id];
-  if (existing && sameJson({ ...existing.provision, ...existing.health }, record)) return [success(s, 'unchanged')];
+  const current = existing ? { ...existing.provision, ...existing.health } : undefined;
+  if (current && sameJson(current, record)) return [success(s, 'unchanged')];
   const instance = s.instances[record.instance_id];
   const v: Violations = [];
   if (existing) v.push({ code: 'CONFLICT' });
   if (!instance) v.push({ code: 'NOT_FOUND' });
   else if (instance.version_id !== record.version_id) v.push({ code: 'INVALID_REQUEST' });
-  const unchangedAllowed = existing !== undefined && sameJson(existing.provision, record);
+  const unchangedAllowed = current !== undefined && sameJson({ ...current, ...Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) }, record);
   if (v.length > 0) return [...(unchangedAllowed ? [success(s, 'unchanged' as const)] : []), ...failures<WriteOutcome>(s, v)];
   const health = Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) as unknown as HealthReport;
   s.replicas[record.id] = {

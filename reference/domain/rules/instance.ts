@@ -11,16 +11,20 @@ export interface InstanceContext {
   enabledBindingCapabilities: readonly string[];
 }
 
-export function decidePutInstance(record: unknown, ctx: InstanceContext): WriteOutcome {
+/** `referencesFirst`: the version reference is checked before the immutable fields (the order is open, [error-precedence]). */
+export function decidePutInstance(record: unknown, ctx: InstanceContext, referencesFirst = false): WriteOutcome {
   assertShape<ConnectorInstance>('ConnectorInstance', record);
   const { existing, version } = ctx;
   if (existing !== undefined && jsonEqual(existing, record)) return 'unchanged';
-  if (existing !== undefined) {
+  const immutable = () => {
+    if (existing === undefined) return;
     if (existing.connector_type_id !== record.connector_type_id) throw conflict('an instance cannot change connector type');
     if (existing.tenant_id !== record.tenant_id) throw conflict('an instance cannot change tenant');
-  }
+  };
+  if (!referencesFirst) immutable();
   if (version === undefined) throw notFound(`version ${record.version_id}`);
   if (version.connector_type_id !== record.connector_type_id) throw invalid('the version belongs to another connector type');
+  if (referencesFirst) immutable();
   if (existing !== undefined) {
     if (record.config_revision <= existing.config_revision) throw conflict('config_revision must increase');
     const dropped = ctx.enabledBindingCapabilities.find((c) => !version.implements(c));

@@ -1,12 +1,20 @@
 // Replica provisioning and health reports (spec.md [records-replica-*]).
 import type { ConnectorInstance, HealthReport, ReplicaProvision, WriteOutcome } from '../../../contract/records.ts';
 import { conflict, invalid, notFound } from '../../../contract/registry-error.ts';
+import type { RewriteAnswer } from '../choices.ts';
 import { assertShape, jsonEqual } from '../validation.ts';
 
-export function decideProvisionReplica(record: unknown, existing: ReplicaProvision | undefined, instance: ConnectorInstance | undefined): WriteOutcome {
+export function decideProvisionReplica(
+  record: unknown,
+  existing: ReplicaProvision | undefined,
+  instance: ConnectorInstance | undefined,
+  reprovisionOriginal: RewriteAnswer = 'conflict',
+): WriteOutcome {
   assertShape<ReplicaProvision>('ReplicaProvision', record);
   if (existing !== undefined) {
     if (jsonEqual(existing, record)) return 'unchanged';
+    // [records-replica-provision]: whether the state health reports changed takes part is open.
+    if (reprovisionOriginal === 'unchanged' && jsonEqual({ ...existing, ...healthOf(record) }, record)) return 'unchanged';
     throw conflict(`replica ${record.id} exists; change its state with a health report`);
   }
   if (instance === undefined) throw notFound(`instance ${record.instance_id}`);

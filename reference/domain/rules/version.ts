@@ -8,6 +8,7 @@ import type {
   VersionStatus,
   WriteOutcome,
 } from '../../../contract/records.ts';
+import { REFERENCE_CHOICES, type ReferenceChoices } from '../choices.ts';
 import { manifestFacts, sizedCapabilityDefinition } from '../digest.ts';
 import { admissionRejected, conflict, notFound } from '../../../contract/registry-error.ts';
 import { assertNestingAtMost, assertShape, assertUnique, jsonEqual } from '../validation.ts';
@@ -37,7 +38,12 @@ export function admissionOf(v: ConnectorVersion): VersionAdmission {
   return admission;
 }
 
-export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limits: RegistryLimits): AdmissionDecision {
+export function decideAdmitVersion(
+  record: unknown,
+  ctx: AdmissionContext,
+  limits: RegistryLimits,
+  choices: Pick<ReferenceChoices, 'readmitOriginal' | 'writeRulesReversed'> = REFERENCE_CHOICES,
+): AdmissionDecision {
   assertShape<VersionAdmission>('VersionAdmission', record);
   // Capability schemas are free-form; bound them before anything walks them.
   assertNestingAtMost(record.manifest);
@@ -45,9 +51,14 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
   assertUnique('profile', manifest.profiles);
   assertUnique('capability', manifest.capabilities.map((c) => c.id));
   if (ctx.existing !== undefined) {
-    if (jsonEqual(admissionOf(ctx.existing), record)) return { outcome: 'unchanged', definitions: [] };
+    const stored = admissionOf(ctx.existing);
+    if (jsonEqual(stored, record)) return { outcome: 'unchanged', definitions: [] };
+    // [records-version-immutable]: whether the status takes part in the comparison is open.
+    if (choices.readmitOriginal === 'unchanged' && jsonEqual({ ...stored, status: record.status }, record)) return { outcome: 'unchanged', definitions: [] };
     throw conflict(`version ${record.id} is immutable and exists with different content`);
   }
+  // Which of several broken rules is answered is open ([error-precedence]).
+  if (choices.writeRulesReversed) assertUniqueVersion(record, ctx);
   if (ctx.type === undefined) throw notFound(`connector type ${record.connector_type_id}`);
   if (!ctx.type.enabled) throw admissionRejected(`connector type ${record.connector_type_id} is disabled`);
   if (record.attestation.owner !== ctx.type.owner) throw admissionRejected('attestation owner does not match the connector type owner');
@@ -66,8 +77,7 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
     if (size > limits.max_capability_bytes) throw admissionRejected(`capability ${definition.capability.id} exceeds ${limits.max_capability_bytes} bytes`);
     return { definition, size, isNew: true };
   });
-  if (ctx.versionStringOwner !== undefined) throw conflict(`connector type already has version ${record.version}`);
-  if (ctx.artifactOwner !== undefined) throw conflict('artifact digest already belongs to another version');
+  assertUniqueVersion(record, ctx);
   for (const d of definitions) {
     const stored = ctx.storedDefinition(d.definition.capability.id);
     if (stored === undefined) continue;
@@ -76,6 +86,11 @@ export function decideAdmitVersion(record: unknown, ctx: AdmissionContext, limit
     d.isNew = false;
   }
   return { outcome: 'applied', definitions };
+}
+
+function assertUniqueVersion(record: VersionAdmission, ctx: AdmissionContext): void {
+  if (ctx.versionStringOwner !== undefined) throw conflict(`connector type already has version ${record.version}`);
+  if (ctx.artifactOwner !== undefined) throw conflict('artifact digest already belongs to another version');
 }
 
 export function decideSetVersionStatus(id: string, status: unknown, existing: ConnectorVersion | undefined): WriteOutcome {

@@ -14,6 +14,10 @@ import { TestRegistry } from './support.ts';
 const UNREACHABLE: Record<string, string> = {
   '503': 'STORAGE_UNAVAILABLE needs a failing store (covered in server.test.ts); only resolveRoute has REPLICA_UNAVAILABLE',
   'resolveRoute 404': 'the memory store reports every routing refusal with a more specific code',
+  // Decision 28 lets a malformed path parameter be NOT_FOUND; the reference answers INVALID_REQUEST (its variants may not).
+  'putConnectorType 404': 'only a malformed type id, which the reference answers INVALID_REQUEST',
+  'putAdmissionPolicy 404': 'only a malformed policy ref, which the reference answers INVALID_REQUEST',
+  'getAdmissionCounter 404': 'only a malformed scope key, which the reference answers INVALID_REQUEST',
 };
 
 function unreachable(operationId: string, status: string): boolean {

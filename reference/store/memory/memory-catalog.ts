@@ -3,7 +3,7 @@
 // it is computed on first use at a revision and dropped when the revision
 // advances, so a page walk reads one publication.
 import type { CatalogContext, CapabilityPage, CatalogQuery, RegistryLimits, ResolvedCapability } from '../../../contract/records.ts';
-import { assemblePage, normaliseQuery, textMatches } from '../../domain/catalog.ts';
+import { assemblePage, normaliseQuery, textMatches, type CatalogChoices } from '../../domain/catalog.ts';
 import { bindingChainValid } from '../../domain/eligibility.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import type { CatalogEntry, MemoryState, StoredVersion } from './memory-state.ts';
@@ -56,8 +56,15 @@ function view(state: MemoryState, ctx: CatalogContext): CatalogEntry[] {
   return entries;
 }
 
-export function queryCatalog(state: MemoryState, query: CatalogQuery, ctx: CatalogContext, limits: RegistryLimits, skipRevisionCheck: boolean): CapabilityPage {
-  const q = normaliseQuery(query, state.revision, limits, skipRevisionCheck);
+export function queryCatalog(
+  state: MemoryState,
+  query: CatalogQuery,
+  ctx: CatalogContext,
+  limits: RegistryLimits,
+  skipRevisionCheck: boolean,
+  choices: CatalogChoices,
+): CapabilityPage {
+  const q = normaliseQuery(query, state.revision, limits, skipRevisionCheck, choices);
   const matches = view(state, ctx)
     .filter(
       (e) =>
@@ -66,7 +73,7 @@ export function queryCatalog(state: MemoryState, query: CatalogQuery, ctx: Catal
         (q.profile === undefined || e.versions.some((v) => v.declaresProfile(q.profile!))),
     )
     .map((e) => e.visible);
-  return assemblePage(matches, q, state.revision, limits);
+  return assemblePage(matches, q, state.revision, limits, choices);
 }
 
 export function getCapability(state: MemoryState, capabilityId: string, ctx: CatalogContext): ResolvedCapability | null {

@@ -26,6 +26,7 @@ import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
   capacityRefusal,
   newRouteScopes,
+  namedBinding,
   noReplicaRefusal,
   pinnedRouteUsable,
   reacquireRefusal,
@@ -33,6 +34,7 @@ import {
   retryScopes,
 } from '../../domain/resolve-decision.ts';
 import { released, settlePath, unreleased } from '../../domain/settle-decision.ts';
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
 import type { MemoryState, RouteCandidates, RouteChain, StoredReplica, StoredRoute } from './memory-state.ts';
@@ -42,6 +44,7 @@ export interface RoutingDeps {
   fenceTokens: FenceTokenSource;
   limits: RegistryLimits;
   fault: FaultHooks;
+  choices: ReferenceChoices;
 }
 
 function viewOf(route: StoredRoute): RouteView {
@@ -118,10 +121,10 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
 }
 
 /** [route-binding-unavailable], [route-eligibility], [route-order], [route-replica-unavailable]. */
-function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest, pref: TopologyPreference, nowMs: number): Selection {
+function selectReplica(state: MemoryState, choices: ReferenceChoices, tenantId: string, req: ResolveRequest, pref: TopologyPreference, nowMs: number): Selection {
   const c = routeCandidates(state, tenantId, req.capability_id);
   if (c.chains.length === 0) throw noReplicaRefusal(tenantId, req.capability_id, undefined);
-  const actionHash = tiebreakHash(req.action_id);
+  const actionHash = tiebreakHash(req.action_id, choices.tiebreakSalt);
   const table = state.replicaTable;
   const cursor = state.replicaCursor;
   let best = -1;
@@ -139,7 +142,7 @@ function selectReplica(state: MemoryState, tenantId: string, req: ResolveRequest
       [bestRank, rank] = [rank, bestRank];
     }
   }
-  if (best < 0) throw noReplicaRefusal(tenantId, req.capability_id, c.chains[0]!.instance.id);
+  if (best < 0) throw noReplicaRefusal(tenantId, req.capability_id, namedBinding(c.chains, (ch) => ch.binding.record.priority, choices.equalPriorityInstance)!.instance.id);
   return { chain: c.chains[c.chainOf[best]!]!, replica: state.replicas.get(table.ids[c.rows[best]!]!)! };
 }
 
@@ -152,7 +155,7 @@ interface NewRoutePlan {
 /** Everything a new route must pass before anything changes. */
 function planNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): NewRoutePlan {
   const nowMs = deps.clock();
-  const selection = selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, nowMs);
+  const selection = selectReplica(state, deps.choices, tenantId, req, req.topology ?? NO_PREFERENCE, nowMs);
   const { chain } = selection;
   const scopes = newRouteScopes(chain.policy, chain.admission);
   const refusal = exhausted(state, scopes);
@@ -196,7 +199,7 @@ function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, re
   const plan = planNewRoute(state, deps, tenantId, req);
   // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
   // are stale), or with the scopes checked again (so only the replica's room is stale).
-  if (deps.fault.raceScopeReservation) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
+  if (deps.fault.raceScopeReservation) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, deps.choices, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
   if (deps.fault.raceReplicaCapacity) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
   if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
   // The fault: decide, let other requests decide meanwhile, then commit what was decided.
@@ -287,7 +290,7 @@ function release(state: MemoryState, deps: RoutingDeps, stored: StoredRoute, rep
   else addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
   const table = state.replicaTable;
   table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
-  const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock());
+  const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock(), deps.choices);
   table.setCircuit(replica.row, circuit.consecutive_failures, circuit.open_until_ms);
   stored.reserved = false;
   stored.lastSettlement = outcome;

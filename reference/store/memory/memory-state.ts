@@ -156,8 +156,9 @@ export class MemoryState {
   /** Valid chains and their candidates by tenant, then capability, for one revision. */
   readonly routeCandidates = new Map<string, Map<string, RouteCandidates>>();
 
-  advanceRevision(): void {
-    this.revision += 1;
+  /** [revision-advances]: strictly, by the registry's own step. */
+  advanceRevision(step: number): void {
+    this.revision += step;
     this.catalogViews.clear();
     this.routeCandidates.clear();
   }

@@ -34,10 +34,11 @@ import {
   type WriteResult,
 } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
+import { referenceChoices, type ReferenceChoices } from '../../domain/choices.ts';
 import { circuitView } from '../../domain/circuit.ts';
 import { bindingScopeKey, tiebreakHash } from '../../domain/digest.ts';
 import { faultHooks, type FaultHooks } from '../../domain/faults.ts';
-import { uuidv7FenceTokens, type FenceTokenSource } from '../../domain/fence-token.ts';
+import { fenceTokenSource, type FenceTokenSource } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { decidePutAdmissionPolicy } from '../../domain/rules/admission-policy.ts';
 import { bindingKeyOf, decidePutBinding } from '../../domain/rules/binding.ts';
@@ -67,25 +68,27 @@ export class MemoryStore implements RegistryStore {
   private readonly clock: Clock;
   private readonly fenceTokens: FenceTokenSource;
   private readonly fault: FaultHooks;
+  private readonly choices: ReferenceChoices;
 
   constructor(options: StoreOptions = {}) {
     this.limits = validateLimits({ ...DEFAULT_LIMITS, ...options.limits });
     this.clock = options.clock ?? systemClock;
-    this.fenceTokens = options.fenceTokens ?? uuidv7FenceTokens;
+    this.choices = referenceChoices(options.choices);
+    this.fenceTokens = options.fenceTokens ?? fenceTokenSource(this.choices.fenceTokens);
     this.fault = faultHooks(options.faults);
-    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, fault: this.fault };
+    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, fault: this.fault, choices: this.choices };
   }
 
   private readonly routingDeps: routing.RoutingDeps;
 
   private result<T>(outcome: WriteOutcome, record: T): WriteResult<T> {
-    if (outcome === 'applied') this.state.advanceRevision();
+    if (outcome === 'applied') this.state.advanceRevision(this.choices.revisionStep);
     return { outcome, catalog_revision: this.state.revision, record };
   }
 
   private replicaView(r: StoredReplica): ConnectorReplica {
     const cursor = this.state.replicaCursor.at(r.row);
-    return { ...r.provision, active_assignments: cursor.active, circuit: circuitView(cursor, this.clock()) };
+    return { ...r.provision, active_assignments: cursor.active, circuit: circuitView(cursor, this.clock(), this.choices) };
   }
 
   // ---- catalog ------------------------------------------------------------
@@ -96,7 +99,7 @@ export class MemoryStore implements RegistryStore {
   }
 
   async queryCatalog(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
-    return queryCatalog(this.state, query, ctx, this.limits, this.fault.cursorIgnoresRevision);
+    return queryCatalog(this.state, query, ctx, this.limits, this.fault.cursorIgnoresRevision, this.choices);
   }
 
   async catalogRevision(): Promise<number> {
@@ -186,6 +189,7 @@ export class MemoryStore implements RegistryStore {
         storedDefinition: (id) => s.definitions.get(id)?.definition,
       },
       this.limits,
+      this.choices,
     );
     if (decision.outcome === 'applied') {
       for (const d of decision.definitions) {
@@ -210,7 +214,7 @@ export class MemoryStore implements RegistryStore {
     const enabledBindingCapabilities = [...(s.bindingsByInstance.get(record?.id) ?? [])]
       .filter((b) => b.record.enabled)
       .map((b) => b.record.capability_id);
-    const outcome = decidePutInstance(record, { existing: s.instances.get(record?.id), version, enabledBindingCapabilities });
+    const outcome = decidePutInstance(record, { existing: s.instances.get(record?.id), version, enabledBindingCapabilities }, this.choices.writeRulesReversed);
     if (outcome === 'applied') s.instances.set(record.id, own(record));
     return this.result(outcome, s.instances.get(record.id)!);
   }
@@ -238,7 +242,7 @@ export class MemoryStore implements RegistryStore {
   async provisionReplica(record: ReplicaProvision): Promise<WriteResult<ConnectorReplica>> {
     const s = this.state;
     const existing = s.replicas.get(record?.id);
-    const outcome = decideProvisionReplica(record, existing?.provision, s.instances.get(record?.instance_id));
+    const outcome = decideProvisionReplica(record, existing?.provision, s.instances.get(record?.instance_id), this.choices.reprovisionOriginal);
     if (outcome === 'applied') {
       const provision = own(record);
       const row = s.replicaTable.add({
@@ -246,7 +250,7 @@ export class MemoryStore implements RegistryStore {
         status: provision.status,
         leaseMs: fromTimestamp(provision.lease_expires_at),
         capacity: provision.capacity,
-        hash: tiebreakHash(provision.id),
+        hash: tiebreakHash(provision.id, this.choices.tiebreakSalt),
         version: s.versionIndex.get(provision.version_id)!,
         topology: provision.topology,
       });

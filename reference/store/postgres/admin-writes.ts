@@ -15,12 +15,14 @@ import { preloadDraft } from './draft-preload.ts';
 import { WriteDraft } from './write-draft.ts';
 import { BATCH_OP_ROLES } from '../batch.ts';
 import type { BatchOp } from '../../../contract/records.ts';
+import type { ReferenceChoices } from '../../domain/choices.ts';
 
 export interface AdminWritesOptions {
   control: pg.Pool | undefined;
   data: pg.Pool;
   limits: RegistryLimits;
   clock: Clock;
+  choices: ReferenceChoices;
 }
 
 function opOf(item: unknown): BatchOp | undefined {
@@ -90,16 +92,16 @@ export class AdminWrites {
       if (control) await run(control, sql('lock-catalog-exclusive'));
       const draft = new WriteDraft();
       await preloadDraft(draft, items, (control ?? data)!, data);
-      const admin = new DraftAdministrator(draft, { limits: this.o.limits, nowMs, catalogWrites: control !== undefined });
+      const admin = new DraftAdministrator(draft, { limits: this.o.limits, nowMs, catalogWrites: control !== undefined, choices: this.o.choices });
       const result = await body(admin);
       const revision =
-        (control ? await flushCatalog(draft, control, nowMs) : null) ??
+        (control ? await flushCatalog(draft, control, nowMs, this.o.choices.revisionStep) : null) ??
         (await run<{ revision: number }>((control ?? data)!, sql('read-revision')))[0]!.revision;
       // The catalog commits first: a new replica may reference a new instance
       // (a foreign key the data transaction checks), never the reverse. A
       // group mixing both kinds therefore commits in two steps.
       await close('control', true);
-      if (data && draft.hasLifecycleChanges) await flushLifecycle(draft, data);
+      if (data && draft.hasLifecycleChanges) await flushLifecycle(draft, data, this.o.choices.tiebreakSalt);
       await close('data', true);
       return { result, revision };
     } catch (err) {

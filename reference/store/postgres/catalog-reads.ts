@@ -6,7 +6,7 @@
 // views. Definitions never change once stored, so they are cached for good.
 import type pg from 'pg';
 import type { CapabilityDefinition, CapabilityPage, CatalogContext, CatalogQuery, RegistryLimits, ResolvedCapability } from '../../../contract/records.ts';
-import { assemblePage, normaliseQuery, textMatches, type VisibleDefinition } from '../../domain/catalog.ts';
+import { assemblePage, normaliseQuery, textMatches, type CatalogChoices, type VisibleDefinition } from '../../domain/catalog.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { run, transaction, type Db } from './database.ts';
@@ -44,11 +44,12 @@ export class CatalogReader {
     private readonly pool: pg.Pool,
     private readonly limits: RegistryLimits,
     private readonly skipRevisionCheck: boolean,
+    private readonly choices: CatalogChoices,
   ) {}
 
   async query(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
     return this.atOneRevision(async (db, revision) => {
-      const q = normaliseQuery(query, revision, this.limits, this.skipRevisionCheck);
+      const q = normaliseQuery(query, revision, this.limits, this.skipRevisionCheck, this.choices);
       let entries = (await this.view(db, ctx, revision)).entries.filter(
         (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
       );
@@ -58,7 +59,7 @@ export class CatalogReader {
       }
       // Plan the page on ids and sizes, then fetch only the definitions it holds.
       const placeholders: VisibleDefinition[] = entries.map((e) => ({ id: e.id, size: e.size, definition: { capability: { id: e.id } } as CapabilityDefinition }));
-      const plan = assemblePage(placeholders, q, revision, this.limits);
+      const plan = assemblePage(placeholders, q, revision, this.limits, this.choices);
       const ids = plan.capabilities.map((d) => d.capability.id);
       const definitions = await this.loadDefinitions(db, ids);
       return { ...plan, capabilities: ids.map((id) => definitions.get(id)!) };

@@ -19,6 +19,7 @@ import type {
   WriteOutcome,
   WriteResult,
 } from '../../../contract/records.ts';
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import { circuitView, CLOSED_CIRCUIT } from '../../domain/circuit.ts';
 import { bindingScopeKey } from '../../domain/digest.ts';
 import { decidePutAdmissionPolicy } from '../../domain/rules/admission-policy.ts';
@@ -37,6 +38,7 @@ export interface DraftAdminOptions {
   nowMs: number;
   /** False for a data-plane-only store: catalog writes are refused. */
   catalogWrites: boolean;
+  choices: ReferenceChoices;
 }
 
 /** A copy the caller cannot alter through its own reference. */
@@ -68,7 +70,7 @@ export class DraftAdministrator implements RegistryAdministrator {
   }
 
   replicaView(r: DraftReplica): ConnectorReplica {
-    return { ...r.provision, active_assignments: r.active, circuit: circuitView(r.circuit, this.options.nowMs) };
+    return { ...r.provision, active_assignments: r.active, circuit: circuitView(r.circuit, this.options.nowMs, this.options.choices) };
   }
 
   async putConnectorType(record: ConnectorType): Promise<WriteResult<ConnectorType>> {
@@ -101,6 +103,7 @@ export class DraftAdministrator implements RegistryAdministrator {
         storedDefinition: (id) => d.definitions.get(id),
       },
       this.options.limits,
+      this.options.choices,
     );
     if (decision.outcome === 'applied') {
       const stored: ConnectorVersion = { ...own(record), supply_chain_qualified: true, admitted_at: toTimestamp(this.options.nowMs) };
@@ -124,7 +127,7 @@ export class DraftAdministrator implements RegistryAdministrator {
     const version = v && { connector_type_id: v.row.type_id, implements: (c: string) => v.capabilityIds.has(c) };
     const enabled = d.enabledBindings.get(record?.id);
     const enabledBindingCapabilities = [...(enabled?.values() ?? [])].map((b) => b.capability_id);
-    const outcome = decidePutInstance(record, { existing: d.instances.get(record?.id), version, enabledBindingCapabilities });
+    const outcome = decidePutInstance(record, { existing: d.instances.get(record?.id), version, enabledBindingCapabilities }, this.options.choices.writeRulesReversed);
     if (outcome === 'applied') d.putInstance(own(record));
     return this.result(outcome, d.instances.get(record.id)!);
   }
@@ -157,7 +160,7 @@ export class DraftAdministrator implements RegistryAdministrator {
   async provisionReplica(record: ReplicaProvision): Promise<WriteResult<ConnectorReplica>> {
     const d = this.draft;
     const existing = d.replicas.get(record?.id);
-    const outcome = decideProvisionReplica(record, existing?.provision, d.instances.get(record?.instance_id));
+    const outcome = decideProvisionReplica(record, existing?.provision, d.instances.get(record?.instance_id), this.options.choices.reprovisionOriginal);
     if (outcome === 'applied') d.provisionReplica({ provision: own(record), active: 0, circuit: CLOSED_CIRCUIT });
     return this.result(outcome, this.replicaView(d.replicas.get(record.id)!));
   }

@@ -10,7 +10,7 @@ import type { WriteDraft } from './write-draft.ts';
 const json = (v: unknown) => JSON.stringify(v);
 
 /** Writes the staged catalog changes; returns the new revision, or null when nothing changed. */
-export async function flushCatalog(draft: WriteDraft, db: Db, nowMs: number): Promise<number | null> {
+export async function flushCatalog(draft: WriteDraft, db: Db, nowMs: number, revisionStep: number): Promise<number | null> {
   const s = draft.staged;
   if (s.types.size > 0) {
     const types = [...s.types].map((id) => draft.types.get(id)!);
@@ -91,12 +91,12 @@ export async function flushCatalog(draft: WriteDraft, db: Db, nowMs: number): Pr
     ]);
   }
   if (!draft.catalogChanged) return null;
-  const [row] = await run<{ revision: number }>(db, sql('bump-revision'), [nowMs]);
+  const [row] = await run<{ revision: number }>(db, sql('bump-revision'), [nowMs, revisionStep]);
   return row!.revision;
 }
 
 /** Writes the staged replica changes (their ids are locked by the draft's preload). */
-export async function flushLifecycle(draft: WriteDraft, db: Db): Promise<void> {
+export async function flushLifecycle(draft: WriteDraft, db: Db, tiebreakSalt: number): Promise<void> {
   const s = draft.staged;
   if (s.newReplicas.size > 0) {
     const rs = [...s.newReplicas].map((id) => draft.replicas.get(id)!.provision);
@@ -111,7 +111,7 @@ export async function flushLifecycle(draft: WriteDraft, db: Db): Promise<void> {
       rs.map((r) => fromTimestamp(r.lease_expires_at)),
       rs.map((r) => r.capacity),
       rs.map((r) => r.health_revision),
-      rs.map((r) => tiebreakHash(r.id)),
+      rs.map((r) => tiebreakHash(r.id, tiebreakSalt)),
       rs.map(json),
     ]);
     // The id locks make a concurrent creation impossible; a miss means a defect, never a success.

@@ -13,7 +13,8 @@
 //   STORAGE_UNAVAILABLE naming the missing control-plane credentials.
 import { DEFAULT_LIMITS } from '../../../contract/records.ts';
 import { faultHooks } from '../../domain/faults.ts';
-import { uuidv7FenceTokens } from '../../domain/fence-token.ts';
+import { referenceChoices } from '../../domain/choices.ts';
+import { fenceTokenSource } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { systemClock } from '../../domain/time.ts';
 import type { RegistryStore, StoreOptions } from '../registry-store.ts';
@@ -50,6 +51,7 @@ export interface PostgresStoreOptions extends StoreOptions {
 
 export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<RegistryStore> {
   const limits = validateLimits({ ...DEFAULT_LIMITS, ...options.limits });
+  const choices = referenceChoices(options.choices);
   let server: EmbeddedServer | undefined;
   let url = options.url;
   if (!url && !options.controlUrl && !options.dataUrl) {
@@ -92,8 +94,9 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       data,
       limits,
       clock: options.clock ?? systemClock,
-      fenceTokens: options.fenceTokens ?? uuidv7FenceTokens,
+      fenceTokens: options.fenceTokens ?? fenceTokenSource(choices.fenceTokens),
       fault: faultHooks(options.faults),
+      choices,
       onClose: server ? () => server.stop() : undefined,
     });
   } catch (err) {

@@ -33,6 +33,7 @@ import type {
   VersionStatus,
   WriteResult,
 } from '../../../contract/records.ts';
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import { circuitView } from '../../domain/circuit.ts';
 import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
@@ -70,6 +71,7 @@ export interface PostgresStoreParts {
   clock: Clock;
   fenceTokens: FenceTokenSource;
   fault: FaultHooks;
+  choices: ReferenceChoices;
   /** Runs after the pools end (e.g. stops an embedded server). */
   onClose?: () => Promise<void>;
 }
@@ -83,9 +85,9 @@ export class PostgresStore implements RegistryStore {
 
   constructor(private readonly parts: PostgresStoreParts) {
     this.limits = parts.limits;
-    this.admin = new AdminWrites({ control: parts.control, data: parts.data, limits: parts.limits, clock: parts.clock });
-    this.catalog = new CatalogReader(parts.data, parts.limits, parts.fault.cursorIgnoresRevision);
-    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, fault: parts.fault, eligible: new EligibleChains() };
+    this.admin = new AdminWrites({ control: parts.control, data: parts.data, limits: parts.limits, clock: parts.clock, choices: parts.choices });
+    this.catalog = new CatalogReader(parts.data, parts.limits, parts.fault.cursorIgnoresRevision, parts.choices);
+    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, fault: parts.fault, choices: parts.choices, eligible: new EligibleChains() };
   }
 
   /** Whether this process holds catalog credentials (false: data plane only). */
@@ -168,7 +170,7 @@ export class PostgresStore implements RegistryStore {
     assertShape<string>('ReplicaId', id);
     const [row] = await read<ReplicaRow>(this.parts.data, sql('load-replicas'), [[id]]);
     if (!row) return null;
-    return { ...provisionOf(row), active_assignments: row.active_assignments, circuit: circuitView(circuitOf(row), this.parts.clock()) };
+    return { ...provisionOf(row), active_assignments: row.active_assignments, circuit: circuitView(circuitOf(row), this.parts.clock(), this.parts.choices) };
   }
 
   async getAdmissionCounter(kind: ScopeKind, key: string): Promise<AdmissionCounter> {

@@ -7,6 +7,7 @@
 import type { ReplicaProvision, ResolveRequest, TopologyPreference } from '../../../contract/records.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
+import { namedBinding } from '../../domain/resolve-decision.ts';
 import { bindingUnavailable, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
 import { provisionOf, replicaFactsOf, type ReplicaRow } from './rows.ts';
 import { arrayText } from './sql.ts';
@@ -123,6 +124,8 @@ export interface EligibleSet {
   readonly publication: string;
   readonly count: number;
   readonly firstInstanceId: string | undefined;
+  /** The instance of the last eligible binding sharing the first one's priority. */
+  readonly lastOfFirstPriorityId: string | undefined;
   /** The arguments as array text, rendered once. */
   readonly instanceIds: string;
   readonly versionIds: string;
@@ -166,6 +169,7 @@ export class EligibleChains {
       publication,
       count: eligible.length,
       firstInstanceId: eligible[0]?.instance_id,
+      lastOfFirstPriorityId: namedBinding(eligible, (c) => c.priority, 'last')?.instance_id,
       instanceIds,
       versionIds,
       priorities,
@@ -189,7 +193,7 @@ export class EligibleChains {
 }
 
 /** The arguments of open-route.sql for a request and the eligible set the caller holds (if any). */
-export function openRouteArgs(tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): unknown[] {
+export function openRouteArgs(tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number, tiebreakSalt: number): unknown[] {
   const pref: TopologyPreference = req.topology ?? {};
   const residency = pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null;
   const s = set ?? NO_SET;
@@ -206,7 +210,7 @@ export function openRouteArgs(tenantId: string, req: ResolveRequest, set: Eligib
     residency,
     pref.region ?? null,
     pref.zone ?? null,
-    tiebreakHash(req.action_id),
+    tiebreakHash(req.action_id, tiebreakSalt),
   ];
 }
 
@@ -221,10 +225,17 @@ export interface Choice {
  * route at the eligible set's publication; REPLICA_UNAVAILABLE or
  * BINDING_UNAVAILABLE when it selected none.
  */
-export function choiceOf(open: OpenRouteRow<unknown>, eligible: EligibleSet, tenantId: string, req: ResolveRequest, nowMs: number): Choice {
+export function choiceOf(
+  open: OpenRouteRow<unknown>,
+  eligible: EligibleSet,
+  tenantId: string,
+  req: ResolveRequest,
+  nowMs: number,
+  named: 'first' | 'last' = 'first',
+): Choice {
   if (open.outcome === 'none' || open.outcome === 'contended') {
     if (eligible.firstInstanceId === undefined) throw bindingUnavailable(tenantId, req.capability_id);
-    throw replicaUnavailable(eligible.firstInstanceId);
+    throw replicaUnavailable(named === 'first' ? eligible.firstInstanceId : eligible.lastOfFirstPriorityId!);
   }
   const { replica: selected, chain } = open;
   if (open.outcome !== 'selected' || !selected || !chain) throw storageUnavailable(`the route opening answered ${open.outcome}`);

@@ -18,6 +18,7 @@ import { buildReservation, IMPLICIT_DEFAULT_POLICY } from '../../domain/admissio
 import { buildAssignment } from '../../domain/assignment.ts';
 import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import type { FaultHooks } from '../../domain/faults.ts';
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { capacityExceeded, fenceLost, replicaUnavailable, storageUnavailable } from '../../../contract/registry-error.ts';
 import { capacityRefusal, newRouteScopes, pinnedRouteUsable, resolvePath, retryScopes } from '../../domain/resolve-decision.ts';
@@ -34,6 +35,7 @@ export interface RoutingContext {
   clock: Clock;
   fenceTokens: FenceTokenSource;
   fault: FaultHooks;
+  choices: ReferenceChoices;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
 }
@@ -123,8 +125,8 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
 }
 
 /** The opening call again, in the open transaction (after a reload of the bindings, or the reselect fault's delete). */
-async function openAgain(tx: MessageTransaction, tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): Promise<OpenRow> {
-  const [row] = await run<OpenRow>(tx.db, sql('open-route'), openRouteArgs(tenantId, req, set, nowMs));
+async function openAgain(ctx: RoutingContext, tx: MessageTransaction, tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): Promise<OpenRow> {
+  const [row] = await run<OpenRow>(tx.db, sql('open-route'), openRouteArgs(tenantId, req, set, nowMs, ctx.choices.tiebreakSalt));
   return row!;
 }
 
@@ -145,16 +147,16 @@ async function createRoute(
     const rows = await run<ChainRow>(tx.db, sql('routing-bindings'), [tenantId, req.capability_id]);
     const valid = rows.filter((row) => chainValid(row, tenantId, req.capability_id));
     eligible = ctx.eligible.put(tenantId, req.capability_id, open.publication!, valid);
-    open = await openAgain(tx, tenantId, req, eligible, nowMs);
+    open = await openAgain(ctx, tx, tenantId, req, eligible, nowMs);
     if (open.outcome === 'stale' || open.outcome === 'route') throw storageUnavailable(`the route opening answered ${open.outcome} under its own locks`);
   }
   // Every eligible replica held by a concurrent resolve: a bounded number of
   // further attempts, a pause apart ([route-contention]).
   for (let attempt = 1; open.outcome === 'contended' && attempt <= ROUTE_LOCK_RETRIES; attempt++) {
     await sleep(ROUTE_LOCK_RETRY_MS);
-    open = await openAgain(tx, tenantId, req, eligible, nowMs);
+    open = await openAgain(ctx, tx, tenantId, req, eligible, nowMs);
   }
-  const { chain, replica, provision } = choiceOf(open, eligible, tenantId, req, nowMs);
+  const { chain, replica, provision } = choiceOf(open, eligible, tenantId, req, nowMs, ctx.choices.equalPriorityInstance);
   const policy: AdmissionPolicy = chain.quota_policy_ref === null ? IMPLICIT_DEFAULT_POLICY : policyOfChain(chain);
   const admission = buildReservation(chain.quota_policy_ref, policy, {
     tenantId,
@@ -273,7 +275,7 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
   const cached = ctx.eligible.get(tenantId, req.capability_id);
   // One message opens the transaction: the action's lock and its route, then
   // for a new route the publication lock and the selected replica's lock.
-  return messageTransaction(ctx.data, sql('open-route'), openRouteArgs(tenantId, req, cached, nowMs), async (tx) => {
+  return messageTransaction(ctx.data, sql('open-route'), openRouteArgs(tenantId, req, cached, nowMs, ctx.choices.tiebreakSalt), async (tx) => {
     const opened = tx.opened.rows[0] as OpenRow;
     const existing = opened.outcome === 'route' ? opened.route! : undefined;
     switch (resolvePath(existing, tenantId, req, ctx.fault)) {
@@ -284,7 +286,7 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
       case 'reselect': {
         await run(tx.db, sql('delete-route'), [req.action_id]);
         const current = ctx.eligible.get(tenantId, req.capability_id);
-        return createRoute(ctx, tx, tenantId, req, await openAgain(tx, tenantId, req, current, nowMs), current, nowMs);
+        return createRoute(ctx, tx, tenantId, req, await openAgain(ctx, tx, tenantId, req, current, nowMs), current, nowMs);
       }
       case 'reacquire':
         return reacquire(ctx, tx, req.action_id);
@@ -315,7 +317,7 @@ export async function settle(
     const path = settlePath(found, tenantId, actionId, assignment, ctx.fault);
     const stored = found!; // settlePath refuses a missing route
     if (path === 'unreleased') return unreleased(actionId, stored.last_settlement);
-    const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock());
+    const circuit = circuitAfterSettlement(circuitOf(stored), outcome, stored.assignment.admission, ctx.clock(), ctx.choices);
     const [result] = await tx
       .commitWith<{ routes: number }>(sql('settle-route'), [
         actionId,
