@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { withNemesis, type NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
 import { replayFlags, type NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
+import type { FaultBandRow, TrafficRow } from '../../reports/schemas/faults-result.ts';
 import { readJournal } from './journal.ts';
 import { loadVerdictKey, type LoadReport } from './load-report.ts';
 import { runLoad, type LoadRunOptions, type LoadRunOutcome } from './run-load.ts';
@@ -31,16 +32,22 @@ export interface FaultsSummary extends NemesisFigures {
   replay: string;
   /** What the run measured but, under faults, does not judge. */
   not_judged: string[];
+  /** Every fault, in milliseconds since the schedule started. */
+  bands: FaultBandRow[];
+  /** Traffic per second through the proxy; empty without one. */
+  traffic: TrafficRow[];
 }
 
 export type JudgedReport = LoadReport & { faults: FaultsSummary };
+/** A load report, with its faults when the run was under a nemesis. */
+export type MaybeUnderFaults = LoadReport & { faults?: FaultsSummary };
 
 const INTERRUPTED = /^phase [^:]+: interrupted, not finished/;
 const BASELINE_INVARIANTS = new Set(['reservations_released', 'replicas_at_baseline', 'counters_at_baseline']);
 const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, INTERRUPTED, /^could not judge at this rate/];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
-export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, replay: string, indeterminateOps: number): JudgedReport {
+export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, replay: string, indeterminateOps: number, timeline: Pick<FaultsSummary, 'bands' | 'traffic'> = { bands: [], traffic: [] }): JudgedReport {
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
   // A phase cut at its budget may have left requests in flight whose actions the harness never learned:
@@ -57,7 +64,7 @@ export function judgeUnderFaults(report: LoadReport, figures: NemesisFigures, re
     verdict: noFaults.length > 0 && verdict === 'pass' ? 'could-not-judge' : verdict,
     reasons: [...noFaults, ...undecided, ...reasons],
     could_not_judge: [...noFaults, ...undecided],
-    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured) },
+    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured), bands: [...timeline.bands], traffic: [...timeline.traffic] },
   };
 }
 
@@ -90,7 +97,7 @@ export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: Nemes
   const outcome = under.value;
   if (!outcome.report || !outcome.outDir) return outcome;
   const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
-  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length);
+  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length, { bands: under.bands, traffic: under.proxy?.traffic() ?? [] });
   await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
   for (const line of faultsLines(judged.faults)) log(line);
   const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;

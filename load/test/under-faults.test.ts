@@ -5,6 +5,7 @@
 // audit under the same faults. Latency thresholds and phase checks under
 // faults are reported, never judged; audited invariants always are.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
@@ -45,6 +46,11 @@ test('the reference passes a load run under faults on its audit, and the report 
   assert.ok(report.faults.recovery_ms_max !== null);
   assert.equal(typeof report.faults.indeterminate_ops, 'number');
   assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+  // The rewritten report pages carry the faults, not only summary.json.
+  const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
+  assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<svg[^>]*faults shaded/);
+  assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
+  assert.ok(report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0, 'the timeline has its faults and traffic');
 });
 
 test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
