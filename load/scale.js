@@ -108,7 +108,7 @@ export function replicaMonitorPhase() {
   replicaMonitor(plan, data);
 }
 export function breakpointRoutesPhase() {
-  sustainedRoute(plan, data, BREAKPOINT_PHASE, exec.scenario.name, true);
+  sustainedRoute(plan, data, BREAKPOINT_PHASE, exec.scenario.name);
 }
 
 /** @param {any} summaryData */

@@ -38,7 +38,7 @@ export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: Nemes
   const outcome = under.value;
   if (!outcome.report || !outcome.outDir) return outcome;
   const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
-  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length);
+  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length, { bands: under.bands, traffic: under.proxy?.traffic() ?? [] });
   await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
   for (const line of faultsLines(judged.faults)) log(line);
   const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;

@@ -1,7 +1,7 @@
 // What a run under a nemesis prints when it ends: the faults it injected,
 // how long the registry took to recover, what the proxy disturbed, and the
 // flags that replay the same schedule.
-import type { FaultFigures } from '../../load/runner/judge-under-faults.ts';
+import type { FaultFigures } from '../../load/runner/fault-figures.ts';
 import type { FaultProxy } from './fault-proxy.ts';
 import type { FaultBand, Schedule } from './nemesis.ts';
 

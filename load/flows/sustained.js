@@ -34,22 +34,20 @@ function poolsOf(plan, data) {
 
 /**
  * One resolve+settle; the breakpoint ramp runs it too, as its own phase,
- * with ids of each step's scenario. A test that may be aborted (the ramp's)
- * cuts iterations wherever they are, a resolve in flight included: there
- * each action is journaled before it is resolved, so the runner can settle
+ * with ids of each step's scenario. An abort of the ramp's test cuts
+ * iterations wherever they are, a resolve in flight included: the request
+ * helpers journal each action before resolving it, so the runner can settle
  * a route the cut left held.
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {string} [phase]
  * @param {string} [idPart] what makes the action ids of this phase and scenario unique
- * @param {boolean} [abortable]
  */
-export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained', abortable = false) {
+export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained') {
   const client = registryClient(plan, phase);
   const n = exec.scenario.iterationInTest;
   const k = 1 + (n % routingTenants(plan, data, phase));
   const actionId = `act-${plan.run_id}-${idPart}-${n}`;
-  if (abortable) journal({ k: 'attempt', action_id: actionId, tenant: k });
   const res = send(client.resolve(k, actionId, data.primaryCapability(k)));
   const allowed = expectResponse(res, ['200', '429:CAPACITY_EXCEEDED']);
   verify(phase, '01 sustained: resolve admitted or refused with CAPACITY_EXCEEDED', allowed);

@@ -104,6 +104,20 @@ export function indeterminate(res) {
   return res.status === 0 || (res.status === 503 && errorCodeOf(res) === 'STORAGE_UNAVAILABLE');
 }
 
+/**
+ * Journals the action of each resolve before it is sent: a phase cut at its
+ * budget, or a test aborted, may leave a resolve in flight whose answer the
+ * flow never reads, and the runner settles what such an action holds before
+ * the audit only when it can name it.
+ * @param {RegistryRequest[]} requests
+ */
+function journalAttempts(requests) {
+  for (const r of requests) {
+    if (r.tenant === undefined || !r.params.tags || r.params.tags['operation'] !== 'resolve') continue;
+    journal({ k: 'attempt', action_id: JSON.parse(String(r.body)).action_id, tenant: r.tenant });
+  }
+}
+
 /** @param {RegistryRequest} r */
 function sendOnce(r) {
   return /** @type {Response} */ (http.request(r.method, r.url, r.body, r.params));
@@ -135,6 +149,7 @@ function untilDeterminate(r, first) {
 
 /** @param {RegistryRequest} r */
 export function send(r) {
+  journalAttempts([r]);
   return untilDeterminate(r, sendOnce(r));
 }
 
@@ -149,6 +164,7 @@ export function sendAll(requests, width = requests.length) {
   const out = [];
   for (let i = 0; i < requests.length; i += Math.max(1, width)) {
     const wave = requests.slice(i, i + Math.max(1, width));
+    journalAttempts(wave);
     const plain = wave.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
     const responses = /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (plain))));
     responses.forEach((res, j) => out.push(untilDeterminate(/** @type {RegistryRequest} */ (wave[j]), res)));

@@ -48,7 +48,7 @@ export interface IndeterminateFact {
   tenant: number;
 }
 
-/** An action the flow journaled before resolving it, in a test that may cut it there. */
+/** An action the flows journaled before sending its resolve: a cut may leave the resolve in flight. */
 export interface AttemptFact {
   action_id: string;
   /** 1-based tenant number: the plan's token for it. */
@@ -68,7 +68,7 @@ export interface Journal {
   phases: PhaseTiming[];
   /** Resolves and settlements still indeterminate after the flow's retries. */
   indeterminate: IndeterminateFact[];
-  /** Actions about to be resolved in a test that may cut them (the breakpoint ramp's). */
+  /** Every action a resolve was sent for, journaled before the request left. */
   attempts: AttemptFact[];
   /** Actions whose settlement the flows saw answered. */
   settled: Set<string>;
@@ -125,6 +125,8 @@ export function parseJournal(text: string): Journal {
         break;
       case 'attempt':
         j.attempts.push(fact as unknown as AttemptFact);
+        // A resolve sent again for a settled action may reserve again: until a later settlement is answered, it is not settled.
+        j.settled.delete(fact['action_id'] as string);
         break;
       default:
         j.malformed++;

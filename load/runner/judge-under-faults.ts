@@ -9,18 +9,8 @@
 // checked routes pinned, reservations released, replicas and counters back
 // at baseline, never over capacity. A violation there fails the run; an
 // audit that could not read fails nothing and judges nothing.
+import type { FaultBandRow, FaultFigures, TrafficRow } from './fault-figures.ts';
 import type { LoadReport } from './load-report.ts';
-
-/** What the nemesis did during the run, as it counts it (certify/nemesis/nemesis-summary.ts). */
-export interface FaultFigures {
-  faults: number;
-  by_fault: Record<string, number>;
-  recovery_ms_max: number | null;
-  recovery_ms_median: number | null;
-  forwarded: number;
-  reset_before_forward: number;
-  lost_after_forward: number;
-}
 
 export interface FaultsSummary extends FaultFigures {
   /** Resolves and settlements still without an answer after the flows' retries; the audit read each back. */
@@ -29,25 +19,26 @@ export interface FaultsSummary extends FaultFigures {
   replay: string;
   /** What the run measured but, under faults, does not judge. */
   not_judged: string[];
+  /** Every fault, in milliseconds since the schedule started. */
+  bands: FaultBandRow[];
+  /** Traffic per second through the proxy; empty without one. */
+  traffic: TrafficRow[];
 }
 
 export type JudgedReport = LoadReport & { faults: FaultsSummary };
+/** A load report, with its faults when the run was under a nemesis. */
+export type MaybeUnderFaults = LoadReport & { faults?: FaultsSummary };
 
-const INTERRUPTED = /^phase [^:]+: interrupted, not finished/;
-const BASELINE_INVARIANTS = new Set(['reservations_released', 'replicas_at_baseline', 'counters_at_baseline']);
-const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, INTERRUPTED, /^could not judge at this rate/];
+// A phase cut at its budget is measured too: every action whose resolve it may have left in flight was journaled
+// before the request left, so the runner settled what it holds and the baseline invariants judge as always.
+const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, /^phase [^:]+: interrupted, not finished/, /^could not judge at this rate/];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
-export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, replay: string, indeterminateOps: number): JudgedReport {
+export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, replay: string, indeterminateOps: number, timeline: Pick<FaultsSummary, 'bands' | 'traffic'> = { bands: [], traffic: [] }): JudgedReport {
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
-  // A phase cut at its budget may have left requests in flight whose actions the harness never learned:
-  // what they reserve no sweep can find, so the baseline invariants cannot blame the registry. Safety ones still judge.
-  const cut = report.reasons.some((r) => INTERRUPTED.test(r));
-  const unknowable = (i: { id: string; ok: boolean }) => cut && !i.ok && BASELINE_INVARIANTS.has(i.id);
-  for (const i of (report.audit?.invariants ?? []).filter(unknowable)) undecided.push(`audit: ${i.description}: not judged, a phase cut at its budget under faults may have left reservations no one can name`);
-  const reasons = report.reasons.filter((r) => !measured(r) && !report.could_not_judge.includes(r) && !(report.audit?.invariants ?? []).some((i) => unknowable(i) && r.startsWith(`audit: ${i.description}`)));
-  const violated = (report.audit?.invariants ?? []).some((i) => !i.ok && !unknowable(i));
+  const reasons = report.reasons.filter((r) => !measured(r) && !report.could_not_judge.includes(r));
+  const violated = (report.audit?.invariants ?? []).some((i) => !i.ok);
   const verdict: LoadReport['verdict'] = violated ? 'fail' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
   const noFaults = figures.faults === 0 ? ['no fault was injected during the load: it judged nothing under faults'] : [];
   return {
@@ -55,7 +46,7 @@ export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, repl
     verdict: noFaults.length > 0 && verdict === 'pass' ? 'could-not-judge' : verdict,
     reasons: [...noFaults, ...undecided, ...reasons],
     could_not_judge: [...noFaults, ...undecided],
-    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured) },
+    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured), bands: [...timeline.bands], traffic: [...timeline.traffic] },
   };
 }
 

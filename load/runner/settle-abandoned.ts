@@ -2,8 +2,9 @@
 // settlement may still hold reservations no one will release — resolves and
 // settlements that stayed indeterminate after the flows' retries
 // ([failure-indeterminate]), iterations cut between resolve and settle
-// at a phase's end, and those an aborted test cut during their resolve (the
-// flows journal such actions before resolving them). As a dispatcher would, the runner reads each such
+// at a phase's end, and those a phase cut at its budget or an aborted test
+// cut during their resolve (the flows journal every action before sending
+// its resolve). As a dispatcher would, the runner reads each such
 // action's route and settles it when it is reserved, so the audit never
 // blames the registry for reservations the harness abandoned. Routes whose
 // settlement was answered are left alone: the audit checks those. A read or

@@ -1,27 +1,35 @@
 // A loopback proxy in front of a registry for the load tests: it forwards
 // every request, except that `turn` may answer one itself (a registry that
-// cannot take the seed) or forward it and change the status of the answer
-// (a registry whose answers a threshold counts as unexpected).
+// cannot take the seed), forward it and change the status of the answer
+// (a registry whose answers a threshold counts as unexpected), or forward
+// it and pass the answer on only `holdMs` later (the registry acted; a
+// phase whose budget ends first never hears it).
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-export type Turn = (req: IncomingMessage) => { answer: number; code: string } | { status: number } | null;
+export type Turn = (req: IncomingMessage, body: string) => { answer: number; code: string } | { status: number } | { holdMs: number } | null;
 
 export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const change = turn(req);
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const change = turn(req, body.toString('utf8'));
     if (change && 'answer' in change) {
-      req.resume();
       res.writeHead(change.answer, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: change.code, message: 'from the test front' } }));
       return;
     }
     const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(change ? change.status : answer.statusCode!, answer.headers);
-      answer.pipe(res);
+      const pass = () => {
+        res.writeHead(change && 'status' in change ? change.status : answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      };
+      if (change && 'holdMs' in change) setTimeout(pass, change.holdMs);
+      else pass();
     });
     out.on('error', () => res.destroy());
-    req.pipe(out);
+    out.end(body);
   });
   server.on('connection', (s) => {
     sockets.add(s);

@@ -3,8 +3,10 @@
 // did, and the report counts the faults, the indeterminate operations and
 // the recovery times; a registry that overbooks still fails through the
 // audit under the same faults. Latency thresholds and phase checks under
-// faults are reported, never judged; audited invariants always are.
+// faults are reported, never judged; audited invariants always are, after a
+// phase cut at its budget too.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
@@ -18,6 +20,7 @@ import type { LoadEnvironment } from '../runner/environment.ts';
 import { parseJournal } from '../runner/journal.ts';
 import { buildLoadReport, type EngineSummary } from '../runner/load-report.ts';
 import type { NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
+import { startFront } from './front.ts';
 import { startTarget, type InProcessTarget } from './in-process-target.ts';
 
 const NEMESIS: NemesisRequest = {
@@ -27,9 +30,9 @@ const NEMESIS: NemesisRequest = {
   proxyFaults: { latencyMs: [0, 30], resetBeforeForward: 0.1, loseResponse: 0.2 },
 };
 
-function underFaults(target: InProcessTarget, sets: string[]) {
+function underFaults(target: InProcessTarget, sets: string[], phases = ['concurrent_routes'], url = target.url) {
   return runLoadUnderFaults(
-    { target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, sets, phases: ['concurrent_routes'] },
+    { target: url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, sets, phases },
     NEMESIS,
     () => {},
   );
@@ -46,6 +49,11 @@ test('the reference passes a load run under faults on its audit, and the report 
   assert.ok(report.faults.recovery_ms_max !== null);
   assert.equal(typeof report.faults.indeterminate_ops, 'number');
   assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+  // The rewritten report pages carry the faults, not only summary.json.
+  const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
+  assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<svg[^>]*faults shaded/);
+  assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
+  assert.ok(report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0, 'the timeline has its faults and traffic');
 });
 
 test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
@@ -54,6 +62,47 @@ test('a registry that overbooks fails the load run under faults through its audi
   const outcome = await underFaults(target, ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64']);
   assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
   assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: ')));
+});
+
+/**
+ * A load run under faults whose retry_rotation phase is cut at its budget with
+ * a resolve in flight: the registry reserves for the phase's fresh action and
+ * the front holds its answer past the 2 s budget, so the flow never learns
+ * the route, nor settles the pinned one it resolved again just before.
+ */
+async function cutWithResolveInFlight(target: InProcessTarget, sets: string[]) {
+  let held = 0;
+  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-rotation-') ? (held++, { holdMs: 4000 }) : null));
+  try {
+    const outcome = await underFaults(target, [...sets, 'retry_rotation.budget_s=2'], ['concurrent_routes', 'retry_rotation'], front.url);
+    return { outcome, report: outcome.report as JudgedReport, held };
+  } finally {
+    await front.close();
+  }
+}
+
+const BASELINE = ['reservations_released', 'replicas_at_baseline', 'counters_at_baseline'];
+
+test('under faults, a phase cut at its budget with a resolve in flight: the runner settles the journaled action and the audit judges the baseline', async (t) => {
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  const { outcome, report, held } = await cutWithResolveInFlight(target, ['concurrent_routes.routes=64']);
+  assert.ok(held > 0, 'no resolve was held in flight');
+  assert.ok(report.faults.not_judged.some((r) => /^phase retry_rotation: interrupted/.test(r)), `the phase was not cut: ${report.faults.not_judged.join('; ')}`);
+  assert.deepEqual(report.could_not_judge, []);
+  assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
+  const baseline = report.audit!.invariants.filter((i) => BASELINE.includes(i.id));
+  assert.ok(baseline.length > 0 && baseline.every((i) => i.ok && i.checked > 0), JSON.stringify(baseline));
+});
+
+test('under faults, a phase cut at its budget still fails the overbooking store, judged, not could-not-judge', async (t) => {
+  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  t.after(() => target.close());
+  const { outcome, report, held } = await cutWithResolveInFlight(target, ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64']);
+  assert.ok(held > 0, 'no resolve was held in flight');
+  assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
+  assert.deepEqual(report.could_not_judge, []);
+  assert.ok(report.reasons.some((r) => r.startsWith('audit: ')));
 });
 
 const FIGURES: NemesisFigures = { faults: 3, by_fault: { proxy: 3 }, recovery_ms_max: 40, recovery_ms_median: 10, forwarded: 100, reset_before_forward: 5, lost_after_forward: 9 };
@@ -81,11 +130,13 @@ test('under faults, a crossed latency threshold and a failed phase check are mea
   assert.equal(judged.faults.indeterminate_ops, 2);
 });
 
-test('under faults, an audited violation still fails; a phase cut at its budget leaves only the baseline unjudged', () => {
+test('under faults, an audited violation still fails, a phase cut at its budget included; the cut alone is measured', () => {
   assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline']), FIGURES, 'R', 0).verdict, 'fail');
   assert.equal(judgeUnderFaults(reportWith(['never_over_capacity'], true), FIGURES, 'R', 0).verdict, 'fail');
-  const cut = judgeUnderFaults(reportWith(['replicas_at_baseline'], true), FIGURES, 'R', 0);
-  assert.equal(cut.verdict, 'could-not-judge');
-  assert.match(cut.reasons.join('\n'), /replicas_at_baseline: not judged, a phase cut at its budget/);
+  // The flows journal every action before its resolve leaves, so what a cut left held was settled: the baseline judges.
+  assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline'], true), FIGURES, 'R', 0).verdict, 'fail');
+  const cut = judgeUnderFaults(reportWith([], true), FIGURES, 'R', 0);
+  assert.equal(cut.verdict, 'pass', cut.reasons.join('; '));
+  assert.ok(cut.faults.not_judged.some((r) => /interrupted/.test(r)));
   assert.equal(judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict, 'could-not-judge', 'no fault fell: nothing was judged under faults');
 });

@@ -39,3 +39,9 @@ export function faultsTimeline(doc: Pick<FaultsDocument, 'bands' | 'traffic'>): 
   const legend = [...new Set(doc.bands.map((b) => b.fault))].map((f, i) => `<rect x="${LEFT + i * 110}" y="${height - 22}" width="12" height="12" fill="${bandColor(f)}"/><text x="${LEFT + i * 110 + 16}" y="${height - 12}" font-size="11">${escapeXml(f)}</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${WIDTH} ${height + 10}" style="max-width:${WIDTH}px" role="img" aria-label="latency, throughput and errors per second, faults shaded">${panels.join('')}${legend.join('')}<text x="${WIDTH - 60}" y="${height - 12}" font-size="10">${seconds} s</text></svg>`;
 }
+
+/** Every fault with its time and recovery, folded away under the timeline. */
+export function faultBandsDetails(bands: readonly FaultBandRow[]): string {
+  const rows = bands.map((b) => `<tr><td>${escapeXml(b.fault)}</td><td>${b.start}–${b.end} ms</td><td>${b.recovery_ms ?? '-'} ms</td><td>${escapeXml(b.error ?? '')}</td></tr>`).join('');
+  return `<details><summary>Every fault</summary><table><tr><th>fault</th><th>when</th><th>ready after heal</th><th>error</th></tr>${rows}</table></details>`;
+}

@@ -10,7 +10,7 @@ import { escapeXml as esc } from '../charts/svg.ts';
 import { badge, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { loadSections } from '../load/render-html.ts';
 import type { FaultsDocument } from '../schemas/faults-result.ts';
-import { faultsTimeline } from './faults-timeline.ts';
+import { faultBandsDetails, faultsTimeline } from './faults-timeline.ts';
 
 function stageRow(s: StageRecord): string {
   const figures = Object.entries(s.figures)
@@ -62,12 +62,11 @@ function sweepParagraph(doc: FaultsDocument): string {
 
 function faultsSection(doc: FaultsDocument): string {
   const f = doc.figures;
-  const bands = doc.bands.map((b) => `<tr><td>${esc(b.fault)}</td><td>${b.start}–${b.end} ms</td><td>${b.recovery_ms ?? '-'} ms</td><td>${esc(b.error ?? '')}</td></tr>`).join('');
   return `<p>${f.faults} fault(s) (${esc(Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ') || 'none')}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding (failed: the registry never saw them) and lost ${f.lost_after_forward} response(s) after the registry acted (indeterminate: read back to decide). Schedule: <code>${esc(doc.replay)}</code>.</p>
 ${doc.error ? `<p class="bad">${esc(doc.error)}</p>` : ''}
 ${sweepParagraph(doc)}
 ${faultsTimeline(doc)}
-<details><summary>Every fault</summary><table><tr><th>fault</th><th>when</th><th>ready after heal</th><th>error</th></tr>${bands}</table></details>`;
+${faultBandsDetails(doc.bands)}`;
 }
 
 export function renderCertificationHtml(r: CertificationResult, load: LoadReport | null, faults: FaultsDocument | null = null): string {

@@ -1,17 +1,18 @@
 // The load report as one self-contained HTML page: verdict first, then the
-// thresholds with their margins, phases, routes over time, audit, dataset
-// and environment. Charts are inline SVG; nothing is fetched.
-import type { LoadReport } from '../../load/runner/load-report.ts';
+// faults of a run under a nemesis, the thresholds with their margins,
+// phases, routes over time, audit, dataset and environment. Charts are inline SVG; nothing is fetched.
 import { escapeXml as esc } from '../charts/svg.ts';
 import { loadVerdictKey, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { latencyChart, overTimeCharts, thresholdChart, throughputChart } from './svg-charts.ts';
 import { breakpointHtml } from './render-breakpoint.ts';
+import { faultsHtml } from './render-faults.ts';
+import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 const mark = (ok: boolean) => (ok ? '<span class="ok">✓</span>' : '<span class="bad">✗</span>');
 
 /** Thresholds, phases, routes over time, audit and dataset: the body shared with the certification page. */
-export function loadSections(r: LoadReport): string {
+export function loadSections(r: MaybeUnderFaults): string {
   const thresholdRows = r.thresholds
     .map((t) => `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`}</td></tr>`)
     .join('');
@@ -25,7 +26,7 @@ export function loadSections(r: LoadReport): string {
   const audit = r.audit
     ? `<ul>${r.audit.invariants.map((i) => `<li>${mark(i.ok)} ${esc(i.description)} — ${i.checked} checked, ${i.violations} violations${i.examples.length ? `<ul>${i.examples.map((x) => `<li><code>${esc(x)}</code></li>`).join('')}</ul>` : ''}</li>`).join('')}</ul>${r.audit.errors.map((x) => `<p class="bad">${esc(x)}</p>`).join('')}`
     : '<p class="bad">The audit did not run.</p>';
-  return `${r.breakpoint ? breakpointHtml(r.breakpoint) : ''}<h2>Thresholds</h2>
+  return `${r.faults ? faultsHtml(r.faults) : ''}${r.breakpoint ? breakpointHtml(r.breakpoint) : ''}<h2>Thresholds</h2>
 ${thresholdChart(r.thresholds)}
 ${scrollTable(`<tr><th></th><th>threshold</th><th>metric</th><th>expression</th><th>value</th><th>margin</th></tr>${thresholdRows}`)}
 ${r.anchor_seed_window_ms !== null ? `<p>Seed with rollout, noisy tenant and retry storm (the span of the anchor's seed timer): ${r.anchor_seed_window_ms} ms.</p>` : ''}
@@ -46,7 +47,7 @@ ${scrollTable(Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><
 `;
 }
 
-export function renderLoadHtml(r: LoadReport): string {
+export function renderLoadHtml(r: MaybeUnderFaults): string {
   const e = r.environment;
   const summary = `${r.reasons.length ? `<ul>${r.reasons.map((x) => `<li class="bad">${esc(x)}</li>`).join('')}</ul>` : 'Every threshold, every phase check and every audited invariant held.'}`;
   return `${pageStart({ title: `fleetproof scale qualification ${r.profile} ${r.verdict}`, heading: `fleetproof scale qualification: ${r.profile}`, verdict: loadVerdictKey(r.verdict), summary })}

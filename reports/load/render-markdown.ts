@@ -1,11 +1,12 @@
 // The load report as Markdown, for pull requests and terminals.
-import type { LoadReport } from '../../load/runner/load-report.ts';
 import { breakpointMarkdown } from './render-breakpoint.ts';
+import { faultsMarkdown } from './render-faults.ts';
+import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 import { loadVerdictKey, VERDICT_WORDS } from '../look.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 
-export function renderLoadMarkdown(r: LoadReport): string {
+export function renderLoadMarkdown(r: MaybeUnderFaults): string {
   const lines: string[] = [];
   lines.push(`# fleetproof scale qualification: ${VERDICT_WORDS[loadVerdictKey(r.verdict)]}`, '', `Profile \`${r.profile}\`.`, '');
   if (r.reasons.length > 0) lines.push(...r.reasons.map((x) => `- ${x}`), '');
@@ -14,6 +15,7 @@ export function renderLoadMarkdown(r: LoadReport): string {
   if (r.overrides.length) lines.push('**Not a qualification:** the profile ran with overrides, so its verdict holds for this configuration only.', '');
   if (r.breakpoint) lines.push(...breakpointMarkdown(r.breakpoint));
   if (r.fitted.length) lines.push(`Fitted to the limits the target declares: ${r.fitted.join('; ')}.`, '');
+  if (r.faults) lines.push(...faultsMarkdown(r.faults));
   lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
     const margin = t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`;

@@ -1,6 +1,9 @@
 // The faults stage's document (fleetproof-faults-result/v1): what the
 // nemesis broke and when, what the proxy disturbed, the traffic per second
 // it saw, and the property suites that judged the registry through it.
+import type { FaultBandRow, FaultFigures, TrafficRow } from '../../load/runner/fault-figures.ts';
+
+export type { FaultBandRow, TrafficRow };
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import type { CallTally } from '../../properties/targets/http/call-outcomes.ts';
 
@@ -20,23 +23,6 @@ export interface SweepResult {
 
 export const FAULTS_SCHEMA = 'fleetproof-faults-result/v1';
 
-export interface FaultBandRow {
-  fault: string;
-  /** Milliseconds since the schedule started. */
-  start: number;
-  end: number;
-  recovery_ms: number | null;
-  error: string | null;
-}
-
-export interface TrafficRow {
-  second: number;
-  requests: number;
-  errors: number;
-  latency_ms_mean: number;
-  latency_ms_max: number;
-}
-
 export interface DisturbedRow {
   at: number;
   fate: 'reset-before-forward' | 'lost-after-forward';
@@ -51,15 +37,7 @@ export interface FaultsDocument {
   /** The flags that rerun this schedule. */
   replay: string;
   bands: FaultBandRow[];
-  figures: {
-    faults: number;
-    by_fault: Record<string, number>;
-    recovery_ms_max: number | null;
-    recovery_ms_median: number | null;
-    forwarded: number;
-    reset_before_forward: number;
-    lost_after_forward: number;
-  };
+  figures: FaultFigures;
   traffic: TrafficRow[];
   /** The first requests the proxy disturbed, for reading a failure against. */
   disturbed: DisturbedRow[];

@@ -15,7 +15,7 @@ import { renderHtml } from '../conformance/render-html.ts';
 import { renderLoadHtml } from '../load/render-html.ts';
 import { renderPropertiesHtml } from '../properties/render.ts';
 import { checkRendering, chromiumMissing } from './browser.ts';
-import { sampleCertification, sampleConformance, sampleLoad, sampleProperties } from './sample-documents.ts';
+import { sampleCertification, sampleConformance, sampleLoad, sampleLoadUnderFaults, sampleProperties } from './sample-documents.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'fleetproof-render-'));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -26,6 +26,8 @@ const pages: Record<string, { html: string; title: RegExp; charts: number }> = {
   conformance: { html: renderHtml(conformance), title: /fleetproof conformance/, charts: 1 },
   properties: { html: renderPropertiesHtml(sampleProperties()), title: /fleetproof properties/, charts: 0 },
   load: { html: renderLoadHtml(load), title: /fleetproof scale qualification/, charts: 6 },
+  // The faults timeline comes on top of the load page's own charts.
+  'load under faults': { html: renderLoadHtml(sampleLoadUnderFaults()), title: /fleetproof scale qualification/, charts: 7 },
   certification: { html: renderCertificationHtml(sampleCertification(conformance), load), title: /fleetproof certification/, charts: 7 },
 };
 

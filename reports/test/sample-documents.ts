@@ -7,6 +7,7 @@ import { clauses } from '../../contract/clauses.ts';
 import { CONTRACT_VERSION, DEFAULT_LIMITS, type VersionInfo } from '../../contract/records.ts';
 import type { CaseResult, ConformanceResult } from '../../conformance/runner/result.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
+import type { JudgedReport } from '../../load/runner/judge-under-faults.ts';
 import type { ResultDocument as PropertiesDocument } from '../../properties/runner/result-document.ts';
 import { bucketPoints } from '../../load/runner/time-series.ts';
 import type { CertificationResult } from '../schemas/certification-result.ts';
@@ -82,6 +83,21 @@ export function sampleLoad(): LoadReport {
     retirement: { types_disabled: 5, replicas_offline: 20, rejected: 0 },
     environment: { harness: { name: 'fleetproof', version: '0.1.0', commit: 'abc1234', dirty: false }, engine: { name: 'k6', version: 'v1.3.0' }, target: { url: URL_, version }, machine: { cpu_model: 'sample CPU', cpus: 2, memory_bytes: 8 * 2 ** 30, platform: 'linux 6.1', node: 'v20.18.1' } },
     script_messages: [],
+  };
+}
+
+/** The same load run under a proxy nemesis: judged by its audit, its crossed threshold measured only. */
+export function sampleLoadUnderFaults(): JudgedReport {
+  const base = sampleLoad();
+  const bands = [0, 1, 2].map((k) => ({ fault: 'proxy', start: 2000 + k * 9000, end: 6000 + k * 9000, recovery_ms: 3 + k, error: null }));
+  const traffic = Array.from({ length: 30 }, (_, second) => ({ second, requests: 90 + (second % 5), errors: bands.some((b) => b.start <= second * 1000 && second * 1000 < b.end) ? 7 : 0, latency_ms_mean: 4 + (second % 3), latency_ms_max: 40 }));
+  return {
+    ...base, verdict: 'pass', reasons: [], could_not_judge: [],
+    faults: {
+      faults: 3, by_fault: { proxy: 3 }, recovery_ms_max: 5, recovery_ms_median: 4, forwarded: 2900, reset_before_forward: 41, lost_after_forward: 77,
+      indeterminate_ops: 6, replay: '--nemesis proxy --nemesis-interval 4000ms/5000ms (proxy seed 9)',
+      not_judged: [base.reasons[0]!, 'phase concurrent_routes: 3 of 100 checks failed'], bands, traffic,
+    },
   };
 }
 
