@@ -10,7 +10,7 @@ import { escapeXml as esc } from '../charts/svg.ts';
 import { badge, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { loadSections } from '../load/render-html.ts';
 import type { FaultsDocument } from '../schemas/faults-result.ts';
-import { faultBandsDetails, faultsTimeline } from './faults-timeline.ts';
+import { faultBandsDetails, faultsTimeline } from '../charts/faults-timeline.ts';
 
 function stageRow(s: StageRecord): string {
   const figures = Object.entries(s.figures)

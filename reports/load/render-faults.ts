@@ -4,7 +4,7 @@
 // did not judge. The timeline is the certification's faults chart, so the two
 // reports draw faults alike.
 import type { FaultsSummary } from '../../load/runner/judge-under-faults.ts';
-import { faultBandsDetails, faultsTimeline } from '../certification/faults-timeline.ts';
+import { faultBandsDetails, faultsTimeline } from '../charts/faults-timeline.ts';
 import { escapeXml as esc } from '../charts/svg.ts';
 import { scrollTable } from '../look.ts';
 

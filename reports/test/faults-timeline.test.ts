@@ -2,7 +2,7 @@
 // one line per panel; without traffic it says so instead of drawing nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { faultsTimeline } from '../certification/faults-timeline.ts';
+import { faultsTimeline } from '../charts/faults-timeline.ts';
 
 const traffic = [0, 1, 2, 3].map((second) => ({ second, requests: 10 + second, errors: second % 2, latency_ms_mean: 5, latency_ms_max: 9 }));
 const bands = [

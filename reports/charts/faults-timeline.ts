@@ -1,7 +1,7 @@
 // The faults stage's timeline, in the manner of Jepsen's plots: latency,
 // throughput and errors per second through the proxy, with every fault a
 // shaded band across all three. Inline SVG, readable offline.
-import { escapeXml } from '../charts/svg.ts';
+import { escapeXml } from './svg.ts';
 import type { FaultBandRow, FaultsDocument, TrafficRow } from '../schemas/faults-result.ts';
 
 const WIDTH = 720;
