@@ -52,6 +52,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.equal(outcome.exitCode, 0);
     // The faults stage exercised the storage-failure clause through the proxy's lost answers.
     assert.equal(r.clauses.find((c) => c.id === 'failure-storage')?.status, 'pass');
+    assert.equal(r.clauses.find((c) => c.id === 'failure-indeterminate')?.status, 'pass', 'the faults stage read back every answer it took away');
     assert.equal(r.verdict, 'qualified');
     assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
     assert.equal(documentProblems(schemaUrl('certification-result.v1.schema.json'), await readResult(out)), null);

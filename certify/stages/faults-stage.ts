@@ -36,8 +36,13 @@ import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } fro
 export const FAULT_SUITES: readonly SuiteName[] = SUITE_NAMES;
 /** Runs per suite and round unless asked: enough to span faults, few enough that rounds end. */
 const RUNS_PER_ROUND = 4;
-/** What surviving faults establishes beyond the suites' own clauses. */
-export const FAULT_CLAUSES = ['failure-storage', 'ops-ready'] as const;
+/**
+ * What surviving faults establishes beyond the suites' own clauses: storage
+ * failures change nothing they should not, the registry says when it is ready
+ * again, and every answer the faults took away was read back and found to
+ * have taken effect once or not at all, its retries converging.
+ */
+export const FAULT_CLAUSES = ['failure-storage', 'ops-ready', 'failure-indeterminate'] as const;
 
 export interface FaultsStageOptions {
   nemesis: NemesisRequest;
