@@ -139,6 +139,8 @@ function untilDeterminate(r, first) {
   }
   // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
   if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: JSON.parse(String(r.body)).assignment.action_id });
+  // Refused with a client error (CAPACITY_EXCEEDED, CONFLICT…): by the contract it changed nothing, so the runner leaves the action to the audit.
+  if (operation === 'resolve' && res.status >= 400 && res.status < 500 && r.tenant !== undefined) journal({ k: 'refused', action_id: JSON.parse(String(r.body)).action_id });
   // Still unknown: the runner settles what such an action may hold before the audit judges.
   if (indeterminate(res) && r.tenant !== undefined && (operation === 'resolve' || operation === 'settle')) {
     const body = JSON.parse(String(r.body));

@@ -16,6 +16,7 @@ export function mergeJournals(journals: Journal[]): Journal {
     j.indeterminate.push(...part.indeterminate);
     j.attempts.push(...part.attempts);
     part.settled.forEach((id) => j.settled.add(id));
+    part.refused.forEach((id) => j.refused.add(id));
     part.offline.forEach((id) => j.offline.add(id));
     part.created.forEach((id) => j.created.add(id));
     for (const l of part.latencies) {

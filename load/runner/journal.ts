@@ -72,13 +72,15 @@ export interface Journal {
   attempts: AttemptFact[];
   /** Actions whose settlement the flows saw answered. */
   settled: Set<string>;
+  /** Actions whose latest resolve was refused outright (an error answer, not an indeterminate one): it changed nothing. */
+  refused: Set<string>;
   /** The script's other console lines. */
   messages: string[];
   malformed: number;
 }
 
 export function emptyJournal(): Journal {
-  return { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], attempts: [], settled: new Set(), messages: [], malformed: 0 };
+  return { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], attempts: [], settled: new Set(), refused: new Set(), messages: [], malformed: 0 };
 }
 
 export function parseJournal(text: string): Journal {
@@ -127,6 +129,10 @@ export function parseJournal(text: string): Journal {
         j.attempts.push(fact as unknown as AttemptFact);
         // A resolve sent again for a settled action may reserve again: until a later settlement is answered, it is not settled.
         j.settled.delete(fact['action_id'] as string);
+        j.refused.delete(fact['action_id'] as string);
+        break;
+      case 'refused':
+        j.refused.add(fact['action_id'] as string);
         break;
       default:
         j.malformed++;

@@ -21,7 +21,8 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
   for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
-  for (const a of journal.attempts) if (!journal.routes.has(a.action_id)) actions.set(a.action_id, a.tenant);
+  // A resolve refused outright changed nothing, by the contract: reading it back would only hide, from the audit, a registry that reserved anyway.
+  for (const a of journal.attempts) if (!journal.routes.has(a.action_id) && !journal.refused.has(a.action_id)) actions.set(a.action_id, a.tenant);
   const transport = planTransport(plan, CONCURRENCY);
   let settled = 0;
   let unknown = 0;
