@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request } from 'undici';
+import { seededRandom } from '../../contract/seeded-random.ts';
 
 export interface ProxyFaults {
   /** Added latency, uniformly drawn from [min, max] milliseconds. */
@@ -56,18 +57,6 @@ export interface FaultProxy {
   fault(faults?: ProxyFaults): void;
   heal(): void;
   close(): Promise<void>;
-}
-
-/** Deterministic draws for a seed (mulberry32), so a schedule replays. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);

@@ -1,6 +1,7 @@
-// A small seeded generator (mulberry32): the same seed draws the same
-// variant on every machine and in every release of Node, which Math.random
-// cannot promise. Quality is ample for picking among legal choices.
+// The draws a variant is made of, from the seeded generator every replayable
+// part of fleetproof shares: the same seed draws the same variant everywhere.
+import { seededRandom } from '../../contract/seeded-random.ts';
+
 export interface Draw {
   /** A uniform integer in [min, max]. */
   int(min: number, max: number): number;
@@ -11,14 +12,7 @@ export interface Draw {
 }
 
 export function seededDraw(seed: number): Draw {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return {
     int,

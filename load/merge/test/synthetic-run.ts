@@ -6,18 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetricDeclaration, MetricPoint } from '../../histograms/k6-json-output.ts';
 import { dimensionsFor, HISTOGRAMS_FILE, newInstanceId, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../../histograms/run-histograms.ts';
+import { seededRandom as prng } from '../../../contract/seeded-random.ts';
 
-/** mulberry32: small, fast and the same everywhere. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator of contract/seeded-random.ts, under the name the merge tests use. */
+export { prng };
 
 export const PROFILE: ProfileIdentity = {
   name: 'synthetic',
