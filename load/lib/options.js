@@ -46,6 +46,14 @@ const CONCURRENCY_PARAMS = ['noisy_requests', 'healthy_requests', 'actions', 'te
 const secs = (s) => `${Math.round(s * 1000)}ms`;
 
 /**
+ * A qualification phase's budget: its scenario's maxDuration, at which k6 cuts it.
+ * @param {{ budget_s?: number }} phase
+ */
+export function budgetS(phase) {
+  return phase.budget_s || 60;
+}
+
+/**
  * @param {import('./plan.js').RunPlan} plan
  * @returns {import('k6/options').Options}
  */
@@ -97,7 +105,7 @@ export function buildOptions(plan) {
       };
       groupEnd = Math.max(groupEnd, groupStart + duration + SUSTAINED_GRACE_S);
     } else {
-      const budget = phase.budget_s || 60;
+      const budget = budgetS(phase);
       scenarios[phase.name] = { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: secs(budget), gracefulStop: '0s', startTime: secs(groupStart), exec, tags };
       groupEnd = Math.max(groupEnd, groupStart + budget);
     }
