@@ -27,6 +27,7 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
       }, 100);
     }
     else if (req.url === '/slower') setTimeout(reply, 300);
+    else if (req.url === '/hang') return; // answered never: the cut scenario's iteration waits in it
     else if (req.url?.startsWith('/status/')) {
       res.statusCode = Number(req.url.slice(8));
       res.end();
@@ -35,6 +36,7 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
   t.after(async () => {
+    server.closeAllConnections();
     server.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -80,6 +82,7 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   assert.equal(arrivals('ramp'), 10);
   // The 300 ms budget interrupted the 20 s sleep: no iteration of it completed, and the test did not wait for it.
   assert.equal(m['iterations{scenario:cut}'].values.count ?? 0, 0);
+  assert.ok(!(await readFile(consoleFile, 'utf8')).includes('the cut iteration ran on'), 'the cut iteration spoke after its cut');
   assert.ok(result.testRunDurationMs < 15000, `the test ran ${result.testRunDurationMs} ms`);
   await teardownRan(consoleFile);
   assert.equal(data.setup_data.digest, 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

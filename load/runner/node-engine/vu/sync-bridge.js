@@ -10,11 +10,29 @@
 // [1] when the runner interrupts the VU (a scenario's hard end). A thread
 // blocked in Atomics.wait cannot be terminated, so every wait here also
 // watches cell [1] and the runner wakes both before terminating.
+//
+// An interrupted iteration ends as it does in k6 when the cut falls in a
+// request: the script's own catch and finally blocks have no effect. The
+// wait throws, and from then on the VU says nothing (see `interrupted`), so a
+// finally block cannot report a phase cut at its budget as one that failed.
+// (k6 returns from a sleep the cut falls in and lets the script run on, its
+// requests failing at once; load/scale.js allows for both.)
 import { receiveMessageOnPort } from 'node:worker_threads';
 import { takeSamples } from './vu-state.js';
 
 /** @type {{ port: import('node:worker_threads').MessagePort, flag: Int32Array } | null} */
 let bridge = null;
+let interruptSeen = false;
+
+/** True once a wait of this VU saw the runner interrupt it; its console is mute from then on. */
+export function interrupted() {
+  return interruptSeen;
+}
+
+function interrupt() {
+  interruptSeen = true;
+  return new Error('iteration interrupted');
+}
 
 /**
  * @param {import('node:worker_threads').MessagePort} port
@@ -36,7 +54,7 @@ export function callMain(message) {
   bridge.port.postMessage({ ...(/** @type {object} */ (message)), samples: takeSamples() });
   for (;;) {
     Atomics.wait(bridge.flag, 0, 0, 1000);
-    if (Atomics.load(bridge.flag, 1) !== 0) throw new Error('iteration interrupted');
+    if (Atomics.load(bridge.flag, 1) !== 0) throw interrupt();
     if (Atomics.load(bridge.flag, 0) === 0) continue;
     const reply = receiveMessageOnPort(bridge.port);
     if (reply) return reply.message;
@@ -50,5 +68,5 @@ export function blockFor(/** @type {number} */ seconds) {
   if (!(seconds > 0)) return;
   const cells = bridge ? bridge.flag : new Int32Array(new SharedArrayBuffer(8));
   Atomics.wait(cells, 1, 0, seconds * 1000);
-  if (Atomics.load(cells, 1) !== 0) throw new Error('iteration interrupted');
+  if (Atomics.load(cells, 1) !== 0) throw interrupt();
 }

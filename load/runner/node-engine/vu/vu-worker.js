@@ -8,7 +8,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
-import { connectBridge } from './sync-bridge.js';
+import { connectBridge, interrupted } from './sync-bridge.js';
 import { takeSamples, vu } from './vu-state.js';
 
 /** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
@@ -19,7 +19,9 @@ connectBridge(data.port, data.flag);
 vu.id = data.vuId;
 
 for (const level of /** @type {const} */ (['log', 'info', 'warn', 'error', 'debug'])) {
-  console[level] = (/** @type {unknown[]} */ ...args) => port.postMessage({ type: 'console', level, text: format(...args) });
+  console[level] = (/** @type {unknown[]} */ ...args) => {
+    if (!interrupted()) port.postMessage({ type: 'console', level, text: format(...args) });
+  };
 }
 
 const scriptDir = dirname(data.scriptPath);
