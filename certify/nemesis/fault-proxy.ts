@@ -176,7 +176,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
       await closed;
-      await dispatcher.close();
+      // Forwards still waiting on the target have no client left to answer.
+      await dispatcher.destroy();
     },
   };
 }

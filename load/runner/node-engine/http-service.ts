@@ -147,8 +147,9 @@ export class HttpService {
     return out;
   }
 
+  /** Requests still in flight belong to interrupted iterations: they are abandoned, as in k6, not awaited. */
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    await Promise.all([...this.pools.values()].map((p) => p.destroy()));
     this.pools.clear();
   }
 }
