@@ -118,25 +118,52 @@ function journalAttempts(requests) {
   }
 }
 
+/**
+ * Sends requests at once: one as http.request, several as one http.batch.
+ * @param {RegistryRequest[]} requests
+ * @returns {Response[]}
+ */
+function sendTogether(requests) {
+  if (requests.length === 1) {
+    const r = /** @type {RegistryRequest} */ (requests[0]);
+    return [/** @type {Response} */ (http.request(r.method, r.url, r.body, r.params))];
+  }
+  const plain = requests.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
+  return /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (plain))));
+}
+
 /** @param {RegistryRequest} r */
-function sendOnce(r) {
-  return /** @type {Response} */ (http.request(r.method, r.url, r.body, r.params));
+function retried(r) {
+  return RETRIED_OPERATIONS.includes(String(r.params.tags ? r.params.tags['operation'] : ''));
 }
 
 /**
- * Sends again, with bounded backoff, while the answer is indeterminate and
- * the operation is safe to repeat; the last answer is the one judged.
- * @param {RegistryRequest} r
- * @param {Response} first
+ * Sends again, with bounded backoff, those whose answer is indeterminate
+ * and whose operation is safe to repeat, all of a wave together so that
+ * faults cost a wave one backoff, not one per lost answer; the last answer
+ * is the one judged.
+ * @param {RegistryRequest[]} requests
+ * @param {Response[]} first
  */
-function untilDeterminate(r, first) {
-  const operation = r.params.tags ? r.params.tags['operation'] : '';
-  let res = first;
+function untilDeterminate(requests, first) {
+  const out = first.slice();
   for (const delay of RETRY_DELAYS_S) {
-    if (!indeterminate(res) || !RETRIED_OPERATIONS.includes(String(operation))) break;
+    const again = requests.flatMap((r, i) => (indeterminate(/** @type {Response} */ (out[i])) && retried(r) ? [i] : []));
+    if (again.length === 0) break;
     sleep(delay);
-    res = sendOnce(r);
+    const answers = sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
+    again.forEach((i, j) => (out[i] = /** @type {Response} */ (answers[j])));
   }
+  requests.forEach((r, i) => journalOutcome(r, /** @type {Response} */ (out[i])));
+  return out;
+}
+
+/**
+ * @param {RegistryRequest} r
+ * @param {Response} res its last answer
+ */
+function journalOutcome(r, res) {
+  const operation = r.params.tags ? r.params.tags['operation'] : '';
   // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
   if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: JSON.parse(String(r.body)).assignment.action_id });
   // Refused with a client error (CAPACITY_EXCEEDED, CONFLICT…): by the contract it changed nothing, so the runner leaves the action to the audit.
@@ -146,13 +173,12 @@ function untilDeterminate(r, first) {
     const body = JSON.parse(String(r.body));
     journal({ k: 'indeterminate', operation, action_id: operation === 'resolve' ? body.action_id : body.assignment.action_id, tenant: r.tenant });
   }
-  return res;
 }
 
 /** @param {RegistryRequest} r */
 export function send(r) {
   journalAttempts([r]);
-  return untilDeterminate(r, sendOnce(r));
+  return /** @type {Response} */ (untilDeterminate([r], sendTogether([r]))[0]);
 }
 
 /**
@@ -167,9 +193,7 @@ export function sendAll(requests, width = requests.length) {
   for (let i = 0; i < requests.length; i += Math.max(1, width)) {
     const wave = requests.slice(i, i + Math.max(1, width));
     journalAttempts(wave);
-    const plain = wave.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
-    const responses = /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (plain))));
-    responses.forEach((res, j) => out.push(untilDeterminate(/** @type {RegistryRequest} */ (wave[j]), res)));
+    out.push(...untilDeterminate(wave, sendTogether(wave)));
   }
   return out;
 }
