@@ -3,7 +3,8 @@
 // cannot take the seed), forward it and change the status of the answer
 // (a registry whose answers a threshold counts as unexpected), or forward
 // it and pass the answer on only `holdMs` later (the registry acted; a
-// phase whose budget ends first never hears it).
+// phase whose budget ends first never hears it; closing the front drops
+// what it still holds).
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -11,6 +12,7 @@ export type Turn = (req: IncomingMessage, body: string) => { answer: number; cod
 
 export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const holds = new Set<NodeJS.Timeout>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -25,7 +27,10 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
         res.writeHead(change && 'status' in change ? change.status : answer.statusCode!, answer.headers);
         answer.pipe(res);
       };
-      if (change && 'holdMs' in change) setTimeout(pass, change.holdMs);
+      if (change && 'holdMs' in change) {
+        const hold = setTimeout(() => (holds.delete(hold), pass()), change.holdMs);
+        holds.add(hold);
+      }
       else pass();
     });
     out.on('error', () => res.destroy());
@@ -41,6 +46,7 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
+        for (const hold of holds) clearTimeout(hold);
         for (const s of sockets) s.destroy();
       }),
   };

@@ -67,14 +67,17 @@ test('a registry that overbooks fails the load run under faults through its audi
 /**
  * A load run under faults whose retry_rotation phase is cut at its budget with
  * a resolve in flight: the registry reserves for the phase's fresh action and
- * the front holds its answer past the 2 s budget, so the flow never learns
- * the route, nor settles the pinned one it resolved again just before.
+ * the front holds the first such answer until the test ends (the runner's own
+ * resolve of the action before the audit passes), so the flow never learns the
+ * route, nor settles the pinned one it resolved again just before. Four
+ * retries keep the phase's earlier steps short beside its 5 s budget even
+ * when faults make them retry; the cut itself never depends on speed.
  */
 async function cutWithResolveInFlight(target: InProcessTarget, sets: string[]) {
   let held = 0;
-  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-rotation-') ? (held++, { holdMs: 4000 }) : null));
+  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-rotation-') && held++ === 0 ? { holdMs: 120_000 } : null));
   try {
-    const outcome = await underFaults(target, [...sets, 'retry_rotation.budget_s=2'], ['concurrent_routes', 'retry_rotation'], front.url);
+    const outcome = await underFaults(target, [...sets, 'retry_rotation.retries=4', 'retry_rotation.budget_s=5'], ['concurrent_routes', 'retry_rotation'], front.url);
     return { outcome, report: outcome.report as JudgedReport, held };
   } finally {
     await front.close();
