@@ -4,7 +4,7 @@
 // message and its requests run concurrently there, at most
 // options.batch/batchPerHost at a time, as in k6.
 import { callMain } from './sync-bridge.js';
-import { contextTags, emit, vu } from './vu-state.js';
+import { contextTags, emitRequest, vu } from './vu-state.js';
 import { unpackResponse } from './wire-response.js';
 
 const EXPECTED = Symbol('expectedStatuses');
@@ -101,17 +101,7 @@ function respond(req, raw) {
   }
   Object.assign(tags, userTags);
   const t = raw.timings;
-  emit('http_reqs', 'counter', 1, tags);
-  emit('http_req_duration', 'trend', t.duration, tags, true);
-  emit('http_req_blocked', 'trend', t.blocked, tags, true);
-  emit('http_req_connecting', 'trend', t.connecting, tags, true);
-  emit('http_req_tls_handshaking', 'trend', 0, tags, true);
-  emit('http_req_sending', 'trend', t.sending, tags, true);
-  emit('http_req_waiting', 'trend', t.waiting, tags, true);
-  emit('http_req_receiving', 'trend', t.receiving, tags, true);
-  if (callback) emit('http_req_failed', 'rate', expected ? 0 : 1, tags);
-  emit('data_sent', 'counter', raw.bytes_sent, tags);
-  emit('data_received', 'counter', raw.bytes_received, tags);
+  emitRequest(tags, [t.duration, t.blocked, t.connecting, 0, t.sending, t.waiting, t.receiving], raw.bytes_sent, raw.bytes_received, callback ? (expected ? 0 : 1) : null);
 
   const responseType = req.params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
   const body = responseType === 'none' ? null : responseType === 'binary' ? new TextEncoder().encode(raw.body).buffer : raw.body;

@@ -2,6 +2,7 @@
 // implementations: who the VU is, what it is running, its tags, and the
 // samples it has produced but not yet handed to the main thread.
 import { parentPort } from 'node:worker_threads';
+import { requestRecord } from './request-samples.js';
 
 /**
  * @typedef {object} Sample
@@ -44,7 +45,7 @@ export const vu = {
   /** @type {Set<string> | null} system tags to keep; null keeps all */
   systemTags: null,
   testStartedAt: 0,
-  /** @type {Sample[]} */
+  /** @type {Array<Sample | import('./request-samples.js').RequestRecord>} */
   samples: [],
   /** @type {Array<{ name: string, type: string, time: boolean }>} */
   declaredMetrics: [],
@@ -72,13 +73,26 @@ export function keepTag(/** @type {string} */ name) {
 const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'name', 'group', 'check', 'error', 'error_code', 'tls_version', 'scenario', 'service', 'expected_response']);
 
 /**
- * The tags object last emitted with and its kept copy. One request's samples
- * are emitted with one tags object, so they share one copy, which the
- * message to the main thread then carries once instead of once per sample.
- * Callers pass a fresh object per emitting call and never change it after.
+ * The tags object last emitted with and its kept copy. One check's or
+ * metric call's samples are emitted with one tags object, so they share one
+ * copy, which the message to the main thread then carries once instead of
+ * once per sample. Callers pass a fresh object per emitting call and never
+ * change it after.
  */
 let lastTags = /** @type {Record<string, string> | null} */ (null);
 let lastKept = /** @type {Record<string, string>} */ ({});
+
+/** @param {Record<string, string>} tags */
+function kept(tags) {
+  if (tags !== lastTags) {
+    /** @type {Record<string, string>} */
+    const copy = {};
+    for (const [k, v] of Object.entries(tags)) if (v !== undefined && keepTag(k)) copy[k] = String(v);
+    lastTags = tags;
+    lastKept = copy;
+  }
+  return lastKept;
+}
 
 /**
  * @param {string} metric
@@ -88,14 +102,20 @@ let lastKept = /** @type {Record<string, string>} */ ({});
  * @param {boolean} [time]
  */
 export function emit(metric, type, value, tags, time = false) {
-  if (tags !== lastTags) {
-    /** @type {Record<string, string>} */
-    const kept = {};
-    for (const [k, v] of Object.entries(tags)) if (v !== undefined && keepTag(k)) kept[k] = String(v);
-    lastTags = tags;
-    lastKept = kept;
-  }
-  vu.samples.push({ metric, type, time, value, tags: lastKept, at: Date.now() });
+  vu.samples.push({ metric, type, time, value, tags: kept(tags), at: Date.now() });
+  if (vu.samples.length >= 2000) flushSamples();
+}
+
+/**
+ * Emits one HTTP request's metrics as one record (request-samples.js).
+ * @param {Record<string, string>} tags
+ * @param {number[]} timings
+ * @param {number} sent
+ * @param {number} received
+ * @param {0 | 1 | null} failed
+ */
+export function emitRequest(tags, timings, sent, received, failed) {
+  vu.samples.push(requestRecord(kept(tags), timings, sent, received, failed));
   if (vu.samples.length >= 2000) flushSamples();
 }
 
