@@ -20,6 +20,7 @@ import { SharedDeadlines } from './shared-deadlines.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
+import { peakArrivalRate, warmUp, WARM_UP_FROM_RATE } from './warm-up.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
 export const NODE_RUNNER_VERSION: string = packageInfo().version;
@@ -126,6 +127,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     });
     progress.stage('initialising VUs');
     await pool.prepare(peakInitialVus(scenarios));
+    if (peakArrivalRate(scenarios) >= WARM_UP_FROM_RATE) {
+      progress.stage('warming up VUs');
+      await warmUp(pool.all, http);
+    }
 
     let setupData: unknown = null;
     if (facts.functions.includes('setup')) {

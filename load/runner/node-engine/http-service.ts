@@ -147,6 +147,13 @@ export class HttpService {
     return out;
   }
 
+  /** Drops the pool of an origin no request will go to again. */
+  async forget(origin: string): Promise<void> {
+    const pool = this.pools.get(origin);
+    this.pools.delete(origin);
+    await pool?.destroy();
+  }
+
   /** Requests still in flight belong to interrupted iterations: they are abandoned, as in k6, not awaited. */
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.destroy()));

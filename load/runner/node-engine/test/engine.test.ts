@@ -16,7 +16,9 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   // The most requests of the closed scenario in flight at once: how many of its VUs ran side by side, whatever the machine's speed.
   let closedInFlight = 0;
   let closedPeak = 0;
+  let served = 0;
   const server = createServer((req, res) => {
+    served++;
     const reply = () => res.end(String(req.headers['authorization'] ?? 'ok'));
     if (req.url?.startsWith('/slow?')) {
       const closed = req.url.endsWith('scenario=closed');
@@ -68,6 +70,9 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   assert.equal(data.root_group.groups[0].name, 'step');
   assert.equal(m['fixture_even'].values.rate, 4 / 7);
   assert.equal(m['http_req_failed'].values.passes, 3, 'the 503s count as failed requests');
+  // Every request the script made reached this server and was counted once, but the one the cut left hanging;
+  // the VUs' warm-up requests went to the runner's own server and count nowhere.
+  assert.equal(m['http_reqs'].values.count, served - 1);
   // constant-vus: 4 VUs for 2 s against a 100 ms endpoint, side by side (the
   // server saw up to 4 requests at once, never more), each waiting for its
   // answer before the next: at most 4 × 2 s / 100 ms, and a graceful stop's worth.

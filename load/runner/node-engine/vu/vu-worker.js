@@ -10,6 +10,7 @@ import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectBridge, interrupted } from './sync-bridge.js';
 import { takeSamples, vu } from './vu-state.js';
+import { request } from './k6-http.js';
 
 /** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
 const data = workerData;
@@ -53,6 +54,19 @@ try {
   port.postMessage({ type: 'failed', error: describe(err) });
 }
 
+/**
+ * Requests to the runner's own loopback server, not the target, until V8
+ * has compiled the request path (warm-up.ts); their samples are discarded.
+ * @param {{ url: string, requests: number }} arg
+ */
+function warmUp(arg) {
+  for (let i = 0; i < arg.requests; i++) {
+    request('GET', arg.url);
+    takeSamples();
+  }
+  return null;
+}
+
 /** @param {unknown} err */
 function describe(err) {
   return err instanceof Error ? err.stack || err.message : String(err);
@@ -88,7 +102,7 @@ port.on('message', (/** @type {any} */ msg) => {
   vu.iterationInInstance = call.iterationInInstance;
   vu.group = call.group;
   /** @type {any} */ (globalThis).__ITER = call.iterationInScenario;
-  const fn = script[call.fn];
+  const fn = call.fn === '::warm-up' ? warmUp : script[call.fn];
   const started = Date.now();
   let result;
   let error = null;
