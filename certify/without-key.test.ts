@@ -2,7 +2,8 @@
 // cannot trust the harness's JWK set is certified on its vendor's tokens. The
 // cases only the trusted key can provoke skip with that reason, the clauses
 // they alone cover are named in the verdict's grounds, and the reference
-// still qualifies: every stage ran on the command's tokens.
+// still qualifies: every stage ran on the command's tokens, each caller's
+// printed once for the whole run.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,9 @@ describe('fleetproof certify with --token-cmd and no --key', () => {
       assert.deepEqual(r.reasons, []);
       assert.deepEqual([outcome.exitCode, r.verdict], [0, 'qualified']);
       assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
+      // The stages share the command's tokens (an hour each): one per caller in the whole run.
+      const asked = [...service.issuedPerCaller()].filter(([, n]) => n > 1);
+      assert.deepEqual(asked, [], 'callers whose token the command printed more than once');
       const skips = r.stages.find((s) => s.name === 'conformance')!.skips ?? [];
       assert.ok(skips.length > 0 && skips.every((k) => k.reason.startsWith(`${NEEDS_TRUSTED_KEY}: `)), JSON.stringify(skips));
       const ground = r.grounds?.find((g) => g.startsWith('MUST clauses no check exercised: ')) ?? '';

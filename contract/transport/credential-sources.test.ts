@@ -41,6 +41,18 @@ describe('credential sources', () => {
     assert.equal(calls.length, 3, 'within 30 s of exp the token is asked for again');
   });
 
+  it('credentials built again from the same command share its tokens: a run of several stages asks once per caller', async () => {
+    const calls: string[][] = [];
+    const run = async (argv: string[]) => (calls.push(argv), jwt(Date.now() / 1000 + 3600));
+    const conform = tokenCommandCredentials('mint {tenant} {roles}', { run });
+    const properties = tokenCommandCredentials('mint {tenant} {roles}', { run });
+    const reader = { roles: ['registry:reader'], tenant: 't1' };
+    assert.equal((await properties.authorize(reader)).headers['authorization'], (await conform.authorize(reader)).headers['authorization']);
+    assert.equal(calls.length, 1);
+    await tokenCommandCredentials('other {tenant}', { run }).authorize(reader);
+    assert.equal(calls.length, 2, 'another command is another source');
+  });
+
   it('refuses output that is not one token, and does not remember a failure', async () => {
     let n = 0;
     const credentials = tokenCommandCredentials('mint', { run: async () => (n++ === 0 ? 'two words' : 'opaque-token') });

@@ -92,12 +92,27 @@ function summary(caller: Caller): Authorization['caller'] {
   return { roles: [...caller.roles], tenant: caller.tenant ?? null };
 }
 
+type TokenCache = Map<string, { token: Promise<string>; renewAtMs: number }>;
+
+/**
+ * The tokens each command has printed, by the runner of commands. A
+ * certification builds credentials from the same flags in each of its
+ * stages; sharing the tokens runs the vendor's command once per caller in
+ * the whole run, not once per stage.
+ */
+const printed = new WeakMap<RunCommand, Map<string, TokenCache>>();
+
+function tokenCacheOf(run: RunCommand, template: string): TokenCache {
+  const byTemplate = printed.get(run) ?? printed.set(run, new Map()).get(run)!;
+  return byTemplate.get(template) ?? byTemplate.set(template, new Map()).get(template)!;
+}
+
 /** Tokens from a command, one per tenant and role set, reused until shortly before they expire. */
 export function tokenCommandCredentials(template: string, options: { run?: RunCommand; now?: () => number } = {}): Credentials {
   const words = splitCommand(template);
   const run = options.run ?? runCommand;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { token: Promise<string>; renewAtMs: number }>();
+  const cache = tokenCacheOf(run, template);
   const tokenFor = (caller: Caller): Promise<string> => {
     const argv = commandFor(words, caller);
     const key = JSON.stringify(argv);
