@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm test: every *.test.ts file under node:test with tsx, two at a time.
+// npm test: every *.test.ts file under node:test with tsx, three at a time
+// (FLEETPROOF_TEST_CONCURRENCY).
 // Arguments narrow the run to files whose path contains any of them
 // (`npm test -- reference/store properties`); `--junit FILE` also writes a
 // JUnit report. A file's own output is shown only when it fails. The last
