@@ -6,7 +6,7 @@
 // every request it disturbed, so a history can mark exactly those
 // operations: a reset one did not happen, a dropped one is indeterminate.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { seededRandom } from '../../contract/seeded-random.ts';
 
@@ -84,7 +84,6 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   const counts = { forwarded: 0, reset: 0, lost: 0 };
   const ledger: DisturbedRequest[] = [];
   const fates = new Map<string, ProxyFate>();
-  const sockets = new Set<Socket>();
   const seconds: Array<{ requests: number; errors: number; latency: number; max: number }> = [];
   const SECONDS_LIMIT = 24 * 3600;
   const observe = (arrived: number, failed: boolean) => {
@@ -152,10 +151,6 @@ export async function startFaultProxy(options: { target: string; seed?: number }
       if (!res.headersSent) req.socket.resetAndDestroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // Loopback only: fault traffic never leaves the machine.
@@ -174,7 +169,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     async close() {
       faults = null;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
+      server.closeAllConnections();
       await closed;
       // Forwards still waiting on the target have no client left to answer.
       await dispatcher.destroy();

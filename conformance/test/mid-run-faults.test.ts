@@ -5,7 +5,6 @@
 // the reference turns after the case's request.
 import assert from 'node:assert/strict';
 import { createServer, request as forward, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runConformance } from '../runner/run.ts';
@@ -17,7 +16,6 @@ type Turn = 'nothing' | 'refuse-tokens' | 'go-away';
 /** Forwards to `upstream`; after the first GET /ready (the fixture case's request) it does what `turn` says. */
 async function proxy(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
   let turned = false;
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     if (turned && turn === 'refuse-tokens' && req.headers.authorization) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'key rotated' } }));
@@ -35,19 +33,15 @@ async function proxy(upstream: string, turn: Turn): Promise<{ url: string; close
   });
   const goAway = () => {
     server.close();
-    for (const s of sockets) s.destroy();
+    server.closeAllConnections();
   };
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
-        for (const s of sockets) s.destroy();
+        server.closeAllConnections();
       }),
   };
 }

@@ -6,12 +6,10 @@
 // phase whose budget ends first never hears it; closing the front drops
 // what it still holds).
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 
 export type Turn = (req: IncomingMessage, body: string) => { answer: number; code: string } | { status: number } | { holdMs: number } | null;
 
 export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
   const holds = new Set<NodeJS.Timeout>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -36,10 +34,6 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
     out.on('error', () => res.destroy());
     out.end(body);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
@@ -47,7 +41,7 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
       new Promise<void>((r) => {
         server.close(() => r());
         for (const hold of holds) clearTimeout(hold);
-        for (const s of sockets) s.destroy();
+        server.closeAllConnections();
       }),
   };
 }
