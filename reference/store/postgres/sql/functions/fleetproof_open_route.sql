@@ -23,7 +23,8 @@
 --    in this transaction, still under this lock, and calls again.
 -- 4. Replica row ([route-eligibility], [route-order], [route-contention]):
 --    the filter (fleetproof_replica_takes_new_route, one function for its
---    four uses) and the order below are the domain rule restated for locking
+--    four uses) and the order (fleetproof_route_rank, one for its two) are
+--    the domain rule restated for locking
 --    (the store re-checks the winner with it, and the parity test compares
 --    placements with the memory store). First the best candidate by this
 --    snapshot, without a lock (a top-1 scan, no sort of every candidate);
@@ -98,13 +99,7 @@ BEGIN
   FROM unnest(p_instance_ids, p_version_ids, p_priorities) AS e(instance_id, version_id, priority)
   JOIN connector_replicas r ON r.instance_id = e.instance_id AND r.version_id = e.version_id
   WHERE fleetproof_replica_takes_new_route(r, p_now, p_capacity_class, p_residency)
-  ORDER BY e.priority,
-    CASE WHEN p_region IS NULL OR r.region = p_region THEN 0 ELSE 1 END,
-    CASE WHEN p_zone IS NULL OR r.zone = p_zone THEN 0 ELSE 1 END,
-    r.active_assignments,
-    r.tiebreak_hash # p_tiebreak,
-    r.instance_id,
-    r.replica_id
+  ORDER BY fleetproof_route_rank(r, e.priority, p_region, p_zone, p_tiebreak)
   LIMIT 1;
   IF NOT FOUND THEN
     outcome := 'none';
@@ -127,13 +122,7 @@ BEGIN
     FROM unnest(p_instance_ids, p_version_ids, p_priorities) AS e(instance_id, version_id, priority)
     JOIN connector_replicas r ON r.instance_id = e.instance_id AND r.version_id = e.version_id
     WHERE fleetproof_replica_takes_new_route(r, p_now, p_capacity_class, p_residency)
-    ORDER BY e.priority,
-      CASE WHEN p_region IS NULL OR r.region = p_region THEN 0 ELSE 1 END,
-      CASE WHEN p_zone IS NULL OR r.zone = p_zone THEN 0 ELSE 1 END,
-      r.active_assignments,
-      r.tiebreak_hash # p_tiebreak,
-      r.instance_id,
-      r.replica_id
+    ORDER BY fleetproof_route_rank(r, e.priority, p_region, p_zone, p_tiebreak)
     LIMIT 1
     FOR UPDATE OF r SKIP LOCKED;
     IF NOT FOUND THEN
