@@ -66,21 +66,24 @@ export class VirtualUser {
     const flagBuffer = new SharedArrayBuffer(8);
     this.flag = new Int32Array(flagBuffer);
     this.port = port1;
+    // Samples travel with whatever the VU sends; request records among them are expanded here.
+    const collect = (samples: (Sample | RequestRecord)[]) => {
+      if (samples.length > 0) sinks.samples(expandSamples(samples));
+    };
     this.port.on('message', (msg: { type: 'http'; requests: WireRequest[]; samples: (Sample | RequestRecord)[] }) => {
-      if (msg.samples.length > 0) sinks.samples(expandSamples(msg.samples));
+      collect(msg.samples);
       void this.serve(msg.requests);
     });
     // The VU side is plain JavaScript: no TypeScript loader in its threads, whose start-up it would slow.
     this.worker = new Worker(WORKER_URL, { execArgv: [], workerData: { scriptPath: script.scriptPath, modulePath: script.modulePath, vuId: id, env, port: port2, flag: flagBuffer }, transferList: [port2], stdout: false });
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (msg: { type: string; [k: string]: unknown }) => {
-        if (msg.type === 'samples') sinks.samples(expandSamples(msg['samples'] as (Sample | RequestRecord)[]));
+        if (msg.type === 'samples') collect(msg['samples'] as (Sample | RequestRecord)[]);
         else if (msg.type === 'console') sinks.console(msg['level'] as string, msg['text'] as string);
         else if (msg.type === 'ready') resolve(msg as unknown as ScriptFacts);
         else if (msg.type === 'failed') reject(new Error(`the script failed to load: ${String(msg['error'])}`));
         else if (msg.type === 'done') {
-          const samples = msg['samples'] as (Sample | RequestRecord)[];
-          if (samples.length > 0) sinks.samples(expandSamples(samples));
+          collect(msg['samples'] as (Sample | RequestRecord)[]);
           const settle = this.pending;
           this.pending = null;
           settle?.(msg as unknown as CallResult);

@@ -14,7 +14,7 @@ import type { ScenarioConfig } from './scenarios.ts';
 import type { VirtualUser } from './vu-pool.ts';
 
 /** Requests per VU: enough for V8 to compile the path, a fraction of a second in all. */
-export const WARM_UP_REQUESTS = 60;
+const WARM_UP_REQUESTS = 60;
 
 /** Arrivals a second from which the cold start drops arrivals on a 2-core machine. */
 export const WARM_UP_FROM_RATE = 1000;
@@ -32,13 +32,13 @@ export function peakArrivalRate(scenarios: readonly ScenarioConfig[]): number {
 /** A body the size of a registry's answer, so the same parsing paths run. */
 const BODY = JSON.stringify({ warm_up: true, padding: 'x'.repeat(240) });
 
-export async function warmUp(vus: readonly VirtualUser[], http: HttpService, requests = WARM_UP_REQUESTS): Promise<void> {
-  if (vus.length === 0 || requests <= 0) return;
+export async function warmUp(vus: readonly VirtualUser[], http: HttpService): Promise<void> {
+  if (vus.length === 0) return;
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BODY));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const results = await Promise.all(vus.map((vu) => vu.call('::warm-up', { url: `${origin}/warm-up`, requests }, null, 0, '')));
+    const results = await Promise.all(vus.map((vu) => vu.call('::warm-up', { url: `${origin}/warm-up`, requests: WARM_UP_REQUESTS }, null, 0, '')));
     const failed = results.find((r) => r.error);
     if (failed) throw new Error(`the VUs' warm-up failed: ${failed.error}`);
   } finally {
