@@ -69,9 +69,10 @@ test('a registry that overbooks fails the load run under faults through its audi
  * a resolve in flight: the registry reserves for the phase's fresh action and
  * the front holds the first such answer until the test ends (the runner's own
  * resolve of the action before the audit passes), so the flow never learns the
- * route, nor settles the pinned one it resolved again just before. Four
- * retries keep the phase's earlier steps short beside its 5 s budget even
- * when faults make them retry; the cut itself never depends on speed.
+ * route, nor settles the pinned one it resolved again just before. The cut
+ * comes from the hold, not from a slow phase; what must fit in the 5 s budget
+ * is only the phase's earlier steps, which four retries keep to a few short
+ * waves even when faults make them retry.
  */
 async function cutWithResolveInFlight(target: InProcessTarget, sets: string[]) {
   let held = 0;
