@@ -1,6 +1,7 @@
 // Stage 2: the property suites over HTTP against the same target, with a
 // seed printed and recorded so every counterexample replays exactly.
 import { join } from 'node:path';
+import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
@@ -26,7 +27,9 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     };
   }
   try {
-    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId });
+    // As `fleetproof properties` does: a suite that fails while the target has gone away or stopped taking the run's tokens could not judge.
+    const stillJudgeable = sharedRecheck({ target: ctx.targetUrl, credentials: runTokens(ctx.auth, ctx.key, { keyPath: ctx.keyPath ?? undefined }) });
+    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId, stillJudgeable });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);
@@ -37,7 +40,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
         stage: 'properties',
         subject: s.name,
         clause: PROPERTY_CLAUSES[s.name][0] ?? null,
-        message: s.violation ? `${s.violation.property}: ${s.violation.message}` : `could not judge: ${s.error ?? 'unknown'}`,
+        message: s.status === 'fail' && s.violation ? `${s.violation.property}: ${s.violation.message}` : `could not judge: ${s.error ?? 'unknown'}`,
         reproduce: s.path ? `${replay(s)}\n${(s.counterexample ?? []).join('\n')}` : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed}`,
       }));
     const status = propertiesStatus(doc);

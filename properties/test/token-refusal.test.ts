@@ -6,7 +6,6 @@
 // front of the reference turns after a number of requests.
 import assert from 'node:assert/strict';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as forward, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,27 +15,7 @@ import type { ResultDocument } from '../runner/result-document.ts';
 import { httpTarget } from '../targets/http-target.ts';
 import { fleetproofProperties } from './cli-process.ts';
 import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
-
-/** Forwards to `upstream`; after `turnAfter` requests it answers every authenticated one 401, as after a key rotation. */
-async function turningProxy(upstream: string, turnAfter: number): Promise<{ url: string; close(): Promise<void> }> {
-  let seen = 0;
-  const server: Server = createServer((req, res) => {
-    if (++seen > turnAfter && req.headers.authorization) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'unknown key' } }));
-      return;
-    }
-    const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(out);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
+import { turningProxy } from './turning-proxy.ts';
 
 describe('properties with tokens the target does not take', () => {
   let dir: string;
