@@ -15,6 +15,7 @@ import { openReferenceStore, type StoreKind } from './store/open-store.ts';
 import type { RegistryStore } from './store/registry-store.ts';
 import type { Variant } from './variant/draw-variant.ts';
 import { variantOptions } from './variant/variant-options.ts';
+import type { ConnectionLimits } from './http/connection-limits.ts';
 
 export interface EmbeddedReferenceOptions {
   /** A store to serve, or the kind of reference store to open (and close with the server). */
@@ -36,6 +37,8 @@ export interface EmbeddedReferenceOptions {
   variant?: number;
   host?: string;
   port?: number;
+  /** The HTTP server's timeouts and head limits ([wire-head-limits]); the reference's own where left out. */
+  connections?: Partial<ConnectionLimits>;
   /** Log server faults (INTERNAL answers) to stderr; off keeps test output clean. */
   logErrors?: boolean;
 }
@@ -68,6 +71,7 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
       jwks,
       faults,
       ...split.server,
+      ...(options.connections ? { connections: options.connections } : {}),
       ...(options.logErrors ? {} : { log: () => {} }),
     });
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');

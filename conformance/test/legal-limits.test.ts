@@ -1,5 +1,6 @@
 // The whole conformance suite against the reference started with other legal
-// limits: a correct registry qualifies whatever legal limits it declares.
+// limits: a correct registry qualifies whatever legal limits it declares, and
+// whatever legal head limits its HTTP server keeps ([wire-head-limits]).
 // Every case passes, or ends `skip` because the declared limits leave its
 // clause nothing to provoke, with that reason, listed in every report; none
 // fails or errors.
@@ -11,16 +12,23 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { NOT_PROVOCABLE } from '../harness/failure.ts';
 import { runConformance } from '../runner/run.ts';
-import { describeLimits, LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS } from './legal-limits.ts';
+import { describeLimits, LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS, SMALLEST_WIRE_LIMITS } from './legal-limits.ts';
+import type { RegistryLimits } from '../../contract/records.ts';
 import { startReferenceTarget } from './reference-target.ts';
 
 const out = await mkdtemp(join(tmpdir(), 'fleetproof-legal-limits-'));
 after(() => rm(out, { recursive: true, force: true }));
 
+/** Each run: registry limits, and the HTTP server's head limits where the run changes them. */
+const RUNS: Array<{ limits: Partial<RegistryLimits>; connections?: typeof SMALLEST_WIRE_LIMITS }> = [
+  ...[...LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS].map((limits) => ({ limits })),
+  { limits: {}, connections: SMALLEST_WIRE_LIMITS },
+];
+
 describe('conformance against the reference with other legal limits', () => {
-  for (const [i, limits] of [...LEGAL_LIMIT_SETTINGS, SMALLEST_LEGAL_LIMITS].entries()) {
-    it(`qualifies with ${describeLimits(limits)}`, async () => {
-      const target = await startReferenceTarget({ limits, silent: true });
+  for (const [i, { limits, connections }] of RUNS.entries()) {
+    it(`qualifies with ${connections ? `head limits ${JSON.stringify(connections)}` : describeLimits(limits)}`, async () => {
+      const target = await startReferenceTarget({ limits, silent: true, ...(connections ? { connections } : {}) });
       try {
         const dir = join(out, String(i));
         const outcome = await runConformance({ config: target.config({ out: dir }), signingKey: target.key, writeReports: writeConformanceReports });

@@ -15,6 +15,9 @@ export const LEGAL_LIMIT_SETTINGS: ReadonlyArray<Partial<RegistryLimits>> = [
 /** Every limit at the smallest value the contract allows ([limits-declared]). */
 export const SMALLEST_LEGAL_LIMITS: Partial<RegistryLimits> = { ...LIMIT_MINIMUMS };
 
+/** The smallest head limits [wire-head-limits] allows: a 2 KiB request target, 8 KiB of header fields, a 48 KiB head. */
+export const SMALLEST_WIRE_LIMITS = { maxUrlBytes: 2 * 1024, maxHeaderBytes: 8 * 1024, maxHeadBytes: 48 * 1024 } as const;
+
 export const describeLimits = (limits: Partial<RegistryLimits>): string =>
   Object.entries(limits)
     .map(([k, v]) => `${k} ${v}`)

@@ -5,6 +5,7 @@ import type { RegistryLimits } from '../../contract/records.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
 import type { FaultName } from '../../reference/domain/faults.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
+import type { ConnectionLimits } from '../../reference/http/connection-limits.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { resolveConfig, type ConformConfig } from '../runner/config.ts';
 
@@ -24,6 +25,7 @@ export interface ReferenceTargetOptions {
   limits?: Partial<RegistryLimits>;
   /** A variant's seed (reference/variant/); faults and limits compose with it. */
   variant?: number;
+  connections?: Partial<ConnectionLimits>;
 }
 
 export async function startReferenceTarget(options: ReferenceTargetOptions = {}): Promise<ReferenceTarget> {
@@ -32,6 +34,7 @@ export async function startReferenceTarget(options: ReferenceTargetOptions = {})
     faults: new Set(options.faults ?? []),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    ...(options.connections ? { connections: options.connections } : {}),
     logErrors: !options.silent,
   });
   return {
