@@ -22,8 +22,10 @@ export default defineCase({
     const max = ctx.limits.max_body_bytes;
     if (max + 1 > LARGEST_PROBE) throw new NotProvocable(`max_body_bytes ${max} is beyond what this case sends (${LARGEST_PROBE})`);
     const type = ctx.build.connectorType(ctx.ids.type());
-    const empty = JSON.stringify({ ...type, name: '' });
-    const body = JSON.stringify({ ...type, name: 'x'.repeat(max + 1 - Buffer.byteLength(empty)) });
+    // A valid type padded with insignificant whitespace: the body breaks the size limit and no shape rule,
+    // so 413 is the one right answer, whichever rule a registry checks first ([error-precedence]).
+    const valid = JSON.stringify(type);
+    const body = valid + ' '.repeat(Math.max(0, max + 1 - Buffer.byteLength(valid)));
     const send = () => ctx.admin.call('putConnectorType', { params: { type_id: type.id }, rawBody: body });
     let reply;
     for (let attempt = 1; reply === undefined; attempt++) {
