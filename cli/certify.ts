@@ -6,6 +6,7 @@ import { ONE_CALLER } from '../conformance/runner/run.ts';
 import { VERDICT_WORDS } from '../contract/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
+import { BREAKPOINT_PHASE } from '../load/runner/breakpoint.ts';
 import { loadScaleContract } from '../load/runner/scale-contract.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
@@ -50,7 +51,11 @@ export async function run(argv: string[]): Promise<number> {
   if (v.target !== undefined && parsed.sources.store?.from !== 'default') throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
   if (v.target !== undefined && v.variant !== undefined) throw new UsageError('--variant applies to the embedded reference only; a served registry makes its own choices');
   const variant = variantOf(v.variant);
-  const profiles = Object.keys(loadScaleContract().profiles);
+  // A ramp answers how far a registry goes, with no pass or fail at any one rate: certification qualifies at a fixed rate.
+  const contract = loadScaleContract().profiles;
+  const ramps = Object.keys(contract).filter((name) => contract[name]!.phases.some((p) => (p.name as string) === BREAKPOINT_PHASE));
+  if (ramps.includes(v.profile!)) throw new UsageError(`--profile ${v.profile} is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile ${v.profile}`);
+  const profiles = Object.keys(contract).filter((name) => !ramps.includes(name));
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
   if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   // The embedded reference brings its own faults; their list is known once it has started.

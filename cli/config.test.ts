@@ -109,6 +109,14 @@ describe('configuration', () => {
     assert.match(name.stderr, /unknown profile smok; did you mean smoke\? \(known: .*smoke/);
   });
 
+  it('certify refuses the breakpoint ramp, which has no pass or fail at one rate: exit 2, and where to run it', async () => {
+    const ran = await fleetproof(['certify', '--profile', 'breakpoint']);
+    assert.equal(ran.code, 2);
+    assert.match(ran.stderr, /--profile breakpoint is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile breakpoint/);
+    const unknown = await fleetproof(['certify', '--profile', 'nope']);
+    assert.doesNotMatch(unknown.stderr, /known: [^)]*breakpoint/, 'the profiles certify lists are those it qualifies at');
+  });
+
   it('a bundle that is not there could not be verified: one line, exit 2', async () => {
     const ran = await fleetproof(['verify', join(dir, 'no-such-bundle.json')]);
     assert.equal(ran.code, 2);
