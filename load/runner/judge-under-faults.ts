@@ -10,7 +10,7 @@
 // at baseline, never over capacity. A violation there fails the run; an
 // audit that could not read fails nothing and judges nothing.
 import type { FaultBandRow, FaultFigures, TrafficRow } from './fault-figures.ts';
-import type { LoadReport } from './load-report.ts';
+import { NEVER_SEEDED, type LoadReport } from './load-report.ts';
 
 export interface FaultsSummary extends FaultFigures {
   /** Resolves and settlements still without an answer after the flows' retries; the audit read each back. */
@@ -38,8 +38,9 @@ export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, repl
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
   const reasons = report.reasons.filter((r) => !measured(r) && !report.could_not_judge.includes(r));
-  const violated = (report.audit?.invariants ?? []).some((i) => !i.ok);
-  const verdict: LoadReport['verdict'] = violated ? 'fail' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
+  // As in the report: an audit of a dataset that was never seeded reads records the run never wrote, and blames nothing.
+  const violated = !report.could_not_judge.includes(NEVER_SEEDED) && (report.audit?.invariants ?? []).some((i) => !i.ok);
+  const verdict: LoadReport['verdict'] = violated ? 'fail' : report.verdict === 'could-not-run' ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
   const noFaults = figures.faults === 0 ? ['no fault was injected during the load: it judged nothing under faults'] : [];
   return {
     ...report,

@@ -142,6 +142,9 @@ function anchorSeedWindow(journal: Journal): number | null {
   return times.every((t) => t !== undefined) ? times.reduce((a, b) => a! + b!, 0)! : null;
 }
 
+/** The reason a run that never seeded its dataset gives: the audit's violations then judge nothing. */
+export const NEVER_SEEDED = 'the dataset was never seeded, so the audit judges nothing';
+
 export function buildLoadReport(args: {
   summary: EngineSummary | null;
   journal: Journal;
@@ -239,7 +242,7 @@ export function buildLoadReport(args: {
   });
   // An engine that failed before the seed finished left records absent that the audit then misses: no violation of the registry's.
   const seeded = journal.phases.some((p) => p.phase === 'seed' && p.completed !== false);
-  if (notRun.length > 0 && !seeded) undecided.push('the dataset was never seeded, so the audit judges nothing');
+  if (notRun.length > 0 && !seeded) undecided.push(NEVER_SEEDED);
   const violated = notRun.length > 0 && !seeded ? [] : (audit?.invariants ?? []).filter((i) => !i.ok);
   for (const i of violated) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
   if (audit && audit.errors.length > 0) undecided.push(`the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`);

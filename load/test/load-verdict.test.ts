@@ -8,6 +8,7 @@ import { buildLoadReport, type EngineSummary } from '../runner/load-report.ts';
 import type { AuditResult } from '../runner/audit.ts';
 import type { LoadEnvironment } from '../runner/environment.ts';
 import { parseJournal } from '../runner/journal.ts';
+import { judgeUnderFaults } from '../runner/judge-under-faults.ts';
 
 const environment: LoadEnvironment = {
   harness: { name: 'fleetproof', version: '0', commit: null, dirty: null },
@@ -21,7 +22,7 @@ const cleanAudit: AuditResult = { ok: true, invariants: [{ id: 'routes_pinned', 
 type Phase = EngineSummary['phases'][number];
 const phase = (name: string, over: Partial<Phase> = {}): Phase => ({ name, checks_ok: true, checks: { passes: 2, fails: 0 }, latency_ms: null, requests: 10, ...over });
 
-function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number } = {}) {
+function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string } = {}) {
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
     run_id: 'r',
@@ -36,7 +37,7 @@ function report(phases: Phase[], options: { timings?: string[]; audit?: AuditRes
   };
   const journal = parseJournal((options.timings ?? []).join('\n'));
   const now = new Date();
-  return buildLoadReport({ summary, journal, audit: options.audit ?? cleanAudit, environment, engineExitCode: 0, engineError: null, runId: 'r', profile: 'p', overrides: [], dataset: {}, startedAt: now, finishedAt: now, retirement: null });
+  return buildLoadReport({ summary, journal, audit: options.audit ?? cleanAudit, environment, engineExitCode: options.engineError ? 1 : 0, engineError: options.engineError ?? null, runId: 'r', profile: 'p', overrides: [], dataset: {}, startedAt: now, finishedAt: now, retirement: null });
 }
 
 const timing = (name: string, completed = true) => `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: name, started: 0, ms: 50, completed })}`;
@@ -77,4 +78,17 @@ test('reads the audit could not make judge nothing; a violation it read back fai
   assert.match(r.reasons[0]!, /^the audit could not make 685 read\(s\), which judge nothing/);
   const violated: AuditResult = { ...unread, invariants: [{ ...cleanAudit.invariants[0]!, ok: false, violations: 1, examples: ['x'] }] };
   assert.equal(report([phase('sustained_routes', { dropped_iterations: 3 })], { audit: violated }).verdict, 'fail');
+});
+
+test('under faults as without: an engine that failed before the seed leaves a violation the audit read of records never written, which blames nothing', () => {
+  const violated: AuditResult = { ...cleanAudit, ok: false, invariants: [{ ...cleanAudit.invariants[0]!, ok: false, violations: 4, examples: ['x'] }] };
+  const r = report([phase('sustained_routes')], { audit: violated, engineError: 'k6 exited 1 before the seed' });
+  assert.equal(r.verdict, 'could-not-run');
+  const figures = { faults: 0, by_fault: {}, recovery_ms_max: null, recovery_ms_median: null, forwarded: 0, reset_before_forward: 0, lost_after_forward: 0 };
+  for (const faults of [0, 3]) {
+    const judged = judgeUnderFaults(r, { ...figures, faults }, '--nemesis proxy', 0);
+    assert.equal(judged.verdict, 'could-not-run', `with ${faults} fault(s): ${judged.reasons.join('; ')}`);
+  }
+  const seeded = report([phase('sustained_routes')], { audit: violated, engineError: 'k6 exited 1', timings: [`fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'seed', started: 0, ms: 5, completed: true })}`] });
+  assert.equal(judgeUnderFaults(seeded, { ...figures, faults: 3 }, '--nemesis proxy', 0).verdict, 'fail', 'once seeded, a violation the audit read fails the run');
 });
