@@ -126,6 +126,8 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const runId = newRunId();
   const outDir = options.out ?? join(RUNS_DIR, runId);
   const profile = options.profile ?? 'smoke';
+  // The key that signs the bundle is read first: a run that could not sign its result is refused before it starts, not after.
+  const signer = await loadSigner(options.signKeyPath);
   await mkdir(outDir, { recursive: true });
   const startedAt = new Date().toISOString();
   const provenance = harnessProvenance();
@@ -186,7 +188,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   };
   await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');
   await writeCertificationReports(outDir, result);
-  const signer = await loadSigner(options.signKeyPath);
   const bundlePath = await writeBundle(
     outDir,
     await filesUnder(outDir),

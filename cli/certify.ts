@@ -2,6 +2,7 @@
 // load profile against one registry — the embedded reference unless --target
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
+import { loadSigner } from '../reports/bundle/bundle.ts';
 import { ONE_CALLER } from '../conformance/runner/run.ts';
 import { VERDICT_WORDS } from '../contract/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
@@ -57,6 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   if (ramps.includes(v.profile!)) throw new UsageError(`--profile ${v.profile} is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile ${v.profile}`);
   const profiles = Object.keys(contract).filter((name) => !ramps.includes(name));
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
+  if (v['sign-key'] !== undefined) await loadSigner(v['sign-key']).catch((err: Error) => Promise.reject(new UsageError(`--sign-key ${v['sign-key']}: ${err.message}`)));
   if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   // The embedded reference brings its own faults; their list is known once it has started.
   const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);

@@ -117,6 +117,18 @@ describe('configuration', () => {
     assert.doesNotMatch(unknown.stderr, /known: [^)]*breakpoint/, 'the profiles certify lists are those it qualifies at');
   });
 
+  it('certify with a signing key it cannot read, or an out directory it cannot make, could not run: exit 2, never 1', async () => {
+    const key = await fleetproof(['certify', '--sign-key', join(dir, 'no-such-key.json')]);
+    assert.equal(key.code, 2);
+    assert.match(key.stderr, /--sign-key \S+no-such-key\.json: ENOENT/);
+    assert.doesNotMatch(key.stderr, /target the embedded reference/, 'refused before it starts anything');
+    const file = join(dir, 'a-file');
+    await writeFile(file, '');
+    const out = await fleetproof(['certify', '--out', join(file, 'run')]);
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, /fleetproof certify: could not run: Error: ENOTDIR: not a directory, mkdir '\S+a-file\/run'/);
+  });
+
   it('a bundle that is not there could not be verified: one line, exit 2', async () => {
     const ran = await fleetproof(['verify', join(dir, 'no-such-bundle.json')]);
     assert.equal(ran.code, 2);

@@ -99,6 +99,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`fleetproof ${name}: ${err.message.includes('--help') ? err.message : `${err.message}; ${helpHint(name)}`}`);
       return 2;
     }
-    throw err;
+    // Exit 1 means the registry is at fault; a failure of the harness itself (a file it cannot write, a disk
+    // full, a defect of its own) says nothing of the registry, so it is 2, could not run, with its stack.
+    console.error(`fleetproof ${name}: could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return 2;
   }
 }

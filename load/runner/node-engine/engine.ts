@@ -61,9 +61,12 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   }
   const store = new MetricStore();
   let consoleFile: WriteStream | undefined;
+  let consoleError: string | null = null;
   if (opts.consoleOutput) {
     mkdirSync(dirname(opts.consoleOutput), { recursive: true });
     consoleFile = createWriteStream(opts.consoleOutput);
+    // A console file that cannot be written (a full disk) fails the run as the engine's error, never the process.
+    consoleFile.on('error', (err) => (consoleError ??= `writing ${opts.consoleOutput}: ${err.message}`));
   }
   let jsonOutput: JsonOutput | undefined;
   // Every sample goes to the store and, when asked, to the JSON output: one list, so both hold the same points.
@@ -223,7 +226,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     await Promise.all([initVu.stop(), pool?.stopAll()]);
     await staged.remove();
     await http.close();
-    await new Promise<void>((r) => (consoleFile ? consoleFile.end(r) : r()));
+    await new Promise<void>((r) => (consoleFile && !consoleFile.destroyed ? consoleFile.end(r) : r()));
+    error ??= consoleError;
     await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));
   }
   const exitCode = error ? EXIT.scriptError : aborted && !thresholdAborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;

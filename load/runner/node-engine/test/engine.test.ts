@@ -144,3 +144,15 @@ test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script 
   assert.equal(b.exitCode, EXIT.scriptError);
   assert.match(b.error ?? '', /does not provide k6\/nope/);
 });
+
+test('a console file the disk cannot take fails the run as a script error, not the process', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const { writeFile } = await import('node:fs/promises');
+  const script = join(dir, 'talks.js');
+  await writeFile(script, `export const options = { iterations: 3 };\nexport default function () { console.log('a line the disk cannot take'); }\n`);
+  // Every write to /dev/full fails with ENOSPC, as on a full disk.
+  const r = await runWithNodeEngine({ scriptPath: script, consoleOutput: '/dev/full', progress: () => {} });
+  assert.equal(r.exitCode, EXIT.scriptError);
+  assert.match(r.error ?? '', /^writing \/dev\/full: ENOSPC/);
+});
