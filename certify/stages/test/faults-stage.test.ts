@@ -84,9 +84,11 @@ describe('the faults stage', { concurrency: true }, () => {
   }
 
   it('fails a registry that acknowledges a settlement it then loses', async () => {
-    const { output, doc } = await stageAgainst('lost-settlement', await startEmbeddedReference({ store: losingSettlements(await openReferenceStore('memory')) }), { ...HUNT, suites: ['idempotent-settlement'] });
+    const { output } = await stageAgainst('lost-settlement', await startEmbeddedReference({ store: losingSettlements(await openReferenceStore('memory')) }), { ...HUNT, suites: ['idempotent-settlement'] });
     assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
-    // The sweep over the whole history finds it too, with the slice that shows it.
-    assert.ok(doc.sweep?.violations.some((v) => /acknowledged as released/.test(v) && /settle/.test(v)), JSON.stringify(doc.sweep?.violations));
+    // Not asserted here: that the stage's final sweep sees it too. This registry makes every other settlement
+    // it is asked for, and the suite's clients settle the same actions, so a later settlement may release a
+    // lost one before the sweep reads the routes, and whether one does depends on where the faults fell.
+    // call-outcomes.test.ts proves the sweep finds a lost settlement whose route stays held.
   });
 });
