@@ -12,7 +12,7 @@ import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { CLOCK_BOUND_MS, preflight, runTokens } from '../contract/preflight.ts';
 import type { CredentialChoice } from '../contract/transport/credential-sources.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
-import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle } from '../reports/bundle/bundle.ts';
+import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle, type SignerKey } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
 import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
@@ -36,8 +36,8 @@ export interface CertifyOptions {
   startEmbedded?: (store: EmbeddedStore, log: (line: string) => void) => Promise<CertificationTarget>;
   profile?: string;
   out?: string;
-  /** Private Ed25519 JWK that signs the bundle; a fresh key otherwise. */
-  signKeyPath?: string;
+  /** The key that signs the bundle (read by the caller before the run, so a bad one refuses the run at once); a fresh key otherwise. */
+  signer?: SignerKey;
   /** The faults stage's nemesis; without it the proxy, plus the embedded reference's own faults. */
   nemesis?: NemesisRequest;
   /** Runs per suite and round in the faults stage (tests keep it small). */
@@ -126,8 +126,6 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const runId = newRunId();
   const outDir = options.out ?? join(RUNS_DIR, runId);
   const profile = options.profile ?? 'smoke';
-  // The key that signs the bundle is read first: a run that could not sign its result is refused before it starts, not after.
-  const signer = await loadSigner(options.signKeyPath);
   await mkdir(outDir, { recursive: true });
   const startedAt = new Date().toISOString();
   const provenance = harnessProvenance();
@@ -188,6 +186,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   };
   await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');
   await writeCertificationReports(outDir, result);
+  const signer = options.signer ?? (await loadSigner());
   const bundlePath = await writeBundle(
     outDir,
     await filesUnder(outDir),

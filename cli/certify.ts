@@ -58,7 +58,8 @@ export async function run(argv: string[]): Promise<number> {
   if (ramps.includes(v.profile!)) throw new UsageError(`--profile ${v.profile} is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile ${v.profile}`);
   const profiles = Object.keys(contract).filter((name) => !ramps.includes(name));
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
-  if (v['sign-key'] !== undefined) await loadSigner(v['sign-key']).catch((err: Error) => Promise.reject(new UsageError(`--sign-key ${v['sign-key']}: ${err.message}`)));
+  // Read before anything starts: a key that cannot sign refuses the run now, not after every stage.
+  const signer = v['sign-key'] === undefined ? undefined : await loadSigner(v['sign-key']).catch((err: Error) => Promise.reject(new UsageError(`--sign-key ${v['sign-key']}: ${err.message}`)));
   if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   // The embedded reference brings its own faults; their list is known once it has started.
   const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
@@ -70,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     startEmbedded: (store, log) => startEmbeddedTarget(store, log, variant?.seed),
     profile: v.profile!,
     ...(v.out !== undefined ? { out: v.out } : {}),
-    ...(v['sign-key'] !== undefined ? { signKeyPath: v['sign-key'] } : {}),
+    ...(signer ? { signer } : {}),
   });
   const r = outcome.result;
   console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
