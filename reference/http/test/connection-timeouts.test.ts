@@ -19,22 +19,28 @@ const FILES_NEEDED = 2 * IDLE + 200;
 
 interface Held {
   socket: Socket;
-  /** Resolves when the connection closes; true when the server closed it. */
+  /**
+   * Resolves when the connection closes; true when the server closed it. This
+   * side only closes a socket by destroying it (in `finally`), so any other
+   * close is the server's, whether it ended the connection or reset it: the
+   * clause asks for a disconnection, not for a FIN.
+   */
   closed: Promise<boolean>;
+  /** Closes the connection from this side. */
+  release(): void;
 }
 
 function hold(url: string): Promise<Held> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
-    let ended = false;
-    socket.on('end', () => (ended = true));
-    const closed = new Promise<boolean>((done) => socket.on('close', () => done(ended)));
+    let released = false;
+    const closed = new Promise<boolean>((done) => socket.on('close', () => done(!released)));
     socket.once('error', reject);
     socket.once('connect', () => {
       socket.off('error', reject);
       socket.on('error', () => {});
-      resolve({ socket, closed });
+      resolve({ socket, closed, release: () => ((released = true), socket.destroy()) });
     });
   });
 }
@@ -74,7 +80,7 @@ describe('connection timeouts', { timeout: 60_000 }, () => {
       assert.equal(await health(api.url), 200, 'served after they were cleared');
     } finally {
       clearInterval(trickle);
-      for (const h of held) h.socket.destroy();
+      for (const h of held) h.release();
       await api.close();
     }
   });
@@ -104,13 +110,13 @@ describe('connection timeouts', { timeout: 60_000 }, () => {
       extra.socket.on('data', () => (answered = true));
       await extra.closed;
       assert.equal(answered, false, 'the connection above the cap got no answer');
-      for (const h of held) h.socket.destroy();
+      for (const h of held) h.release();
       await Promise.all(held.map((h) => h.closed));
       // The server counts a connection gone when it sees the close, a moment after the client.
       while ((await connections(api)) > 0) await sleep(20);
       assert.equal(await health(api.url), 200);
     } finally {
-      for (const h of held) h.socket.destroy();
+      for (const h of held) h.release();
       await api.close();
     }
   });
