@@ -15,8 +15,28 @@ import { HarnessError } from './failure.ts';
 const SHORT_CALLS_TO_JUDGE = 4;
 const PAUSE_MS = 100;
 
+/**
+ * Short maintenance calls in a row that left one of the case's stale
+ * replicas live. `short` counts one more and fails with `failure(inARow)` on
+ * the SHORT_CALLS_TO_JUDGE-th, else pauses longer each time so a concurrent
+ * call holding the replica can commit; `full` starts the count again.
+ */
+export class ShortCalls {
+  #inARow = 0;
+  constructor(private readonly ctx: Pick<CaseContext, 'sleep'>) {}
+
+  full(): void {
+    this.#inARow = 0;
+  }
+
+  async short(failure: (inARow: number) => never): Promise<void> {
+    if (++this.#inARow >= SHORT_CALLS_TO_JUDGE) failure(this.#inARow);
+    await this.ctx.sleep(PAUSE_MS * this.#inARow);
+  }
+}
+
 export async function expireUntilOffline(ctx: CaseContext, replicaIds: string[], limit = Math.min(100, ctx.limits.max_expiry_batch), maxCalls = 500): Promise<number> {
-  let short = 0;
+  const short = new ShortCalls(ctx);
   for (let calls = 0; calls < maxCalls; calls++) {
     const reply = await ctx.operator.call('expireLeases', { body: { limit } });
     const { expired } = expectOk(reply, 'lease maintenance');
@@ -25,12 +45,11 @@ export async function expireUntilOffline(ctx: CaseContext, replicaIds: string[],
       const states = await Promise.all(replicaIds.map((id) => ctx.fx.replicaState(id)));
       const left = states.filter((s) => s.status !== 'offline').map((s) => s.id);
       if (left.length === 0) return calls + 1;
-      if (++short >= SHORT_CALLS_TO_JUDGE) {
-        fail(`lease maintenance returned fewer than ${limit} ${short} times in a row (last ${expired}), yet stale replicas are still ${left.join(', ')} not offline`, { exchange: reply.exchange, clause: 'lease-expiry-bounded' });
-      }
-      await ctx.sleep(PAUSE_MS * short);
+      await short.short((inARow) =>
+        fail(`lease maintenance returned fewer than ${limit} ${inARow} times in a row (last ${expired}), yet stale replicas are still ${left.join(', ')} not offline`, { exchange: reply.exchange, clause: 'lease-expiry-bounded' }),
+      );
     } else {
-      short = 0;
+      short.full();
     }
   }
   throw new HarnessError(`lease maintenance still returned a full batch after ${maxCalls} calls; too many stale replicas on the target to finish`);

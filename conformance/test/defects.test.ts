@@ -229,3 +229,31 @@ describe('conformance fails registries with defects the reference has no switch 
     assertFailed(await lenientTokens(5 * 60_000, cases), cases, 'auth-time');
   });
 });
+
+describe('lease maintenance that skips replicas a concurrent call holds ([lease-expiry-bounded])', () => {
+  const LEASE_CASES = ['leases/expiry-changes-at-most-limit-in-lease-order', 'leases/expired-replica-goes-offline-and-releases'];
+  /**
+   * Every other maintenance call finds the stale replicas held by a concurrent call and skips them:
+   * it returns 0, and the concurrent call takes them offline 20 ms later, when it commits.
+   */
+  const skipsHeld = withBehaviour((inner) => {
+    let calls = 0;
+    return {
+      async expireLeases(limit: number) {
+        if (calls++ % 2 === 1) return inner.expireLeases(limit);
+        setTimeout(() => void inner.expireLeases(limit), 20);
+        return { expired: 0 };
+      },
+    };
+  });
+
+  it('a correct registry that skips held replicas passes', async () => {
+    const outcome = await runAgainst(skipsHeld, LEASE_CASES);
+    assert.deepEqual(statuses(outcome), Object.fromEntries(LEASE_CASES.map((id) => [id, 'pass'])));
+  });
+
+  it('a registry whose maintenance never takes a stale replica offline fails', async () => {
+    const outcome = await runAgainst(withBehaviour(() => ({ expireLeases: async () => ({ expired: 0 }) })), LEASE_CASES);
+    assertFailed(outcome, LEASE_CASES, 'lease-expiry-bounded');
+  });
+});
