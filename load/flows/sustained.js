@@ -14,10 +14,10 @@
 import exec from 'k6/execution';
 import { churnSlice, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
 import { journal, journalRoute } from '../lib/journal.js';
-import { capacityRefusals, expiredReplicas, routesCreated } from '../lib/metrics.js';
+import { capacityRefusals, routesCreated } from '../lib/metrics.js';
 import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
-import { expireUntilDone, reportHealth } from './lease-churn.js';
+import { lapseAndExpire } from './lease-churn.js';
 
 /** @type {ReturnType<typeof sustainedPools> | undefined} */
 let pools;
@@ -113,11 +113,7 @@ export function sustainedLeaseChurn(plan, data, params) {
   const client = registryClient(plan, phase);
   const size = params['batch'] || 50;
   const slice = churnSlice(poolsOf(plan, data).churn, exec.scenario.iterationInTest, size);
-  journal({ k: 'offline', phase, ids: slice.map((r) => r.id) });
-  const capacity = data.dimensions.replica_capacity;
-  const lapsed = reportHealth(plan, client, slice, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity }));
-  verify(phase, '01 sustained churn: leases reported expired', slice.length > 0 && lapsed === slice.length, slice.length > 0 ? `${lapsed} of ${slice.length}` : 'no replica to churn');
-  expiredReplicas.add(expireUntilDone(client, size), { phase });
+  lapseAndExpire(plan, client, phase, slice, { revision: 1, capacity: data.dimensions.replica_capacity, batch: size, check: '01 sustained churn: leases reported expired' });
   const after = sendAll(slice.map((r) => client.replica(r.id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
   verify(phase, '02 sustained churn: the replicas are offline', after.every((r) => r && r.status === 'offline'));
 }

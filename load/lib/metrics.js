@@ -9,6 +9,8 @@ export const seedDuration = new Trend('fleetproof_seed_duration', true);
 export const routeThroughput = new Trend('fleetproof_route_throughput');
 /** Responses whose status or error code the phase does not allow. */
 export const unexpectedResponses = new Counter('fleetproof_unexpected_responses');
+/** Indeterminate answers (no answer, STORAGE_UNAVAILABLE) a phase did not allow: no failure by themselves ([failure-indeterminate]). */
+export const indeterminateResponses = new Counter('fleetproof_indeterminate_responses');
 /** CAPACITY_EXCEEDED refusals, by scope: expected where a phase provokes them. */
 export const capacityRefusals = new Counter('fleetproof_capacity_refusals');
 /** Routes created (first resolve of an action). */

@@ -3,9 +3,10 @@
 // request is tagged with its phase, its operation and a URL template as
 // `name`, which keeps ids out of metric tags.
 import { sleep } from 'k6';
+import exec from 'k6/execution';
 import http from 'k6/http';
 import { journal } from './journal.js';
-import { unexpectedResponses } from './metrics.js';
+import { indeterminateResponses, unexpectedResponses } from './metrics.js';
 
 /** @typedef {import('k6/http').Params} Params */
 /** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
@@ -219,16 +220,44 @@ export function errorCodeOf(res) {
 }
 
 let reported = 0;
+/** The iteration (of this VU) that last got an indeterminate answer it did not allow. */
+let indeterminateIn = /** @type {string | null} */ (null);
+
+/** This VU's current iteration; setup has none of its own. */
+function iterationKey() {
+  try {
+    return `${exec.scenario.name}/${exec.vu.iterationInInstance}`;
+  } catch {
+    return 'setup';
+  }
+}
 
 /**
- * Whether the response is one the phase allows (a status, or status:CODE);
- * anything else is counted as unexpected, and the first few are printed.
+ * Whether this iteration got an indeterminate answer where it expected
+ * another: whatever it checks afterwards may hinge on a request that did or
+ * did not take effect ([failure-indeterminate]), so a check that fails then
+ * is not judged (verify.js).
+ */
+export function indeterminateThisIteration() {
+  return indeterminateIn !== null && indeterminateIn === iterationKey();
+}
+
+/**
+ * Whether the response is one the phase allows (a status, or status:CODE).
+ * An indeterminate answer the phase does not allow is no failure by itself
+ * ([failure-indeterminate]): it marks the iteration instead. Anything else
+ * is counted as unexpected, and the first few are printed.
  * @param {Response} res
  * @param {string[]} allowed e.g. ['200', '429:CAPACITY_EXCEEDED']
  */
 export function expectResponse(res, allowed) {
   const code = res.status >= 400 ? errorCodeOf(res) : '';
   if (allowed.includes(String(res.status)) || (code && allowed.includes(`${res.status}:${code}`))) return true;
+  if (indeterminate(res)) {
+    indeterminateResponses.add(1, { status: String(res.status) });
+    indeterminateIn = iterationKey();
+    return false;
+  }
   unexpectedResponses.add(1, { status: String(res.status), code: code || 'none' });
   if (reported++ < 5) {
     const text = typeof res.body === 'string' ? res.body.slice(0, 300) : res.error;

@@ -1,7 +1,13 @@
 // Phase checks: each is one named fact of the contract (an exact admission
 // count, coverage, balance, pinned identity...). Checks are tagged with
 // their phase, and every phase has the threshold checks{phase:NAME} rate==1.
+// A check that fails in an iteration that got an indeterminate answer
+// (registry.js) is not judged: the request may or may not have taken effect
+// ([failure-indeterminate]), so the failure proves nothing. It is journaled
+// as unjudged instead, and the report says the run could not judge it.
 import { check } from 'k6';
+import { journal } from './journal.js';
+import { indeterminateThisIteration } from './registry.js';
 
 /**
  * Records one check of `phase`; returns whether it held.
@@ -11,8 +17,12 @@ import { check } from 'k6';
  * @param {string} [detail] printed when the check fails
  */
 export function verify(phase, name, holds, detail) {
+  if (!holds && indeterminateThisIteration()) {
+    journal({ k: 'unjudged', phase, check: name });
+    console.error(`check not judged: ${name}${detail ? ` (${detail})` : ''}: an answer before it was indeterminate`);
+    return false;
+  }
   const ok = check(null, { [name]: () => holds }, { phase });
   if (!ok) console.error(`check failed: ${name}${detail ? ` (${detail})` : ''}`);
   return ok;
 }
-

@@ -14,10 +14,12 @@ export function mergeJournals(journals: Journal[]): Journal {
     for (const [id, r] of part.routes) if (!j.routes.has(id)) j.routes.set(id, r);
     j.replicaObservations.push(...part.replicaObservations);
     j.indeterminate.push(...part.indeterminate);
+    j.unjudged.push(...part.unjudged);
     j.attempts.push(...part.attempts);
     part.settled.forEach((id) => j.settled.add(id));
     part.refused.forEach((id) => j.refused.add(id));
     part.offline.forEach((id) => j.offline.add(id));
+    part.mayGoOffline.forEach((id) => j.mayGoOffline.add(id));
     part.created.forEach((id) => j.created.add(id));
     for (const l of part.latencies) {
       const key = `${l.phase}\u001f${l.operation}`;

@@ -48,6 +48,12 @@ export interface IndeterminateFact {
   tenant: number;
 }
 
+/** A check that failed in an iteration that got an indeterminate answer (load/lib/verify.js): not judged. */
+export interface UnjudgedFact {
+  phase: string;
+  check: string;
+}
+
 /** An action the flows journaled before sending its resolve: a cut may leave the resolve in flight. */
 export interface AttemptFact {
   action_id: string;
@@ -59,8 +65,10 @@ export interface Journal {
   /** First sighting of each action. */
   routes: Map<string, RouteFact>;
   replicaObservations: ReplicaObservation[];
-  /** Replicas the run expired on purpose. */
+  /** Replicas the run expired on purpose and saw every step of it answered: they must be offline. */
   offline: Set<string>;
+  /** Replicas the run set out to expire: offline or not, as the steps that got no answer left them. */
+  mayGoOffline: Set<string>;
   /** Replicas the run created beyond the seeded dataset. */
   created: Set<string>;
   latencies: LatencyFact[];
@@ -68,6 +76,7 @@ export interface Journal {
   phases: PhaseTiming[];
   /** Resolves and settlements still indeterminate after the flow's retries. */
   indeterminate: IndeterminateFact[];
+  unjudged: UnjudgedFact[];
   /** Every action a resolve was sent for, journaled before the request left. */
   attempts: AttemptFact[];
   /** Actions whose settlement the flows saw answered. */
@@ -80,7 +89,7 @@ export interface Journal {
 }
 
 export function emptyJournal(): Journal {
-  return { routes: new Map(), replicaObservations: [], offline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], attempts: [], settled: new Set(), refused: new Set(), messages: [], malformed: 0 };
+  return { routes: new Map(), replicaObservations: [], offline: new Set(), mayGoOffline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], unjudged: [], attempts: [], settled: new Set(), refused: new Set(), messages: [], malformed: 0 };
 }
 
 export function parseJournal(text: string): Journal {
@@ -109,6 +118,12 @@ export function parseJournal(text: string): Journal {
         break;
       case 'offline':
         for (const id of fact['ids'] as string[]) j.offline.add(id);
+        break;
+      case 'may_go_offline':
+        for (const id of fact['ids'] as string[]) j.mayGoOffline.add(id);
+        break;
+      case 'unjudged':
+        j.unjudged.push(fact as unknown as UnjudgedFact);
         break;
       case 'replica_created':
         j.created.add(fact['id'] as string);

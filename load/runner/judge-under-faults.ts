@@ -31,7 +31,7 @@ export type MaybeUnderFaults = LoadReport & { faults?: FaultsSummary };
 
 // A phase cut at its budget is measured too: every action whose resolve it may have left in flight was journaled
 // before the request left, so the runner settled what it holds and the baseline invariants judge as always.
-const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, /^phase [^:]+: interrupted, not finished/, /^could not judge at this rate/];
+const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, /^phase [^:]+: \d+ check\(s\) not judged/, /^phase [^:]+: interrupted, not finished/, /^could not judge at this rate/];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
 export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, replay: string, indeterminateOps: number, timeline: Pick<FaultsSummary, 'bands' | 'traffic'> = { bands: [], traffic: [] }): JudgedReport {

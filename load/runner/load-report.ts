@@ -203,6 +203,11 @@ export function buildLoadReport(args: {
   if (ramp) {
     if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held. ${ramp.limit}`);
   } else for (const t of thresholds) if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
+  // Checks that failed after an indeterminate answer judge nothing ([failure-indeterminate]); they leave the run
+  // undecided only where nothing else failed it.
+  const unsure: string[] = [];
+  const unjudged = new Map<string, number>();
+  for (const u of journal.unjudged) unjudged.set(u.phase, (unjudged.get(u.phase) ?? 0) + 1);
   const durationS = summary?.profile.duration_s ?? null;
   const phases: PhaseRow[] = (summary?.phases ?? []).map((p) => {
     const timing = journal.phases.find((x) => x.phase === p.name);
@@ -222,6 +227,11 @@ export function buildLoadReport(args: {
     } else if ((p.dropped_iterations ?? 0) > droppedBound) {
       status = 'error';
     } else if (!p.checks_ok && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
+    const notJudged = unjudged.get(p.name) ?? 0;
+    if (notJudged > 0) {
+      if (status === 'pass') status = 'error';
+      unsure.push(`phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration that got an indeterminate answer (no answer, or STORAGE_UNAVAILABLE), which may or may not have taken effect`);
+    }
     return {
       name: p.name,
       status,
@@ -248,12 +258,12 @@ export function buildLoadReport(args: {
   if (audit && audit.errors.length > 0) undecided.push(`the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`);
   if (!audit) undecided.push(args.auditMissing ?? 'the audit did not run');
   // A violation the audit read back is evidence whatever else went wrong; other failures are not, in a run that could not judge.
-  const verdict = violated.length > 0 ? 'fail' : notRun.length > 0 ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
+  const verdict = violated.length > 0 ? 'fail' : notRun.length > 0 ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : unsure.length > 0 ? 'could-not-judge' : 'pass';
   return {
     format: 'fleetproof-load-report/v1',
     verdict,
-    reasons: [...undecided, ...reasons],
-    could_not_judge: undecided,
+    reasons: [...undecided, ...reasons, ...unsure],
+    could_not_judge: [...undecided, ...unsure],
     run_id: args.runId,
     profile: args.profile,
     overrides: args.overrides,

@@ -92,3 +92,16 @@ test('under faults as without: an engine that failed before the seed leaves a vi
   const seeded = report([phase('sustained_routes')], { audit: violated, engineError: 'k6 exited 1', timings: [`fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'seed', started: 0, ms: 5, completed: true })}`] });
   assert.equal(judgeUnderFaults(seeded, { ...figures, faults: 3 }, '--nemesis proxy', 0).verdict, 'fail', 'once seeded, a violation the audit read fails the run');
 });
+
+test('a check not judged after an indeterminate answer leaves the run could-not-judge, unless something determinate failed', () => {
+  const unjudged = `fleetproof-journal ${JSON.stringify({ k: 'unjudged', phase: 'lease_churn', check: '02 lease churn: leases reported expired' })}`;
+  const alone = report([phase('lease_churn')], { timings: [timing('lease_churn'), unjudged] });
+  assert.equal(alone.verdict, 'could-not-judge');
+  assert.match(alone.could_not_judge[0]!, /^phase lease_churn: 1 check\(s\) not judged: each failed in an iteration that got an indeterminate answer/);
+  assert.equal(alone.phases[0]!.status, 'error');
+  const withFailure = report([phase('lease_churn'), phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } })], { timings: [timing('lease_churn'), timing('retry_storm'), unjudged] });
+  assert.equal(withFailure.verdict, 'fail', 'a check that failed on answers it could judge still fails the registry');
+  const underFaults = judgeUnderFaults(alone, { faults: 2, by_fault: { proxy: 2 }, recovery_ms_max: 1, recovery_ms_median: 1, forwarded: 10, reset_before_forward: 1, lost_after_forward: 1 }, 'R', 0);
+  assert.equal(underFaults.verdict, 'pass', 'under faults, phase checks are measured, not judged');
+  assert.ok(underFaults.faults.not_judged.some((r) => /not judged/.test(r)));
+});
