@@ -17,13 +17,16 @@ export interface AfterLoad {
 }
 
 export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: boolean): Promise<AfterLoad> {
+  let audited: Awaited<ReturnType<typeof auditRun>>;
   try {
     await settleAbandoned(plan, journal);
-    const audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
-    // Retire only after the audit has read the state it checks.
-    const retirement = keepData ? null : await retireRun(plan, audited.replicas);
-    return { audit: audited.result, error: null, retirement };
+    audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
   } catch (err) {
     return { audit: null, error: (err as Error).message, retirement: null };
   }
+  // Retire only after the audit has read the state it checks. Retirement judges nothing, so however it
+  // ends, the audit stands; a retirement that stops says so in its own result.
+  if (keepData) return { audit: audited.result, error: null, retirement: null };
+  const retirement = await retireRun(plan, audited.replicas).catch((err: Error) => ({ types_disabled: 0, replicas_offline: 0, rejected: 0, error: `retirement failed: ${err.message}` }));
+  return { audit: audited.result, error: null, retirement };
 }

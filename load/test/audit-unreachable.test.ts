@@ -1,13 +1,21 @@
 // A target that goes away before or during the audit: every read the audit
 // could not make is an error, never a violation, and the run could not judge.
+// One that goes away after it leaves the audit's verdict standing.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
 import { auditRun } from '../runner/audit.ts';
+import { runLoad } from '../runner/run-load.ts';
 import { parseJournal } from '../runner/journal.ts';
 import { buildRunPlan, tenantId } from '../runner/run-plan.ts';
 import { loadScaleContract, resolveProfile } from '../runner/scale-contract.ts';
+import { startFront } from './front.ts';
+import { startTarget } from './in-process-target.ts';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -27,4 +35,19 @@ test('reads the audit could not make are errors, not violations', async () => {
   assert.equal(result.ok, false, 'an audit that read nothing is no pass');
   assert.ok((result.unread ?? 0) > 0 && result.errors.every((e) => /no answer/.test(e)), result.errors.join('\n'));
   assert.deepEqual(result.invariants.map((i) => [i.id, i.violations]).filter(([, v]) => v !== 0), [], 'nothing unread counts as a violation');
+});
+
+test('a target that goes away after the audit leaves the audit standing; the retirement says it stopped', async (t) => {
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  // Retirement disables the run's connector types in a batch; that connection is dropped unanswered.
+  const front = await startFront(target.url, (_req, body) => (body.includes('"set_connector_type_enabled"') ? { drop: true } : null));
+  t.after(() => front.close());
+  const outcome = await runLoad({ target: front.url, keyPath: target.keyPath, profile: 'smoke', phases: ['catalog_walk'], engine: 'node', quiet: true, outDir: join(target.dir, 'report'), writeReport: writeLoadReport });
+  const report = outcome.report!;
+  assert.ok(report.audit, report.reasons.join('; '));
+  assert.equal(report.audit.ok, true);
+  assert.equal(report.verdict, 'pass', report.reasons.join('; '));
+  assert.match(report.retirement?.error ?? '', /^\d+ of \d+ retirement writes not sent: /);
+  assert.match(await readFile(join(target.dir, 'report', 'report.md'), 'utf8'), /Retirement stopped early \(\d+ of \d+ retirement writes not sent/);
 });

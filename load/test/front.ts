@@ -4,10 +4,11 @@
 // (a registry whose answers a threshold counts as unexpected), or forward
 // it and pass the answer on only `holdMs` later (the registry acted; a
 // phase whose budget ends first never hears it; closing the front drops
-// what it still holds).
+// what it still holds), or drop the connection without an answer (a
+// target that went away).
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 
-export type Turn = (req: IncomingMessage, body: string) => { answer: number; code: string } | { status: number } | { holdMs: number } | null;
+export type Turn = (req: IncomingMessage, body: string) => { answer: number; code: string } | { status: number } | { holdMs: number } | { drop: true } | null;
 
 export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
   const holds = new Set<NodeJS.Timeout>();
@@ -16,6 +17,10 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const change = turn(req, body.toString('utf8'));
+    if (change && 'drop' in change) {
+      res.destroy();
+      return;
+    }
     if (change && 'answer' in change) {
       res.writeHead(change.answer, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: change.code, message: 'from the test front' } }));
       return;

@@ -6,6 +6,7 @@ import { loadVerdictKey, pageEnd, pageStart, scrollTable } from '../look.ts';
 import { latencyChart, overTimeCharts, thresholdChart, throughputChart } from './svg-charts.ts';
 import { breakpointHtml } from './render-breakpoint.ts';
 import { faultsHtml } from './render-faults.ts';
+import { retirementLine } from './retirement-line.ts';
 import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
@@ -41,7 +42,7 @@ ${overTimeCharts(r.over_time ?? null)}
 ${throughputChart(r.routes_over_time)}
 <h2>Audit</h2>
 ${audit}
-${r.retirement ? `<p>Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.</p>` : ''}
+${r.retirement ? `<p>${esc(retirementLine(r.retirement))}</p>` : ''}
 <h2>Dataset</h2>
 ${scrollTable(Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join(''))}
 `;

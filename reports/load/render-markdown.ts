@@ -1,6 +1,7 @@
 // The load report as Markdown, for pull requests and terminals.
 import { breakpointMarkdown } from './render-breakpoint.ts';
 import { faultsMarkdown } from './render-faults.ts';
+import { retirementLine } from './retirement-line.ts';
 import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 import { loadVerdictKey, VERDICT_WORDS } from '../look.ts';
 
@@ -35,7 +36,7 @@ export function renderLoadMarkdown(r: MaybeUnderFaults): string {
   lines.push('', '## Audit', '');
   if (!r.audit) lines.push('The audit did not run.');
   else for (const i of r.audit.invariants) lines.push(`- ${i.ok ? '✓' : '✗'} ${i.description} (${i.checked} checked, ${i.violations} violations)${i.examples.length ? `: ${i.examples.slice(0, 3).join('; ')}` : ''}`);
-  if (r.retirement) lines.push('', `Retired afterwards: ${r.retirement.types_disabled} connector types disabled, ${r.retirement.replicas_offline} replicas taken offline, ${r.retirement.rejected} refused.`);
+  if (r.retirement) lines.push('', retirementLine(r.retirement));
   lines.push('', '## Dataset', '', ...Object.entries(r.dataset).map(([k, v]) => `- ${k}: ${v}`));
   const e = r.environment;
   lines.push('', '## Environment', '');
