@@ -47,6 +47,7 @@ export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, repl
     verdict: noFaults.length > 0 && verdict === 'pass' ? 'could-not-judge' : verdict,
     reasons: [...noFaults, ...undecided, ...reasons],
     could_not_judge: [...noFaults, ...undecided],
+    measurements_judged: false,
     faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured), bands: [...timeline.bands], traffic: [...timeline.traffic] },
   };
 }

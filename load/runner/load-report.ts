@@ -68,8 +68,18 @@ export interface LoadReport {
   verdict: 'pass' | 'fail' | 'could-not-judge' | 'could-not-run';
   /** Why the run could not judge, first; then the failures. */
   reasons: string[];
-  /** The reasons that make the run could-not-run or could-not-judge; empty when it judged. */
+  /**
+   * What the run could not judge: these make it could-not-run or
+   * could-not-judge, unless an audited violation fails it (or, for checks
+   * not judged after an indeterminate answer, another failure does).
+   */
   could_not_judge: string[];
+  /**
+   * Whether failed thresholds and phase checks count against the registry:
+   * not in a run that could not judge its load, nor under faults, where they
+   * are measured only. Audit invariants always count.
+   */
+  measurements_judged: boolean;
   run_id: string;
   profile: string;
   overrides: string[];
@@ -264,6 +274,7 @@ export function buildLoadReport(args: {
     verdict,
     reasons: [...undecided, ...reasons, ...unsure],
     could_not_judge: [...undecided, ...unsure],
+    measurements_judged: undecided.length === 0,
     run_id: args.runId,
     profile: args.profile,
     overrides: args.overrides,

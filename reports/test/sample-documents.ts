@@ -61,7 +61,7 @@ export function sampleLoad(): LoadReport {
   const threshold = (label: string, metric: string, expression: string, value: number, limit: number, ok: boolean) => ({ id: label, label, metric, expression, unit: metric.includes('duration') ? 'ms' : '', source: 'aip-fleet-slo-v1, with a source note long enough to need wrapping', ok, value, limit, margin: limit - value, margin_pct: limit ? ((limit - value) / limit) * 100 : null });
   return {
     format: 'fleetproof-load-report/v1', verdict: 'fail', reasons: ['threshold route p99 (http_req_duration{operation:resolve} p(99)<50) failed with 61'],
-    run_id: RUN, profile: 'smoke', overrides: [], fitted: [], could_not_judge: [], started_at: '2026-12-01T12:00:00.000Z', finished_at: '2026-12-01T12:00:30.000Z', engine_exit_code: 99,
+    run_id: RUN, profile: 'smoke', overrides: [], fitted: [], could_not_judge: [], measurements_judged: true, started_at: '2026-12-01T12:00:00.000Z', finished_at: '2026-12-01T12:00:30.000Z', engine_exit_code: 99,
     dataset: { tenants: 10, connector_types: 5, instances: 20 },
     thresholds: [
       threshold('no overbooking observed by the script, a label of some length', 'overbooked', 'count==0', 0, 0, true),
@@ -92,7 +92,7 @@ export function sampleLoadUnderFaults(): JudgedReport {
   const bands = [0, 1, 2].map((k) => ({ fault: 'proxy', start: 2000 + k * 9000, end: 6000 + k * 9000, recovery_ms: 3 + k, error: null }));
   const traffic = Array.from({ length: 30 }, (_, second) => ({ second, requests: 90 + (second % 5), errors: bands.some((b) => b.start <= second * 1000 && second * 1000 < b.end) ? 7 : 0, latency_ms_mean: 4 + (second % 3), latency_ms_max: 40 }));
   return {
-    ...base, verdict: 'pass', reasons: [], could_not_judge: [],
+    ...base, verdict: 'pass', reasons: [], could_not_judge: [], measurements_judged: false,
     faults: {
       faults: 3, by_fault: { proxy: 3 }, recovery_ms_max: 5, recovery_ms_median: 4, forwarded: 2900, reset_before_forward: 41, lost_after_forward: 77,
       indeterminate_ops: 6, replay: '--nemesis proxy --nemesis-interval 4000ms/5000ms (proxy seed 9)',
