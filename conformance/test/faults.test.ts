@@ -17,6 +17,7 @@ const CATEGORIES_OF: Record<FaultName, Category[]> = {
   'cursor-skip-revision': ['pagination'],
   'capacity-outside-lock': ['admission', 'routing'],
   'tenant-from-body': ['auth-and-isolation'],
+  'nesting-bound-too-low': ['wire'],
   'unbounded-lease-expiry': ['leases'],
   'race-settle-release': ['settlement'],
   'race-retry-budget': ['pinned'],

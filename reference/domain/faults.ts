@@ -56,6 +56,12 @@ export const FAULT_SWITCHES = {
     appliesAt: 'HTTP server, before routing',
     defect: 'routing takes the tenant from a body field when present',
   },
+  'nesting-bound-too-low': {
+    clause: 'wire-nesting',
+    hook: 'nestingBoundTooLow',
+    appliesAt: 'HTTP server, body parsing',
+    defect: 'a body nested 128 levels deep, which the contract accepts, is refused',
+  },
   'unbounded-lease-expiry': {
     clause: 'lease-expiry-bounded',
     hook: 'leaseExpiryUnbounded',

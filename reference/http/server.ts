@@ -163,7 +163,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       if (choices.sizeBeforeMediaType) checkDeclaredLength(req, limits.max_body_bytes);
       checkMediaType(req, choices.emptyBodyWithoutMediaType);
       const bytes = await readBody(req, limits.max_body_bytes);
-      body = parseJson(bytes, op.validators.openBody ? MAX_JSON_DEPTH : Infinity);
+      body = parseJson(bytes, op.validators.openBody ? MAX_JSON_DEPTH - (fault.nestingBoundTooLow ? 1 : 0) : Infinity);
       if (!choices.readIntegralFractions) refuseIntegralFractions(bytes.toString('utf8'));
       if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
