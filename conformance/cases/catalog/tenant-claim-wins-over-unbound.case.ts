@@ -1,3 +1,4 @@
+import { boundBesideUnbound } from '../../harness/catalog.ts';
 import { defineCase } from '../../harness/define-case.ts';
 import { expectEqual, expectError, expectOk } from '../../harness/expect.ts';
 
@@ -7,8 +8,7 @@ export default defineCase({
   category: 'catalog',
   description: 'a token with a tenant claim reads its tenant view even with registry:internal and unbound=true',
   async run(ctx) {
-    const [bound, unbound] = [ctx.fx.capability(), ctx.fx.capability()];
-    const fleet = await ctx.fx.fleet({ capabilities: [bound, unbound], bound: [bound.id] });
+    const { fleet, bound, unbound } = await boundBesideUnbound(ctx);
     const both = ctx.as({ roles: ['registry:internal'], tenant: fleet.tenant });
     const page = expectOk(await both.call('queryCatalog', { query: { text: ctx.ids.prefix, unbound: true } }));
     expectEqual(page.capabilities.map((d) => d.capability.id), [bound.id], 'the page shows the tenant view');

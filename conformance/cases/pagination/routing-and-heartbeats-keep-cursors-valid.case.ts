@@ -1,6 +1,7 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectEqual, expectError, expectOk, fail } from '../../harness/expect.ts';
 import { HarnessError } from '../../harness/failure.ts';
+import { spreadCatalog } from '../../harness/sizes.ts';
 
 export default defineCase({
   id: 'pagination/routing-and-heartbeats-keep-cursors-valid',
@@ -9,7 +10,8 @@ export default defineCase({
   flags: ['serial'],
   description: 'replica churn, routing and settlement never make a cursor stale',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capabilities: [ctx.fx.capability(), ctx.fx.capability()], capacity: 20 });
+    const { fleets } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability()], { capacity: 20 });
+    const fleet = fleets[0]!;
     const catalog = ctx.catalogFor(fleet.tenant);
     for (let attempt = 1; attempt <= 5; attempt++) {
       const first = expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));

@@ -8,7 +8,8 @@ export default defineCase({
   description: 'moving an instance to a version without a capability of an enabled binding is 409',
   async run(ctx) {
     const [kept, dropped] = [ctx.fx.capability(), ctx.fx.capability()];
-    const fleet = await ctx.fx.fleet({ capabilities: [kept, dropped] });
+    // Under max_capabilities_per_version 1 the rollout drops the one capability there is.
+    const fleet = await ctx.fx.fleet({ capabilities: ctx.limits.max_capabilities_per_version >= 2 ? [kept, dropped] : [dropped] });
     const narrow = await ctx.fx.version(fleet.type.id, [kept]);
     const params = { instance_id: fleet.instance.id };
     const rollout = { ...fleet.instance, version_id: narrow.id, config_revision: 2 };

@@ -9,7 +9,9 @@ export default defineCase({
   category: 'validation',
   description: 'refused writes, resolves and settlements leave records, replicas, routes and counters as they were',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ capacity: 5, policy: { max_tenant_in_flight: 2 }, capabilities: [ctx.fx.capability(), ctx.fx.capability()] });
+    const fleet = await ctx.fx.fleet({ capacity: 5, policy: { max_tenant_in_flight: 2 } });
+    // Another capability the tenant may route, in a version of its own (legal under any max_capabilities_per_version).
+    const other = await ctx.fx.fleet({ tenant: fleet.tenant });
     const [one, two] = [await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action())];
     const actions = [one.assignment.action_id, two.assignment.action_id];
     const before = await snapshotFleet(ctx, fleet, actions);
@@ -19,7 +21,7 @@ export default defineCase({
       ['FENCE_LOST', () => dispatch.call('settleRoute', { params: { action_id: actions[0]! }, body: { assignment: { ...one.assignment, fence_token: 'forged-token' }, outcome: 'completed' } })],
       ['INVALID_REQUEST', () => dispatch.call('settleRoute', { params: { action_id: actions[0]! }, body: unchecked({ assignment: one.assignment, outcome: 'succeeded' }) })],
       ['CAPACITY_EXCEEDED', () => dispatch.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } })],
-      ['CONFLICT', () => dispatch.call('resolveRoute', { body: { action_id: actions[0]!, capability_id: fleet.capabilities[1]!.id } })],
+      ['CONFLICT', () => dispatch.call('resolveRoute', { body: { action_id: actions[0]!, capability_id: other.capability } })],
       ['CONFLICT', () => ctx.admin.call('putConnectorType', { params: { type_id: fleet.type.id }, body: { ...fleet.type, owner: 'someone else' } })],
       ['CONFLICT', () => ctx.admin.call('putInstance', { params: { instance_id: fleet.instance.id }, body: { ...fleet.instance, status: 'disabled' } })],
       ['CONFLICT', () => ctx.admin.call('putBinding', { params: { tenant_id: fleet.tenant, capability_id: fleet.capability, instance_id: fleet.instance.id }, body: { ...fleet.binding, priority: 7 } })],
