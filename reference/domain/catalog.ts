@@ -8,7 +8,7 @@ import { REFERENCE_CHOICES, type ReferenceChoices } from './choices.ts';
 import { assertShape } from './validation.ts';
 
 /** The catalog's share of the choices a registry makes, and the cursor defect. */
-export type CatalogChoices = Pick<ReferenceChoices, 'cursors' | 'pageFillPercent' | 'staleCursorFirst'>;
+export type CatalogChoices = Pick<ReferenceChoices, 'cursors' | 'pageFillPercent' | 'staleCursorFirst' | 'trailingCursor'>;
 
 export interface VisibleDefinition {
   id: string;
@@ -130,7 +130,8 @@ export function assemblePage(
   return {
     catalog_revision: revision,
     capabilities: page,
-    next_cursor: more && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id, choices) : null,
+    // [page-fill]: an empty page never carries a cursor, so a walk ends whatever the choice.
+    next_cursor: (more || choices.trailingCursor) && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id, choices) : null,
     total: matches.length,
   };
 }

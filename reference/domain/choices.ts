@@ -25,6 +25,8 @@ export interface ReferenceChoices {
   readonly pageFillPercent: number;
   /** A stale cursor is checked before the limit (true), or after it ([page-stale-cursor], decision 27). */
   readonly staleCursorFirst: boolean;
+  /** A page that ends at the last match still carries a cursor (true), as a registry that does not look ahead does; the page after it is empty ([page-cursor], decision 35). */
+  readonly trailingCursor: boolean;
   /** [circuit-read]: a past `open_until` after the open period reads as that instant (true) or null. */
   readonly keepPastOpenUntil: boolean;
   /** [circuit-read]: after a `completed` settlement `open_until` reads as the past instant (true) or null. */
@@ -67,6 +69,7 @@ export const REFERENCE_CHOICES: ReferenceChoices = Object.freeze({
   capacityRetryAfterMs: 100,
   pageFillPercent: 100,
   staleCursorFirst: true,
+  trailingCursor: false,
   keepPastOpenUntil: true,
   keepOpenUntilOnCompleted: false,
   readmitOriginal: 'conflict',

@@ -58,6 +58,8 @@ function choicesOf(d: Draw): ReferenceChoices {
     sizeBeforeMediaType: d.chance(0.5),
     paramsBeforeBody: d.chance(0.5),
     writeRulesReversed: d.chance(0.5),
+    // Drawn last, so every earlier choice of a seed stays what it was.
+    trailingCursor: d.chance(0.5),
   };
 }
 
@@ -92,6 +94,6 @@ export function describeVariant(v: Variant): string {
   return (
     `variant ${v.seed}: page size ${l.max_page_size}, ${l.max_capabilities_per_version} capabilities per version, ` +
     `body ${l.max_body_bytes} B, expiry batch ${l.max_expiry_batch}, revision step ${c.revisionStep}, ` +
-    `cursors ${c.cursors}, fence tokens ${c.fenceTokens}, page fill ${c.pageFillPercent}%`
+    `cursors ${c.cursors}${c.trailingCursor ? ' (trailing)' : ''}, fence tokens ${c.fenceTokens}, page fill ${c.pageFillPercent}%`
   );
 }

@@ -51,6 +51,8 @@ export function pageDisagreement(walk: ModelWalk, page: CapabilityPage, definiti
     if (!expected || canonicalJson(expected) !== canonicalJson(d)) return `definition of ${d.capability.id} differs from the admitted capability`;
   }
   const more = walk.returned + got.length < walk.expected.length;
-  if (more !== (page.next_cursor !== null)) return more ? 'page has no next_cursor although matches remain' : 'last page carries a next_cursor';
+  // A cursor may trail the last match (decision 35); only an empty page never carries one ([page-fill]).
+  if (more && page.next_cursor === null) return 'page has no next_cursor although matches remain';
+  if (got.length === 0 && page.next_cursor !== null) return 'an empty page carries a next_cursor';
   return null;
 }
