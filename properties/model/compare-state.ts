@@ -77,7 +77,13 @@ function compareReplica(m: RegistryModel, r: ModelReplica, seen: ConnectorReplic
   expectProperty('no-overbooking', seen.active_assignments <= seen.capacity, () => `after ${after}: replica ${name} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}`);
   const { active_assignments, circuit, ...record } = seen;
   const expected = { ...r.provision, ...r.health };
-  const differing = differences({ ...record, lease_expires_at: Date.parse(record.lease_expires_at) }, { ...expected, lease_expires_at: r.leaseMs });
+  const seenLease = Date.parse(record.lease_expires_at);
+  if (r.leaseNoLaterThan !== undefined && seenLease <= r.leaseNoLaterThan) {
+    // The lease expiry left is now known ([lease-expiry-effect]).
+    Object.assign(r, { leaseMs: seenLease, health: { ...r.health, lease_expires_at: record.lease_expires_at } });
+    delete r.leaseNoLaterThan;
+  }
+  const differing = differences({ ...record, lease_expires_at: seenLease }, { ...expected, lease_expires_at: r.leaseNoLaterThan === undefined ? r.leaseMs : `no later than ${new Date(r.leaseNoLaterThan).toISOString()}` });
   if (differing.length > 0) diverged(`after ${after}: replica ${name} differs from the model at:\n${listed(differing)}`);
   if (active_assignments !== r.active) diverged(`after ${after}: replica ${name} holds ${active_assignments} assignments, the model ${r.active}`);
   compareCircuit(name, r, seen, read, after);

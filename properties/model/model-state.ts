@@ -27,6 +27,12 @@ export interface ModelReplica {
   provision: ReplicaProvision;
   health: HealthReport;
   leaseMs: number;
+  /**
+   * Set by lease expiry: the registry may have set the lease to any instant
+   * up to this one, the latest its expiry could have acted at
+   * ([lease-expiry-effect]: no later than now). A read learns the value.
+   */
+  leaseNoLaterThan?: number;
   active: number;
   failures: number;
   /**

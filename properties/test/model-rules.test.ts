@@ -106,9 +106,10 @@ describe('model rules', () => {
       const [b] = reportHealth(s, id, { ...r.health, health_revision: 2, lease_expires_at: new Date(ms).toISOString() });
       assert.equal(b!.outcome.ok, true);
     }
-    const [once] = expireLeases(s, 1, T0);
+    const [once] = expireLeases(s, 1, T0, T0 + 3);
     assert.deepEqual(once!.outcome, { ok: true, value: { expired: 1 } });
     assert.equal(once!.state.replicas[u.replica('a-beta', 1)]!.health.status, 'offline');
+    assert.equal(once!.state.replicas[u.replica('a-beta', 1)]!.leaseNoLaterThan, T0 + 3, '[lease-expiry-effect]: any lease up to the last instant expiry could act at');
     assert.equal(once!.state.replicas[u.replica('b-alpha', 2)]!.health.status, 'ready');
   });
 

@@ -27,6 +27,8 @@ export interface ReferenceChoices {
   readonly staleCursorFirst: boolean;
   /** A page that ends at the last match still carries a cursor (true), as a registry that does not look ahead does; the page after it is empty ([page-cursor], decision 35). */
   readonly trailingCursor: boolean;
+  /** [lease-expiry-effect]: an expired replica's lease is kept as it was (already past) or set to the instant of expiry. */
+  readonly expiredLease: 'kept' | 'now';
   /** [circuit-read]: a past `open_until` after the open period reads as that instant (true) or null. */
   readonly keepPastOpenUntil: boolean;
   /** [circuit-read]: after a `completed` settlement `open_until` reads as the past instant (true) or null. */
@@ -70,6 +72,7 @@ export const REFERENCE_CHOICES: ReferenceChoices = Object.freeze({
   pageFillPercent: 100,
   staleCursorFirst: true,
   trailingCursor: false,
+  expiredLease: 'kept',
   keepPastOpenUntil: true,
   keepOpenUntilOnCompleted: false,
   readmitOriginal: 'conflict',

@@ -60,6 +60,7 @@ function choicesOf(d: Draw): ReferenceChoices {
     writeRulesReversed: d.chance(0.5),
     // Drawn last, so every earlier choice of a seed stays what it was.
     trailingCursor: d.chance(0.5),
+    expiredLease: d.pick(['kept', 'now'] as const),
   };
 }
 

@@ -21,7 +21,7 @@ export class ExpireLeasesCommand extends RegistryCommand {
     // The generated batch, within the lease-expiry batch the target declares.
     const limit = Math.min(this.limit, run.store.limits.max_expiry_batch);
     const { obs, window } = await observe(run, () => run.store.expireLeases(limit));
-    const branches = predict(m.s, window, (s, now) => expireLeases(s, limit, now));
+    const branches = predict(m.s, window, (s, now) => expireLeases(s, limit, now, window.hi));
     m.s = takeBranch(this.toString(), branches, obs, (p, v) => p.expired === v.expired).state;
   }
 

@@ -127,5 +127,6 @@ export function reportHealth(s: ModelState, id: string, report: HealthReport): B
   if (v.length > 0) return failures(s, v);
   r.health = structuredClone(report);
   r.leaseMs = Date.parse(report.lease_expires_at);
+  delete r.leaseNoLaterThan;
   return [success(s, 'applied')];
 }

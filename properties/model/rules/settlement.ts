@@ -36,8 +36,11 @@ export function settle(s: ModelState, tenant: string, actionId: string, presente
   return [success(next, { action_id: actionId, released: true, last_settlement: outcome })];
 }
 
-/** [lease-expiry-bounded], [lease-expiry-effect]: at most `limit` replicas, earliest lease first. */
-export function expireLeases(s: ModelState, limit: number, now: number): Branch<LeaseExpiryResult>[] {
+/**
+ * [lease-expiry-bounded], [lease-expiry-effect]: at most `limit` replicas, earliest lease first, decided at
+ * `now`; `latest` is the last instant the registry could have acted at, which bounds the lease it leaves.
+ */
+export function expireLeases(s: ModelState, limit: number, now: number, latest: number): Branch<LeaseExpiryResult>[] {
   const next = structuredClone(s);
   const stale = Object.values(next.replicas)
     .filter((r) => r.health.status !== 'offline' && r.leaseMs <= now)
@@ -51,6 +54,7 @@ export function expireLeases(s: ModelState, limit: number, now: number): Branch<
       route.last = 'lease_expired';
     }
     r.health = { ...r.health, status: 'offline', health_revision: r.health.health_revision + 1 };
+    r.leaseNoLaterThan = latest;
     r.active = 0;
   }
   return [success(next, { expired: stale.length })];

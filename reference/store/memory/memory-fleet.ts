@@ -1,4 +1,5 @@
 // Lease maintenance and fleet status in the memory store (spec.md §15–§16).
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
 import type { FaultHooks } from '../../domain/faults.ts';
@@ -8,7 +9,7 @@ import { toTimestamp } from '../../domain/time.ts';
 import type { MemoryState, StoredReplica } from './memory-state.ts';
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks): LeaseExpiryResult {
+export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks, expiredLease: ReferenceChoices['expiredLease']): LeaseExpiryResult {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
@@ -31,7 +32,7 @@ export function expireLeases(state: MemoryState, limit: number, nowMs: number, l
     state.reserved.delete(route);
   }
   for (const r of chosen) {
-    const leaseMs = Math.min(table.leaseMs(r.row), nowMs);
+    const leaseMs = expiredLease === 'now' ? nowMs : Math.min(table.leaseMs(r.row), nowMs);
     r.provision = Object.freeze({
       ...r.provision,
       status: 'offline' as const,

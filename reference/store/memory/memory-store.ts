@@ -278,7 +278,7 @@ export class MemoryStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   async expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.state, limit, this.clock(), this.limits, this.fault);
+    return expireLeases(this.state, limit, this.clock(), this.limits, this.fault, this.choices.expiredLease);
   }
 
   async fleetStatus(): Promise<FleetStatus> {

@@ -1,4 +1,5 @@
 // Lease maintenance and fleet status on PostgreSQL (spec.md §15–§16).
+import type { ReferenceChoices } from '../../domain/choices.ts';
 import type pg from 'pg';
 import { SCOPE_KINDS } from '../../../contract/errors.ts';
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits, ScopeReservation } from '../../../contract/records.ts';
@@ -13,7 +14,7 @@ import { sql } from './sql.ts';
 const kindRank = (kind: string) => SCOPE_KINDS.indexOf(kind as (typeof SCOPE_KINDS)[number]);
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks): Promise<LeaseExpiryResult> {
+export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks, expiredLease: ReferenceChoices['expiredLease']): Promise<LeaseExpiryResult> {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
@@ -40,6 +41,7 @@ export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, 
       routes.map((r) => r.action_id),
       replicaIds,
       nowMs,
+      expiredLease === 'now',
     ]);
     return { expired: replicaIds.length };
   });

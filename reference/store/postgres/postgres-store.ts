@@ -225,7 +225,7 @@ export class PostgresStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.fault);
+    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.fault, this.parts.choices.expiredLease);
   }
 
   fleetStatus(): Promise<FleetStatus> {
