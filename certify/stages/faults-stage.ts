@@ -165,10 +165,16 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   await mkdir(join(ctx.out, 'faults'), { recursive: true });
   await writeFile(join(ctx.out, 'faults', 'result.json'), JSON.stringify(doc, null, 2) + '\n');
   const status = faultsStatus(doc);
-  const clauseStatus: ClauseEvidence['status'] = status === 'passed' ? 'pass' : status === 'failed' ? 'fail' : 'error';
+  // Each of the stage's own clauses by what judges it, not by the stage as a whole: a suite's counterexample
+  // is its own clause's. The sweep judges storage failures and indeterminate answers (a violation it read
+  // back fails them whatever else went wrong); a sweep at all means the registry said it was ready again.
+  const judgedNothing = doc.error !== null || doc.sweep === null;
+  const swept: ClauseEvidence['status'] = (doc.sweep?.violations.length ?? 0) > 0 ? 'fail' : judgedNothing ? 'error' : 'pass';
+  const ready: ClauseEvidence['status'] = judgedNothing ? 'error' : 'pass';
+  const statusOf: Record<(typeof FAULT_CLAUSES)[number], ClauseEvidence['status']> = { 'failure-storage': swept, 'failure-indeterminate': swept, 'ops-ready': ready };
   const evidence: ClauseEvidence[] = [
     ...suites.flatMap((s) => PROPERTY_CLAUSES[s.name].map((clause) => ({ clause, kind: 'property' as const, id: `${s.name} under faults`, status: STATUS_OF[s.status] }))),
-    ...FAULT_CLAUSES.map((clause) => ({ clause, kind: 'property' as const, id: 'faults stage', status: clauseStatus })),
+    ...FAULT_CLAUSES.map((clause) => ({ clause, kind: 'property' as const, id: clause === 'ops-ready' ? 'faults stage: ready after the faults' : 'faults stage: sweep after the faults', status: statusOf[clause] })),
   ];
   const failures: Failure[] = suites
     .filter((s) => s.status !== 'pass')
@@ -179,12 +185,12 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       message: s.violation ? `${s.violation.property} under faults: ${s.violation.message}` : `could not judge under faults: ${s.error ?? 'unknown'}`,
       reproduce: [`npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} ${replay}`, ...(s.counterexample ?? [])].join('\n'),
     }));
-  const swept = doc.sweep?.violations ?? [];
-  failures.push(...swept.map((message): Failure => ({ stage: 'faults', subject: 'sweep after the faults', clause: 'failure-storage', message, reproduce: `npx fleetproof certify ${ctx.targetFlags} ${replay}${o.seed !== undefined ? ` (suite seed ${o.seed})` : ''}` })));
+  const sweepViolations = doc.sweep?.violations ?? [];
+  failures.push(...sweepViolations.map((message): Failure => ({ stage: 'faults', subject: 'sweep after the faults', clause: 'failure-storage', message, reproduce: `npx fleetproof certify ${ctx.targetFlags} ${replay}${o.seed !== undefined ? ` (suite seed ${o.seed})` : ''}` })));
   const reasons = [
     ...(doc.error ? [doc.error] : []),
     ...suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample under faults' : 'could not judge under faults'}`),
-    ...(swept.length > 0 ? [`the sweep after the faults found ${swept.length} violation(s)`] : []),
+    ...(sweepViolations.length > 0 ? [`the sweep after the faults found ${sweepViolations.length} violation(s)`] : []),
   ];
   const f = doc.figures;
   return {

@@ -77,9 +77,13 @@ describe('the faults stage', { concurrency: true }, () => {
 
   for (const defect of ['reselect-on-retry', 'capacity-outside-lock'] as const) {
     it(`fails a registry with the defect ${defect}`, async () => {
-      const { output } = await stageAgainst(defect, await withDefect(defect), { ...HUNT, ...CONTENTION });
+      const { output, doc } = await stageAgainst(defect, await withDefect(defect), { ...HUNT, ...CONTENTION });
       assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
       assert.ok(output.failures.length > 0 && output.failures.every((f) => f.reproduce.includes('--nemesis proxy')));
+      // The registry did answer ready again after the faults: its counterexample fails its own clauses, not that one.
+      assert.deepEqual(output.evidence.filter((e) => e.clause === 'ops-ready').map((e) => e.status), ['pass']);
+      const sweptClean = doc.sweep !== null && doc.sweep.violations.length === 0;
+      assert.deepEqual(output.evidence.filter((e) => e.clause === 'failure-indeterminate').map((e) => e.status), [sweptClean ? 'pass' : 'fail']);
     });
   }
 
