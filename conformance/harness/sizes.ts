@@ -27,6 +27,13 @@ export interface SpreadCatalog {
   fleets: Fleet[];
 }
 
+const SOME_DIGEST = `sha256:${'0'.repeat(64)}`;
+
+/** A capability's definition as [records-version-limits] measures it: the canonical `{capability, contract_digest, schema_digest}`. */
+export function definitionBytes(capability: Capability): number {
+  return Buffer.byteLength(canonicalJson({ capability, contract_digest: SOME_DIGEST, schema_digest: SOME_DIGEST }));
+}
+
 /** Room a manifest keeps for its profiles and brackets, and a version's body for everything but its manifest. */
 const MANIFEST_REST_BYTES = 512;
 const ADMISSION_REST_BYTES = 4096;

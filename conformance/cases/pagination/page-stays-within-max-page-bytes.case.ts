@@ -3,6 +3,7 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectAtLeast, expectAtMost, expectEqual } from '../../harness/expect.ts';
 import { NotProvocable } from '../../harness/failure.ts';
 import { walkCatalog } from '../../harness/observe.ts';
+import { definitionBytes } from '../../harness/sizes.ts';
 
 /** Above this much catalog data the case would move more than a client sensibly can. */
 const LARGEST_PROBE = 64 * 1024 * 1024;
@@ -19,8 +20,7 @@ export default defineCase({
     // one capability, a body of one version. Its size is measured, not guessed: ids and digests are the rest.
     const share = Math.min(each, manifest - 512, body - 8192, 240_000);
     const capabilityOf = (i: number, padding: number) => ctx.build.capability(ctx.ids.capability(`b${String(i).padStart(3, '0')}`), { input_schema: { description: 'x'.repeat(padding) } });
-    const digest = `sha256:${'0'.repeat(64)}`;
-    const rest = Buffer.byteLength(canonicalJson({ capability: capabilityOf(0, 0), contract_digest: digest, schema_digest: digest }));
+    const rest = definitionBytes(capabilityOf(0, 0));
     const count = Math.floor(max / share) + 3;
     // A full page of the largest definitions must exceed max_page_bytes, or no page can reach the bound.
     if (share - rest < 512 || count > size) throw new NotProvocable(`max_page_size ${size} definitions of at most ${share} bytes never exceed max_page_bytes ${max}`);

@@ -1,6 +1,7 @@
 import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
 import { NotProvocable } from '../../harness/failure.ts';
+import { canonicalJson } from '../../../contract/canonical-json.js';
 
 export default defineCase({
   id: 'records/too-many-capabilities-is-admission-rejected',
@@ -13,6 +14,9 @@ export default defineCase({
     const type = await ctx.fx.type();
     const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }));
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
+    // Over the manifest's byte bound as well, the refusal could be for the size alone.
+    const manifestBytes = Buffer.byteLength(canonicalJson(v.manifest));
+    if (manifestBytes > ctx.limits.max_manifest_bytes) throw new NotProvocable(`${count} capabilities make a manifest of ${manifestBytes} bytes, above max_manifest_bytes ${ctx.limits.max_manifest_bytes}`);
     const size = Buffer.byteLength(JSON.stringify(v));
     if (size > ctx.limits.max_body_bytes) throw new NotProvocable(`${count} capabilities take ${size} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `${count} capabilities`);

@@ -1,6 +1,7 @@
-import { resolveForSetup } from '../../harness/contention.ts';
+import { expectBurstRefusal, resolveForSetup } from '../../harness/contention.ts';
 import { defineCase } from '../../harness/define-case.ts';
-import { expectEqual } from '../../harness/expect.ts';
+import { expectEqual, expectOk } from '../../harness/expect.ts';
+import { resolveWithRetries } from '../../harness/retried-resolve.ts';
 
 export default defineCase({
   id: 'routing/fence-tokens-are-unique',
@@ -11,11 +12,20 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 4, capacity: 100 });
     const other = await ctx.fx.fleet({ capacity: 100 });
-    // Parallel on purpose; a resolve that meets contention ([route-contention]) is sent again.
-    const views = await Promise.all([
-      ...Array.from({ length: 40 }, () => resolveForSetup(ctx, fleet.tenant, fleet.capability, ctx.ids.action())),
-      ...Array.from({ length: 20 }, () => resolveForSetup(ctx, other.tenant, other.capability, ctx.ids.action())),
-    ]);
+    const burst = [...Array.from({ length: 40 }, () => fleet), ...Array.from({ length: 20 }, () => other)].map((f) => ({ fleet: f, action: ctx.ids.action() }));
+    // Parallel on purpose. A resolve may still meet contention after its retries ([route-contention]); such a
+    // refusal changed nothing, and the same resolve sent on its own must then succeed.
+    const replies = await Promise.all(burst.map((b) => resolveWithRetries(ctx, ctx.dispatch(b.fleet.tenant), { action_id: b.action, capability_id: b.fleet.capability })));
+    const views = [];
+    for (const [i, reply] of replies.entries()) {
+      const { fleet: f, action } = burst[i]!;
+      if (reply.status === 200) {
+        views.push(expectOk(reply));
+        continue;
+      }
+      expectBurstRefusal(reply, { instanceId: f.instance.id }, 'a resolve of the burst');
+      views.push(await resolveForSetup(ctx, f.tenant, f.capability, action));
+    }
     const tokens = new Set(views.map((v) => v.assignment.fence_token));
     expectEqual(tokens.size, views.length, 'distinct fence tokens among 60 new assignments');
   },

@@ -13,7 +13,10 @@ export default defineCase({
     const replica = view.assignment.replica_id;
     const before = await ctx.fx.replicaState(replica);
 
-    const forged = { ...view.assignment, fence_token: `${view.assignment.fence_token}x` };
+    // Same length, last character changed: a registry minting tokens at the 256-character bound of the schema
+    // would refuse one character more as INVALID_REQUEST, which [error-precedence] allows.
+    const token = view.assignment.fence_token;
+    const forged = { ...view.assignment, fence_token: `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}` };
     const reply = await ctx.dispatch(fleet.tenant).call('settleRoute', {
       params: { action_id: action },
       body: { assignment: forged, outcome: 'completed' },
