@@ -11,9 +11,9 @@
 import { catalogWalk, parallelCatalog } from './flows/catalog.js';
 import { concurrentRoutes } from './flows/concurrent-routes.js';
 import { leaseChurn } from './flows/lease-churn.js';
-import { noisyTenant } from './flows/noisy-tenant.js';
 import { retryRotation } from './flows/retry-rotation.js';
 import { restoreStormPolicy, retryStorm } from './flows/retry-storm.js';
+import { noisyTenant, restoreNoisyPolicy } from './flows/noisy-tenant.js';
 import { seedDataset } from './flows/seed-dataset.js';
 import { versionRollout } from './flows/version-rollout.js';
 import { heartbeat, replicaMonitor, sustainedCatalog, sustainedLeaseChurn, sustainedRoute } from './flows/sustained.js';
@@ -41,6 +41,7 @@ export const options = buildOptions(plan);
  */
 function timed(phase, flow) {
   if (previousPhase(phase) === 'retry_storm') restoreStormPolicy(data, registryClient(plan, 'retry_storm'));
+  if (previousPhase(phase) === 'noisy_tenant') restoreNoisyPolicy(data, registryClient(plan, 'noisy_tenant'));
   const started = Date.now();
   const cutAt = exec.scenario.startTime + budgetS(plan.profile.phases.find((p) => p.name === phase) || {}) * 1000;
   let completed = false;
