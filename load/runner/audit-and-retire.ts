@@ -19,8 +19,8 @@ export interface AfterLoad {
 export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: boolean): Promise<AfterLoad> {
   let audited: Awaited<ReturnType<typeof auditRun>>;
   try {
-    await settleAbandoned(plan, journal);
-    audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal) });
+    const { unsettled } = await settleAbandoned(plan, journal);
+    audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal), unsettled });
   } catch (err) {
     return { audit: null, error: (err as Error).message, retirement: null };
   }

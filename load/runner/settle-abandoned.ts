@@ -8,7 +8,10 @@
 // action's route and settles it when it is reserved, so the audit never
 // blames the registry for reservations the harness abandoned. Routes whose
 // settlement was answered are left alone: the audit checks those. A read or
-// settlement that still fails is left to the audit, which reports it.
+// settlement without an answer (none, or a 5xx: overload, storage) is sent
+// again a growing pause apart, as the contract makes safe; one still without
+// an answer is returned as unsettled, and the audit then judges no baseline
+// that route could hold up.
 import type { RouteView } from '../../contract/records.ts';
 import { jsonBody } from '../../contract/transport/http-transport.ts';
 import type { Journal } from './journal.ts';
@@ -16,8 +19,17 @@ import { planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
 const CONCURRENCY = 8;
+/** Pauses before each resend of a read or settlement that got no answer: about 13 s in all, past an overload's wait. */
+const RESEND_PAUSES_MS = [100, 300, 1000, 3000, 9000];
 
-export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<{ settled: number; unknown: number }> {
+/** What settling the abandoned actions did; `unsettled` names those whose read or settlement never got an answer. */
+export interface Abandoned {
+  settled: number;
+  unknown: number;
+  unsettled: string[];
+}
+
+export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<Abandoned> {
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
   for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
@@ -25,25 +37,30 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   for (const a of journal.attempts) if (!journal.routes.has(a.action_id) && !journal.refused.has(a.action_id)) actions.set(a.action_id, a.tenant);
   const transport = planTransport(plan, CONCURRENCY);
   let settled = 0;
-  let unknown = 0;
-  const one = async (actionId: string, tenant: number) => {
-    const token = plan.tokens.tenants[tenant - 1];
-    if (!token) return;
+  const unsettled: string[] = [];
+  /** 'settled'; 'left' to the audit (nothing held, or a refusal it judges); 'open' when an answer was missing (none, or a 5xx). */
+  const once = async (actionId: string, tenant: number): Promise<'settled' | 'left' | 'open'> => {
     const as = { roles: ['registry:dispatch'], tenant: tenantId(plan.run_id, tenant) };
     const params = { action_id: actionId };
     try {
       const read = await transport.operation('getRoute', { as, params });
+      if (read.status >= 500) return 'open';
       const view = read.status === 200 ? (jsonBody(read) as RouteView | undefined) : null;
-      if (read.status === 404 || (view && !view.reserved)) return;
-      if (!view) {
-        unknown++;
-        return;
-      }
+      if (!view || !view.reserved) return 'left';
       const res = await transport.operation('settleRoute', { as, params, body: { assignment: view.assignment, outcome: 'outcome_unknown' } });
-      if (res.status === 200) settled++;
-      else unknown++;
+      return res.status === 200 ? 'settled' : res.status >= 500 ? 'open' : 'left';
     } catch {
-      unknown++;
+      return 'open';
+    }
+  };
+  const one = async (actionId: string, tenant: number) => {
+    if (!plan.tokens.tenants[tenant - 1]) return;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await once(actionId, tenant);
+      if (outcome === 'settled') settled++;
+      if (outcome !== 'open') return;
+      if (attempt >= RESEND_PAUSES_MS.length) return void unsettled.push(actionId);
+      await new Promise((resolve) => setTimeout(resolve, RESEND_PAUSES_MS[attempt]));
     }
   };
   try {
@@ -54,5 +71,5 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   } finally {
     await transport.close();
   }
-  return { settled, unknown };
+  return { settled, unknown: unsettled.length, unsettled };
 }
