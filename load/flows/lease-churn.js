@@ -6,11 +6,18 @@ import { qualificationChurn } from '../lib/fleet-facts.js';
 import { bodyLimitOf, bySize } from '../lib/batches.js';
 import { journal } from '../lib/journal.js';
 import { expiredReplicas } from '../lib/metrics.js';
-import { bodyOf, expectResponse, indeterminate, registryClient, send, sendAll } from '../lib/registry.js';
+import { batchResults, bodyOf, expectResponse, indeterminate, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
 const PHASE = 'lease_churn';
 const HOUR_MS = 3600 * 1000;
+/**
+ * How far in the past, on this machine's clock, a lapsed lease is stamped:
+ * twice the clock difference preflight allows a load target
+ * (contract/preflight.ts CLOCK_BOUND_MS.leases, 30 s), so it lies in the
+ * past on the target's clock too, and lease expiry takes it.
+ */
+const LAPSED_MS = 60 * 1000;
 
 /**
  * Health reports for the replicas, in batches of at most 1000 items (the
@@ -33,8 +40,7 @@ function reportHealth(plan, client, replicas, report) {
   sendAll(chunks.map((chunk) => client.batch(/** @type {any} */ (chunk))), 4).forEach((res, c) => {
     const ids = /** @type {{ id: string }[]} */ (chunks[c]).map((item) => item.id);
     if (indeterminate(res)) unknown.push(...ids);
-    if (!expectResponse(res, ['200'])) return;
-    for (const x of bodyOf(res).results) {
+    for (const x of batchResults(res)) {
       const id = /** @type {string} */ (ids[x.index]);
       if (x.outcome === 'applied') applied.push(id);
       else if (x.outcome === 'rejected' && x.error && x.error.code === 'STORAGE_UNAVAILABLE') unknown.push(id);
@@ -75,7 +81,7 @@ function expireUntilDone(client, limit) {
  */
 export function lapseAndExpire(plan, client, phase, replicas, how) {
   journal({ k: 'may_go_offline', phase, ids: replicas.map((r) => r.id) });
-  const lapse = reportHealth(plan, client, replicas, (r) => ({ health_revision: r.revision + how.revision, status: 'ready', lease_expires_at: new Date(Date.now() - 1).toISOString(), capacity: how.capacity }));
+  const lapse = reportHealth(plan, client, replicas, (r) => ({ health_revision: r.revision + how.revision, status: 'ready', lease_expires_at: new Date(Date.now() - LAPSED_MS).toISOString(), capacity: how.capacity }));
   verify(phase, how.check, replicas.length > 0 && lapse.applied.length === replicas.length, replicas.length > 0 ? `${lapse.applied.length} of ${replicas.length} applied, ${lapse.unknown.length} without an answer` : 'no replica to churn');
   const expiry = expireUntilDone(client, how.batch);
   expiredReplicas.add(expiry.total, { phase });

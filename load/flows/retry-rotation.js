@@ -8,7 +8,7 @@ import exec from 'k6/execution';
 import { eligibleAfterRollout, rolloutIds, runsPhase } from '../lib/fleet-facts.js';
 import { journalLatencies, journalRoute } from '../lib/journal.js';
 import { routesCreated } from '../lib/metrics.js';
-import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
+import { batchResults, bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
 import { sameAssignment, settleAll } from '../lib/routing.js';
 import { verify } from '../lib/verify.js';
 import { concurrentRouteId } from './concurrent-routes.js';
@@ -52,7 +52,7 @@ export function retryRotation(plan, data, params, routeParams) {
     }),
   }));
   const rotated = send(client.batch(items));
-  const results = expectResponse(rotated, ['200']) ? bodyOf(rotated).results : [];
+  const results = batchResults(rotated);
   verify(PHASE, '04 rotation: every binding rotated', results.length === items.length && results.every((/** @type {{ outcome: string }} */ r) => r.outcome === 'applied'));
 
   const first = stored[0] && stored[0].assignment;

@@ -4,7 +4,7 @@
 // on that instance.
 import { rolloutIds } from '../lib/fleet-facts.js';
 import { journal } from '../lib/journal.js';
-import { bodyOf, expectResponse, registryClient, send } from '../lib/registry.js';
+import { batchResults, bodyOf, expectResponse, registryClient, send } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
 const PHASE = 'version_rollout';
@@ -29,13 +29,15 @@ export function versionRollout(plan, data) {
     { op: 'provision_replica', record: b.replica(r.newReplica, r.instance, r.newVersion, plan.lease_until_ms, { capacity, health_revision: 2 }) },
   ];
   const res = send(client.batch(items));
-  const results = expectResponse(res, ['200']) ? bodyOf(res).results : [];
+  const results = batchResults(res);
   const applied = results.filter((/** @type {{ outcome: string }} */ x) => x.outcome !== 'rejected').length;
   verify(PHASE, '01 rollout: version, instance, drain and new replica applied', applied === items.length, JSON.stringify(results));
   journal({ k: 'replica_created', phase: PHASE, id: r.newReplica });
 
-  const fresh = bodyOf(send(client.replica(r.newReplica)));
-  const drained = bodyOf(send(client.replica(r.oldReplica)));
+  const [fresh, drained] = [r.newReplica, r.oldReplica].map((id) => {
+    const read = send(client.replica(id));
+    return expectResponse(read, ['200']) ? bodyOf(read) : null;
+  });
   const ready = [fresh, drained].filter((x) => x && x.status === 'ready' && x.version_id === r.newVersion);
   verify(PHASE, '02 rollout: exactly one ready replica serves the new version', ready.length === 1);
   verify(PHASE, '03 rollout: the old replica drains', Boolean(drained) && drained.status === 'draining');

@@ -11,6 +11,8 @@ export const routeThroughput = new Trend('fleetproof_route_throughput');
 export const unexpectedResponses = new Counter('fleetproof_unexpected_responses');
 /** Indeterminate answers (no answer, STORAGE_UNAVAILABLE) a phase did not allow: no failure by themselves ([failure-indeterminate]). */
 export const indeterminateResponses = new Counter('fleetproof_indeterminate_responses');
+/** Resolves still refused with REPLICA_UNAVAILABLE after their retries, where a phase expected another answer ([route-contention]). */
+export const contentionRefusals = new Counter('fleetproof_contention_refusals');
 /** CAPACITY_EXCEEDED refusals, by scope: expected where a phase provokes them. */
 export const capacityRefusals = new Counter('fleetproof_capacity_refusals');
 /** Routes created (first resolve of an action). */

@@ -6,7 +6,7 @@ import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { journal } from './journal.js';
-import { indeterminateResponses, unexpectedResponses } from './metrics.js';
+import { contentionRefusals, indeterminateResponses, unexpectedResponses } from './metrics.js';
 
 /** @typedef {import('k6/http').Params} Params */
 /** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
@@ -93,7 +93,7 @@ export function registryClient(plan, phase) {
  * revisions of their own and are not among them.
  */
 const RETRIED_OPERATIONS = ['resolve', 'settle', 'read_route', 'read_replica', 'catalog', 'read_binding'];
-/** Pauses before each retry of an indeterminate answer, in seconds: about 1.5 s in all. */
+/** Pauses before each retry of an indeterminate answer or a contended resolve, in seconds: about 1.5 s in all. */
 const RETRY_DELAYS_S = [0.05, 0.1, 0.2, 0.4, 0.8];
 
 /**
@@ -103,6 +103,16 @@ const RETRY_DELAYS_S = [0.05, 0.1, 0.2, 0.4, 0.8];
  */
 export function indeterminate(res) {
   return res.status === 0 || (res.status === 503 && errorCodeOf(res) === 'STORAGE_UNAVAILABLE');
+}
+
+/**
+ * A resolve refused with REPLICA_UNAVAILABLE: contention may give it
+ * ([route-contention]), a refusal that changed nothing, so the same resolve
+ * is sent again, as a dispatcher would.
+ * @param {Response} res
+ */
+function contended(res) {
+  return res.status === 503 && errorCodeOf(res) === 'REPLICA_UNAVAILABLE';
 }
 
 /**
@@ -134,23 +144,35 @@ function sendTogether(requests) {
 }
 
 /** @param {RegistryRequest} r */
-function retried(r) {
-  return RETRIED_OPERATIONS.includes(String(r.params.tags ? r.params.tags['operation'] : ''));
+function operationOf(r) {
+  return String(r.params.tags ? r.params.tags['operation'] : '');
+}
+
+/**
+ * @param {RegistryRequest} r
+ * @param {Response} res
+ */
+function worthSendingAgain(r, res) {
+  return (indeterminate(res) && RETRIED_OPERATIONS.includes(operationOf(r))) || (contended(res) && operationOf(r) === 'resolve');
 }
 
 /**
  * Sends again, with bounded backoff, those whose answer is indeterminate
- * and whose operation is safe to repeat, all of a wave together so that
- * faults cost a wave one backoff, not one per lost answer; the last answer
- * is the one judged.
+ * and whose operation is safe to repeat, and resolves refused for
+ * contention, all of a wave together so that faults cost a wave one
+ * backoff, not one per lost answer; the last answer is the one judged. A
+ * resolve or settlement sent again after an indeterminate answer may have
+ * taken effect the first time (a settlement then answers released: false),
+ * so its iteration's failed checks are not judged.
  * @param {RegistryRequest[]} requests
  * @param {Response[]} first
  */
 function untilDeterminate(requests, first) {
   const out = first.slice();
   for (const delay of RETRY_DELAYS_S) {
-    const again = requests.flatMap((r, i) => (indeterminate(/** @type {Response} */ (out[i])) && retried(r) ? [i] : []));
+    const again = requests.flatMap((r, i) => (worthSendingAgain(r, /** @type {Response} */ (out[i])) ? [i] : []));
     if (again.length === 0) break;
+    if (again.some((i) => indeterminate(/** @type {Response} */ (out[i])) && ['resolve', 'settle'].includes(operationOf(/** @type {RegistryRequest} */ (requests[i]))))) markUnjudgeable();
     sleep(delay);
     const answers = sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
     again.forEach((i, j) => (out[i] = /** @type {Response} */ (answers[j])));
@@ -213,6 +235,20 @@ export function bodyOf(res) {
   }
 }
 
+/**
+ * The item results of a batch answered 200, else none. An item rejected
+ * with STORAGE_UNAVAILABLE may or may not have been applied
+ * ([failure-indeterminate], [batch-items]): it marks the iteration.
+ * @param {Response} res
+ * @returns {{ index: number, outcome: string, error?: { code: string } }[]}
+ */
+export function batchResults(res) {
+  if (!expectResponse(res, ['200'])) return [];
+  const results = bodyOf(res).results;
+  if (results.some((/** @type {{ outcome: string, error?: { code: string } }} */ x) => x.outcome === 'rejected' && x.error && x.error.code === 'STORAGE_UNAVAILABLE')) markUnjudgeable();
+  return results;
+}
+
 /** @param {Response} res */
 export function errorCodeOf(res) {
   const body = bodyOf(res);
@@ -243,10 +279,21 @@ export function indeterminateThisIteration() {
 }
 
 /**
+ * Marks this iteration as one whose outcome is open: an answer it got may or
+ * may not have taken effect (an item of a batch answered STORAGE_UNAVAILABLE,
+ * a request sent again after a lost answer).
+ */
+export function markUnjudgeable() {
+  indeterminateIn = iterationKey();
+}
+
+/**
  * Whether the response is one the phase allows (a status, or status:CODE).
  * An indeterminate answer the phase does not allow is no failure by itself
- * ([failure-indeterminate]): it marks the iteration instead. Anything else
- * is counted as unexpected, and the first few are printed.
+ * ([failure-indeterminate]), nor is a resolve still refused for contention
+ * after its retries ([route-contention]): either marks the iteration
+ * instead. Anything else is counted as unexpected, and the first few are
+ * printed.
  * @param {Response} res
  * @param {string[]} allowed e.g. ['200', '429:CAPACITY_EXCEEDED']
  */
@@ -255,7 +302,12 @@ export function expectResponse(res, allowed) {
   if (allowed.includes(String(res.status)) || (code && allowed.includes(`${res.status}:${code}`))) return true;
   if (indeterminate(res)) {
     indeterminateResponses.add(1, { status: String(res.status) });
-    indeterminateIn = iterationKey();
+    markUnjudgeable();
+    return false;
+  }
+  if (contended(res)) {
+    contentionRefusals.add(1);
+    markUnjudgeable();
     return false;
   }
   unexpectedResponses.add(1, { status: String(res.status), code: code || 'none' });

@@ -224,7 +224,10 @@ export function buildLoadReport(args: {
     const sustained = openModel.has(p.name);
     const budget = summary?.profile.phases.find((x) => x.name === p.name)?.budget_s;
     const wall = timing ? timing.ms : sustained && durationS !== null ? durationS * 1000 : null;
-    let status: PhaseRow['status'] = p.checks_ok ? 'pass' : 'fail';
+    const notJudged = unjudged.get(p.name) ?? 0;
+    // A phase whose every check went unjudged recorded none: its empty rate is no failure.
+    const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
+    let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
     if (!sustained && p.name !== 'seed' && !timing) {
       status = 'fail';
       reasons.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`);
@@ -236,11 +239,10 @@ export function buildLoadReport(args: {
       undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
     } else if ((p.dropped_iterations ?? 0) > droppedBound) {
       status = 'error';
-    } else if (!p.checks_ok && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
-    const notJudged = unjudged.get(p.name) ?? 0;
+    } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
     if (notJudged > 0) {
       if (status === 'pass') status = 'error';
-      unsure.push(`phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration that got an indeterminate answer (no answer, or STORAGE_UNAVAILABLE), which may or may not have taken effect`);
+      unsure.push(`phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`);
     }
     return {
       name: p.name,

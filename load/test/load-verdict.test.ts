@@ -97,11 +97,19 @@ test('a check not judged after an indeterminate answer leaves the run could-not-
   const unjudged = `fleetproof-journal ${JSON.stringify({ k: 'unjudged', phase: 'lease_churn', check: '02 lease churn: leases reported expired' })}`;
   const alone = report([phase('lease_churn')], { timings: [timing('lease_churn'), unjudged] });
   assert.equal(alone.verdict, 'could-not-judge');
-  assert.match(alone.could_not_judge[0]!, /^phase lease_churn: 1 check\(s\) not judged: each failed in an iteration that got an indeterminate answer/);
+  assert.match(alone.could_not_judge[0]!, /^phase lease_churn: 1 check\(s\) not judged: each failed in an iteration whose outcome an answer left open/);
   assert.equal(alone.phases[0]!.status, 'error');
   const withFailure = report([phase('lease_churn'), phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } })], { timings: [timing('lease_churn'), timing('retry_storm'), unjudged] });
   assert.equal(withFailure.verdict, 'fail', 'a check that failed on answers it could judge still fails the registry');
   const underFaults = judgeUnderFaults(alone, { faults: 2, by_fault: { proxy: 2 }, recovery_ms_max: 1, recovery_ms_median: 1, forwarded: 10, reset_before_forward: 1, lost_after_forward: 1 }, 'R', 0);
   assert.equal(underFaults.verdict, 'pass', 'under faults, phase checks are measured, not judged');
   assert.ok(underFaults.faults.not_judged.some((r) => /not judged/.test(r)));
+});
+
+test('a phase whose every check went unjudged recorded no check: could-not-judge, not "0 of 0 checks failed"', () => {
+  const unjudged = `fleetproof-journal ${JSON.stringify({ k: 'unjudged', phase: 'parallel_catalog', check: '01 parallel catalog: every read answered' })}`;
+  const r = report([phase('parallel_catalog', { checks_ok: false, checks: { passes: 0, fails: 0 } })], { timings: [timing('parallel_catalog'), unjudged] });
+  assert.equal(r.verdict, 'could-not-judge', r.reasons.join('; '));
+  assert.ok(!r.reasons.some((x) => /0 of 0 checks failed/.test(x)), r.reasons.join('; '));
+  assert.equal(r.phases[0]!.status, 'error');
 });
