@@ -5,6 +5,8 @@ export default defineCase({
   id: 'fleet/status-is-a-fixed-aggregate',
   clause: 'fleet-status',
   category: 'fleet',
+  // The counts relate to each other only within one state: alone, so no other case moves them while they are read.
+  flags: ['serial'],
   description: 'fleet status holds exactly the contract counts, consistent with each other and the clock',
   async run(ctx) {
     const before = await ctx.fx.revision();
