@@ -218,8 +218,9 @@ function clockOffset(reply: Received, sentMs: number, receivedMs: number): numbe
 }
 
 /**
- * Mid-run: does the target still answer, and still accept the tokens it
- * accepted at preflight? The line naming the problem, or null when it does.
+ * Mid-run: does the target still answer as a registry (GET /version a
+ * VersionInfo of this contract), and still accept the tokens it accepted at
+ * preflight? The line naming the problem, or null when it does.
  * A stage asks this when something went wrong, to tell a fault of the setup
  * (no verdict) from a defect of the registry.
  */
@@ -228,7 +229,8 @@ export async function recheck(options: Omit<PreflightOptions, 'maxClockOffsetMs'
   const base = options.target.replace(/\/+$/, '');
   try {
     await withTransport(base, timeoutMs, async (transport) => {
-      await answers(base, transport);
+      // The registry itself, not something in front of it that answers every path (a gateway's 403, a default backend's 404).
+      versionInfo(base, await answers(base, transport));
       await tokensAccepted(transport, options.credentials);
     });
     return null;

@@ -22,6 +22,7 @@ import type { FaultProxy } from '../nemesis/fault-proxy.ts';
 import type { SweepResult } from '../../reports/schemas/faults-result.ts';
 import { globalBaseline, sweep } from '../nemesis/sweep.ts';
 import { waitUntilReady } from '../nemesis/ready.ts';
+import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import { SUITE_NAMES, type SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
@@ -80,6 +81,18 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
   const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: async () => {} };
+  // As the properties stage does: a suite that fails while the target is gone or refuses the run's tokens could
+  // not judge. Asked on the direct URL once the registry is ready again, so a fault still in effect is not taken
+  // for the setup's problem.
+  const recheck = sharedRecheck({ target: ctx.targetUrl, credentials: runTokens(ctx.auth, ctx.key, { keyPath: ctx.keyPath ?? undefined }) });
+  const stillJudgeable = async (): Promise<string | null> => {
+    try {
+      await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
+    } catch (err) {
+      return `the target did not answer GET /ready again: ${(err as Error).message}`;
+    }
+    return recheck();
+  };
   let round = 0;
   let runs = 0;
   let indeterminateRuns = 0;
@@ -90,7 +103,7 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget
   do {
     round++;
     ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-    result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, runs: o.runs ?? RUNS_PER_ROUND, ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+    result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, runs: o.runs ?? RUNS_PER_ROUND, stillJudgeable, ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
     runs += result.suites.reduce((n, s) => n + s.runs, 0);
     indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
     if (result.suites.some((s) => s.status !== 'pass')) break;
