@@ -50,8 +50,9 @@ function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, r
   if (c.consecutive_failures !== r.failures) diverged(`after ${after}: replica ${name} has ${c.consecutive_failures} consecutive failures, the model ${r.failures}`);
   const openUntil = c.open_until === null ? null : Date.parse(c.open_until);
   if (r.openUntil === 0) {
-    // Never opened, or closed by a completion: nothing to wait for.
-    if (openUntil !== null && openUntil > read.lo) diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until}; the model has it closed`);
+    // Never opened, or closed by a completion: nothing to wait for. A completion may leave open_until at its own
+    // instant ([circuit-read]), which is no later than the registry's now at the read, itself as late as read.hi.
+    if (openUntil !== null && openUntil > read.hi) diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until}; the model has it closed`);
     if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; the model has it closed`);
     return;
   }

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { RouteAssignment } from '../../contract/records.ts';
 import { bindingKey, counterOf, type ModelState } from '../model/model-state.ts';
 import { visibleCapabilities } from '../model/rules/catalog.ts';
-import { putBinding, putInstance, reportHealth } from '../model/rules/records.ts';
+import { putBinding, putInstance, putPolicy, reportHealth } from '../model/rules/records.ts';
 import { resolveExisting, resolveNew } from '../model/rules/routing.ts';
 import { bindingScopeKey } from '../model/rules/scopes.ts';
 import { decisionInstants, expireLeases, settle } from '../model/rules/settlement.ts';
@@ -47,6 +47,15 @@ describe('model rules', () => {
     s = routeNew(s, 'two').s;
     const branches = resolveNew(s, u.tenant('a'), { action_id: 'three', capability_id: u.capability('search') }, T0);
     assert.deepEqual(branches.map((b) => b.outcome), [{ ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } }]);
+  });
+
+  it('[error-precedence] a new route through a disabled policy whose scope is full may be ADMISSION_REJECTED or CAPACITY_EXCEEDED', () => {
+    let s = routeNew(fresh(), 'one').s;
+    s = routeNew(s, 'two').s;
+    const tight = s.policies[u.policy('tight')]!;
+    s = putPolicy(s, { ...tight, enabled: false, revision: tight.revision + 1 })[0]!.state;
+    const branches = resolveNew(s, u.tenant('a'), { action_id: 'three', capability_id: u.capability('search') }, T0);
+    assert.deepEqual(branches.map((b) => b.outcome), [{ ok: false, code: 'ADMISSION_REJECTED' }, { ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } }]);
   });
 
   it('[pinned-precedence] a retry checks scopes before the replica: both failing is CAPACITY_EXCEEDED', () => {

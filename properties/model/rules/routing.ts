@@ -75,20 +75,22 @@ export function resolveNew(s: ModelState, tenant: string, req: ResolveRequest, n
     return failures(s, chains.filter((c) => c.binding.priority === first).map((c) => ({ code: 'REPLICA_UNAVAILABLE' as const, details: { instance_id: c.instance.id } })));
   }
   const best = candidates.reduce((m, c) => (compareRanks(c.rank, m) < 0 ? c.rank : m), candidates[0]!.rank);
-  const branches = candidates.filter((c) => compareRanks(c.rank, best) === 0).map(({ chain, r }) => newRouteOn(s, tenant, req, chain, r));
+  const branches = candidates.filter((c) => compareRanks(c.rank, best) === 0).flatMap(({ chain, r }) => newRouteOn(s, tenant, req, chain, r));
   // Tied replicas of one binding fail alike; one branch per distinct refusal.
   const refusals = new Set<string>();
   return branches.filter((b) => b.outcome.ok || (!refusals.has(JSON.stringify(b.outcome)) && refusals.add(JSON.stringify(b.outcome))));
 }
 
 /** [route-admission-policy], [admission-all-or-nothing], [route-atomic] for one chosen replica. */
-function newRouteOn(s: ModelState, tenant: string, req: ResolveRequest, chain: Chain, r: ModelReplica): Branch<PredictedAssignment> {
+function newRouteOn(s: ModelState, tenant: string, req: ResolveRequest, chain: Chain, r: ModelReplica): Branch<PredictedAssignment>[] {
   const { binding, instance, version } = chain;
   const policy = binding.quota_policy_ref === null ? IMPLICIT_POLICY : s.policies[binding.quota_policy_ref]!;
-  if (!policy.enabled) return failure(s, 'ADMISSION_REJECTED');
   const admission = pinnedReservation(binding.quota_policy_ref, policy, { tenant, capability: req.capability_id, connectorType: version.type, instance: instance.id });
   const exhausted = admission.base_scopes.find((scope) => counterOf(s, scope.kind, scope.key) >= scope.limit);
-  if (exhausted) return failure(s, 'CAPACITY_EXCEEDED', { scope: exhausted.kind });
+  const full = exhausted ? [failure<PredictedAssignment>(s, 'CAPACITY_EXCEEDED', { scope: exhausted.kind })] : [];
+  // Admission rules in any order (decision 26): a disabled policy and a full scope are both refusals.
+  if (!policy.enabled) return [failure<PredictedAssignment>(s, 'ADMISSION_REJECTED'), ...full];
+  if (exhausted) return full;
   const p = r.provision;
   const predicted: PredictedAssignment = {
     action_id: req.action_id,
@@ -117,7 +119,7 @@ function newRouteOn(s: ModelState, tenant: string, req: ResolveRequest, chain: C
   next.replicas[p.id]!.active += 1;
   // The fence token and instant are filled in from the observation when this branch is taken.
   next.routes[req.action_id] = { assignment: { ...predicted, fence_token: '', assigned_at: '' }, reserved: true, last: null, held: admission.base_scopes };
-  return success(next, predicted);
+  return [success(next, predicted)];
 }
 
 /** [pinned-replica-conditions]: may the pinned replica take a retry now? */
