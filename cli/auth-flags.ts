@@ -13,14 +13,23 @@ export const AUTH_FLAGS = {
   header: { type: 'string', multiple: true, separator: '\n', description: "static header on every authenticated request, 'Name: value'; repeatable" },
 } satisfies Record<string, FlagSpec>;
 
-/** The run's choice, checked before anything runs: a malformed header or command is a usage error. */
-export function authChoice(values: { 'token-cmd'?: string | undefined; header?: string[] | undefined }): CredentialChoice {
+/**
+ * The run's choice, checked before anything runs: a malformed header or command is a usage error, and so is
+ * an Authorization header beside --key or --token-cmd, which would replace the token of every caller they speak
+ * as, so that the cases for roles and tenants all speak as one and fail a registry that is right.
+ */
+export function authChoice(values: { 'token-cmd'?: string | undefined; header?: string[] | undefined; key?: string | undefined }): CredentialChoice {
+  let names: string[];
   try {
     if (values['token-cmd'] !== undefined) splitCommand(values['token-cmd']);
-    for (const h of values.header ?? []) parseHeader(h);
+    names = (values.header ?? []).map((h) => parseHeader(h)[0]);
   } catch (err) {
     if (err instanceof CredentialSourceError) throw new UsageError(err.message);
     throw err;
+  }
+  const tokens = values['token-cmd'] !== undefined ? '--token-cmd' : values.key !== undefined ? '--key' : null;
+  if (tokens && names.includes('authorization')) {
+    throw new UsageError(`--header Authorization would replace every token ${tokens} gives, so every request would speak as one caller: leave the header out, or ${tokens} out to authenticate with the header alone`);
   }
   return { tokenCommand: values['token-cmd'], headers: values.header ?? [] };
 }

@@ -117,6 +117,16 @@ describe('configuration', () => {
     assert.doesNotMatch(unknown.stderr, /known: [^)]*breakpoint/, 'the profiles certify lists are those it qualifies at');
   });
 
+  it('an Authorization header beside --key or --token-cmd is refused before anything runs: it would make every caller one', async () => {
+    for (const command of ['certify', 'conform', 'properties', 'load']) {
+      for (const tokens of [['--key', join(dir, 'key.json')], ['--token-cmd', 'print-token {tenant}']]) {
+        const ran = await fleetproof([command, '--target', 'http://127.0.0.1:9', ...tokens, '--header', 'Authorization: Bearer fixed']);
+        assert.equal(ran.code, 2, `${command} ${tokens[0]}: ${ran.stderr}`);
+        assert.match(ran.stderr, new RegExp(`--header Authorization would replace every token ${tokens[0]} gives`), `${command} ${tokens[0]}`);
+      }
+    }
+  });
+
   it('certify with a signing key it cannot read, or an out directory it cannot make, could not run: exit 2, never 1', async () => {
     const key = await fleetproof(['certify', '--sign-key', join(dir, 'no-such-key.json')]);
     assert.equal(key.code, 2);
