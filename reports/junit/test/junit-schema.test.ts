@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderCertificationJunit } from '../../certification/render-junit.ts';
+import type { FaultsDocument } from '../../schemas/faults-result.ts';
 import { loadJunit } from '../../load/write-load-report.ts';
 import { renderJunitXml } from '../junit.ts';
 import { conformanceSuites } from '../../conformance/junit-suites.ts';
@@ -79,6 +80,17 @@ describe('junit.xml', () => {
     assert.deepEqual(await junitSchemaProblems(xml), []);
     const root = parseXml(xml);
     assert.deepEqual(testcases(root).map((c) => [c.attrs['name'], c.children[0]!.name]), [['conformance stage', 'error'], ['properties stage', 'skipped'], ['load stage', 'skipped']]);
+  });
+
+  it('gives every stage a verdict case, so a faults stage failed by its sweep fails in junit.xml though its suites passed', async () => {
+    const passing = { ...properties, suites: properties.suites.filter((x) => x.status === 'pass') };
+    const faults = { ...certification.stages[1]!, name: 'faults' as const, status: 'failed' as const, reasons: ['the sweep after the faults found 1 violation(s)'] };
+    const r = { ...certification, stages: [certification.stages[1]!, faults] };
+    const xml = renderCertificationJunit(r, { conformance: null, properties: passing, faults: { properties: passing } as unknown as FaultsDocument, load: null });
+    assert.deepEqual(await junitSchemaProblems(xml), []);
+    const verdicts = testcases(parseXml(xml)).filter((c) => / stage$/.test(c.attrs['name']!));
+    assert.deepEqual(verdicts.map((c) => [c.attrs['name'], c.children[0]?.name ?? 'pass']), [['properties stage', 'pass'], ['faults stage', 'failure']]);
+    assert.match(verdicts[1]!.children[0]!.attrs['message']!, /the sweep after the faults found 1 violation/);
   });
 
   it('refuses what the schema refuses: the check can fail', async () => {
