@@ -32,6 +32,7 @@ import { phaseParams } from './fleet-facts.js';
  * @property {string} phase_checks
  * @property {number} [duration_s]
  * @property {number} [max_dropped_iterations]
+ * @property {boolean} [budgets_judge_speed]
  * @property {import('./dataset.js').Dimensions} dataset
  * @property {PhasePlan[]} phases
  * @property {ThresholdPlan[]} thresholds

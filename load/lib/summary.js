@@ -78,7 +78,7 @@ export function buildSummary(plan, data) {
     format: 'fleetproof-load-summary/v1',
     run_id: plan.run_id,
     target: plan.target,
-    profile: { name: profile.name, format: profile.format, duration_s: profile.duration_s || null, max_dropped_iterations: profile.max_dropped_iterations || 0, phases: profile.phases },
+    profile: { name: profile.name, format: profile.format, duration_s: profile.duration_s || null, max_dropped_iterations: profile.max_dropped_iterations || 0, budgets_judge_speed: profile.budgets_judge_speed !== false, phases: profile.phases },
     dataset: profile.dataset,
     thresholds_passed: passed,
     thresholds,

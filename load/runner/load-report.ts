@@ -17,7 +17,7 @@ export interface EngineSummary {
   format: string;
   run_id: string;
   target: string;
-  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; phases: { name: string; budget_s?: number; params?: Record<string, number> }[] };
+  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; budgets_judge_speed?: boolean; phases: { name: string; budget_s?: number; params?: Record<string, number> }[] };
   dataset: Record<string, number>;
   thresholds_passed: boolean;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string; ok: boolean; value: number | null; margin: number | null }[];
@@ -228,7 +228,11 @@ export function buildLoadReport(args: {
     // A phase whose every check went unjudged recorded none: its empty rate is no failure.
     const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
     let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
-    if (!sustained && p.name !== 'seed' && !timing) {
+    if (!sustained && p.name !== 'seed' && !timing && summary?.profile.budgets_judge_speed === false) {
+      // The profile's budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
+      status = 'error';
+      undecided.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
+    } else if (!sustained && p.name !== 'seed' && !timing) {
       status = 'fail';
       reasons.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`);
     } else if (timing?.completed === false) {

@@ -50,6 +50,8 @@ export interface ProfileSpec {
   duration_s?: number;
   /** Iterations the generator may fail to start before the run could not judge at its rate (default 0). */
   max_dropped_iterations?: number;
+  /** Whether a qualification phase cut at its budget fails the registry (default true); smoke's budgets only bound the run. */
+  budgets_judge_speed?: boolean;
   dataset: Dimensions;
   phases: PhaseSpec[];
   thresholds: ThresholdSpec[];

@@ -22,12 +22,12 @@ const cleanAudit: AuditResult = { ok: true, invariants: [{ id: 'routes_pinned', 
 type Phase = EngineSummary['phases'][number];
 const phase = (name: string, over: Partial<Phase> = {}): Phase => ({ name, checks_ok: true, checks: { passes: 2, fails: 0 }, latency_ms: null, requests: 10, ...over });
 
-function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string } = {}) {
+function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string; budgetsJudgeSpeed?: boolean } = {}) {
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
     run_id: 'r',
     target: 'http://127.0.0.1:1',
-    profile: { name: 'p', format: 'f', duration_s: 4, ...(options.maxDropped !== undefined ? { max_dropped_iterations: options.maxDropped } : {}), phases: phases.map((p) => ({ name: p.name, budget_s: 6 })) },
+    profile: { name: 'p', format: 'f', duration_s: 4, ...(options.maxDropped !== undefined ? { max_dropped_iterations: options.maxDropped } : {}), ...(options.budgetsJudgeSpeed !== undefined ? { budgets_judge_speed: options.budgetsJudgeSpeed } : {}), phases: phases.map((p) => ({ name: p.name, budget_s: 6 })) },
     dataset: {},
     thresholds_passed: true,
     thresholds: [],
@@ -112,4 +112,11 @@ test('a phase whose every check went unjudged recorded no check: could-not-judge
   assert.equal(r.verdict, 'could-not-judge', r.reasons.join('; '));
   assert.ok(!r.reasons.some((x) => /0 of 0 checks failed/.test(x)), r.reasons.join('; '));
   assert.equal(r.phases[0]!.status, 'error');
+});
+
+test('in a profile whose budgets only bound the run (smoke), a phase cut at its budget could not judge', () => {
+  const r = report([phase('retry_storm'), phase('catalog_walk')], { timings: [timing('catalog_walk')], budgetsJudgeSpeed: false });
+  assert.equal(r.verdict, 'could-not-judge');
+  assert.match(r.could_not_judge[0]!, /^phase retry_storm: interrupted, not finished within its 6 s budget, which in this profile only bounds the run/);
+  assert.equal(r.phases.find((p) => p.name === 'retry_storm')!.status, 'error');
 });
