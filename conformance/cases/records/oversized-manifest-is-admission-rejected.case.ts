@@ -15,12 +15,14 @@ export default defineCase({
     // Each definition as large as max_capability_bytes allows (at most 200 000 bytes), measured, never above it:
     // a capability over its own bound would let the refusal be for the capability instead.
     const padded = (i: number, padding: number) => ctx.build.capability(ctx.ids.capability(`m${i}`), { input_schema: { description: 'x'.repeat(padding) } });
-    const padding = Math.min(each, 200_000) - definitionBytes(padded(0, 0));
-    const share = Buffer.byteLength(canonicalJson(padded(0, padding)));
+    const target = Math.min(each, 200_000);
+    // Measured per capability: ids differ in length, and so does the room they leave.
+    const sized = (i: number) => padded(i, target - definitionBytes(padded(i, 0)));
+    const share = Buffer.byteLength(canonicalJson(sized(0)));
     const needed = Math.ceil((max + 1) / share) + 1;
     if (needed > count) throw new NotProvocable(`${count} capabilities of at most ${each} bytes never exceed max_manifest_bytes ${max}`);
     const type = await ctx.fx.type();
-    const capabilities = Array.from({ length: needed }, (_, i) => padded(i, padding));
+    const capabilities = Array.from({ length: needed }, (_, i) => sized(i));
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
     const size = Buffer.byteLength(canonicalJson(v.manifest));
     if (size <= max) throw new HarnessError(`the probe manifest has ${size} bytes, not above ${max}`);
