@@ -22,13 +22,12 @@ import type { FaultProxy } from '../nemesis/fault-proxy.ts';
 import type { SweepResult } from '../../reports/schemas/faults-result.ts';
 import { globalBaseline, sweep } from '../nemesis/sweep.ts';
 import { waitUntilReady } from '../nemesis/ready.ts';
-import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import { SUITE_NAMES, type SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { faultsStatus } from '../verdict.ts';
-import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
+import { elapsed, stageRecheck, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 
 /**
  * Every suite: the model-based ones read back what an indeterminate write
@@ -84,7 +83,7 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget
   // As the properties stage does: a suite that fails while the target is gone or refuses the run's tokens could
   // not judge. Asked on the direct URL once the registry is ready again, so a fault still in effect is not taken
   // for the setup's problem.
-  const recheck = sharedRecheck({ target: ctx.targetUrl, credentials: runTokens(ctx.auth, ctx.key, { keyPath: ctx.keyPath ?? undefined }) });
+  const recheck = stageRecheck(ctx);
   const stillJudgeable = async (): Promise<string | null> => {
     try {
       await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);

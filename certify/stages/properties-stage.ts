@@ -1,7 +1,6 @@
 // Stage 2: the property suites over HTTP against the same target, with a
 // seed printed and recorded so every counterexample replays exactly.
 import { join } from 'node:path';
-import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
@@ -9,7 +8,7 @@ import { writePropertiesReports } from '../../reports/properties/write.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { propertiesStatus } from '../verdict.ts';
-import { elapsed, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
+import { elapsed, stageRecheck, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 
 const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
 
@@ -28,7 +27,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   }
   try {
     // As `fleetproof properties` does: a suite that fails while the target has gone away or stopped taking the run's tokens could not judge.
-    const stillJudgeable = sharedRecheck({ target: ctx.targetUrl, credentials: runTokens(ctx.auth, ctx.key, { keyPath: ctx.keyPath ?? undefined }) });
+    const stillJudgeable = stageRecheck(ctx);
     const result = await runProperties({ target, log: ctx.log, runId: ctx.runId, stillJudgeable });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);

@@ -2,6 +2,7 @@
 // suite against the target, writes its own result document under the run
 // directory, and reports what the certification needs: its status and
 // reasons, the clauses its checks covered, and how to reproduce each failure.
+import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
@@ -35,6 +36,14 @@ export interface StageOutput {
   record: StageRecord;
   evidence: ClauseEvidence[];
   failures: Failure[];
+}
+
+/**
+ * The stage's question after a failure, as `fleetproof properties` asks it: does the target still answer as a
+ * registry and take the run's tokens? The line naming the problem, or null; asked at most every few seconds.
+ */
+export function stageRecheck(ctx: StageContext): () => Promise<string | null> {
+  return sharedRecheck({ target: ctx.targetUrl, credentials: runTokens(ctx.auth, ctx.key, { keyPath: ctx.keyPath ?? undefined }) });
 }
 
 export function elapsed(started: number): number {

@@ -6,7 +6,7 @@ import { qualificationChurn } from '../lib/fleet-facts.js';
 import { bodyLimitOf, bySize } from '../lib/batches.js';
 import { journal } from '../lib/journal.js';
 import { expiredReplicas } from '../lib/metrics.js';
-import { batchResults, bodyOf, expectResponse, indeterminate, registryClient, send, sendAll } from '../lib/registry.js';
+import { batchResults, bodyOf, expectResponse, indeterminate, itemIndeterminate, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
 const PHASE = 'lease_churn';
@@ -43,7 +43,7 @@ function reportHealth(plan, client, replicas, report) {
     for (const x of batchResults(res)) {
       const id = /** @type {string} */ (ids[x.index]);
       if (x.outcome === 'applied') applied.push(id);
-      else if (x.outcome === 'rejected' && x.error && x.error.code === 'STORAGE_UNAVAILABLE') unknown.push(id);
+      else if (itemIndeterminate(x)) unknown.push(id);
     }
   });
   return { applied, unknown };

@@ -236,6 +236,15 @@ export function bodyOf(res) {
 }
 
 /**
+ * A batch item rejected with STORAGE_UNAVAILABLE: it may or may not have
+ * been applied ([failure-indeterminate], [batch-items]).
+ * @param {{ outcome: string, error?: { code: string } }} x
+ */
+export function itemIndeterminate(x) {
+  return x.outcome === 'rejected' && x.error !== undefined && x.error.code === 'STORAGE_UNAVAILABLE';
+}
+
+/**
  * The item results of a batch answered 200, else none. An item rejected
  * with STORAGE_UNAVAILABLE may or may not have been applied
  * ([failure-indeterminate], [batch-items]): it marks the iteration.
@@ -245,7 +254,7 @@ export function bodyOf(res) {
 export function batchResults(res) {
   if (!expectResponse(res, ['200'])) return [];
   const results = bodyOf(res).results;
-  if (results.some((/** @type {{ outcome: string, error?: { code: string } }} */ x) => x.outcome === 'rejected' && x.error && x.error.code === 'STORAGE_UNAVAILABLE')) markUnjudgeable();
+  if (results.some(itemIndeterminate)) markUnjudgeable();
   return results;
 }
 
@@ -256,8 +265,8 @@ export function errorCodeOf(res) {
 }
 
 let reported = 0;
-/** The iteration (of this VU) that last got an indeterminate answer it did not allow. */
-let indeterminateIn = /** @type {string | null} */ (null);
+/** The iteration (of this VU) that last got an answer leaving its outcome open (markUnjudgeable). */
+let unjudgeableIn = /** @type {string | null} */ (null);
 
 /** This VU's current iteration; setup has none of its own. */
 function iterationKey() {
@@ -269,13 +278,14 @@ function iterationKey() {
 }
 
 /**
- * Whether this iteration got an indeterminate answer where it expected
- * another: whatever it checks afterwards may hinge on a request that did or
- * did not take effect ([failure-indeterminate]), so a check that fails then
- * is not judged (verify.js).
+ * Whether this iteration got an answer that leaves its outcome open (an
+ * indeterminate answer where it expected another, a request sent again after
+ * one, a resolve still contended): whatever it checks afterwards may hinge
+ * on a request that did or did not take effect ([failure-indeterminate]),
+ * so a check that fails then is not judged (verify.js).
  */
-export function indeterminateThisIteration() {
-  return indeterminateIn !== null && indeterminateIn === iterationKey();
+export function unjudgeableThisIteration() {
+  return unjudgeableIn !== null && unjudgeableIn === iterationKey();
 }
 
 /**
@@ -284,7 +294,7 @@ export function indeterminateThisIteration() {
  * a request sent again after a lost answer).
  */
 export function markUnjudgeable() {
-  indeterminateIn = iterationKey();
+  unjudgeableIn = iterationKey();
 }
 
 /**

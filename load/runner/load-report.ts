@@ -228,13 +228,13 @@ export function buildLoadReport(args: {
     // A phase whose every check went unjudged recorded none: its empty rate is no failure.
     const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
     let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
-    if (!sustained && p.name !== 'seed' && !timing && summary?.profile.budgets_judge_speed === false) {
-      // The profile's budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
-      status = 'error';
-      undecided.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
-    } else if (!sustained && p.name !== 'seed' && !timing) {
-      status = 'fail';
-      reasons.push(`phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`);
+    if (!sustained && p.name !== 'seed' && !timing) {
+      const cut = `phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`;
+      // A profile whose budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
+      const bounds = summary?.profile.budgets_judge_speed === false;
+      status = bounds ? 'error' : 'fail';
+      if (bounds) undecided.push(`${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
+      else reasons.push(cut);
     } else if (timing?.completed === false) {
       status = 'error';
       undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);

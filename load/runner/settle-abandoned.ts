@@ -25,7 +25,6 @@ const RESEND_PAUSES_MS = [100, 300, 1000, 3000, 9000];
 /** What settling the abandoned actions did; `unsettled` names those whose read or settlement never got an answer. */
 export interface Abandoned {
   settled: number;
-  unknown: number;
   unsettled: string[];
 }
 
@@ -71,5 +70,5 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   } finally {
     await transport.close();
   }
-  return { settled, unknown: unsettled.length, unsettled };
+  return { settled, unsettled };
 }
