@@ -109,11 +109,31 @@ function compareCounter(m: RegistryModel, ref: CounterRef, seen: AdmissionCounte
   if (seen.active !== expected) diverged(`after ${after}: ${name} is ${seen.active}, the model ${expected}`);
 }
 
-export async function compareWithModel(m: RegistryModel, run: RunContext, after: string): Promise<void> {
+/**
+ * What the other states lead to that this one lacks: replicas and routes
+ * they have and it has not, which must be absent, and the counters they
+ * name, which must hold what this state says. Without them, a write whose
+ * answer was lost and which created a record would look, read back, like
+ * one that did nothing: the record is not among those the model reads.
+ */
+function alsoRead(s: ModelState, others: readonly ModelState[]) {
+  const replicas = new Set<string>();
+  const routes = new Map<string, string>();
+  const counters = new Map(countersToRead(s).map((c) => [counterName(c.kind, c.key), c]));
+  for (const o of others) {
+    for (const id of Object.keys(o.replicas)) if (!s.replicas[id]) replicas.add(id);
+    for (const [action, route] of Object.entries(o.routes)) if (!s.routes[action]) routes.set(action, route.assignment.tenant_id);
+    for (const c of countersToRead(o)) counters.set(counterName(c.kind, c.key), c);
+  }
+  return { absentReplicas: [...replicas], absentRoutes: [...routes], counters: [...counters.values()] };
+}
+
+/** `others`: the states the registry could be in instead, when the model must tell them apart. */
+export async function compareWithModel(m: RegistryModel, run: RunContext, after: string, others: readonly ModelState[] = []): Promise<void> {
   const s = m.s;
   const replicas = Object.values(s.replicas);
   const actions = Object.keys(s.routes);
-  const counters = countersToRead(s);
+  const { absentReplicas, absentRoutes, counters } = alsoRead(s, others);
   const store = run.store;
   const { result, window } = await run.clock.around(() =>
     Promise.all([
@@ -121,6 +141,8 @@ export async function compareWithModel(m: RegistryModel, run: RunContext, after:
       Promise.all(replicas.map((r) => store.getReplica(r.provision.id))),
       Promise.all(counters.map((c) => store.getAdmissionCounter(c.kind, c.key))),
       Promise.all(actions.map((a) => store.route(s.routes[a]!.assignment.tenant_id, a))),
+      Promise.all(absentReplicas.map((id) => store.getReplica(id))),
+      Promise.all(absentRoutes.map(([action, tenant]) => store.route(tenant, action))),
     ]),
   );
   if (result.status === 'rejected') {
@@ -129,8 +151,10 @@ export async function compareWithModel(m: RegistryModel, run: RunContext, after:
     if (RegistryError.is(err)) diverged(`after ${after}: reading the registry's state failed with ${err.code}: ${err.message}`);
     throw err;
   }
-  const [revision, seenReplicas, seenCounters, seenRoutes] = result.value;
+  const [revision, seenReplicas, seenCounters, seenRoutes, seenAbsentReplicas, seenAbsentRoutes] = result.value;
   if (revision !== s.revision) diverged(`after ${after}: the catalog revision is ${revision}, the model ${s.revision}`);
+  absentReplicas.forEach((id, i) => seenAbsentReplicas[i] && diverged(`after ${after}: replica ${m.u.describe(id)} exists; the model has no such replica`));
+  absentRoutes.forEach(([action], i) => seenAbsentRoutes[i] && diverged(`after ${after}: ${m.u.describe(action)} has a route; the model has none`));
   replicas.forEach((r, i) => compareReplica(m, r, seenReplicas[i]!, window, after));
   counters.forEach((c, i) => compareCounter(m, c, seenCounters[i]!, after));
   actions.forEach((a, i) => compareRoute(m, a, seenRoutes[i]!, after));

@@ -4,7 +4,9 @@
 // the command could have led to — unchanged, or each branch the rules
 // predict for it — and once the registry answers again it reads the truth
 // back through the API and adopts the one candidate the registry's whole
-// observable state matches. No candidate matching is a violation: the write
+// observable state matches: each candidate is also read for the records the
+// others would have created, so "unchanged" cannot match a registry that
+// created them. No candidate matching is a violation: the write
 // took effect in a way the contract does not allow (twice, partly, or not
 // as predicted).
 import { RegistryError } from '../../contract/registry-error.ts';
@@ -72,7 +74,7 @@ async function fillFreshFields(m: RegistryModel, run: RunContext, window: TimeWi
   }
 }
 
-async function matches(m: RegistryModel, run: RunContext, c: Candidate, before: ModelState, window: TimeWindow, after: string): Promise<ModelState> {
+async function matches(m: RegistryModel, run: RunContext, c: Candidate, others: ModelState[], before: ModelState, window: TimeWindow, after: string): Promise<ModelState> {
   const model = new RegistryModel(m.u, structuredClone(c.state), m.manualClock);
   await fillFreshFields(model, run, window, after);
   if (c.revision === 'advanced') {
@@ -80,7 +82,7 @@ async function matches(m: RegistryModel, run: RunContext, c: Candidate, before: 
     if (!(revision > before.revision)) diverged(`after ${after}: an applied catalog write left the revision at ${revision}`);
     model.s.revision = revision;
   }
-  await compareWithModel(model, run, after);
+  await compareWithModel(model, run, after, others);
   return model.s;
 }
 
@@ -96,7 +98,7 @@ export async function settleIndeterminate(m: RegistryModel, run: RunContext, bef
   const misses: PropertyViolation[] = [];
   for (const c of candidates) {
     try {
-      return await matches(m, run, c, before, pending.window, after);
+      return await matches(m, run, c, candidates.filter((o) => o !== c).map((o) => o.state), before, pending.window, after);
     } catch (err) {
       if (!PropertyViolation.is(err)) throw err;
       misses.push(err);

@@ -1,5 +1,6 @@
 // The runner's verdicts: a write that timed out is neither nothing nor a
-// failure, so the model reads back what it did; a run whose setup stays
+// failure, so the model reads back what it did, records it may have created
+// included; a run whose setup stays
 // indeterminate is skipped, and a suite that can judge nothing is an error; a
 // broken harness or target is an error, not a counterexample; seeds and
 // replay paths round-trip.
@@ -35,6 +36,22 @@ describe('property runner', () => {
       assert.equal(s!.status, 'pass', s!.violation?.message);
       assert.equal(s!.indeterminateRuns, 0, 'no run was skipped: each indeterminate resolve was read back');
     }
+  });
+
+  it('reads back a record that a write whose answer was lost created, which no earlier read could have shown', async () => {
+    // Read back with only the records the model already had, a provisioned replica looked like nothing happened,
+    // until a resolve was routed to it (seed 9). The run's seeding batch provisions through the same method, so
+    // only provisions after the first route lose their answer.
+    const acted = withStore((store) => {
+      let routed = false;
+      return {
+        resolve: (tenant, req) => ((routed = true), store.resolve(tenant, req)),
+        provisionReplica: (record) => (routed ? store.provisionReplica(record).then(timedOut) : store.provisionReplica(record)),
+      };
+    });
+    const [s] = (await runProperties({ target: acted, suites: ['model-agreement'], runs: 150, seed: 9, env: {} })).suites;
+    assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
+    assert.equal(s!.indeterminateRuns, 0, 'no run was skipped: each indeterminate provision was read back');
   });
 
   it('finds a write that, its answer lost, took effect twice', async () => {
