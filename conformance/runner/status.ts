@@ -49,8 +49,13 @@ function isBlockingError(c: JudgedCase): boolean {
   return c.status === 'error' && (c.severity === 'required' || c.severity === null);
 }
 
-/** A blocking failure is non-conformance whatever else happened; blocking errors alone leave the run unjudged. */
+/**
+ * A blocking failure is non-conformance whatever else happened; blocking
+ * errors alone leave the run unjudged, and so does a run in which no case
+ * passed or failed (every one it selected skipped): it saw nothing to qualify.
+ */
 export function verdictOf(cases: readonly JudgedCase[]): Verdict {
   if (cases.some(isBlockingFailure)) return 'non-conformant';
-  return cases.some(isBlockingError) ? 'could-not-judge' : 'qualified';
+  if (cases.some(isBlockingError)) return 'could-not-judge';
+  return cases.some((c) => c.status === 'pass' || c.status === 'fail') ? 'qualified' : 'could-not-judge';
 }

@@ -2,7 +2,8 @@
 // on a small tree of fixture cases against the reference: a ConformanceFailure
 // fails, anything else thrown errors, a timeout errors, a missing feature
 // skips, broken metadata errors without running, SHOULD failures do not block
-// qualification, and a target that cannot be reached is exit 2.
+// qualification, a run whose every case skipped judges nothing, and a target
+// that cannot be reached is exit 2.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,13 @@ describe('conformance runner', () => {
     const config = target.config({ cases: ['operations/passes', 'wire/recommended-failure'] });
     const outcome = await runConformance({ config, signingKey: target.key, casesRoot, writeReports: false });
     assert.deepEqual([outcome.exitCode, outcome.result!.verdict, outcome.result!.summary.fail], [0, 'qualified', 1]);
+  });
+
+  it('judges nothing when every selected case skipped', async () => {
+    // Before, a selection that only skipped printed QUALIFIED (partial run): a verdict resting on no case at all.
+    const config = target.config({ cases: ['operations/needs-metrics'], features: [] });
+    const outcome = await runConformance({ config, signingKey: target.key, casesRoot, writeReports: false });
+    assert.deepEqual([outcome.exitCode, outcome.result!.verdict, outcome.result!.summary.skip], [2, 'could-not-judge', 1]);
   });
 
   it('writes result.json, junit.xml, report.md and a self-contained report.html', async () => {
