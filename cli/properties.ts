@@ -68,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
     if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
-    const runWith = async (url: string | null, callFaults?: CallFaults) => runPropertiesCommand({
+    const runWith = async (url: string | null, callFaults?: CallFaults, faultsFell?: () => boolean) => runPropertiesCommand({
       openTarget: async (runId) => {
         if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId, ...(callFaults ? { faults: callFaults } : {}) });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
@@ -83,10 +83,11 @@ export async function run(argv: string[]): Promise<number> {
       out: v.out,
       argv,
       writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
+      ...(faultsFell ? { faultsFell } : {}),
     });
     if (!nemesis || !http) return await runWith(null);
     const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
-    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, _bands, proxy) => runWith(url, callFaultsOf(proxy)))).value;
+    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), () => bands.some((b) => b.error === null)))).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

@@ -10,7 +10,7 @@ import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
 import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
 import { parseReplayPath } from './replay-path.ts';
-import { exitCodeOf, runProperties, RunnerUsageError } from './run-properties.ts';
+import { exitCodeOf, runProperties, RunnerUsageError, type PropertiesResult } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { newRunId } from '../../contract/run-id.ts';
@@ -29,6 +29,15 @@ export interface PropertiesCommand {
   argv: string[];
   /** Writes further reports (junit.xml) beside result.json; the composition root brings the renderer. */
   writeReports?: (dir: string, doc: ResultDocument) => Promise<unknown>;
+  /** Under a nemesis: whether any fault fell while the suites ran. */
+  faultsFell?: () => boolean;
+}
+
+/** A run under a nemesis that injected nothing tested nothing under faults: a pass there is no verdict. */
+const NO_FAULT = 'no fault was injected while the suites ran: they judged nothing under faults (give more --runs, or a shorter calm in --nemesis-interval)';
+
+function withoutFaults(result: PropertiesResult): PropertiesResult {
+  return { ...result, suites: result.suites.map((s) => (s.status === 'pass' ? { ...s, status: 'error' as const, error: NO_FAULT } : s)) };
 }
 
 /** The suites time calls on the registry's own clock and mint tokens of hours on this one. */
@@ -83,7 +92,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   }
   const replay = replayCommandFor(c.argv);
   try {
-    const result = await runProperties({
+    const ran = await runProperties({
       target,
       runId,
       suites: c.suites as SuiteName[],
@@ -93,6 +102,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       log: (line) => console.log(line),
       ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
     });
+    const result = c.faultsFell && !c.faultsFell() ? withoutFaults(ran) : ran;
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? `reports/runs/${result.runId}`;
     const doc = await resultDocument(result, replay);

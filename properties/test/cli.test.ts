@@ -1,7 +1,7 @@
 // `fleetproof properties` end to end: exit 0 when the properties hold, 1 with
 // a counterexample that result.json records and `--seed --path` replays
-// exactly, 2 when the suites cannot run; result.json always matches its
-// published schema.
+// exactly, 2 when the suites cannot run or, under a nemesis that injected
+// nothing, judged nothing; result.json always matches its published schema.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
+import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { documentProblems, schemaUrl } from '../../reports/schemas/validate.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { fleetproofProperties } from './cli-process.ts';
@@ -83,6 +84,21 @@ describe('fleetproof properties', () => {
     const run = await fleetproofProperties(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], { CI: 'true', GITHUB_RUN_ID: '4242' });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed -?[0-9]+ \(derived from GITHUB_RUN_ID=4242\)/);
+  });
+
+  it('cannot judge under a nemesis that injected no fault while the suites ran', async () => {
+    // Before, the suites' pass stood: QUALIFIED for a run that saw no fault at all.
+    const reference = await startEmbeddedReference();
+    try {
+      const out = join(dir, 'no-fault');
+      const run = await fleetproofProperties(['--target', reference.url, '--key', reference.signingKeyPath, '--nemesis', 'proxy', '--nemesis-interval', '1s/600s', '--suite', 'stale-cursor', '--runs', '3', '--seed', '11', '--out', out]);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stdout, /no fault was injected while the suites ran: they judged nothing under faults/);
+      const doc = await result(out);
+      assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['error', 2, ['error']]);
+    } finally {
+      await reference.close();
+    }
   });
 
   it('exits 2 when it cannot run: bad flags, or a target nobody serves', async () => {
