@@ -82,6 +82,16 @@ describe('fleetproof certify', { concurrency: true }, () => {
       assert.match(report.problems.join('\n'), new RegExp(`${file.replace('.', '\\.')} does not match`));
     }
 
+    // A result.json no longer JSON, or listing three stages: no verdict derives from it, and verify says so rather than throwing.
+    for (const [name, text] of [['not-json', '{ "verdict": "qualified", '], ['three-stages', JSON.stringify({ ...r, stages: r.stages.slice(0, 3) })]] as const) {
+      const copy = join(root, `result-${name}`);
+      await cp(out, copy, { recursive: true });
+      await writeFile(join(copy, 'result.json'), text);
+      const report = await verify(copy);
+      assert.equal(report.ok, false, name);
+      assert.match(report.problems.join('\n'), name === 'not-json' ? /cannot read result\.json/ : /result\.json lists the stages .*, not each of conformance, properties, faults, load once/, name);
+    }
+
     // Re-signing altered results with another key: consistent digests, but
     // the stored results no longer give the verdict, and the pinned key fails.
     const forged = join(root, 'forged');

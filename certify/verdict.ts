@@ -11,7 +11,7 @@ import type { ResultDocument as PropertiesDocument } from '../properties/runner/
 import { undecidedVerdict, type LoadReport } from '../load/runner/load-report.ts';
 import { THRESHOLDS_CROSSED } from '../load/runner/exit-code.ts';
 import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
-import { RESULT_FILE, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
+import { RESULT_FILE, STAGE_NAMES, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
 
 /** A definite defect outranks an inconclusive stage; qualified needs every stage passed. */
 export function overallVerdict(stages: ReadonlyArray<Pick<StageRecord, 'status'>>): Verdict {
@@ -96,10 +96,23 @@ const JUDGES: Record<StageName, (doc: never) => StageStatus> = {
   load: loadStatus as (doc: never) => StageStatus,
 };
 
-/** Re-judges every stage from its stored document and the run from its stages. */
-export async function rederiveVerdict(dir: string): Promise<{ verdict: Verdict; problems: string[] }> {
+/**
+ * Re-judges every stage from its stored document and the run from its
+ * stages. A result.json that cannot be read, or that does not list each of
+ * the four stages once, derives no verdict: it is a problem, not a crash.
+ */
+export async function rederiveVerdict(dir: string): Promise<{ verdict: Verdict | null; problems: string[] }> {
   const problems: string[] = [];
-  const result = await readJson<CertificationResult>(dir, RESULT_FILE);
+  let result: CertificationResult;
+  try {
+    result = await readJson<CertificationResult>(dir, RESULT_FILE);
+  } catch (err) {
+    return { verdict: null, problems: [`cannot read ${RESULT_FILE}: ${(err as Error).message}`] };
+  }
+  const names = Array.isArray(result?.stages) ? result.stages.map((s) => s?.name) : null;
+  if (names === null || names.length !== STAGE_NAMES.length || STAGE_NAMES.some((n) => !names.includes(n))) {
+    return { verdict: null, problems: [`${RESULT_FILE} lists the stages ${JSON.stringify(names)}, not each of ${STAGE_NAMES.join(', ')} once`] };
+  }
   const stages: Array<Pick<StageRecord, 'status'>> = [];
   for (const stage of result.stages) {
     let status: StageStatus = stage.status === 'skipped' ? 'skipped' : 'could-not-run';
