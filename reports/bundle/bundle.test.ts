@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,26 @@ describe('certification bundle', () => {
     assert.deepEqual(report.problems, []);
     assert.equal(report.ok, true);
     assert.deepEqual(report.checked.sort(), ['result.json', 'signature', 'verdict.txt']);
+  });
+
+  it('refuses a signing key whose public half belongs to another key, or is missing', async () => {
+    // Before, the mismatched "x" was shipped beside the bundle, which then verified under no key.
+    const dir = await mkdtemp(join(tmpdir(), 'fleetproof-sign-key-'));
+    runDirs.push(dir);
+    const jwkOf = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as Record<string, unknown>;
+    const [own, other] = [jwkOf(), jwkOf()];
+    const mismatched = join(dir, 'mismatched.jwk.json');
+    await writeFile(mismatched, JSON.stringify({ ...own, x: other['x'] }));
+    await assert.rejects(loadSigner(mismatched), /its public half \("x"\) is not the one its private half \("d"\) derives/);
+    const { x: _x, ...privateOnly } = own;
+    const bare = join(dir, 'bare.jwk.json');
+    await writeFile(bare, JSON.stringify(privateOnly));
+    await assert.rejects(loadSigner(bare), /is not a private Ed25519 JWK \(kty OKP, crv Ed25519, d and x\)/);
+    const matching = join(dir, 'own.jwk.json');
+    await writeFile(matching, JSON.stringify(own));
+    await writeFile(join(dir, 'verdict.txt'), 'qualified');
+    const path = await writeBundle(dir, ['verdict.txt'], predicate('qualified'), await loadSigner(matching));
+    assert.deepEqual((await verifyBundle(path, rederive)).problems, []);
   });
 
   it('detects a changed result file', async () => {

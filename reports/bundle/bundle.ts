@@ -1,7 +1,7 @@
 // Writing and verifying a certification bundle: `bundle.json` (a DSSE
 // envelope over the statement) beside the run's result files, and the
 // signer's public key as `bundle.pub.jwk.json`.
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { envelopeVerifies, privateKeyFromJwk, signEnvelope, type DsseEnvelope } from './dsse.ts';
@@ -21,8 +21,12 @@ export interface SignerKey {
 export async function loadSigner(jwkPath?: string): Promise<SignerKey> {
   if (jwkPath) {
     const jwk = JSON.parse(await readFile(jwkPath, 'utf8')) as Record<string, unknown>;
-    if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['d'] !== 'string') throw new Error(`${jwkPath} is not a private Ed25519 JWK`);
+    if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['d'] !== 'string' || typeof jwk['x'] !== 'string') throw new Error(`${jwkPath} is not a private Ed25519 JWK (kty OKP, crv Ed25519, d and x)`);
     const privateKey = privateKeyFromJwk(jwk);
+    // The public half shipped beside the bundle is the one the private half derives: a JWK whose "x" belongs to
+    // another key would sign a bundle no one can verify, so it is refused before the run.
+    const derived = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, unknown>;
+    if (jwk['x'] !== derived['x']) throw new Error(`${jwkPath}: its public half ("x") is not the one its private half ("d") derives`);
     const { d: _d, ...publicJwk } = jwk;
     return { privateKey, publicJwk, keyid: String(jwk['kid'] ?? 'fleetproof') };
   }
