@@ -1,6 +1,7 @@
 // Where the contract leaves a registry a choice (spec.md §20), the model
 // accepts every allowed answer: a rule that predicts only the reference's
-// would fail a correct registry that chose otherwise.
+// would fail a correct registry that chose otherwise. The last tests run a
+// suite against a registry that makes such a choice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../contract/records.ts';
@@ -9,6 +10,9 @@ import { provisionReplica, putPolicy, reportHealth } from '../model/rules/record
 import { stateAfterSeed, seedItems } from '../model/seed-fleet.ts';
 import { openUntilKept, type SettlementSnapshot } from '../model/settlement-probe.ts';
 import { T0, universeOf } from '../targets/target.ts';
+import { RegistryError } from '../../contract/registry-error.ts';
+import { runProperties } from '../runner/run-properties.ts';
+import { withStore } from './support.ts';
 
 const u = universeOf('', DEFAULT_LIMITS);
 const fresh = (): ModelState => stateAfterSeed(seedItems(u, T0), 1);
@@ -52,5 +56,24 @@ describe('model rules where the contract leaves a choice open', () => {
     assert.equal(openUntilKept(snapshot(until, T0), snapshot(null, T0 + 400)), true);
     assert.equal(openUntilKept(snapshot(until, T0), snapshot(null, T0 + 100)), false, 'cleared while still open');
     assert.equal(openUntilKept(snapshot(null, T0), snapshot(until, T0 + 100)), false, 'opened');
+  });
+});
+
+describe('suites against registries that make another legal choice', () => {
+  it('[error-precedence] a resolve body naming a tenant may be refused for the binding it lacks', async () => {
+    // This registry looks the binding up before it validates the body. Before, the model allowed only
+    // INVALID_REQUEST (or CONFLICT for another tenant's action) and failed it.
+    const bindingFirst = withStore((store) => ({
+      async resolve(tenant, req) {
+        const smuggled = (req as { tenant_id?: string }).tenant_id;
+        if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
+          const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
+          if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: tenant, capability_id: req.capability_id } });
+        }
+        return store.resolve(tenant, req);
+      },
+    }));
+    const [s] = (await runProperties({ target: bindingFirst, suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
   });
 });

@@ -11,19 +11,7 @@ import { formatReplayPath, parseReplayPath } from '../runner/replay-path.ts';
 import { exitCodeOf, runProperties, type PropertiesResult } from '../runner/run-properties.ts';
 import { chooseSeed, parseSeed } from '../runner/seed.ts';
 import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
-import type { Target, TargetStore } from '../targets/target.ts';
-
-/** The memory store with one of its operations replaced. */
-function withStore(change: (store: TargetStore) => Partial<TargetStore>): Target {
-  const inner = referenceMemoryTarget();
-  return {
-    ...inner,
-    async openRun() {
-      const run = await inner.openRun();
-      return { ...run, store: Object.assign(Object.create(run.store) as TargetStore, change(run.store)) };
-    },
-  };
-}
+import { withStore } from './support.ts';
 
 const timedOut = () => Promise.reject(new IndeterminateOutcome('timed out after 10 ms'));
 

@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { failureReport } from '../runner/failure-report.ts';
 import { runProperties, type SuiteResult } from '../runner/run-properties.ts';
 import { SUITE_NAMES, type SuiteName } from '../suites/index.ts';
-import type { Target } from '../targets/target.ts';
+import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
+import type { Target, TargetStore } from '../targets/target.ts';
 
 /** How to replay a failure of a test file: FC_* variables, then the file. */
 export function testReplay(file: string): (s: SuiteResult) => string {
@@ -37,4 +38,16 @@ export function describeSuitesAgainst(name: string, spec: SuitesAgainst): void {
       });
     }
   });
+}
+
+/** The memory reference with some of its operations replaced: a registry that makes another legal choice, or a broken one. */
+export function withStore(change: (store: TargetStore) => Partial<TargetStore>): Target {
+  const inner = referenceMemoryTarget();
+  return {
+    ...inner,
+    async openRun() {
+      const run = await inner.openRun();
+      return { ...run, store: Object.assign(Object.create(run.store) as TargetStore, change(run.store)) };
+    },
+  };
 }

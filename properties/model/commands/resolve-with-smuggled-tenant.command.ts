@@ -1,13 +1,15 @@
 // Resolve with a request body that names a tenant ([auth-tenant-from-token],
 // [route-request]): the tenant comes from the caller's credentials alone, so
-// the body is INVALID_REQUEST and nothing changes. Over HTTP the field
-// travels in the JSON body; in process it reaches the store's own check.
+// the body is INVALID_REQUEST, or the refusal of another rule the request
+// breaks, and nothing changes. Over HTTP the field travels in the JSON body;
+// in process it reaches the store's own check.
 import fc from 'fast-check';
 import type { ResolveRequest } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { isIndeterminate } from '../indeterminate.ts';
-import { describeObservation, observe, RegistryCommand } from '../command-support.ts';
+import { describeObservation, observe, predict, RegistryCommand } from '../command-support.ts';
+import { resolveExisting, resolveNew } from '../rules/routing.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../../targets/universe.ts';
 import { actionChoice, capabilityChoice } from './choices.ts';
@@ -32,15 +34,18 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
     const existing = m.s.routes[u.action(this.action)];
     const capability = existing?.assignment.capability_id ?? u.capability(this.capability);
     const body = { action_id: u.action(this.action), capability_id: capability, tenant_id: smuggled } as ResolveRequest;
-    const { obs } = await observe(run, () => run.store.resolve(caller, body));
+    const { obs, window } = await observe(run, () => run.store.resolve(caller, body));
     // Without an answer, the state read back must show the body was refused: nothing changed.
     if (isIndeterminate(obs)) return;
     if (obs.ok) {
       const owner = obs.value.assignment.tenant_id;
       expectProperty('tenant-isolation', owner === caller, () => `${this}: the body's tenant_id was obeyed; the route belongs to ${owner}`);
     }
-    // An action the other tenant routed also breaks [pinned-conflict]; either refusal may come first ([error-precedence]).
-    const allowed = existing && existing.assignment.tenant_id !== caller ? ['INVALID_REQUEST', 'CONFLICT'] : ['INVALID_REQUEST'];
+    // The same request without the field may break a routing rule too ([pinned-conflict] for another tenant's action,
+    // no binding, no replica, a full scope): any broken rule's refusal may come first ([error-precedence]). Never a route.
+    const request: ResolveRequest = { action_id: body.action_id, capability_id: body.capability_id };
+    const alone = existing ? predict(m.s, window, (s, now) => resolveExisting(s, caller, request, now)) : predict(m.s, window, (s, now) => resolveNew(s, caller, request, now));
+    const allowed = [...new Set(['INVALID_REQUEST', ...alone.flatMap((b) => (b.outcome.ok ? [] : [b.outcome.code]))])];
     // Any other answer means the body's tenant was read, or the body was not refused.
     expectProperty('tenant-isolation', !obs.ok && allowed.includes(obs.error.code), () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be ${allowed.join(' or ')}`);
   }
