@@ -1,6 +1,7 @@
 // The history checker of "no overbooking under concurrency". From a history
 // it derives the interval during which each reservation was *certainly*
-// held: from the moment its resolve returned until its settlement was sent.
+// held: from the moment its resolve returned until a settlement that may
+// have released it was sent.
 // The real hold covers at least that, so if more certain intervals share an
 // instant than a replica's capacity (or an admission scope's limit) allows,
 // the registry overbooked — no interleaving explains the history otherwise.
@@ -38,8 +39,10 @@ export function certainHolds(history: readonly Op[], quiescence: number): Hold[]
     if (op.kind === 'health') continue;
     const held = open.get(op.action);
     if (op.kind === 'settle') {
-      // Held until the settlement was sent, whatever its answer.
-      if (held && (op.type !== 'ok' || op.released)) {
+      // Held until a settlement that may have released it was sent: one that released it or got no answer. A
+      // settlement that surely did nothing (refused, or reset before the registry saw it) leaves the hold as it was,
+      // and the action's next resolve answers that same reservation, not a retry's.
+      if (held && (op.type === 'info' || (op.type === 'ok' && op.released))) {
         held.end = op.invoke;
         holds.push(held);
         open.delete(op.action);

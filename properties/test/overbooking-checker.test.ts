@@ -52,6 +52,18 @@ describe('overbooking checker', () => {
     assert.equal(findOverbooking(certainHolds(lostSettle, 10), capacityOne)?.key, 'replica r');
   });
 
+  it('keeps a reservation held across a settlement that surely did nothing, and counts no retry for it', () => {
+    // Before, the refused (or never forwarded) settlement ended the hold, and the next resolve, which answers the
+    // same reservation, was counted as a retry holding the tenant retry scope: overbooked at its limit of 1.
+    const tenant: ScopeReservation = { kind: 'tenant', key: 't', limit: 5 };
+    const retry: ScopeReservation = { kind: 'tenant_retry', key: 't', limit: 1 };
+    const other = [resolve(2, 'b', 0, 1, view('b', 'r2', [tenant], retry)), settle(2, 'b', 2, 3), resolve(2, 'b', 4, 5, view('b', 'r2', [tenant], retry))];
+    const h = [resolve(1, 'a', 0, 1, view('a', 'r1', [tenant], retry)), settle(1, 'a', 2, 3, 'fail'), resolve(1, 'a', 4, 5, view('a', 'r1', [tenant], retry)), ...other];
+    const holds = certainHolds(h, 10).filter((x) => x.action === 'a');
+    assert.deepEqual(holds.map((x) => [x.start, x.end, x.scopes.map((sc) => sc.kind)]), [[1, 10, ['tenant']]]);
+    assert.equal(findOverbooking(certainHolds(h, 10), constantCapacity(2)), null);
+  });
+
   it('checks every admission scope a reservation pins, retries included', () => {
     const tenant: ScopeReservation = { kind: 'tenant', key: 't', limit: 5 };
     const retry: ScopeReservation = { kind: 'tenant_retry', key: 't', limit: 1 };
