@@ -50,10 +50,16 @@ export class IndeterminateOutcome extends Error {
   readonly [INDETERMINATE] = true;
   /** A read that stayed unanswered: it changed nothing, it only could not be made. */
   readonly read: boolean;
-  constructor(message: string, options?: { cause?: unknown; read?: boolean }) {
+  /**
+   * How long the registry may still be acting on the request after the client gave up on it: a request that timed
+   * out may be running yet (queued for storage, say), where a refused or answered one is done. 0 when it is done.
+   */
+  readonly mayStillActMs: number;
+  constructor(message: string, options?: { cause?: unknown; read?: boolean; mayStillActMs?: number }) {
     super(message, options);
     this.name = 'IndeterminateOutcome';
     this.read = options?.read ?? false;
+    this.mayStillActMs = options?.mayStillActMs ?? 0;
   }
 
   static is(value: unknown): value is IndeterminateOutcome {

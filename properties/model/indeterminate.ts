@@ -31,6 +31,7 @@ export interface Pending {
 }
 
 const pendingByRun = new WeakMap<RunContext, Pending>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The observation of a write without an answer: an error no rule predicts, carrying the pending candidates. */
 export interface IndeterminateObservation {
@@ -39,8 +40,14 @@ export interface IndeterminateObservation {
   indeterminate: Pending;
 }
 
-/** Waits until the registry answers a read again, and widens the window to then: the write may have acted until now. */
+/**
+ * Waits until the registry answers a read again and, for a write it may still be acting on (one that timed out),
+ * until that time has passed too; then widens the window to then: the write may have acted until now. A registry
+ * that applies a write later still than that, long after its client gave up, is read back before it did
+ * (FAULTS.md says so).
+ */
 export async function markIndeterminate(run: RunContext, err: IndeterminateOutcome, window: TimeWindow): Promise<{ obs: IndeterminateObservation; window: TimeWindow }> {
+  if (err.mayStillActMs > 0) await sleep(err.mayStillActMs);
   const { window: recovered } = await run.clock.around(() => run.store.catalogRevision());
   const pending: Pending = { why: err.message, window: { lo: window.lo, hi: Math.max(window.hi, recovered.hi) }, candidates: [] };
   pendingByRun.set(run, pending);

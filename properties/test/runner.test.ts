@@ -12,6 +12,9 @@ import { exitCodeOf, runProperties, type PropertiesResult } from '../runner/run-
 import { chooseSeed, parseSeed } from '../runner/seed.ts';
 import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
 import { withStore } from './support.ts';
+import type { ResolveRequest } from '../../contract/records.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const timedOut = () => Promise.reject(new IndeterminateOutcome('timed out after 10 ms'));
 
@@ -24,6 +27,28 @@ describe('property runner', () => {
       assert.equal(s!.status, 'pass', s!.violation?.message);
       assert.equal(s!.indeterminateRuns, 0, 'no run was skipped: each indeterminate resolve was read back');
     }
+  });
+
+  it('reads a timed-out write back only once the registry may no longer be acting on it', async () => {
+    // This registry applies every fourth resolve 30 ms after its client gave up on it (queued for storage, say), and
+    // takes 3 ms over every call, so the run is still going then. Read back at once, the resolve looked like it had
+    // done nothing, and then it routed.
+    const late = withStore((store) => {
+      let calls = 0;
+      const slow = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => async (...a: A) => (await sleep(3), f(...a));
+      return {
+        resolve: slow((tenant: string, req: ResolveRequest) => {
+          if (++calls % 4 !== 0) return store.resolve(tenant, req);
+          setTimeout(() => void store.resolve(tenant, req).catch(() => {}), 30);
+          return Promise.reject(new IndeterminateOutcome('timed out after 60 ms', { mayStillActMs: 60 }));
+        }),
+        catalogRevision: slow(() => store.catalogRevision()),
+        route: slow((tenant: string, action: string) => store.route(tenant, action)),
+      };
+    });
+    const [s] = (await runProperties({ target: late, suites: ['pinned-routes'], runs: 40, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
+    assert.equal(s!.indeterminateRuns, 0);
   });
 
   it('reads back a record that a write whose answer was lost created, which no earlier read could have shown', async () => {

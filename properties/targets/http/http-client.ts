@@ -27,7 +27,8 @@ function outcomeOfNoAnswer(transport: HttpTransport, err: TransportError, timeou
   switch (err.failure) {
     case 'timeout':
     case 'aborted':
-      return new IndeterminateOutcome(`${what} timed out after ${timeoutMs} ms`, { cause: err });
+      // The registry worked on it at least as long as the client waited; it is given as long again to finish.
+      return new IndeterminateOutcome(`${what} timed out after ${timeoutMs} ms`, { cause: err, mayStillActMs: timeoutMs });
     case 'unreachable':
       return new TargetUnreachable(`${what}: cannot reach the target (${err.exchange.transport_error})`, { cause: err });
     case 'lost':
