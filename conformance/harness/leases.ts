@@ -7,7 +7,8 @@
 // another client) may hold the case's stale replica, which a registry may
 // skip rather than wait for, and it goes offline when that call commits. So
 // the judgement waits for SHORT_CALLS_TO_JUDGE short calls in a row, a pause
-// apart, that all leave it stale.
+// apart, that all leave it stale. For the same reason, replicas seen offline
+// out of lease order are read again before that is judged.
 import type { CaseContext } from './context.ts';
 import { expectOk, fail } from './expect.ts';
 import { HarnessError } from './failure.ts';
@@ -33,6 +34,20 @@ export class ShortCalls {
     if (++this.#inARow >= SHORT_CALLS_TO_JUDGE) failure(this.#inARow);
     await this.ctx.sleep(PAUSE_MS * this.#inARow);
   }
+}
+
+/**
+ * Whether `holds` is still true after SHORT_CALLS_TO_JUDGE reads, a pause
+ * apart (longer each time), with no maintenance call between them: a state
+ * a concurrent call leaves for a moment (it holds a replica the case's own
+ * call skipped) is gone once that call commits; a registry's own doing stays.
+ */
+export async function persists(ctx: Pick<CaseContext, 'sleep'>, holds: () => Promise<boolean>): Promise<boolean> {
+  for (let read = 1; read < SHORT_CALLS_TO_JUDGE; read++) {
+    await ctx.sleep(PAUSE_MS * read);
+    if (!(await holds())) return false;
+  }
+  return true;
 }
 
 export async function expireUntilOffline(ctx: CaseContext, replicaIds: string[], limit = Math.min(100, ctx.limits.max_expiry_batch), maxCalls = 500): Promise<number> {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScopeKind } from '../../contract/errors.ts';
-import type { AdmissionPolicy, CapabilityBinding, CatalogContext, CatalogQuery, ResolveRequest, RouteView } from '../../contract/records.ts';
+import type { AdmissionPolicy, CapabilityBinding, CatalogContext, CatalogQuery, ConnectorReplica, ReplicaProvision, ResolveRequest, RouteView } from '../../contract/records.ts';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
 import { capacityExceeded, RegistryError, replicaUnavailable } from '../../contract/registry-error.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
@@ -247,9 +247,53 @@ describe('lease maintenance that skips replicas a concurrent call holds ([lease-
     };
   });
 
+  /**
+   * Every other maintenance call takes the earliest stale replica and the next one, and reads show only the next
+   * one offline until `shownAfterMs` (never: until the next call). With a time, that is a registry whose call found
+   * the earliest held by a concurrent call, which commits it then; without, one that takes a later lease first.
+   */
+  const takesNextFirst = (shownAfterMs: number | null) =>
+    withBehaviour((inner) => {
+      let calls = 0;
+      const ids = new Set<string>();
+      const hidden = new Map<string, ConnectorReplica>();
+      return {
+        async provisionReplica(record: ReplicaProvision) {
+          ids.add(record.id);
+          return inner.provisionReplica(record);
+        },
+        async getReplica(id: string) {
+          return hidden.get(id) ?? inner.getReplica(id);
+        },
+        async expireLeases(limit: number) {
+          hidden.clear();
+          if (calls++ % 2 === 0) return inner.expireLeases(limit);
+          const live = (await Promise.all([...ids].map((id) => inner.getReplica(id)))).filter((r): r is ConnectorReplica => r !== null && r.status !== 'offline');
+          const { expired } = await inner.expireLeases(limit + 1);
+          if (expired <= limit) return { expired };
+          const taken = (await Promise.all(live.map(async (r) => ((await inner.getReplica(r.id))?.status === 'offline' ? [r] : [])))).flat();
+          const [first] = taken.sort((a, b) => Date.parse(a.lease_expires_at) - Date.parse(b.lease_expires_at) || (a.id < b.id ? -1 : 1));
+          if (first) {
+            hidden.set(first.id, first);
+            if (shownAfterMs !== null) setTimeout(() => hidden.delete(first.id), shownAfterMs);
+          }
+          return { expired: expired - 1 };
+        },
+      };
+    });
+
   it('a correct registry that skips held replicas passes', async () => {
-    const outcome = await runAgainst(skipsHeld, LEASE_CASES);
-    assert.deepEqual(statuses(outcome), Object.fromEntries(LEASE_CASES.map((id) => [id, 'pass'])));
+    for (const store of [skipsHeld, takesNextFirst(20)]) {
+      const outcome = await runAgainst(store, LEASE_CASES);
+      assert.deepEqual(statuses(outcome), Object.fromEntries(LEASE_CASES.map((id) => [id, 'pass'])));
+    }
+  });
+
+  it('a registry that takes a later lease first fails', async () => {
+    const order = ['leases/expiry-changes-at-most-limit-in-lease-order'];
+    const outcome = await runAgainst(takesNextFirst(null), order);
+    assertFailed(outcome, order, 'lease-expiry-bounded');
+    assert.match(outcome.result!.cases[0]!.message ?? '', /stayed offline out of lease order/);
   });
 
   it('a registry whose maintenance never takes a stale replica offline fails', async () => {
