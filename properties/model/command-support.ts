@@ -64,7 +64,7 @@ export function predict<T>(s: ModelState, window: TimeWindow, rule: (clone: Mode
 }
 
 /** A predicted error matches when the code is the same and every predicted detail is present and equal. */
-function errorMatches(o: Outcome<unknown>, err: RegistryError): boolean {
+export function errorMatches(o: Outcome<unknown>, err: RegistryError): boolean {
   if (o.ok || o.code !== err.code) return false;
   return Object.entries(o.details ?? {}).every(([k, v]) => err.details?.[k] === v);
 }

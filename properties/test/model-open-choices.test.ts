@@ -76,4 +76,21 @@ describe('suites against registries that make another legal choice', () => {
     const [s] = (await runProperties({ target: bindingFirst, suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
     assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
   });
+
+  it('[auth-tenant-from-token] but not with a refusal that names the tenant the body gave', async () => {
+    // The same order, refusing for the body's tenant: the code is one the model allows, the details are not.
+    const obeysBody = withStore((store) => ({
+      async resolve(tenant, req) {
+        const smuggled = (req as { tenant_id?: string }).tenant_id;
+        if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
+          const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
+          if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: smuggled, capability_id: req.capability_id } });
+        }
+        return store.resolve(tenant, req);
+      },
+    }));
+    const [s] = (await runProperties({ target: obeysBody, suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    assert.equal(s!.status, 'fail');
+    assert.match(s!.violation!.message, /answered BINDING_UNAVAILABLE .*a body naming a tenant must be INVALID_REQUEST or BINDING_UNAVAILABLE/s);
+  });
 });

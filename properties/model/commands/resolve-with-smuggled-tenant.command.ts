@@ -8,7 +8,9 @@ import type { ResolveRequest } from '../../../contract/records.ts';
 import { expectProperty } from '../../check/violations.ts';
 import type { RunContext } from '../../targets/target.ts';
 import { isIndeterminate } from '../indeterminate.ts';
-import { describeObservation, observe, predict, RegistryCommand } from '../command-support.ts';
+import { describeObservation, errorMatches, observe, predict, RegistryCommand } from '../command-support.ts';
+import { describeOutcome } from '../rules/outcome.ts';
+import type { RegistryError } from '../../../contract/registry-error.ts';
 import { resolveExisting, resolveNew } from '../rules/routing.ts';
 import type { RegistryModel } from '../registry-model.ts';
 import { TENANTS, type ActionKey, type CapabilityKey, type TenantKey } from '../../targets/universe.ts';
@@ -45,9 +47,11 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
     // no binding, no replica, a full scope): any broken rule's refusal may come first ([error-precedence]). Never a route.
     const request: ResolveRequest = { action_id: body.action_id, capability_id: body.capability_id };
     const alone = existing ? predict(m.s, window, (s, now) => resolveExisting(s, caller, request, now)) : predict(m.s, window, (s, now) => resolveNew(s, caller, request, now));
-    const allowed = [...new Set(['INVALID_REQUEST', ...alone.flatMap((b) => (b.outcome.ok ? [] : [b.outcome.code]))])];
+    // Details included: a refusal naming the other tenant's instance or binding means its tenant_id was obeyed.
+    const refusals = alone.filter((b) => !b.outcome.ok);
+    const allowed = (err: RegistryError) => err.code === 'INVALID_REQUEST' || refusals.some((b) => errorMatches(b.outcome, err));
     // Any other answer means the body's tenant was read, or the body was not refused.
-    expectProperty('tenant-isolation', !obs.ok && allowed.includes(obs.error.code), () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be ${allowed.join(' or ')}`);
+    expectProperty('tenant-isolation', !obs.ok && allowed(obs.error), () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be INVALID_REQUEST${[...new Set(refusals.map((b) => ` or ${describeOutcome(b.outcome)}`))].join('')}`);
   }
 
   toString(): string {
