@@ -68,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
     if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
-    const runWith = async (url: string | null, callFaults?: CallFaults, faultsFell?: () => boolean) => runPropertiesCommand({
+    const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) => runPropertiesCommand({
       openTarget: async (runId) => {
         if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId, ...(callFaults ? { faults: callFaults } : {}) });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
@@ -83,11 +83,15 @@ export async function run(argv: string[]): Promise<number> {
       out: v.out,
       argv,
       writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
-      ...(faultsFell ? { faultsFell } : {}),
+      ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),
     });
     if (!nemesis || !http) return await runWith(null);
     const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
-    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), () => bands.some((b) => b.error === null)))).value;
+    // Faults fall only once the suites start (after preflight), so a fault counted fell while they ran.
+    let started!: () => void;
+    const suitesStarted = new Promise<void>((resolve) => (started = resolve));
+    const fell = (bands: readonly { error: string | null }[]) => () => bands.some((b) => b.error === null);
+    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: fell(bands), started }), suitesStarted)).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

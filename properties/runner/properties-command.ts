@@ -31,6 +31,8 @@ export interface PropertiesCommand {
   writeReports?: (dir: string, doc: ResultDocument) => Promise<unknown>;
   /** Under a nemesis: whether any fault fell while the suites ran. */
   faultsFell?: () => boolean;
+  /** Called once the target is open and checked, as the suites start: the nemesis starts breaking things then. */
+  suitesStarting?: () => void;
 }
 
 /** A run under a nemesis that injected nothing tested nothing under faults: a pass there is no verdict. */
@@ -92,6 +94,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   }
   const replay = replayCommandFor(c.argv);
   try {
+    c.suitesStarting?.();
     const ran = await runProperties({
       target,
       runId,
