@@ -26,7 +26,7 @@ export async function loadSigner(jwkPath?: string): Promise<SignerKey> {
     // The public half shipped beside the bundle is the one the private half derives: a JWK whose "x" belongs to
     // another key would sign a bundle no one can verify, so it is refused before the run.
     const derived = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, unknown>;
-    if (jwk['x'] !== derived['x']) throw new Error(`${jwkPath}: its public half ("x") is not the one its private half ("d") derives`);
+    if (!Buffer.from(jwk['x'] as string, 'base64url').equals(Buffer.from(derived['x'] as string, 'base64url'))) throw new Error(`${jwkPath}: its public half ("x") is not the one its private half ("d") derives`);
     const { d: _d, ...publicJwk } = jwk;
     return { privateKey, publicJwk, keyid: String(jwk['kid'] ?? 'fleetproof') };
   }
