@@ -12,9 +12,11 @@ export default defineCase({
   description: 'each lease maintenance call changes at most limit replicas, oldest lease first, then replica id',
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 0 });
-    // Expected order: lease first, then replica id (byte order) among equal leases.
+    // Expected order: lease first, then replica id (byte order) among equal leases. The ids run the other way
+    // elsewhere, so an order by id alone is out of lease order.
     const leases = [-40, -30, -30, -20].map((m) => ctx.clock.at(m * MINUTE));
-    const replicas = await Promise.all(leases.map((lease, i) => ctx.fx.replica(fleet.instance.id, fleet.version.id, { id: ctx.ids.replica(`r${i}`), lease_expires_at: lease })));
+    const ids = ['r3', 'r1', 'r2', 'r0'];
+    const replicas = await Promise.all(leases.map((lease, i) => ctx.fx.replica(fleet.instance.id, fleet.version.id, { id: ctx.ids.replica(ids[i]!), lease_expires_at: lease })));
     // A call that returns 0 while one of these is stale is judged as harness/leases.ts says: a
     // concurrent call may hold that replica and take it offline when it commits.
     const short = new ShortCalls(ctx);
