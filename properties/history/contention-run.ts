@@ -8,6 +8,7 @@ import type { RouteView, ScopeReservation } from '../../contract/records.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import { expectProperty, IndeterminateOutcome, NotForwarded } from '../check/violations.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
+import type { StillActing } from './still-acting.ts';
 import type { TargetStore } from '../targets/target.ts';
 import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
 import { shrunkCapacity, shrunkInstance, type ContentionScenario } from './contention-scenario.ts';
@@ -35,6 +36,7 @@ interface Burst {
   history: Op[];
   /** Health revisions for the burst's reports, each larger than any before the burst. */
   nextRevision: () => number;
+  acting: StillActing;
 }
 
 /** Reports a lower capacity for a replica, racing the clients that route to it. */
@@ -45,6 +47,7 @@ async function shrink(b: Burst, client: number, replica: string): Promise<Op> {
   try {
     await b.access.reportHealth(replica, health);
   } catch (err) {
+    b.acting.note(err);
     Object.assign(op, errorText(err));
   }
   op.complete = b.now();
@@ -69,6 +72,7 @@ async function runClient(b: Burst, client: number, steps: ContentionScenario['cl
       if (step.kind === 'settle') op.released = (await access.settle(tenant, action, latest.view!.assignment, step.outcome)).released;
       else latest.view = op.view = await access.resolve(tenant, { action_id: action, capability_id: latest.capability });
     } catch (err) {
+      b.acting.note(err);
       Object.assign(op, errorText(err));
     }
     op.complete = now();
@@ -77,10 +81,11 @@ async function runClient(b: Burst, client: number, steps: ContentionScenario['cl
   }
 }
 
-export async function runClients(m: RegistryModel, access: StoreAccess, s: ContentionScenario, now: Instant): Promise<Op[]> {
+/** `acting` learns which of the burst's requests may still take effect after it. */
+export async function runClients(m: RegistryModel, access: StoreAccess, s: ContentionScenario, now: Instant, acting: StillActing): Promise<Op[]> {
   const history: Op[] = [];
   let revision = Math.max(...Object.values(m.s.replicas).map((r) => r.health.health_revision));
-  const burst: Burst = { m, access, s, now, history, nextRevision: () => ++revision };
+  const burst: Burst = { m, access, s, now, history, nextRevision: () => ++revision, acting };
   await Promise.all(s.clients.map((steps, i) => runClient(burst, i + 1, steps)));
   return history;
 }

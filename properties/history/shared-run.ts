@@ -4,6 +4,7 @@
 // no client has seen one, it has nothing to present and the step is skipped.
 // A lapse is two operations: a health report with a lease in the past, then
 // one call of lease maintenance.
+import type { StillActing } from './still-acting.ts';
 import type { RouteAssignment } from '../../contract/records.ts';
 import { IndeterminateOutcome, NotForwarded } from '../check/violations.ts';
 import { NOT_FORWARDED } from '../targets/http/call-outcomes.ts';
@@ -34,6 +35,7 @@ interface SharedBurst {
   history: Op[];
   known: Map<string, RouteAssignment>;
   nextRevision: () => number;
+  acting: StillActing;
 }
 
 async function record(b: SharedBurst, op: Op, call: (op: Op) => Promise<void>): Promise<Op> {
@@ -41,6 +43,7 @@ async function record(b: SharedBurst, op: Op, call: (op: Op) => Promise<void>): 
   try {
     await call(op);
   } catch (err) {
+    b.acting.note(err);
     if (IndeterminateOutcome.is(err)) Object.assign(op, { type: 'info', error: err.message });
     else if (RegistryError.is(err)) Object.assign(op, { type: 'fail', error: err.code });
     else if (NotForwarded.is(err)) Object.assign(op, { type: 'fail', error: NOT_FORWARDED });
@@ -74,9 +77,10 @@ async function runStep(b: SharedBurst, client: number, step: SharedStep): Promis
   });
 }
 
-export async function runSharedClients(m: RegistryModel, run: RunContext, access: SharedAccess, s: SharedScenario, now: Instant): Promise<Op[]> {
+/** `acting` learns which of the burst's requests may still take effect after it. */
+export async function runSharedClients(m: RegistryModel, run: RunContext, access: SharedAccess, s: SharedScenario, now: Instant, acting: StillActing): Promise<Op[]> {
   let revision = Math.max(...Object.values(m.s.replicas).map((r) => r.health.health_revision));
-  const b: SharedBurst = { m, run, access, s, now, history: [], known: new Map(), nextRevision: () => ++revision };
+  const b: SharedBurst = { m, run, access, s, now, history: [], known: new Map(), nextRevision: () => ++revision, acting };
   await Promise.all(
     s.clients.map(async (steps, i) => {
       // After an indeterminate operation a client issues nothing more ([Jepsen :info]).

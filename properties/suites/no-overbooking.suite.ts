@@ -10,6 +10,7 @@ import type fc from 'fast-check';
 import type { AdmissionPolicy } from '../../contract/records.ts';
 import { IndeterminateOutcome, skipIndeterminateRun } from '../check/violations.ts';
 import { contentionScenario, renderScenario, type ContentionScenario } from '../history/contention-scenario.ts';
+import { StillActing } from '../history/still-acting.ts';
 import { auditQuiescence, checkHistory, runClients, type StoreAccess } from '../history/contention-run.ts';
 import { scheduledAccess } from '../history/scheduled-access.ts';
 import { logicalClock, wallClock, type Instant } from '../check/history.ts';
@@ -47,10 +48,12 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
       now = logicalClock();
     }
     // Rejections are collected at once so none goes unhandled while the scheduler runs.
-    const done = runClients(m, access, s, now).then((history) => ({ history }), (error: unknown) => ({ error }));
+    const acting = new StillActing();
+    const done = runClients(m, access, s, now, acting).then((history) => ({ history }), (error: unknown) => ({ error }));
     if (scheduler) await scheduler.waitIdle();
     const outcome = await done;
     if ('error' in outcome) throw outcome.error;
+    await acting.waitOut();
     checkHistory(outcome.history, now(), s);
     const views = await auditQuiescence(m, run.store, outcome.history, baseline, 'after the burst');
     await Promise.all(views.filter((v) => v.reserved).map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))));

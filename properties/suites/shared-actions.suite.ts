@@ -14,6 +14,7 @@ import { logicalClock, wallClock, type Instant } from '../check/history.ts';
 import { scheduledAccess } from '../history/scheduled-access.ts';
 import { auditSharedQuiescence } from '../history/shared-audit.ts';
 import { checkSharedHistory } from '../history/shared-checker.ts';
+import { StillActing } from '../history/still-acting.ts';
 import { runSharedClients, sharedActionId, type SharedAccess } from '../history/shared-run.ts';
 import { renderSharedScenario, sharedScenario, type SharedScenario } from '../history/shared-scenario.ts';
 import type { RegistryModel } from '../model/registry-model.ts';
@@ -47,10 +48,12 @@ async function burst(target: Target, s: SharedScenario, scheduler: fc.Scheduler 
     const access: SharedAccess = scheduler ? scheduledAccess(scheduler, m, run) : run.store;
     const now: Instant = scheduler ? logicalClock() : wallClock();
     // Rejections are collected at once so none goes unhandled while the scheduler runs.
-    const done = runSharedClients(m, run, access, s, now).then((history) => ({ history }), (error: unknown) => ({ error }));
+    const acting = new StillActing();
+    const done = runSharedClients(m, run, access, s, now, acting).then((history) => ({ history }), (error: unknown) => ({ error }));
     if (scheduler) await scheduler.waitIdle();
     const outcome = await done;
     if ('error' in outcome) throw outcome.error;
+    await acting.waitOut();
     checkSharedHistory(outcome.history, now(), s.capacity);
     const actions = Array.from({ length: s.actions }, (_, i) => sharedActionId(m!, i + 1));
     const views = await auditSharedQuiescence(m, run.store, outcome.history, actions, baseline, 'after the burst');
