@@ -59,37 +59,32 @@ describe('model rules where the contract leaves a choice open', () => {
   });
 });
 
+/**
+ * A registry that looks the binding up before it validates a resolve body: a body naming a tenant, for a new
+ * action the caller has no binding for, is BINDING_UNAVAILABLE, naming the caller (correct) or the body's tenant.
+ */
+const bindingLookedUpFirst = (named: 'caller' | 'body') =>
+  withStore((store) => ({
+    async resolve(tenant, req) {
+      const smuggled = (req as { tenant_id?: string }).tenant_id;
+      if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
+        const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
+        if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: named === 'caller' ? tenant : smuggled, capability_id: req.capability_id } });
+      }
+      return store.resolve(tenant, req);
+    },
+  }));
+
 describe('suites against registries that make another legal choice', () => {
   it('[error-precedence] a resolve body naming a tenant may be refused for the binding it lacks', async () => {
-    // This registry looks the binding up before it validates the body. Before, the model allowed only
-    // INVALID_REQUEST (or CONFLICT for another tenant's action) and failed it.
-    const bindingFirst = withStore((store) => ({
-      async resolve(tenant, req) {
-        const smuggled = (req as { tenant_id?: string }).tenant_id;
-        if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
-          const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
-          if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: tenant, capability_id: req.capability_id } });
-        }
-        return store.resolve(tenant, req);
-      },
-    }));
-    const [s] = (await runProperties({ target: bindingFirst, suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    // Before, the model allowed only INVALID_REQUEST (or CONFLICT for another tenant's action) and failed it.
+    const [s] = (await runProperties({ target: bindingLookedUpFirst('caller'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
     assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
   });
 
   it('[auth-tenant-from-token] but not with a refusal that names the tenant the body gave', async () => {
-    // The same order, refusing for the body's tenant: the code is one the model allows, the details are not.
-    const obeysBody = withStore((store) => ({
-      async resolve(tenant, req) {
-        const smuggled = (req as { tenant_id?: string }).tenant_id;
-        if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
-          const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
-          if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: smuggled, capability_id: req.capability_id } });
-        }
-        return store.resolve(tenant, req);
-      },
-    }));
-    const [s] = (await runProperties({ target: obeysBody, suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    // The code is one the model allows, the details are not.
+    const [s] = (await runProperties({ target: bindingLookedUpFirst('body'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
     assert.equal(s!.status, 'fail');
     assert.match(s!.violation!.message, /answered BINDING_UNAVAILABLE .*a body naming a tenant must be INVALID_REQUEST or BINDING_UNAVAILABLE/s);
   });
