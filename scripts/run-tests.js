@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm test: every *.test.ts file under node:test with tsx, three at a time
+// npm test: every *.test.ts file under node:test with tsx, four at a time
 // (FLEETPROOF_TEST_CONCURRENCY).
 // Arguments narrow the run to files whose path contains any of them
 // (`npm test -- reference/store properties`); `--junit FILE` also writes a
