@@ -11,6 +11,8 @@ export const routeThroughput = new Trend('fleetproof_route_throughput');
 export const unexpectedResponses = new Counter('fleetproof_unexpected_responses');
 /** Indeterminate answers (no answer, STORAGE_UNAVAILABLE) a phase did not allow: no failure by themselves ([failure-indeterminate]). */
 export const indeterminateResponses = new Counter('fleetproof_indeterminate_responses');
+/** Milliseconds the flows waited before sending requests again (an answer that left the outcome open, a contention refusal): the harness's time, not the registry's. */
+export const resendWaits = new Counter('fleetproof_resend_wait_ms');
 /** Resolves still refused with REPLICA_UNAVAILABLE after their retries, where a phase expected another answer ([route-contention]). */
 export const contentionRefusals = new Counter('fleetproof_contention_refusals');
 /** CAPACITY_EXCEEDED refusals, by scope: expected where a phase provokes them. */

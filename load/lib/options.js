@@ -124,7 +124,7 @@ export function buildOptions(plan) {
     // Always true: declares the per-phase sub-metrics so the summary holds them.
     add(`http_req_duration{phase:${phase.name}}`, 'max>=0');
     add(`http_reqs{phase:${phase.name}}`, 'count>=0');
-    add(`fleetproof_indeterminate_responses{phase:${phase.name}}`, 'count>=0');
+    add(`fleetproof_resend_wait_ms{phase:${phase.name}}`, 'count>=0');
     // An arrival-rate phase that could not start its iterations did not put its rate on the target.
     if (/** @type {Record<string, unknown>} */ (RATE_PHASES)[phase.name]) add(`dropped_iterations{scenario:${phase.name}}`, 'count>=0');
   }

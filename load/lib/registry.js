@@ -6,7 +6,7 @@ import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { journal } from './journal.js';
-import { contentionRefusals, indeterminateResponses, unexpectedResponses } from './metrics.js';
+import { contentionRefusals, indeterminateResponses, resendWaits, unexpectedResponses } from './metrics.js';
 
 /** @typedef {import('k6/http').Params} Params */
 /** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
@@ -173,6 +173,7 @@ function untilDeterminate(requests, first) {
     const again = requests.flatMap((r, i) => (worthSendingAgain(r, /** @type {Response} */ (out[i])) ? [i] : []));
     if (again.length === 0) break;
     if (again.some((i) => indeterminate(/** @type {Response} */ (out[i])) && ['resolve', 'settle'].includes(operationOf(/** @type {RegistryRequest} */ (requests[i]))))) markUnjudgeable();
+    resendWaits.add(delay * 1000);
     sleep(delay);
     const answers = sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
     again.forEach((i, j) => (out[i] = /** @type {Response} */ (answers[j])));

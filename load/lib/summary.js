@@ -64,7 +64,7 @@ export function buildSummary(plan, data) {
     const requests = data.metrics[`http_reqs{phase:${p.name}}`];
     const checkMetric = data.metrics[`checks{phase:${p.name}}`];
     const dropped = data.metrics[`dropped_iterations{scenario:${p.name}}`];
-    const indeterminate = data.metrics[`fleetproof_indeterminate_responses{phase:${p.name}}`];
+    const resendWaits = data.metrics[`fleetproof_resend_wait_ms{phase:${p.name}}`];
     return {
       name: p.name,
       checks_ok: checks.ok,
@@ -72,8 +72,8 @@ export function buildSummary(plan, data) {
       latency_ms: latency ? latency.values : null,
       requests: requests ? requests.values.count : 0,
       dropped_iterations: dropped ? dropped.values.count : 0,
-      // Answers that left an outcome open: the flows sent those requests again, on the phase's time.
-      indeterminate_responses: indeterminate ? indeterminate.values.count : 0,
+      // The flows' own waits before sending requests again, on the phase's time.
+      resend_wait_ms: resendWaits ? resendWaits.values.count : 0,
     };
   });
   const passed = thresholds.every((t) => t.ok) && phases.every((p) => p.checks_ok);

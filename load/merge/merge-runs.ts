@@ -177,12 +177,14 @@ export function evaluateRun(h: RunHistograms): Evaluation {
     const checks = selectSeries(h, `checks{phase:${p.name}}`);
     const latency = selectSeries(h, `http_req_duration{phase:${p.name}}`);
     const requests = selectSeries(h, `http_reqs{phase:${p.name}}`);
+    const resendWaits = selectSeries(h, `fleetproof_resend_wait_ms{phase:${p.name}}`);
     return {
       name: p.name,
       checks_ok: outcome(`checks{phase:${p.name}}`, profile.phase_checks).ok,
       checks: checks ? { passes: checks.nonZero, fails: checks.count - checks.nonZero } : { passes: 0, fails: 0 },
       latency_ms: latency && latency.count > 0 ? trendStats(latency) : null,
       requests: requests ? requests.sum.value() : 0,
+      resend_wait_ms: resendWaits ? resendWaits.sum.value() : 0,
     };
   });
   const checkSeries = h.metrics.get('checks');

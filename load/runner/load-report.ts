@@ -21,7 +21,7 @@ export interface EngineSummary {
   dataset: Record<string, number>;
   thresholds_passed: boolean;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string; ok: boolean; value: number | null; margin: number | null }[];
-  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations?: number; indeterminate_responses?: number }[];
+  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations?: number; resend_wait_ms?: number }[];
   checks: { name: string; passes: number; fails: number }[];
   test_run_duration_ms: number | null;
 }
@@ -232,12 +232,12 @@ export function buildLoadReport(args: {
       const cut = `phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`;
       // A profile whose budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
       const bounds = summary?.profile.budgets_judge_speed === false;
-      // Answers that left an outcome open were sent again on the phase's time, after the flows' own waits: the
-      // cut may be those waits, and an indeterminate answer is never a failure by itself ([failure-indeterminate]).
-      const resent = p.indeterminate_responses ?? 0;
-      status = bounds || resent > 0 ? 'error' : 'fail';
+      // The flows waited, on the phase's time, to send again requests whose answer left the outcome open
+      // ([failure-indeterminate]: no failure by itself) or was a contention refusal: the cut may be those waits.
+      const waitedMs = p.resend_wait_ms ?? 0;
+      status = bounds || waitedMs > 0 ? 'error' : 'fail';
       if (bounds) undecided.push(`${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
-      else if (resent > 0) undecided.push(`${cut}, after ${resent} answer(s) that left an outcome open, whose resends and their waits took part of it: it shows nothing about speed`);
+      else if (waitedMs > 0) undecided.push(`${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`);
       else reasons.push(cut);
     } else if (timing?.completed === false) {
       status = 'error';

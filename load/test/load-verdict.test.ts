@@ -121,11 +121,11 @@ test('in a profile whose budgets only bound the run (smoke), a phase cut at its 
   assert.equal(r.phases.find((p) => p.name === 'retry_storm')!.status, 'error');
 });
 
-test('a phase cut at a budget that judges speed could not judge when answers left outcomes open, and fails when none did', () => {
-  // Before, the cut failed the registry though the flows had spent the phase's time sending those requests again.
-  const resent = report([phase('retry_storm', { indeterminate_responses: 3 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
+test('a phase cut at a budget that judges speed could not judge when the flows waited to resend, and fails when they did not', () => {
+  // Before, the cut failed the registry though the flows had spent part of the phase's time waiting to resend.
+  const resent = report([phase('retry_storm', { resend_wait_ms: 1500 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
   assert.equal(resent.verdict, 'could-not-judge', resent.reasons.join('; '));
-  assert.match(resent.could_not_judge[0]!, /^phase retry_storm: interrupted, not finished within its 6 s budget, after 3 answer\(s\) that left an outcome open/);
-  const slow = report([phase('retry_storm', { indeterminate_responses: 0 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
+  assert.match(resent.could_not_judge[0]!, /^phase retry_storm: interrupted, not finished within its 6 s budget, and the flows spent 1\.5 s of it waiting to send again/);
+  const slow = report([phase('retry_storm', { resend_wait_ms: 0 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
   assert.equal(slow.verdict, 'fail');
 });
