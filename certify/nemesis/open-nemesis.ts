@@ -18,7 +18,7 @@ const RESEND_THROUGH_FAULTS_MS = 60_000;
  * resolves and settlements are recorded into `history` when given.
  */
 export function callFaultsOf(proxy: FaultProxy | null, history?: Op[]): CallFaults {
-  return { notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward', readRetryMs: RESEND_THROUGH_FAULTS_MS, ...(history ? { history } : {}) };
+  return { notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward', answeredThenLost: (id) => proxy?.fateOf(id) === 'lost-after-forward', readRetryMs: RESEND_THROUGH_FAULTS_MS, ...(history ? { history } : {}) };
 }
 
 export const NEMESIS_KINDS = ['proxy', 'command', 'builtin'] as const;

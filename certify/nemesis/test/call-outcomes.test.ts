@@ -1,8 +1,9 @@
 // Through the fault proxy, a write the proxy reset before forwarding is
 // recorded as failed (the registry never saw it: no route afterwards), and a
 // write whose answer the proxy dropped after forwarding as indeterminate
-// (the registry acted: the route is there). The sweep then finds an
-// acknowledged settlement a registry lost.
+// (the registry acted: the route is there, and it is done acting; a lost
+// connection no ledger explains gets a timeout's time to finish). The sweep
+// then finds an acknowledged settlement a registry lost.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
@@ -19,11 +20,12 @@ import { globalBaseline, sweep } from '../sweep.ts';
 
 type Reference = Awaited<ReturnType<typeof startEmbeddedReference>>;
 
-async function throughProxy(start: () => Promise<Reference>, body: (ctx: { proxy: Awaited<ReturnType<typeof startFaultProxy>>; target: Awaited<ReturnType<typeof httpTarget>>; history: Op[] }) => Promise<void>) {
+async function throughProxy(start: () => Promise<Reference>, body: (ctx: { proxy: Awaited<ReturnType<typeof startFaultProxy>>; target: Awaited<ReturnType<typeof httpTarget>>; history: Op[] }) => Promise<void>, ledger = true) {
   const reference = await start();
   const proxy = await startFaultProxy({ target: reference.url, seed: 5 });
   const history: Op[] = [];
-  const target = await httpTarget({ url: proxy.url, key: reference.signingKey, faults: { notForwarded: (id) => proxy.fateOf(id) === 'reset-before-forward', readRetryMs: 10_000, history } });
+  const fates = ledger ? { notForwarded: (id: string) => proxy.fateOf(id) === 'reset-before-forward', answeredThenLost: (id: string) => proxy.fateOf(id) === 'lost-after-forward' } : {};
+  const target = await httpTarget({ url: proxy.url, key: reference.signingKey, faults: { ...fates, readRetryMs: 10_000, history } });
   try {
     await body({ proxy, target, history });
   } finally {
@@ -60,12 +62,24 @@ describe('outcomes through the fault proxy', () => {
     throughProxy(() => startEmbeddedReference({ store: 'memory' }), async ({ proxy, target, history }) => {
       const { run, tenant, req } = await seeded(target, '1');
       proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
-      await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && !err.read);
+      // The proxy saw the registry's answer go by: the registry is done with it, nothing to wait out.
+      await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && !err.read && err.mayStillActMs === 0);
       proxy.heal();
       assert.deepEqual(history.map((op) => [op.kind, op.type]), [['resolve', 'info']]);
       assert.equal(target.store.tally.indeterminate, 1);
       assert.equal((await run.store.route(tenant, req.action_id))?.reserved, true);
     }));
+
+  it('gives a write whose connection was lost, with no ledger to say it was answered, a timeout to finish', () =>
+    throughProxy(
+      () => startEmbeddedReference({ store: 'memory' }),
+      async ({ proxy, target }) => {
+        const { run, tenant, req } = await seeded(target, '1');
+        proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
+        await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && err.mayStillActMs > 0);
+      },
+      false,
+    ));
 
   it('sends a read whose answer was lost again until it is answered', () =>
     throughProxy(() => startEmbeddedReference({ store: 'memory' }), async ({ proxy, target }) => {

@@ -22,6 +22,8 @@ export interface CallTally {
 export interface CallFaults {
   /** True when the request with this id surely never reached the registry (the proxy's ledger). */
   notForwarded?: (requestId: string) => boolean;
+  /** True when the registry answered the request with this id and the proxy dropped the answer: it is done acting. */
+  answeredThenLost?: (requestId: string) => boolean;
   /** How long a read keeps being resent while no answer comes; 0 sends it once. */
   readRetryMs?: number;
   /** Receives every resolve and settlement with its outcome, for a sweep after the faults. */
@@ -63,7 +65,10 @@ export async function classified<T>(faults: CallFaults, tally: CallTally, read: 
       continue;
     }
     if (read) throw new IndeterminateOutcome(`${err.message} (no answer for ${Math.round(performance.now() - started)} ms)`, { cause: err, read: true });
-    throw unsent ? new NotForwarded(`${err.message}; the proxy reset it before forwarding: the registry never saw it`, { cause: err }) : err;
+    if (unsent) throw new NotForwarded(`${err.message}; the proxy reset it before forwarding: the registry never saw it`, { cause: err });
+    // A lost connection may leave the registry still acting, unless the proxy saw its answer go by.
+    if (err.mayStillActMs > 0 && faults.answeredThenLost?.(requestId) === true) throw new IndeterminateOutcome(err.message, { cause: err.cause });
+    throw err;
   }
 }
 

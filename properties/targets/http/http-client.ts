@@ -32,7 +32,8 @@ function outcomeOfNoAnswer(transport: HttpTransport, err: TransportError, timeou
     case 'unreachable':
       return new TargetUnreachable(`${what}: cannot reach the target (${err.exchange.transport_error})`, { cause: err });
     case 'lost':
-      return new IndeterminateOutcome(`${what}: connection lost before the answer (${err.exchange.transport_error})`, { cause: err });
+      // The registry may still be working on it (a process that reset the connection, say): as long as a timeout.
+      return new IndeterminateOutcome(`${what}: connection lost before the answer (${err.exchange.transport_error})`, { cause: err, mayStillActMs: timeoutMs });
     case 'failed':
       return err.cause instanceof Error ? err.cause : err;
   }
