@@ -90,8 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     // Faults fall only once the suites start (after preflight), so a fault counted fell while they ran.
     let started!: () => void;
     const suitesStarted = new Promise<void>((resolve) => (started = resolve));
-    const fell = (bands: readonly { error: string | null }[]) => () => bands.some((b) => b.error === null);
-    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: fell(bands), started }), suitesStarted)).value;
+    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }), suitesStarted)).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

@@ -27,7 +27,7 @@ function outcomeOfNoAnswer(transport: HttpTransport, err: TransportError, timeou
   switch (err.failure) {
     case 'timeout':
     case 'aborted':
-      // The registry worked on it at least as long as the client waited; it is given as long again to finish.
+      // The registry may still be working on it (queued for storage, say): it is given as long again as the client waited.
       return new IndeterminateOutcome(`${what} timed out after ${timeoutMs} ms`, { cause: err, mayStillActMs: timeoutMs });
     case 'unreachable':
       return new TargetUnreachable(`${what}: cannot reach the target (${err.exchange.transport_error})`, { cause: err });
