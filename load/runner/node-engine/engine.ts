@@ -19,7 +19,7 @@ import { segmentScenarios } from './segmented-scenarios.ts';
 import { SharedDeadlines } from './shared-deadlines.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
-import { VirtualUser, VuPool, type ScenarioContext } from './vu-pool.ts';
+import { VirtualUser, VuPool, type IterationBind } from './vu-pool.ts';
 import { peakArrivalRate, warmUp, WARM_UP_FROM_RATE } from './warm-up.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
@@ -87,7 +87,9 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   // and the init VU always uses the current one.
   let http = new HttpService({});
   const script = { scriptPath, modulePath: staged.path };
-  const initVu = new VirtualUser(0, script, env, { all: (r) => http.all(r) } as HttpService, sinks);
+  // The init VU runs no iterations: nobody looks at its cells unasked.
+  const unwatched = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
+  const initVu = new VirtualUser(0, script, env, { all: (r) => http.all(r) } as HttpService, sinks, unwatched, () => {});
   let pool: VuPool | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
@@ -123,8 +125,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       testStartedAt: Date.now(),
     };
     initVu.send(configure);
-    pool = new VuPool((id) => {
-      const vu = new VirtualUser(id, script, env, http, sinks);
+    pool = new VuPool((id, clock, onWake) => {
+      const vu = new VirtualUser(id, script, env, http, sinks, clock, onWake);
       void vu.ready.then(() => vu.send({ ...configure, testStartedAt }));
       return vu;
     });
@@ -148,6 +150,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
     const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     const deadlines = new SharedDeadlines(() => Date.now() - testStartedAt);
+    /** Each scenario's part of its iterations, posted to a VU once. */
+    const binds = new Map<ScenarioRun, IterationBind>();
     /** One tags object per scenario for its iteration samples, so the store keys them once. */
     const iterationTags = new Map<ScenarioRun, Record<string, string>>();
     if (!aborted) {
@@ -164,16 +168,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           const n = run.nextIteration(vu);
           vu.iterationInInstance++;
           const c = run.config;
-          const ctx: ScenarioContext = {
-            name: c.name,
-            executor: c.executor,
-            startTime: testStartedAt + c.startTimeMs,
-            progress: Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs)),
-            iterationInInstance: n.inInstance,
-            iterationInTest: n.inTest,
-            tags: c.tags,
-          };
-          const outcome = await deadlines.race(vu.call(c.exec, setupData, ctx, n.inScenario, ''), deadline);
+          let bind = binds.get(run);
+          if (!bind) {
+            bind = { id: binds.size, fn: c.exec, arg: setupData, scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags }, group: '' };
+            binds.set(run, bind);
+          }
+          const progress = Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs));
+          const outcome = await deadlines.race(vu.iterate(bind, { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress }), deadline);
           if (outcome === 'interrupted') {
             run.interrupted++;
             await vu.stop();
@@ -208,8 +209,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       const r = await withTimeout(initVu.call('teardown', setupData, null, 0, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
       if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
     }
-    // Samples posted while the last calls ended arrive before this turn of the loop ends.
-    await new Promise((r) => setTimeout(r, 50));
+    // VUs send their samples in batches: each hands over what it still holds before anything is counted.
+    await pool.flushAll();
     verdicts = evaluateThresholds(thresholds, store, durationMs);
     const data = buildSummaryData({ store, thresholds, verdicts, trendStats, durationMs, setupData, options });
     if (facts.functions.includes('handleSummary')) {

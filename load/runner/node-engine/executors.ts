@@ -21,6 +21,11 @@ export interface ExecutorHost {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
+/** A loop that turns again within this long looks at the VUs' cells itself, so VUs ending iterations need not wake it. */
+const COLLECTS_WITHIN_MS = 3;
+/** How late past its timer such a loop may turn before VUs wake it again. */
+const TURN_SLACK_MS = 2;
+
 export class ScenarioRun {
   /** Iterations started, which numbers the next one (iterationInInstance/InTest). */
   started = 0;
@@ -159,6 +164,9 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
   // A split test's instance runs the arrivals of its stripe, at their times in the whole test.
   let next = clock(run.tuple.globalIndex(0));
   while (next !== null && !host.aborted()) {
+    // Iterations that ended in their cells, and what their promises run after, before arrivals look for free VUs.
+    host.pool.collect();
+    await new Promise((r) => setImmediate(r));
     const now = host.now();
     if (now >= end) break;
     while (next !== null && c.startTimeMs + next <= now) {
@@ -170,8 +178,13 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
       }
       next = clock(run.tuple.globalIndex(++n));
     }
-    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
+    if (next !== null) {
+      const wait = Math.min(c.startTimeMs + next, end) - host.now();
+      host.pool.promiseCollect(run, wait <= COLLECTS_WITHIN_MS ? Date.now() + Math.max(0, wait) + TURN_SLACK_MS : null);
+      await sleep(wait);
+    }
   }
+  host.pool.promiseCollect(run, null);
   await gracefulStop(host, run);
   for (const vu of idle) host.pool.give(vu);
   idle.length = 0;

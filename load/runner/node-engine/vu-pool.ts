@@ -1,12 +1,15 @@
 // The VU threads of the Node runner. Each VU is a worker thread running
-// vu/vu-worker.js; it posts HTTP work through its own MessageChannel and
+// vu/vu-worker.js. Iterations are handed over and seen ending through cells
+// of memory the two threads share (vu/control-cells.js); other calls travel
+// as messages. A VU posts its HTTP work through its own MessageChannel and
 // waits on a shared flag, which this side raises once undici has answered.
-// A VU runs one call at a time; the pool hands free VUs to scenarios and
-// takes them back, so scenarios that do not overlap share VUs as in k6.
+// A VU runs one call at a time; the pool hands free VUs to scenarios and takes them back, so
+// scenarios that do not overlap share VUs as in k6.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type {} from './vu/checked-modules.ts';
+import { CELL, CELLS_BYTES, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './vu/control-cells.js';
 import { packResponse } from './vu/wire-response.js';
 import { expandSamples, type RequestRecord } from './vu/request-samples.js';
 
@@ -41,6 +44,29 @@ export interface ScriptFacts {
   metrics: { name: string; type: Sample['type']; time: boolean }[];
 }
 
+/** A scenario's part of every iteration, posted to a VU once (vu-worker.js's Bind). */
+export interface IterationBind {
+  id: number;
+  fn: string;
+  arg: unknown;
+  scenario: { name: string; executor: string; startTime: number; tags: Record<string, string> };
+  group: string;
+}
+
+/** An iteration's own numbers, written to the cells. */
+export interface IterationNumbers {
+  inScenario: number;
+  inInstance: number;
+  inTest: number;
+  progress: number;
+}
+
+/** The pool's promise to look at its VUs' cells (control-cells.js, POLLED_UNTIL). */
+export interface PollClock {
+  cells: Int32Array;
+  base: number;
+}
+
 export interface VuSinks {
   samples(samples: Sample[]): void;
   console(level: string, text: string): void;
@@ -50,7 +76,11 @@ export class VirtualUser {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
+  private readonly floats: Float64Array;
   private pending: ((r: CallResult) => void) | null = null;
+  private flushed: (() => void) | null = null;
+  private boundTo: number | null = null;
+  private loaded = false;
   private exited = false;
   iterationInInstance = 0;
   readonly ready: Promise<ScriptFacts>;
@@ -61,10 +91,14 @@ export class VirtualUser {
     env: Record<string, string>,
     private readonly http: HttpService,
     sinks: VuSinks,
+    clock: PollClock,
+    /** Called when the VU says an iteration ended in its cells. */
+    onWake: () => void,
   ) {
     const { port1, port2 } = new MessageChannel();
-    const flagBuffer = new SharedArrayBuffer(8);
+    const flagBuffer = new SharedArrayBuffer(CELLS_BYTES);
     this.flag = new Int32Array(flagBuffer);
+    this.floats = new Float64Array(flagBuffer);
     this.port = port1;
     // Samples travel with whatever the VU sends; request records among them are expanded here.
     const collect = (samples: (Sample | RequestRecord)[]) => {
@@ -75,12 +109,22 @@ export class VirtualUser {
       void this.serve(msg.requests);
     });
     // The VU side is plain JavaScript: no TypeScript loader in its threads, whose start-up it would slow.
-    this.worker = new Worker(WORKER_URL, { execArgv: [], workerData: { scriptPath: script.scriptPath, modulePath: script.modulePath, vuId: id, env, port: port2, flag: flagBuffer }, transferList: [port2], stdout: false });
+    this.worker = new Worker(WORKER_URL, { execArgv: [], workerData: { scriptPath: script.scriptPath, modulePath: script.modulePath, vuId: id, env, port: port2, flag: flagBuffer, polled: clock.cells.buffer, polledBase: clock.base }, transferList: [port2], stdout: false });
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (msg: { type: string; [k: string]: unknown }) => {
         if (msg.type === 'samples') collect(msg['samples'] as (Sample | RequestRecord)[]);
+        else if (msg.type === 'wake') {
+          collect(msg['samples'] as (Sample | RequestRecord)[]);
+          onWake();
+        } else if (msg.type === 'flushed') {
+          collect(msg['samples'] as (Sample | RequestRecord)[]);
+          this.flushed?.();
+        }
         else if (msg.type === 'console') sinks.console(msg['level'] as string, msg['text'] as string);
-        else if (msg.type === 'ready') resolve(msg as unknown as ScriptFacts);
+        else if (msg.type === 'ready') {
+          this.loaded = true;
+          resolve(msg as unknown as ScriptFacts);
+        }
         else if (msg.type === 'failed') reject(new Error(`the script failed to load: ${String(msg['error'])}`));
         else if (msg.type === 'done') {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
@@ -110,8 +154,8 @@ export class VirtualUser {
     const responses = await this.http.all(requests);
     if (this.exited) return;
     this.port.postMessage({ responses: responses.map(packResponse) });
-    Atomics.store(this.flag, 0, 1);
-    Atomics.notify(this.flag, 0);
+    Atomics.store(this.flag, CELL.REPLY, 1);
+    Atomics.notify(this.flag, CELL.REPLY);
   }
 
   get busy(): boolean {
@@ -122,15 +166,67 @@ export class VirtualUser {
     return !this.exited;
   }
 
+  /** Wakes the VU's thread, which waits on the signal cell rather than in its event loop. */
+  private signal(): void {
+    Atomics.add(this.flag, CELL.SIGNAL, 1);
+    Atomics.notify(this.flag, CELL.SIGNAL);
+  }
+
   send(message: unknown): void {
     this.worker.postMessage(message);
+    this.signal();
   }
 
   call(fn: string, arg: unknown, scenario: ScenarioContext | null, iterationInScenario: number, group: string): Promise<CallResult> {
     if (this.pending) throw new Error(`VU ${this.id} is busy`);
     return new Promise((resolve) => {
       this.pending = resolve;
-      this.worker.postMessage({ type: 'run', fn, arg, scenario, iterationInScenario, iterationInInstance: this.iterationInInstance, group });
+      this.send({ type: 'run', fn, arg, scenario, iterationInScenario, iterationInInstance: this.iterationInInstance, group });
+    });
+  }
+
+  /** One iteration of a bound scenario, handed over in the cells; it ends there (collect) or with a message. */
+  iterate(bind: IterationBind, n: IterationNumbers): Promise<CallResult> {
+    if (this.pending) throw new Error(`VU ${this.id} is busy`);
+    if (this.boundTo !== bind.id) {
+      this.worker.postMessage({ type: 'bind', ...bind });
+      this.boundTo = bind.id;
+    }
+    const f = this.flag;
+    Atomics.store(f, CELL.BIND, bind.id);
+    Atomics.store(f, CELL.ITERATION_IN_SCENARIO, n.inScenario);
+    Atomics.store(f, CELL.VU_ITERATION, this.iterationInInstance);
+    Atomics.store(f, CELL.SCENARIO_ITERATION, n.inInstance);
+    Atomics.store(f, CELL.ITERATION_IN_TEST, n.inTest);
+    this.floats[FLOAT.PROGRESS] = n.progress;
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      Atomics.store(f, CELL.STATE, RUNNING);
+      this.signal();
+    });
+  }
+
+  /** Settles the iteration the cells show ended. */
+  collect(): void {
+    if (this.pending === null || Atomics.load(this.flag, CELL.STATE) !== DONE) return;
+    Atomics.store(this.flag, CELL.STATE, IDLE);
+    const settle = this.pending;
+    this.pending = null;
+    settle({ result: null, error: null, aborted: null, ms: this.floats[FLOAT.MS]! });
+  }
+
+  /** Resolves once the VU has handed over every sample it holds (it sends them in batches). */
+  flush(): Promise<void> {
+    // A VU still loading, or whose script failed to load, has run nothing.
+    if (this.exited || !this.loaded) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.flushed = null;
+        resolve();
+      };
+      this.flushed = done;
+      this.worker.once('exit', done);
+      this.send({ type: 'flush' });
     });
   }
 
@@ -138,9 +234,10 @@ export class VirtualUser {
   async stop(): Promise<void> {
     if (this.exited) return;
     // Wake the thread from any Atomics.wait, or terminate() would wait for it.
-    Atomics.store(this.flag, 1, 1);
-    Atomics.notify(this.flag, 0);
-    Atomics.notify(this.flag, 1);
+    Atomics.store(this.flag, CELL.INTERRUPT, 1);
+    Atomics.notify(this.flag, CELL.REPLY);
+    Atomics.notify(this.flag, CELL.INTERRUPT);
+    Atomics.notify(this.flag, CELL.SIGNAL);
     await this.worker.terminate();
     this.port.close();
   }
@@ -151,8 +248,30 @@ export class VuPool {
   private readonly free: VirtualUser[] = [];
   readonly all: VirtualUser[] = [];
   private nextId = 1;
+  /** Shared with every VU of the pool: until when the pool looks at their cells without being told. */
+  readonly clock: PollClock = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
+  private readonly promises = new Map<object, number>();
 
-  constructor(private readonly create: (id: number) => VirtualUser) {}
+  constructor(private readonly create: (id: number, clock: PollClock, onWake: () => void) => VirtualUser) {}
+
+  /** Settles every iteration whose end the cells show. */
+  collect(): void {
+    for (const vu of this.all) vu.collect();
+  }
+
+  /**
+   * `owner` promises to call collect() by `byMs` (epoch milliseconds), or withdraws its promise (null).
+   * While any promise stands, VUs that end an iteration before it post nothing.
+   */
+  promiseCollect(owner: object, byMs: number | null): void {
+    if (byMs === null) this.promises.delete(owner);
+    else this.promises.set(owner, byMs);
+    let until = 0;
+    for (const at of this.promises.values()) until = Math.max(until, at - this.clock.base);
+    Atomics.store(this.clock.cells, POLLED_UNTIL, until);
+    // An iteration that ended just before the withdrawal saw the promise and said nothing.
+    if (byMs === null) this.collect();
+  }
 
   /** Creates VUs until `count` are free (k6 initialises VUs before the test starts). */
   async prepare(count: number): Promise<void> {
@@ -163,7 +282,7 @@ export class VuPool {
   }
 
   private spawn(): VirtualUser {
-    const vu = this.create(this.nextId++);
+    const vu = this.create(this.nextId++, this.clock, () => this.collect());
     this.all.push(vu);
     return vu;
   }
@@ -196,6 +315,11 @@ export class VuPool {
 
   get active(): number {
     return this.all.filter((v) => v.alive && v.busy).length;
+  }
+
+  /** Every live VU's samples, handed over. */
+  async flushAll(): Promise<void> {
+    await Promise.all(this.all.map((v) => v.flush()));
   }
 
   async stopAll(): Promise<void> {

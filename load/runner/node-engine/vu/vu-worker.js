@@ -1,23 +1,33 @@
 // One VU of the Node runner: a worker thread that loads the script's staged
 // copy, whose k6 modules are the files of this directory (stage-script.ts),
-// then runs what the main
-// thread asks (setup, an iteration of a scenario function, teardown,
-// handleSummary) one call at a time, synchronously, as a k6 VU does.
+// then runs what the main thread asks (setup, an iteration of a scenario
+// function, teardown, handleSummary) one call at a time, synchronously, as a
+// k6 VU does. Once loaded it never returns to its event loop: it waits in
+// Atomics.wait for the next command, an iteration assigned in the shared
+// cells (control-cells.js) or a message, which it takes with
+// receiveMessageOnPort.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { connectBridge, interrupted } from './sync-bridge.js';
+import { CELL, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './control-cells.js';
 import { takeSamples, vu } from './vu-state.js';
 import { request } from './k6-http.js';
 
-/** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer }} */
+/** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer, polled: SharedArrayBuffer, polledBase: number }} */
 const data = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
 connectBridge(data.port, data.flag);
 vu.id = data.vuId;
+const cells = new Int32Array(data.flag);
+const floats = new Float64Array(data.flag);
+const polled = new Int32Array(data.polled);
+/** How long samples may wait in this VU before they are sent, when nothing else is. */
+const FLUSH_MS = 50;
+let flushBy = Date.now() + FLUSH_MS;
 
 for (const level of /** @type {const} */ (['log', 'info', 'warn', 'error', 'debug'])) {
   console[level] = (/** @type {unknown[]} */ ...args) => {
@@ -44,12 +54,14 @@ Object.assign(globalThis, {
 
 /** @type {Record<string, unknown>} */
 let script = {};
+let loaded = false;
 try {
   script = await import(pathToFileURL(data.modulePath).href);
   vu.inInit = false;
   const options = script['options'] === undefined ? {} : JSON.parse(JSON.stringify(script['options']));
   const functions = Object.keys(script).filter((k) => typeof script[k] === 'function');
   port.postMessage({ type: 'ready', options, functions, metrics: vu.declaredMetrics });
+  loaded = true;
 } catch (err) {
   port.postMessage({ type: 'failed', error: describe(err) });
 }
@@ -80,10 +92,19 @@ function describe(err) {
  * @property {import('./vu-state.js').ScenarioInfo | null} scenario
  * @property {number} iterationInScenario
  * @property {number} iterationInInstance
- * @property {string} group '::setup' and the like, '' for iterations
+ * @property {string} group '::setup' and the like
  */
 
-port.on('message', (/** @type {any} */ msg) => {
+/**
+ * A scenario as the main thread binds it to this VU once, so that each of its
+ * iterations needs only numbers in the cells.
+ * @typedef {{ id: number, fn: string, arg: unknown, scenario: { name: string, executor: string, startTime: number, tags: Record<string, string> }, group: string }} Bind
+ */
+/** @type {Map<number, Bind>} */
+const binds = new Map();
+
+/** @param {any} msg a command the main thread posted */
+function handle(msg) {
   if (msg.type === 'configure') {
     vu.options = msg.options;
     vu.testTags = msg.testTags;
@@ -91,8 +112,12 @@ port.on('message', (/** @type {any} */ msg) => {
     vu.testStartedAt = msg.testStartedAt;
     return;
   }
-  if (msg.type === 'instance') {
-    Object.assign(vu.instance, msg.instance);
+  if (msg.type === 'bind') {
+    binds.set(msg.id, msg);
+    return;
+  }
+  if (msg.type === 'flush') {
+    port.postMessage({ type: 'flushed', samples: takeSamples() });
     return;
   }
   if (msg.type !== 'run') return;
@@ -103,19 +128,88 @@ port.on('message', (/** @type {any} */ msg) => {
   vu.group = call.group;
   /** @type {any} */ (globalThis).__ITER = call.iterationInScenario;
   const fn = call.fn === '::warm-up' ? warmUp : script[call.fn];
+  const { result, error, aborted, ms } = invoke(fn, call.fn, call.arg, true);
+  port.postMessage({ type: 'done', result, error, aborted, ms, samples: takeSamples() });
+  flushBy = Date.now() + FLUSH_MS;
+}
+
+/**
+ * @param {unknown} fn
+ * @param {string} name
+ * @param {unknown} arg
+ * @param {boolean} keepResult setup data and summaries cross threads as JSON, as in k6; an iteration's result is dropped
+ */
+function invoke(fn, name, arg, keepResult) {
   const started = Date.now();
-  let result;
+  let result = null;
   let error = null;
   let aborted = null;
   try {
-    if (typeof fn !== 'function') throw new Error(`the script exports no function ${call.fn}`);
-    result = fn(call.arg);
-    if (result === undefined) result = null;
-    // setup data and summaries cross threads as JSON, as in k6.
-    result = JSON.parse(JSON.stringify(result));
+    if (typeof fn !== 'function') throw new Error(`the script exports no function ${name}`);
+    const value = fn(arg);
+    if (keepResult && value !== undefined) result = JSON.parse(JSON.stringify(value));
   } catch (err) {
     if (err && /** @type {any} */ (err).fleetproofAbort) aborted = /** @type {Error} */ (err).message;
     else error = describe(err);
   }
-  port.postMessage({ type: 'done', result, error, aborted, ms: Date.now() - started, samples: takeSamples() });
-});
+  return { result, error, aborted, ms: Date.now() - started };
+}
+
+function drainMessages() {
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) handle(m.message);
+}
+
+/** Runs the iteration assigned in the cells; ends it in the cells, or with a message when it threw. */
+function runAssigned() {
+  const id = Atomics.load(cells, CELL.BIND);
+  let bind = binds.get(id);
+  // The bind message was posted before the cells were written; it can be readable a moment later.
+  while (!bind) {
+    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    Atomics.wait(cells, CELL.REPLY, Atomics.load(cells, CELL.REPLY), 1);
+    drainMessages();
+    bind = binds.get(id);
+  }
+  vu.scenario = { ...bind.scenario, progress: /** @type {number} */ (floats[FLOAT.PROGRESS]), iterationInInstance: Atomics.load(cells, CELL.SCENARIO_ITERATION), iterationInTest: Atomics.load(cells, CELL.ITERATION_IN_TEST) };
+  vu.iterationInScenario = Atomics.load(cells, CELL.ITERATION_IN_SCENARIO);
+  vu.iterationInInstance = Atomics.load(cells, CELL.VU_ITERATION);
+  vu.group = bind.group;
+  /** @type {any} */ (globalThis).__ITER = vu.iterationInScenario;
+  const { error, aborted, ms } = invoke(script[bind.fn], bind.fn, bind.arg, false);
+  if (error !== null || aborted !== null) {
+    Atomics.store(cells, CELL.STATE, IDLE);
+    port.postMessage({ type: 'done', result: null, error, aborted, ms, samples: takeSamples() });
+    flushBy = Date.now() + FLUSH_MS;
+    return;
+  }
+  floats[FLOAT.MS] = ms;
+  Atomics.store(cells, CELL.STATE, DONE);
+  // After DONE is stored: either the main thread's promised look comes later and sees it, or this VU wakes it.
+  const now = Date.now();
+  const watched = Atomics.load(polled, POLLED_UNTIL) > now - data.polledBase;
+  if (!watched || now >= flushBy || vu.samples.length >= 2000) {
+    port.postMessage({ type: 'wake', samples: takeSamples() });
+    flushBy = now + FLUSH_MS;
+  }
+}
+
+/** The VU's life after loading: commands until the runner interrupts or terminates it. */
+function serve() {
+  for (;;) {
+    const seen = Atomics.load(cells, CELL.SIGNAL);
+    drainMessages();
+    if (Atomics.load(cells, CELL.STATE) === RUNNING) {
+      runAssigned();
+      continue;
+    }
+    const pending = vu.samples.length > 0;
+    const woke = Atomics.wait(cells, CELL.SIGNAL, seen, pending ? Math.max(1, flushBy - Date.now()) : 60_000);
+    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    if (woke === 'timed-out' && vu.samples.length > 0) {
+      port.postMessage({ type: 'samples', samples: takeSamples() });
+      flushBy = Date.now() + FLUSH_MS;
+    }
+  }
+}
+
+if (loaded) serve();
