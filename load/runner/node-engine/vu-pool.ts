@@ -217,8 +217,10 @@ export class VirtualUser {
 
   /** Resolves once the VU has handed over every sample it holds (it sends them in batches). */
   flush(): Promise<void> {
-    // A VU still loading, or whose script failed to load, has run nothing.
-    if (this.exited || !this.loaded) return Promise.resolve();
+    // A VU still loading, or whose script failed to load, has run nothing. One still in an iteration
+    // (one that outlived its scenario's hard end) cannot answer; it sent what it held with its last
+    // request or sleep, and is stopped with the rest.
+    if (this.exited || !this.loaded || this.busy) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.flushed = null;

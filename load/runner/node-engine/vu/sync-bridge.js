@@ -18,7 +18,7 @@
 // (k6 returns from a sleep the cut falls in and lets the script run on, its
 // requests failing at once; load/scale.js allows for both.)
 import { receiveMessageOnPort } from 'node:worker_threads';
-import { takeSamples } from './vu-state.js';
+import { flushSamples, takeSamples } from './vu-state.js';
 
 /** @type {{ port: import('node:worker_threads').MessagePort, flag: Int32Array } | null} */
 let bridge = null;
@@ -66,6 +66,8 @@ export function callMain(message) {
 /** Blocks this VU for `seconds` without busy waiting. */
 export function blockFor(/** @type {number} */ seconds) {
   if (!(seconds > 0)) return;
+  // Samples held from earlier iterations leave before a wait the runner may cut, as they do with a request.
+  if (bridge) flushSamples();
   const cells = bridge ? bridge.flag : new Int32Array(new SharedArrayBuffer(8));
   Atomics.wait(cells, 1, 0, seconds * 1000);
   if (Atomics.load(cells, 1) !== 0) throw interrupt();

@@ -147,6 +147,10 @@ function invoke(fn, name, arg, keepResult) {
   try {
     if (typeof fn !== 'function') throw new Error(`the script exports no function ${name}`);
     const value = fn(arg);
+    // This thread never returns to its event loop between calls, so a promise's callbacks would never run.
+    if (value !== null && typeof value === 'object' && typeof (/** @type {any} */ (value).then) === 'function') {
+      throw new Error(`${name} returned a promise: the Node runner runs a script's functions synchronously; async functions need k6`);
+    }
     if (keepResult && value !== undefined) result = JSON.parse(JSON.stringify(value));
   } catch (err) {
     if (err && /** @type {any} */ (err).fleetproofAbort) aborted = /** @type {Error} */ (err).message;
@@ -193,18 +197,30 @@ function runAssigned() {
   }
 }
 
-/** The VU's life after loading: commands until the runner interrupts or terminates it. */
+/**
+ * The VU's life after loading: commands until the runner interrupts it. The
+ * main thread bumps the signal cell after posting a message or assigning an
+ * iteration, so the VU sleeps only when the count it read before looking for
+ * commands is still the count it last acted on: a command that came after
+ * that read has changed it.
+ */
 function serve() {
+  let seen = Atomics.load(cells, CELL.SIGNAL);
   for (;;) {
-    const seen = Atomics.load(cells, CELL.SIGNAL);
+    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    const signalled = Atomics.load(cells, CELL.SIGNAL);
     drainMessages();
     if (Atomics.load(cells, CELL.STATE) === RUNNING) {
       runAssigned();
       continue;
     }
+    if (signalled !== seen) {
+      seen = signalled;
+      continue;
+    }
     const pending = vu.samples.length > 0;
-    const woke = Atomics.wait(cells, CELL.SIGNAL, seen, pending ? Math.max(1, flushBy - Date.now()) : 60_000);
-    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    // Idle, it still looks once a second: a message readable a moment after its signal waits no longer.
+    const woke = Atomics.wait(cells, CELL.SIGNAL, seen, pending ? Math.max(1, flushBy - Date.now()) : 1000);
     if (woke === 'timed-out' && vu.samples.length > 0) {
       port.postMessage({ type: 'samples', samples: takeSamples() });
       flushBy = Date.now() + FLUSH_MS;
