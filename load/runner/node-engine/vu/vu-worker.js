@@ -147,7 +147,8 @@ function invoke(fn, name, arg, keepResult) {
   try {
     if (typeof fn !== 'function') throw new Error(`the script exports no function ${name}`);
     const value = fn(arg);
-    // This thread never returns to its event loop between calls, so a promise's callbacks would never run.
+    // This thread never returns to its event loop between calls, so a promise's callbacks would run late
+    // or never, after the iteration was counted: refused, as no k6 semantics can be kept.
     if (value !== null && typeof value === 'object' && typeof (/** @type {any} */ (value).then) === 'function') {
       throw new Error(`${name} returned a promise: the Node runner runs a script's functions synchronously; async functions need k6`);
     }
