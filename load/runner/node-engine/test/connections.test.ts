@@ -70,10 +70,10 @@ test('the Node runner frames responses, reuses and replaces connections, and rep
   const at = (step: string) => lines.filter((l) => l.step === step);
 
   const keep = at('keep');
-  assert.deepEqual(keep.map((l) => [l.status, l.body]), [[200, 'kept'], [200, 'kept'], [200, 'kept']]);
-  assert.equal(new Set(keep.map((l) => l.connection)).size, 1, 'three requests in a row share one keep-alive connection');
-  assert.equal(at('close')[0]!.connection, keep[0]!.connection);
-  assert.notEqual(at('after-close')[0]!.connection, keep[0]!.connection, 'a response with Connection: close ends its connection');
+  assert.deepEqual(keep.map((l) => [l.status, l.body]), Array.from({ length: 10 }, () => [200, 'kept']));
+  // undici's pool may open a second connection when the first is not yet marked free: reuse, not one connection, is the rule.
+  assert.ok(new Set(keep.map((l) => l.connection)).size < keep.length / 2, `ten requests in a row reuse keep-alive connections: ${keep.map((l) => l.connection).join(',')}`);
+  assert.notEqual(at('after-close')[0]!.connection, at('close')[0]!.connection, 'a response with Connection: close ends its connection');
   assert.deepEqual(at('chunked')[0], { ...at('chunked')[0]!, status: 200, body: 'one,two' });
   assert.equal(at('big')[0]!.body, '1000000 bytes');
   assert.deepEqual([at('head')[0]!.status, at('head')[0]!.body], [200, '']);
