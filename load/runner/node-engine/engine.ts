@@ -140,7 +140,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     let setupData: unknown = null;
     if (facts.functions.includes('setup')) {
       progress.stage('setup');
-      const r = await withTimeout(initVu.call('setup', undefined, null, 0, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
+      const r = await withTimeout(initVu.call('setup', undefined, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
       if (r.aborted) aborted = r.aborted;
       else if (r.error) throw new Error(`setup failed: ${r.error}`);
       setupData = r.result;
@@ -206,7 +206,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
 
     if (facts.functions.includes('teardown') && !error) {
       progress.stage('teardown');
-      const r = await withTimeout(initVu.call('teardown', setupData, null, 0, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
+      const r = await withTimeout(initVu.call('teardown', setupData, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
       if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
     }
     // VUs send their samples in batches: each hands over what it still holds before anything is counted.
@@ -214,7 +214,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     verdicts = evaluateThresholds(thresholds, store, durationMs);
     const data = buildSummaryData({ store, thresholds, verdicts, trendStats, durationMs, setupData, options });
     if (facts.functions.includes('handleSummary')) {
-      const r = await initVu.call('handleSummary', data, null, 0, '');
+      const r = await initVu.call('handleSummary', data, '');
       if (r.error) throw new Error(`handleSummary failed: ${r.error}`);
       writeSummaryOutputs(r.result as Record<string, string>);
     } else {

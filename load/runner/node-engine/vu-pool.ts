@@ -15,16 +15,6 @@ import { expandSamples, type RequestRecord } from './vu/request-samples.js';
 
 const WORKER_URL = new URL('./vu/vu-worker.js', import.meta.url);
 
-export interface ScenarioContext {
-  name: string;
-  executor: string;
-  startTime: number;
-  progress: number;
-  iterationInInstance: number;
-  iterationInTest: number;
-  tags: Record<string, string>;
-}
-
 /** The script as written (open() resolves against it) and the staged copy the VU imports. */
 export interface ScriptFiles {
   scriptPath: string;
@@ -177,11 +167,12 @@ export class VirtualUser {
     this.signal();
   }
 
-  call(fn: string, arg: unknown, scenario: ScenarioContext | null, iterationInScenario: number, group: string): Promise<CallResult> {
+  /** A call outside any scenario (setup, teardown, handleSummary, the warm-up); iterations go through iterate(). */
+  call(fn: string, arg: unknown, group: string): Promise<CallResult> {
     if (this.pending) throw new Error(`VU ${this.id} is busy`);
     return new Promise((resolve) => {
       this.pending = resolve;
-      this.send({ type: 'run', fn, arg, scenario, iterationInScenario, iterationInInstance: this.iterationInInstance, group });
+      this.send({ type: 'run', fn, arg, iterationInInstance: this.iterationInInstance, group });
     });
   }
 

@@ -38,7 +38,7 @@ export async function warmUp(vus: readonly VirtualUser[], http: HttpService): Pr
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const results = await Promise.all(vus.map((vu) => vu.call('::warm-up', { url: `${origin}/warm-up`, requests: WARM_UP_REQUESTS }, null, 0, '')));
+    const results = await Promise.all(vus.map((vu) => vu.call('::warm-up', { url: `${origin}/warm-up`, requests: WARM_UP_REQUESTS }, '')));
     const failed = results.find((r) => r.error);
     if (failed) throw new Error(`the VUs' warm-up failed: ${failed.error}`);
   } finally {

@@ -89,8 +89,6 @@ function describe(err) {
  * @property {'run'} type
  * @property {string} fn exported function name
  * @property {unknown} [arg]
- * @property {import('./vu-state.js').ScenarioInfo | null} scenario
- * @property {number} iterationInScenario
  * @property {number} iterationInInstance
  * @property {string} group '::setup' and the like
  */
@@ -117,19 +115,25 @@ function handle(msg) {
     return;
   }
   if (msg.type === 'flush') {
-    port.postMessage({ type: 'flushed', samples: takeSamples() });
+    postWithSamples({ type: 'flushed' });
     return;
   }
   if (msg.type !== 'run') return;
   const call = /** @type {Call} */ (msg);
-  vu.scenario = call.scenario;
-  vu.iterationInScenario = call.iterationInScenario;
+  // Outside any scenario, as k6's setup and teardown run.
+  vu.scenario = null;
+  vu.iterationInScenario = 0;
   vu.iterationInInstance = call.iterationInInstance;
   vu.group = call.group;
-  /** @type {any} */ (globalThis).__ITER = call.iterationInScenario;
+  /** @type {any} */ (globalThis).__ITER = 0;
   const fn = call.fn === '::warm-up' ? warmUp : script[call.fn];
   const { result, error, aborted, ms } = invoke(fn, call.fn, call.arg, true);
-  port.postMessage({ type: 'done', result, error, aborted, ms, samples: takeSamples() });
+  postWithSamples({ type: 'done', result, error, aborted, ms });
+}
+
+/** Posts `message` with every sample this VU holds, which restarts the wait before they must go. */
+function postWithSamples(/** @type {Record<string, unknown>} */ message) {
+  port.postMessage({ ...message, samples: takeSamples() });
   flushBy = Date.now() + FLUSH_MS;
 }
 
@@ -183,8 +187,7 @@ function runAssigned() {
   const { error, aborted, ms } = invoke(script[bind.fn], bind.fn, bind.arg, false);
   if (error !== null || aborted !== null) {
     Atomics.store(cells, CELL.STATE, IDLE);
-    port.postMessage({ type: 'done', result: null, error, aborted, ms, samples: takeSamples() });
-    flushBy = Date.now() + FLUSH_MS;
+    postWithSamples({ type: 'done', result: null, error, aborted, ms });
     return;
   }
   floats[FLOAT.MS] = ms;
@@ -192,10 +195,7 @@ function runAssigned() {
   // After DONE is stored: either the main thread's promised look comes later and sees it, or this VU wakes it.
   const now = Date.now();
   const watched = Atomics.load(polled, POLLED_UNTIL) > now - data.polledBase;
-  if (!watched || now >= flushBy || vu.samples.length >= 2000) {
-    port.postMessage({ type: 'wake', samples: takeSamples() });
-    flushBy = now + FLUSH_MS;
-  }
+  if (!watched || now >= flushBy || vu.samples.length >= 2000) postWithSamples({ type: 'wake' });
 }
 
 /**
@@ -222,10 +222,7 @@ function serve() {
     const pending = vu.samples.length > 0;
     // Idle, it still looks once a second: a message readable a moment after its signal waits no longer.
     const woke = Atomics.wait(cells, CELL.SIGNAL, seen, pending ? Math.max(1, flushBy - Date.now()) : 1000);
-    if (woke === 'timed-out' && vu.samples.length > 0) {
-      port.postMessage({ type: 'samples', samples: takeSamples() });
-      flushBy = Date.now() + FLUSH_MS;
-    }
+    if (woke === 'timed-out' && vu.samples.length > 0) postWithSamples({ type: 'samples' });
   }
 }
 
