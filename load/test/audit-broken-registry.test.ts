@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { runSmoke, startTarget } from './in-process-target.ts';
+import { OVERBOOKING_SETS, runSmoke, startTarget } from './in-process-target.ts';
 
 test('a registry that overbooks replicas fails the audit', async (t) => {
   const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
   t.after(() => target.close());
   const outcome = await runSmoke(target, {
-    sets: ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64'],
+    sets: OVERBOOKING_SETS,
     phases: ['concurrent_routes'],
   });
   assert.equal(outcome.exitCode, 1);

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { CRASHING_K6, startFront } from './front.ts';
-import { startTarget } from './in-process-target.ts';
+import { OVERBOOKING_SETS, startTarget } from './in-process-target.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
 
@@ -52,7 +52,7 @@ describe('fleetproof load exits', { concurrency: true }, () => {
   it('1 when the audit finds a violation', async () => {
     const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
     try {
-      const sets = ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64'].flatMap((s) => ['--set', s]);
+      const sets = OVERBOOKING_SETS.flatMap((s) => ['--set', s]);
       const run = await fleetproofLoad(['--target', target.url, '--key', target.keyPath, ...sets, '--phases', 'concurrent_routes', '--engine', 'node', '--out', join(target.dir, 'out')]);
       assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, /NON-CONFORMANT/);

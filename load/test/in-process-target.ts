@@ -37,3 +37,15 @@ export async function startTarget(store: RegistryStore): Promise<InProcessTarget
 export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, 'sets' | 'phases' | 'engine'> = {}): Promise<LoadRunOutcome> {
   return runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, ...narrow });
 }
+
+/**
+ * The dataset on which the overbooking store (capacity-outside-lock) shows:
+ * tenant 1 has one replica of capacity 1 for the capability it routes, and
+ * concurrent_routes sends 64 resolves at it at once. The audit finds the
+ * overbooking in what the phase reads of the replica while it holds the
+ * routes; a phase cut at its budget before that read leaves nothing to find
+ * (the runner settles what the cut left held). The smoke budget of 5 s was
+ * cut now and then under faults on a busy machine, where the phase took 2 to
+ * 4 s, so these runs give it 20 s.
+ */
+export const OVERBOOKING_SETS = ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64', 'concurrent_routes.budget_s=20'];

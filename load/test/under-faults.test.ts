@@ -21,7 +21,7 @@ import { parseJournal } from '../runner/journal.ts';
 import { buildLoadReport, type EngineSummary } from '../runner/load-report.ts';
 import type { NemesisFigures } from '../../certify/nemesis/nemesis-summary.ts';
 import { startFront } from './front.ts';
-import { startTarget, type InProcessTarget } from './in-process-target.ts';
+import { OVERBOOKING_SETS, startTarget, type InProcessTarget } from './in-process-target.ts';
 
 const NEMESIS: NemesisRequest = {
   kinds: ['proxy'],
@@ -59,7 +59,7 @@ test('the reference passes a load run under faults on its audit, and the report 
 test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
   const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
   t.after(() => target.close());
-  const outcome = await underFaults(target, ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64']);
+  const outcome = await underFaults(target, OVERBOOKING_SETS);
   assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
   assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: ')));
 });
@@ -102,7 +102,7 @@ test('under faults, a phase cut at its budget with a resolve in flight: the runn
 test('under faults, a phase cut at its budget still fails the overbooking store, judged, not could-not-judge', async (t) => {
   const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
   t.after(() => target.close());
-  const { outcome, report, held } = await cutWithResolveInFlight(target, ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64']);
+  const { outcome, report, held } = await cutWithResolveInFlight(target, OVERBOOKING_SETS);
   assert.ok(held > 0, 'no resolve was held in flight');
   assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
   assert.deepEqual(report.could_not_judge, []);
