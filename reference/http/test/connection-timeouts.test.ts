@@ -66,21 +66,30 @@ describe('connection timeouts', { timeout: 60_000 }, () => {
     const api = await TestRegistry.start({ connections: limits });
     const held: Held[] = [];
     let trickle: NodeJS.Timeout | undefined;
+    let giveUp: NodeJS.Timeout | undefined;
+    let slow: Held | undefined;
     try {
       // In batches, so the listen backlog never drops a connection attempt.
       while (held.length < IDLE) held.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - held.length) }, () => hold(api.url)))));
-      const slow = await hold(api.url);
-      slow.socket.write('GET /health HTTP/1.1\r\nhost: registry\r\n');
+      slow = await hold(api.url);
+      const slowloris = slow;
+      slowloris.socket.write('GET /health HTTP/1.1\r\nhost: registry\r\n');
       let n = 0;
       // A header byte every 100 ms: the socket is never inactive, the head never complete.
-      trickle = setInterval(() => slow.socket.writable && slow.socket.write(n++ % 2 ? '\r\n' : 'x-a: b'), 100);
+      trickle = setInterval(() => slowloris.socket.writable && slowloris.socket.write(n++ % 2 ? '\r\n' : 'x-a: b'), 100);
       assert.equal(await health(api.url), 200, 'served with 5,000 idle connections held');
-      const closedByServer = await Promise.all([...held, slow].map((h) => h.closed));
-      assert.equal(closedByServer.filter(Boolean).length, IDLE + 1, 'the server closed every idle and slowloris connection');
+      // A server that never closes them fails here, with its sockets released below, not at the test's timeout:
+      // 30 s is fifteen times the request timeout, so only a server that keeps them reaches it.
+      const stillOpen = new Promise<'still open'>((done) => (giveUp = setTimeout(() => done('still open'), 30_000)));
+      const closedByServer = await Promise.race([Promise.all([...held, slowloris].map((h) => h.closed)), stillOpen]);
+      assert.notEqual(closedByServer, 'still open', 'the server still held idle or slowloris connections 30 s on');
+      assert.equal((closedByServer as boolean[]).filter(Boolean).length, IDLE + 1, 'the server closed every idle and slowloris connection');
       assert.equal(await health(api.url), 200, 'served after they were cleared');
     } finally {
       clearInterval(trickle);
+      clearTimeout(giveUp);
       for (const h of held) h.release();
+      slow?.release();
       await api.close();
     }
   });
