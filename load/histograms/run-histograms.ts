@@ -41,6 +41,14 @@ export interface ProfileIdentity {
   overrides: string[];
   /** Sizes lowered to fit the target's declared limits; absent in histograms written before fitting existed. */
   fitted?: string[];
+  /**
+   * How the profile judges the generator and its budgets (scale-contract.ts
+   * ProfileSpec); a merge judges by them as the run itself would. Absent in
+   * histograms written before they were recorded: the contract's profile of
+   * the same name then tells.
+   */
+  max_dropped_iterations?: number;
+  budgets_judge_speed?: boolean;
 }
 
 export interface RunIdentity {

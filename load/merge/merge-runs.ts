@@ -25,6 +25,7 @@ import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentit
 import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from '../runner/segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
+import { loadScaleContract } from '../runner/scale-contract.ts';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
@@ -62,8 +63,17 @@ export interface MergedReport extends LoadReport {
 export const SCHEME_TEXT =
   'Percentiles come from the merged histograms: exact values while a sub-metric holds at most 1024 distinct values (k6\'s interpolation between closest ranks), else log-linear buckets of 2^-10 relative width (1024 per power of two) read at their midpoints, within 0.049 % of the exact value; counts, sums, min and max are exact.';
 
+/** How a profile judges its generator and budgets: as recorded, else as the contract's profile of that name says. */
+function profileJudging(p: ProfileIdentity): { max_dropped_iterations: number; budgets_judge_speed: boolean } {
+  const spec = p.max_dropped_iterations === undefined || p.budgets_judge_speed === undefined ? loadScaleContract().profiles[p.name] : undefined;
+  return {
+    max_dropped_iterations: p.max_dropped_iterations ?? spec?.max_dropped_iterations ?? 0,
+    budgets_judge_speed: p.budgets_judge_speed ?? (spec?.budgets_judge_speed !== false),
+  };
+}
+
 const profileKey = (p: ProfileIdentity) =>
-  canonicalJson({ format: p.format, name: p.name, phase_checks: p.phase_checks, duration_s: p.duration_s, dataset: p.dataset, phases: p.phases, thresholds: p.thresholds });
+  canonicalJson({ format: p.format, name: p.name, phase_checks: p.phase_checks, duration_s: p.duration_s, dataset: p.dataset, phases: p.phases, thresholds: p.thresholds, ...profileJudging(p) });
 
 const pointsOf = (h: RunHistograms) => [...h.metrics.values()].reduce((n, m) => n + [...m.series.values()].reduce((k, s) => k + s.count, 0), 0);
 
@@ -91,7 +101,11 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
     }
     if (b.profile.name !== a.profile.name) throw new MergeRefusal(`${p.dir} ran profile ${b.profile.name}, ${first.dir} ran ${a.profile.name}: different profiles do not merge`);
     if (profileKey(b.profile) !== profileKey(a.profile)) {
-      const differ = (['dataset', 'phases', 'thresholds', 'phase_checks', 'duration_s'] as const).filter((k) => canonicalJson(b.profile[k] ?? null) !== canonicalJson(a.profile[k] ?? null));
+      const judging = [profileJudging(a.profile), profileJudging(b.profile)] as const;
+      const differ = [
+        ...(['dataset', 'phases', 'thresholds', 'phase_checks', 'duration_s'] as const).filter((k) => canonicalJson(b.profile[k] ?? null) !== canonicalJson(a.profile[k] ?? null)),
+        ...(['max_dropped_iterations', 'budgets_judge_speed'] as const).filter((k) => judging[0][k] !== judging[1][k]),
+      ];
       throw new MergeRefusal(`${p.dir} and ${first.dir} ran profile ${a.profile.name} with different settings (${differ.join(', ')})`);
     }
     if (b.run_id !== a.run_id) throw new MergeRefusal(`${p.dir} is run ${b.run_id}, ${first.dir} is run ${a.run_id}: only the parts of one run (one shared run plan) merge`);
@@ -152,7 +166,7 @@ export function mergeParts(parts: RunPart[], segments: (Segment | null)[] = part
 
 export interface Evaluation {
   thresholds: (ProfileIdentity['thresholds'][number] & { ok: boolean; value: number | null; margin: number | null })[];
-  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number }[];
+  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations: number; resend_wait_ms: number }[];
   checks: { name: string; passes: number; fails: number }[];
   thresholds_passed: boolean;
 }
@@ -178,6 +192,8 @@ export function evaluateRun(h: RunHistograms): Evaluation {
     const latency = selectSeries(h, `http_req_duration{phase:${p.name}}`);
     const requests = selectSeries(h, `http_reqs{phase:${p.name}}`);
     const resendWaits = selectSeries(h, `fleetproof_resend_wait_ms{phase:${p.name}}`);
+    // Each phase is the scenario of its name (load/lib/options.js); every part's arrivals it could not start count.
+    const dropped = selectSeries(h, `dropped_iterations{scenario:${p.name}}`);
     return {
       name: p.name,
       checks_ok: outcome(`checks{phase:${p.name}}`, profile.phase_checks).ok,
@@ -185,6 +201,7 @@ export function evaluateRun(h: RunHistograms): Evaluation {
       latency_ms: latency && latency.count > 0 ? trendStats(latency) : null,
       requests: requests ? requests.sum.value() : 0,
       resend_wait_ms: resendWaits ? resendWaits.sum.value() : 0,
+      dropped_iterations: dropped ? dropped.sum.value() : 0,
     };
   });
   const checkSeries = h.metrics.get('checks');
@@ -224,7 +241,7 @@ export function buildMergedReport(
     format: 'fleetproof-load-summary/v1',
     run_id: run.run_id,
     target: run.target ?? '',
-    profile: { name: run.profile.name, format: run.profile.format, duration_s: run.profile.duration_s, phases: run.profile.phases },
+    profile: { name: run.profile.name, format: run.profile.format, duration_s: run.profile.duration_s, ...profileJudging(run.profile), phases: run.profile.phases },
     dataset: run.profile.dataset,
     thresholds_passed: evaluation.thresholds_passed,
     thresholds: evaluation.thresholds,

@@ -51,7 +51,7 @@ interface ScriptSummary {
   format: string;
   run_id: string;
   target: string;
-  profile: { name: string; format: string; duration_s: number | null; phases: ProfileIdentity['phases'] };
+  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; budgets_judge_speed?: boolean; phases: ProfileIdentity['phases'] };
   dataset: Record<string, number>;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string }[];
   test_run_duration_ms: number | null;
@@ -76,6 +76,8 @@ function identityFromSummary(s: ScriptSummary, instanceId: string): RunIdentity 
       phases: s.profile.phases,
       thresholds: s.thresholds.map((t) => ({ id: t.id, label: t.label, metric: t.metric, expression: t.expression, unit: t.unit, ...(t.source ? { source: t.source } : {}) })),
       overrides: [],
+      ...(s.profile.max_dropped_iterations !== undefined ? { max_dropped_iterations: s.profile.max_dropped_iterations } : {}),
+      ...(s.profile.budgets_judge_speed !== undefined ? { budgets_judge_speed: s.profile.budgets_judge_speed } : {}),
     },
     execution_segment: s.execution_segment ?? null,
     execution_segment_sequence: s.execution_segment_sequence ?? null,

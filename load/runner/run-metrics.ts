@@ -43,6 +43,8 @@ export async function writeRunMetrics(args: {
       thresholds: profile.thresholds,
       overrides: profile.overrides,
       fitted: profile.fitted ?? [],
+      max_dropped_iterations: profile.max_dropped_iterations ?? 0,
+      budgets_judge_speed: profile.budgets_judge_speed !== false,
     },
     execution_segment: args.segment?.segment ?? '0:1',
     execution_segment_sequence: args.segment?.sequence ?? null,
