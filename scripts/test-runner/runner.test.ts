@@ -1,6 +1,6 @@
 // The test runner on fixture files: results per test, a file's output kept
 // for its failures only, the per-file timeout naming the test still running,
-// the closing line and the JUnit report.
+// the closing line and the JUnit report, and the order files start in.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileFailed, runFile } from './file-run.js';
 import { failureText, summaryText, writeJunit } from './report.js';
-import { ROOT } from './suite.js';
+import { LONGEST_FIRST, ROOT, selectFiles } from './suite.js';
 
 const fixture = (name: string) => join('scripts', 'test-runner', 'fixtures', `${name}.fixture.ts`);
 const run = (name: string, fileTimeoutMs = 120_000) =>
@@ -43,4 +43,12 @@ test('a file that hangs is killed at the per-file timeout, naming the test that 
   assert.equal(fileFailed(hung), true);
   assert.match(failureText(hung), /per-file timeout\); still running: never finishes/);
   assert.equal(summaryText([hung], 1_000).split('\n').at(-1), '1 passed, 1 failed');
+});
+
+test('the longest files start first, and each one the list names exists', () => {
+  const all = selectFiles([]);
+  assert.deepEqual(all.slice(0, LONGEST_FIRST.length), LONGEST_FIRST);
+  const rest = all.slice(LONGEST_FIRST.length);
+  assert.deepEqual(rest, [...rest].sort(), 'the others in path order');
+  assert.deepEqual(selectFiles(['variant/test/variants', 'draw-variant']), ['reference/variant/test/variants.test.ts', 'reference/variant/test/variants-postgres.test.ts', 'reference/variant/test/draw-variant.test.ts']);
 });

@@ -3,7 +3,7 @@
 // line per finished file and the failures in full. Shared by npm test,
 // test:repeat and test:busy.
 import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileFailed, runFile } from './file-run.js';
 import { clock, failureText, progressLine } from './report.js';
@@ -23,11 +23,34 @@ function findTests(dir, out = []) {
   return out;
 }
 
-/** Test files whose path contains any filter (all of them without filters), sorted. */
+/**
+ * The files that run longest (each one to three minutes on a quiet 2-core
+ * machine), longest first. They start before all others: in path order the
+ * variants files came last, and the run ended on one of them alone, one
+ * core busy. A file missing from this list only starts in path order.
+ */
+export const LONGEST_FIRST = [
+  'certify/certify.test.ts',
+  'certify/without-key.test.ts',
+  'reference/variant/test/variants.test.ts',
+  'properties/test/legal-limits.property.test.ts',
+  'certify/stages/test/faults-postgres.test.ts',
+  'conformance/test/legal-limits.test.ts',
+  'reference/variant/test/variants-postgres.test.ts',
+  'load/test/smoke-memory.test.ts',
+  'load/test/smoke-legal-limits.test.ts',
+  'reference/store/postgres/postgres-scale-plans.test.ts',
+];
+
+/** Test files whose path contains any filter (all of them without filters): the longest first, then in path order. */
 export function selectFiles(/** @type {string[]} */ filters) {
+  const rank = (/** @type {string} */ f) => {
+    const i = LONGEST_FIRST.indexOf(f.split(sep).join('/'));
+    return i === -1 ? LONGEST_FIRST.length : i;
+  };
   return findTests(ROOT)
     .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
-    .sort();
+    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 const positive = (/** @type {string | undefined} */ text, /** @type {number} */ fallback) => (text && Number(text) > 0 ? Number(text) : fallback);
