@@ -26,6 +26,7 @@ import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, uni
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
 import { loadScaleContract } from '../runner/scale-contract.ts';
+import { RATE_PHASES } from '../lib/options.js';
 import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends Error {}
@@ -192,8 +193,9 @@ export function evaluateRun(h: RunHistograms): Evaluation {
     const latency = selectSeries(h, `http_req_duration{phase:${p.name}}`);
     const requests = selectSeries(h, `http_reqs{phase:${p.name}}`);
     const resendWaits = selectSeries(h, `fleetproof_resend_wait_ms{phase:${p.name}}`);
-    // Each phase is the scenario of its name (load/lib/options.js); every part's arrivals it could not start count.
-    const dropped = selectSeries(h, `dropped_iterations{scenario:${p.name}}`);
+    // An arrival-rate phase runs as the scenario of its name (load/lib/options.js), and a run counts the arrivals
+    // it could not start there, as the script's summary does; here every part's count adds up.
+    const dropped = Object.hasOwn(RATE_PHASES, p.name) ? selectSeries(h, `dropped_iterations{scenario:${p.name}}`) : undefined;
     return {
       name: p.name,
       checks_ok: outcome(`checks{phase:${p.name}}`, profile.phase_checks).ok,

@@ -28,6 +28,7 @@ test('inputs that are not the parts of one run are refused with exit 2', async (
   await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, format: 'fleetproof-scale/v2' } }), /different contract versions do not merge/);
   await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, dataset: { tenants: 8 } } }), /with different settings \(dataset\)/);
   await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, budgets_judge_speed: false } }), /with different settings \(budgets_judge_speed\)/);
+  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, max_dropped_iterations: 3 } }), /with different settings \(max_dropped_iterations\)/);
   await refused(await part(b, { execution_segment: '1/2:1', run_id: 'another-run' }), /only the parts of one run/);
   await refused(await part(b, { execution_segment: '1/3:1' }), /execution segments 0:1\/2 \(.*\) and 1\/3:1 \(.*\) overlap/);
   await refused(await part(b, { execution_segment: '0:1' }), /overlap/);
