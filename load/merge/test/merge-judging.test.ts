@@ -10,9 +10,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { MetricPoint } from '../../histograms/k6-json-output.ts';
-import { dimensionsFor, RunHistograms, type ProfileIdentity } from '../../histograms/run-histograms.ts';
+import type { ProfileIdentity } from '../../histograms/run-histograms.ts';
 import { mergeRuns } from '../merge-runs.ts';
-import { DECLARATIONS, equalSegments, identity, PROFILE, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';
+import { equalSegments, histogramsOf, identity, PROFILE, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';
 
 /** Without thresholds, so only the phases and the generator decide: a budgeted phase and an arrival-rate one. */
 const BASE: ProfileIdentity = { ...PROFILE, thresholds: [], phases: [{ name: 'seed' }, { name: 'routes', budget_s: 30 }, { name: 'sustained_routes' }] };
@@ -35,9 +35,7 @@ async function merged(dir: string, profiles: [ProfileIdentity, ProfileIdentity],
   const segments = equalSegments(2);
   const dirs: string[] = [];
   for (const [k, points] of split(syntheticPoints(5, 400), 2, (_p, i) => i % 2).entries()) {
-    const h = new RunHistograms(identity({ profile: profiles[k]!, execution_segment: segments[k]! }), dimensionsFor([]));
-    for (const d of [...DECLARATIONS, { name: 'dropped_iterations', type: 'counter', contains: 'default' } as const]) h.declare(d);
-    for (const p of [...points, ...sustainedPoints(points.at(-1)!.timeMs + 1, droppedPerPart)]) h.point(p);
+    const h = histogramsOf([...points, ...sustainedPoints(points.at(-1)!.timeMs + 1, droppedPerPart)], identity({ profile: profiles[k]!, execution_segment: segments[k]! }));
     dirs.push(await writePart(join(dir, `part-${n++}`), h));
   }
   const outcome = await mergeRuns({ dirs, outDir: join(dir, `out-${n++}`) });

@@ -41,6 +41,7 @@ export const DECLARATIONS: MetricDeclaration[] = [
   { name: 'checks', type: 'rate', contains: 'default' },
   { name: 'fleetproof_seed_duration', type: 'trend', contains: 'time' },
   { name: 'fleetproof_route_spread', type: 'gauge', contains: 'default' },
+  { name: 'dropped_iterations', type: 'counter', contains: 'default' },
 ];
 
 /**
