@@ -42,6 +42,7 @@ export const OTHER_VARIABLES: Readonly<Record<string, string>> = {
   FLEETPROOF_TEST_FILE_TIMEOUT_S: 'development: the time limit of one test file',
   FLEETPROOF_TEST_CONCURRENCY: 'development: test files run at once',
   FLEETPROOF_TEST_HEARTBEAT_S: 'development: how often a quiet test run says what is running',
+  FLEETPROOF_TEST_FROM_SOURCES: 'development: 1 runs every test file from the TypeScript sources, through tsx, not from the compiled tree',
 };
 
 export function envName(flag: string, spec: SettingSpec): string {

@@ -12,12 +12,18 @@ const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url))
  */
 
 /**
- * @param {{ file: string, root: string, env: NodeJS.ProcessEnv, testTimeoutMs: number, fileTimeoutMs: number, onChild: (stop: () => void, runningTests: () => string[]) => () => void }} o
+ * `file` names the test file in every result (its path in the repository);
+ * `runs`, when given, is what the process runs instead (its compiled form).
+ * A .ts file is loaded through tsx, a .js file as it is. Both are relative to `root`, the child's working directory.
+ * @param {{ file: string, runs?: string, root: string, env: NodeJS.ProcessEnv, testTimeoutMs: number, fileTimeoutMs: number, onChild: (stop: () => void, runningTests: () => string[]) => () => void }} o
  * @returns {Promise<FileResult>}
  */
 export function runFile(o) {
   const started = Date.now();
-  const args = ['--import', 'tsx', '--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', `--test-timeout=${o.testTimeoutMs}`, o.file];
+  const runs = o.runs ?? o.file;
+  // Compiled, the stack traces of failures still name the .ts lines (tsconfig.build.json writes source maps).
+  const loader = runs.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
+  const args = [...loader, '--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', `--test-timeout=${o.testTimeoutMs}`, runs];
   // Its own process group, so a timeout or Ctrl-C also ends what the file started.
   // Run under node:test itself (the runner's own tests), the child would otherwise report to it instead of to the reporter.
   const { NODE_TEST_CONTEXT: _, ...env } = o.env;

@@ -3,7 +3,7 @@
 // often each test failed across the rounds.
 import { withTestDatabaseServer } from '../test-postgres.js';
 import { clock, counts } from './report.js';
-import { runSuite, selectFiles, stopAllFiles, wasInterrupted } from './suite.js';
+import { compiledTreeFor, runSuite, selectFiles, stopAllFiles, wasInterrupted } from './suite.js';
 import { fileFailed } from './file-run.js';
 
 /** `N [filters...]`: the count first, then npm test's filters. */
@@ -28,11 +28,13 @@ export async function runRounds(o) {
   const rounds = [];
   /** The rounds each failing test (or file) failed in. */
   const failures = /** @type {Map<string, number[]>} */ (new Map());
+  // One tree for every round: all of them run the same code, whatever is edited meanwhile.
+  const tree = compiledTreeFor(files);
   await withTestDatabaseServer(async () => {
     for (let round = 1; round <= o.rounds && !wasInterrupted(); round++) {
       console.log(`round ${round}/${o.rounds}: ${o.describe(round)}, ${files.length} files`);
       const started = Date.now();
-      const results = await runSuite({ files, env: o.envOf(round), print: (line) => console.log(`  ${line.split('\n').join('\n  ')}`) });
+      const results = await runSuite({ files, tree, env: o.envOf(round), print: (line) => console.log(`  ${line.split('\n').join('\n  ')}`) });
       const c = counts(results);
       rounds.push({ round, wallMs: Date.now() - started, passed: c.passed, failed: c.failed });
       for (const r of results.filter(fileFailed)) {

@@ -1,10 +1,12 @@
 // Finds the test files (Node 20's --test cannot glob), narrows them to the
 // filters, and runs them four at a time, each in its own process, printing a
-// line per finished file and the failures in full. Shared by npm test,
-// test:repeat and test:busy.
+// line per finished file and the failures in full. Files run from the
+// compiled tree (compiled-tree.js) unless they read the repository itself.
+// Shared by npm test, test:repeat and test:busy.
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCompiledTree } from './compiled-tree.js';
 import { fileFailed, runFile } from './file-run.js';
 import { clock, failureText, progressLine } from './report.js';
 
@@ -53,6 +55,40 @@ export function selectFiles(/** @type {string[]} */ filters) {
     .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * Files that test the repository as it is rather than the code it holds:
+ * they type-check the sources or walk their imports (in the compiled tree
+ * they would also meet the emitted JavaScript), or start the package's entry
+ * point as a user does, through tsx. They run from the repository.
+ */
+export const FROM_SOURCES = ['bin/entry-point.test.ts', 'scripts/architecture.test.ts', 'scripts/typecheck.test.ts', 'scripts/unused-exports.test.ts'];
+const fromSources = (/** @type {string} */ file) => process.env['FLEETPROOF_TEST_FROM_SOURCES'] === '1' || FROM_SOURCES.includes(file.split(sep).join('/'));
+
+/**
+ * Where a test file runs: from the compiled tree, as JavaScript, when there
+ * is one and the file is not one of FROM_SOURCES; else from the repository.
+ * @param {string} file  its path in the repository
+ * @param {string | undefined} tree  the compiled tree's root
+ * @returns {{ root: string, runs?: string }}
+ */
+export function placeOf(file, tree) {
+  return tree === undefined || fromSources(file) ? { root: ROOT } : { root: tree, runs: file.replace(/\.ts$/, '.js') };
+}
+
+/**
+ * Builds the compiled tree when any of `files` runs from it;
+ * FLEETPROOF_TEST_FROM_SOURCES=1 runs every file from the repository,
+ * through tsx, and builds nothing.
+ * @returns {string | undefined} the tree's root
+ */
+export function compiledTreeFor(/** @type {string[]} */ files, /** @type {(line: string) => void} */ print = (line) => console.log(line)) {
+  if (files.every(fromSources)) return undefined;
+  const started = Date.now();
+  const tree = buildCompiledTree(ROOT);
+  print(`compiled the sources into ${relative(ROOT, tree)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return tree;
+}
+
 const positive = (/** @type {string | undefined} */ text, /** @type {number} */ fallback) => (text && Number(text) > 0 ? Number(text) : fallback);
 
 /** A test's own limit, node:test's --test-timeout. */
@@ -78,7 +114,7 @@ export function stopAllFiles() {
 export const wasInterrupted = () => interrupted;
 
 /**
- * @param {{ files: string[], env?: NodeJS.ProcessEnv, print?: (line: string) => void }} o
+ * @param {{ files: string[], tree?: string, env?: NodeJS.ProcessEnv, print?: (line: string) => void }} o
  * @returns {Promise<import('./file-run.js').FileResult[]>}
  */
 export async function runSuite(o) {
@@ -102,7 +138,7 @@ export async function runSuite(o) {
     for (let file = queue.shift(); file !== undefined && !interrupted; file = queue.shift()) {
       const r = await runFile({
         file,
-        root: ROOT,
+        ...placeOf(file, o.tree),
         env,
         testTimeoutMs: TEST_TIMEOUT_MS,
         fileTimeoutMs: FILE_TIMEOUT_MS,
