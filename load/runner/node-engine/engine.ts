@@ -164,6 +164,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           run.dropped++;
           record([{ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() }]);
         },
+        interruptAt: (deadline) => deadlines.expire(deadline),
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
           vu.iterationInInstance++;

@@ -16,6 +16,8 @@ export interface ExecutorHost {
   aborted(): boolean;
   /** Runs one iteration; resolves false when it failed or was interrupted. */
   iterate(vu: VirtualUser, run: ScenarioRun, deadlineMs: number): Promise<boolean>;
+  /** Interrupts now every iteration racing `deadlineMs` (the clock has passed it). */
+  interruptAt(deadlineMs: number): void;
   dropped(run: ScenarioRun): void;
 }
 
@@ -190,7 +192,12 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
   idle.length = 0;
 }
 
-/** Waits for the iterations still running, until the scenario's hard end at the latest. */
+/**
+ * Waits for the iterations still running until the scenario's hard end, and
+ * interrupts those still running then. Their deadline's own timer is due at
+ * the same instant but may be served after this one: the interruption does
+ * not wait for it, so the scenario ends with none of its iterations running.
+ */
 async function gracefulStop(host: ExecutorHost, run: ScenarioRun): Promise<void> {
   if (run.inFlight.size === 0) return;
   let timer: NodeJS.Timeout | undefined;
@@ -200,6 +207,9 @@ async function gracefulStop(host: ExecutorHost, run: ScenarioRun): Promise<void>
   } finally {
     clearTimeout(timer);
   }
+  if (run.inFlight.size === 0) return;
+  host.interruptAt(run.hardEnd);
+  await Promise.all(run.inFlight);
 }
 
 export async function runScenario(host: ExecutorHost, run: ScenarioRun): Promise<void> {

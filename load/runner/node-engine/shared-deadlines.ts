@@ -32,6 +32,19 @@ export class SharedDeadlines {
     });
   }
 
+  /**
+   * Interrupts now every call racing `deadlineMs`, whose timer may not have
+   * fired yet: a timer is served at the loop's next turn past its time,
+   * after any other timer due at the same instant.
+   */
+  expire(deadlineMs: number): void {
+    const group = this.groups.get(deadlineMs);
+    if (!group) return;
+    clearTimeout(group.timer);
+    this.groups.delete(deadlineMs);
+    for (const interrupt of group.waiters) interrupt();
+  }
+
   /** Stops every timer; calls still waiting are never interrupted. */
   clear(): void {
     for (const g of this.groups.values()) clearTimeout(g.timer);

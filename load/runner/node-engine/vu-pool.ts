@@ -67,6 +67,8 @@ export class VirtualUser {
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
   private readonly floats: Float64Array;
+  /** Aborts the requests in flight for this VU when it is stopped: an interrupted iteration's requests are cancelled, as in k6. */
+  private readonly cancel = new AbortController();
   private pending: ((r: CallResult) => void) | null = null;
   private flushed: (() => void) | null = null;
   private boundTo: number | null = null;
@@ -141,7 +143,7 @@ export class VirtualUser {
   }
 
   private async serve(requests: WireRequest[]): Promise<void> {
-    const responses = await this.http.all(requests);
+    const responses = await this.http.all(requests, this.cancel.signal);
     if (this.exited) return;
     this.port.postMessage({ responses: responses.map(packResponse) });
     Atomics.store(this.flag, CELL.REPLY, 1);
@@ -226,6 +228,7 @@ export class VirtualUser {
   /** Stops the thread, interrupting whatever it runs. */
   async stop(): Promise<void> {
     if (this.exited) return;
+    this.cancel.abort();
     // Wake the thread from any Atomics.wait, or terminate() would wait for it.
     Atomics.store(this.flag, CELL.INTERRUPT, 1);
     Atomics.notify(this.flag, CELL.REPLY);

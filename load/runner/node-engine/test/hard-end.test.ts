@@ -1,0 +1,71 @@
+// An arrival-rate scenario's iterations that outlive its hard end (duration
+// plus gracefulStop) are interrupted there, as k6 does: never counted as
+// completed, their requests in flight cancelled, and nothing of them running
+// once the teardown starts. The graceful stop and the iterations' own
+// deadline end at the same instant; whichever of the two the clock serves
+// first, nothing runs on past it.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { EXIT, runWithNodeEngine } from '../engine.ts';
+
+// Scenarios ending at different hard ends, with iterations that wait past them: for an answer that never
+// comes (hang), or in a sleep after which they would make one more request (sleeper). The teardown
+// sleeps longer than any of those sleeps before it says it runs.
+const SCRIPT = `import http from 'k6/http';
+import { sleep } from 'k6';
+const arrivals = { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', preAllocatedVUs: 2, maxVUs: 2 };
+export const options = {
+  scenarios: {
+    a: { ...arrivals, exec: 'hang', duration: '300ms', gracefulStop: '200ms' },
+    b: { ...arrivals, exec: 'sleeper', duration: '400ms', gracefulStop: '150ms' },
+    c: { ...arrivals, exec: 'hang', duration: '350ms', gracefulStop: '0s', startTime: '100ms' },
+    d: { ...arrivals, exec: 'sleeper', duration: '500ms', gracefulStop: '250ms' },
+  },
+};
+export function hang() { http.get(__ENV.BASE + '/hang', { timeout: '60s' }); }
+export function sleeper() { sleep(1); http.get(__ENV.BASE + '/after-the-hard-end'); }
+export function teardown() { sleep(1.5); http.get(__ENV.BASE + '/teardown'); }
+export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
+`;
+
+test('iterations past an arrival-rate scenario’s hard end are interrupted there, their requests cancelled', async (t) => {
+  const open = new Set<IncomingMessage>();
+  const paths: string[] = [];
+  /** Requests of the scenarios still open when the teardown's request arrived. */
+  let openAtTeardown: number | null = null;
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    if (req.url === '/hang') {
+      open.add(req);
+      req.socket.once('close', () => open.delete(req));
+    } else {
+      if (req.url === '/teardown') openAtTeardown = open.size;
+      res.end('ok');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-hard-end-'));
+  t.after(async () => {
+    server.closeAllConnections();
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const script = join(dir, 'hard-end.js');
+  await writeFile(script, SCRIPT);
+  const out = join(dir, 'summary.json');
+  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OUT: out }, progress: () => {} });
+  assert.equal(r.error, null);
+  assert.equal(r.exitCode, EXIT.ok);
+  const hung = paths.filter((p) => p === '/hang').length;
+  assert.ok(hung >= 4, `each hanging scenario started its two VUs' iterations (${hung} requests)`);
+  assert.ok(paths.includes('/teardown'), 'the teardown ran');
+  assert.equal(openAtTeardown, 0, `${openAtTeardown} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
+  assert.deepEqual(paths.filter((p) => p === '/after-the-hard-end'), [], 'an iteration went on past its hard end');
+  const m = JSON.parse(await readFile(out, 'utf8')).metrics;
+  for (const s of ['a', 'b', 'c', 'd']) assert.equal(m[`iterations{scenario:${s}}`]?.values.count ?? 0, 0, `scenario ${s}: no iteration completed`);
+});
