@@ -27,6 +27,19 @@ export const GLOBAL_COUNTER = 'global/fleet';
 export async function globalBaseline(store: TargetStore): Promise<number> {
   return (await store.getAdmissionCounter('global', 'fleet')).active;
 }
+/**
+ * How long to leave the registry alone before the sweep reads it: the
+ * recovery window, and at least until no indeterminate operation may still
+ * take effect (as long again as its client waited, as the suites wait before
+ * their own read-backs). Read sooner, a correct registry that applies a
+ * queued write late would show it landing between the sweep's reads.
+ */
+export function quietBeforeSweepMs(history: readonly Op[], now: number, recoveryMs: number): number {
+  let until = 0;
+  for (const op of history) if (op.actingUntil !== undefined && op.actingUntil > until) until = op.actingUntil;
+  return Math.max(recoveryMs, until - now);
+}
+
 /** One defect breaks many counters at once: the first few say it. */
 const VIOLATIONS_KEPT = 20;
 /** The sweep settles what is held as a dispatcher would: sending a settlement again until it is answered. */

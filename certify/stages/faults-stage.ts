@@ -20,7 +20,7 @@ import type { Op } from '../../properties/check/history.ts';
 import type { Target } from '../../properties/targets/target.ts';
 import type { FaultProxy } from '../nemesis/fault-proxy.ts';
 import type { SweepResult } from '../../reports/schemas/faults-result.ts';
-import { globalBaseline, sweep } from '../nemesis/sweep.ts';
+import { globalBaseline, quietBeforeSweepMs, sweep } from '../nemesis/sweep.ts';
 import { waitUntilReady } from '../nemesis/ready.ts';
 import { SUITE_NAMES, type SuiteName } from '../../properties/suites/index.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
@@ -73,7 +73,7 @@ interface Rounds {
   indeterminateRuns: number;
 }
 
-/** After the faults, the registry is ready again; then it is left alone this long before the sweep reads it. */
+/** After the faults, the registry is ready again; then it is left alone at least this long before the sweep reads it. */
 const RECOVERY_WINDOW_MS = 1000;
 
 async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget, bands: readonly unknown[]): Promise<Rounds> {
@@ -137,7 +137,7 @@ async function roundsAndSweep(ctx: StageContext, o: FaultsStageOptions, url: str
     const done = await rounds(ctx, o, http, bands);
     await endFaults();
     await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
-    await new Promise((resolve) => setTimeout(resolve, RECOVERY_WINDOW_MS));
+    await new Promise((resolve) => setTimeout(resolve, quietBeforeSweepMs(history, performance.now(), RECOVERY_WINDOW_MS)));
     ctx.log(`faults: sweeping ${history.length} recorded operation(s)`);
     return { ...done, sweep: await sweep(http.store, history, baseline), calls: { ...http.store.tally } };
   } finally {

@@ -22,6 +22,8 @@ export interface Op {
   released?: boolean;
   /** The error code of a fail, or why an info is indeterminate. */
   error?: string;
+  /** An info that may still take effect in the registry until then (IndeterminateOutcome.mayStillActMs after it completed). */
+  actingUntil?: number;
 }
 
 /** A source of strictly increasing instants for one history. */

@@ -2,8 +2,9 @@
 // recorded as failed (the registry never saw it: no route afterwards), and a
 // write whose answer the proxy dropped after forwarding as indeterminate
 // (the registry acted: the route is there, and it is done acting; a lost
-// connection no ledger explains gets a timeout's time to finish). The sweep
-// then finds an acknowledged settlement a registry lost.
+// connection no ledger explains gets a timeout's time to finish, which the
+// sweep waits out before it reads). The sweep then finds an acknowledged
+// settlement a registry lost.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
@@ -16,7 +17,7 @@ import { startEmbeddedReference } from '../../../reference/embedded-reference.ts
 import { openReferenceStore } from '../../../reference/store/open-store.ts';
 import type { RegistryStore } from '../../../reference/store/registry-store.ts';
 import { startFaultProxy } from '../fault-proxy.ts';
-import { globalBaseline, sweep } from '../sweep.ts';
+import { globalBaseline, quietBeforeSweepMs, sweep } from '../sweep.ts';
 
 type Reference = Awaited<ReturnType<typeof startEmbeddedReference>>;
 
@@ -65,7 +66,7 @@ describe('outcomes through the fault proxy', () => {
       // The proxy saw the registry's answer go by: the registry is done with it, nothing to wait out.
       await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && !err.read && err.mayStillActMs === 0);
       proxy.heal();
-      assert.deepEqual(history.map((op) => [op.kind, op.type]), [['resolve', 'info']]);
+      assert.deepEqual(history.map((op) => [op.kind, op.type, op.actingUntil]), [['resolve', 'info', undefined]]);
       assert.equal(target.store.tally.indeterminate, 1);
       assert.equal((await run.store.route(tenant, req.action_id))?.reserved, true);
     }));
@@ -73,10 +74,16 @@ describe('outcomes through the fault proxy', () => {
   it('gives a write whose connection was lost, with no ledger to say it was answered, a timeout to finish', () =>
     throughProxy(
       () => startEmbeddedReference({ store: 'memory' }),
-      async ({ proxy, target }) => {
+      async ({ proxy, target, history }) => {
         const { run, tenant, req } = await seeded(target, '1');
         proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
-        await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && err.mayStillActMs > 0);
+        let mayStillActMs = 0;
+        await assert.rejects(run.store.resolve(tenant, req), (err) => IndeterminateOutcome.is(err) && (mayStillActMs = err.mayStillActMs) > 0);
+        // The history keeps that time, so the sweep reads the registry back only once it has passed.
+        const [op] = history;
+        assert.ok(op?.actingUntil !== undefined && op.actingUntil >= op.invoke + mayStillActMs && op.actingUntil <= op.complete + mayStillActMs, JSON.stringify(op));
+        assert.equal(quietBeforeSweepMs(history, op.complete, 1000), Math.max(1000, op.actingUntil - op.complete));
+        assert.equal(quietBeforeSweepMs(history, op.actingUntil + 1, 1000), 1000, 'once it has passed, the recovery window alone');
       },
       false,
     ));

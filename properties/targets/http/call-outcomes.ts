@@ -90,8 +90,8 @@ export async function recorded<T>(history: Op[] | undefined, kind: OpKind, tenan
 }
 
 /** A history's type for an error: indeterminate ops are info, everything else the registry or the proxy settled is fail. */
-export function outcomeOf(err: unknown): Pick<Op, 'type' | 'error'> {
-  if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message };
+export function outcomeOf(err: unknown): Pick<Op, 'type' | 'error' | 'actingUntil'> {
+  if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message, ...(err.mayStillActMs > 0 ? { actingUntil: performance.now() + err.mayStillActMs } : {}) };
   if (NotForwarded.is(err)) return { type: 'fail', error: NOT_FORWARDED };
   return { type: 'fail', error: (err as { code?: string }).code ?? (err as Error).message };
 }
