@@ -18,7 +18,7 @@ export interface Schedule {
   quietMs: number;
   /** No more faults than this… */
   maxFaults: number;
-  /** …and none starting after this long. */
+  /** …and none starting this long after the schedule is armed (set-up before it does not count). */
   maxDurationMs: number;
   /** How long a heal may take to make the registry ready again. */
   readyTimeoutMs: number;
@@ -85,9 +85,11 @@ export function startNemesis(faults: readonly Fault[], schedule: Schedule, ready
   const loop = (async () => {
     // Nothing breaks before the body says it is under way (or the schedule is stopped first).
     await Promise.race([armed, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))]);
+    // Bands stay timed from the start, as the proxy times its traffic; the bound counts from here.
+    const armedAt = at();
     for (let n = 0; n < schedule.maxFaults && faults.length > 0; n++) {
       await pause(schedule.quietMs, signal);
-      if (signal.aborted || at() > schedule.maxDurationMs) return;
+      if (signal.aborted || at() - armedAt > schedule.maxDurationMs) return;
       const fault = faults[n % faults.length]!;
       const band: FaultBand = { fault: fault.name, start: at(), end: at(), recovery_ms: null, error: null };
       bands.push(band);

@@ -45,6 +45,21 @@ describe('the nemesis schedule', () => {
     for (const b of bands) assert.ok(b.recovery_ms !== null && b.end >= b.start);
   });
 
+  it('counts its duration bound from when it is armed, not from the set-up before', async () => {
+    const events: string[] = [];
+    let arm = () => {};
+    const armed = new Promise<void>((resolve) => (arm = resolve));
+    const run = startNemesis([recordingFault(events)], { ...quick, maxFaults: 2, maxDurationMs: 100 }, url, () => {}, armed);
+    // A set-up three times as long as the bound: a bound counted from the start would allow no fault at all.
+    await new Promise((r) => setTimeout(r, 300));
+    arm();
+    // Bounded: a schedule that never injects ends the wait after 10 s and fails below.
+    for (let i = 0; i < 1000 && (run.bands.length < 2 || run.bands[1]!.recovery_ms === null); i++) await new Promise((r) => setTimeout(r, 10));
+    const bands = await run.stop();
+    assert.deepEqual(events, ['inject', 'heal', 'inject', 'heal']);
+    assert.ok(bands[0]!.start >= 300, 'bands are timed from the schedule start, as the proxy times its traffic');
+  });
+
   it('heals a fault it is stopped in the middle of, and says so', async () => {
     const events: string[] = [];
     const lines: string[] = [];
