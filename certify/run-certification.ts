@@ -184,9 +184,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     clauses: coverage,
     failures,
   };
-  await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');
-  await writeCertificationReports(outDir, result);
+  // result.json states the verdict, so it comes after what could still fail (the signing key, the reports):
+  // a run that ends in an error leaves no verdict behind without its reports.
   const signer = options.signer ?? (await loadSigner());
+  await writeCertificationReports(outDir, result);
+  await writeFile(join(outDir, RESULT_FILE), JSON.stringify(result, null, 2) + '\n');
   const bundlePath = await writeBundle(
     outDir,
     await filesUnder(outDir),
