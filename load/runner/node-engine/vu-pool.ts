@@ -5,6 +5,7 @@
 // waits on a shared flag, which this side raises once undici has answered.
 // A VU runs one call at a time; the pool hands free VUs to scenarios and takes them back, so
 // scenarios that do not overlap share VUs as in k6.
+import { setMaxListeners } from 'node:events';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
@@ -62,13 +63,24 @@ export interface VuSinks {
   console(level: string, text: string): void;
 }
 
+/**
+ * One listener per request in flight is added to a VU's signal: a batch has
+ * up to options.batch of them at once, which is no leak, so Node's warning
+ * past ten listeners is turned off for it.
+ */
+function cancellation(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export class VirtualUser {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
   private readonly floats: Float64Array;
   /** Aborts the requests in flight for this VU when it is stopped: an interrupted iteration's requests are cancelled, as in k6. */
-  private readonly cancel = new AbortController();
+  private readonly cancel = cancellation();
   private pending: ((r: CallResult) => void) | null = null;
   private flushed: (() => void) | null = null;
   private boundTo: number | null = null;
