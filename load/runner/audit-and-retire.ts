@@ -19,8 +19,10 @@ export interface AfterLoad {
 export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: boolean): Promise<AfterLoad> {
   let audited: Awaited<ReturnType<typeof auditRun>>;
   try {
-    const { unsettled } = await settleAbandoned(plan, journal);
-    audited = await auditRun({ plan, journal, replicaIds: replicaIdsOfRun(plan, journal), unsettled });
+    const { unsettled, observations } = await settleAbandoned(plan, journal);
+    // What the abandoned routes held at once is a sighting like the flows' own: the audit judges it never over capacity.
+    const seen: Journal = { ...journal, replicaObservations: [...journal.replicaObservations, ...observations] };
+    audited = await auditRun({ plan, journal: seen, replicaIds: replicaIdsOfRun(plan, journal), unsettled });
   } catch (err) {
     return { audit: null, error: (err as Error).message, retirement: null };
   }

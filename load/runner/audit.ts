@@ -11,6 +11,7 @@ import type { Caller } from '../../contract/transport/credentials.ts';
 import { jsonBody, type OperationRequest } from '../../contract/transport/http-transport.ts';
 import { operationPath } from '../../contract/transport/operation-path.ts';
 import type { Journal } from './journal.ts';
+import { mapLimited } from './map-limited.ts';
 import { planTokenFor, planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
@@ -71,18 +72,6 @@ class Tally {
   }
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
 
 export interface AuditSubject {
   plan: RunPlan;

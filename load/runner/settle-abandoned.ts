@@ -14,7 +14,8 @@
 // that route could hold up.
 import type { RouteView } from '../../contract/records.ts';
 import { jsonBody } from '../../contract/transport/http-transport.ts';
-import type { Journal } from './journal.ts';
+import type { Journal, ReplicaObservation } from './journal.ts';
+import { mapLimited } from './map-limited.ts';
 import { planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
@@ -26,7 +27,16 @@ const RESEND_PAUSES_MS = [100, 300, 1000, 3000, 9000];
 export interface Abandoned {
   settled: number;
   unsettled: string[];
+  /**
+   * Each replica holding abandoned routes that were all reserved at once, read
+   * before any was settled: the registry held at least that many assignments
+   * there. A phase cut before it read its replicas (under faults, a cut judges
+   * nothing) would otherwise leave an overbooking of its routes unseen.
+   */
+  observations: ReplicaObservation[];
 }
+
+type Read = { outcome: 'left' | 'open' } | { outcome: 'reserved'; view: RouteView };
 
 export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<Abandoned> {
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
@@ -35,40 +45,65 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   // A resolve refused outright changed nothing, by the contract: reading it back would only hide, from the audit, a registry that reserved anyway.
   for (const a of journal.attempts) if (!journal.routes.has(a.action_id) && !journal.refused.has(a.action_id)) actions.set(a.action_id, a.tenant);
   const transport = planTransport(plan, CONCURRENCY);
-  let settled = 0;
-  const unsettled: string[] = [];
-  /** 'settled'; 'left' to the audit (nothing held, or a refusal it judges); 'open' when an answer was missing (none, or a 5xx). */
-  const once = async (actionId: string, tenant: number): Promise<'settled' | 'left' | 'open'> => {
-    const as = { roles: ['registry:dispatch'], tenant: tenantId(plan.run_id, tenant) };
-    const params = { action_id: actionId };
-    try {
-      const read = await transport.operation('getRoute', { as, params });
-      if (read.status >= 500) return 'open';
-      const view = read.status === 200 ? (jsonBody(read) as RouteView | undefined) : null;
-      if (!view || !view.reserved) return 'left';
-      const res = await transport.operation('settleRoute', { as, params, body: { assignment: view.assignment, outcome: 'outcome_unknown' } });
-      return res.status === 200 ? 'settled' : res.status >= 500 ? 'open' : 'left';
-    } catch {
-      return 'open';
+  const dispatcher = (tenant: number) => ({ roles: ['registry:dispatch'], tenant: tenantId(plan.run_id, tenant) });
+  /** A read or settlement without an answer (none, or a 5xx) is 'open': sent again, a growing pause apart. */
+  const resent = async <T extends { outcome: string }>(attempt: () => Promise<T>): Promise<T> => {
+    for (let n = 0; ; n++) {
+      const r = await attempt();
+      if (r.outcome !== 'open' || n >= RESEND_PAUSES_MS.length) return r;
+      await new Promise((resolve) => setTimeout(resolve, RESEND_PAUSES_MS[n]));
     }
   };
-  const one = async (actionId: string, tenant: number) => {
-    if (!plan.tokens.tenants[tenant - 1]) return;
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await once(actionId, tenant);
-      if (outcome === 'settled') settled++;
-      if (outcome !== 'open') return;
-      if (attempt >= RESEND_PAUSES_MS.length) return void unsettled.push(actionId);
-      await new Promise((resolve) => setTimeout(resolve, RESEND_PAUSES_MS[attempt]));
-    }
-  };
+  const read = (actionId: string, tenant: number): Promise<Read> =>
+    resent(async () => {
+      try {
+        const res = await transport.operation('getRoute', { as: dispatcher(tenant), params: { action_id: actionId } });
+        if (res.status >= 500) return { outcome: 'open' as const };
+        const view = res.status === 200 ? (jsonBody(res) as RouteView | undefined) : null;
+        return view && view.reserved ? { outcome: 'reserved' as const, view } : { outcome: 'left' as const };
+      } catch {
+        return { outcome: 'open' as const };
+      }
+    });
+  const settle = (actionId: string, tenant: number, view: RouteView) =>
+    resent(async () => {
+      try {
+        const res = await transport.operation('settleRoute', { as: dispatcher(tenant), params: { action_id: actionId }, body: { assignment: view.assignment, outcome: 'outcome_unknown' } });
+        return { outcome: res.status === 200 ? 'settled' : res.status >= 500 ? 'open' : 'left' };
+      } catch {
+        return { outcome: 'open' };
+      }
+    });
   try {
-    const queue = [...actions];
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await one(next[0], next[1]);
-    }));
+    const known = [...actions].filter(([, tenant]) => plan.tokens.tenants[tenant - 1]);
+    const reads = await mapLimited(known, CONCURRENCY, ([actionId, tenant]) => read(actionId, tenant));
+    const unsettled = known.filter((_, i) => reads[i]!.outcome === 'open').map(([actionId]) => actionId);
+    const reserved = known.flatMap(([actionId, tenant], i) => {
+      const r = reads[i]!;
+      return r.outcome === 'reserved' ? [{ actionId, tenant, view: r.view }] : [];
+    });
+    const observations = await heldAtOnce(transport, reserved.map((r) => r.view.assignment.replica_id));
+    const settles = await mapLimited(reserved, CONCURRENCY, (r) => settle(r.actionId, r.tenant, r.view));
+    reserved.forEach((r, i) => settles[i]!.outcome === 'open' && unsettled.push(r.actionId));
+    return { settled: settles.filter((s) => s.outcome === 'settled').length, unsettled, observations };
   } finally {
     await transport.close();
   }
-  return { settled, unsettled };
+}
+
+/** The replicas the reserved routes name, each with how many of them it holds and its capacity as it reads now. */
+async function heldAtOnce(transport: ReturnType<typeof planTransport>, replicaIds: string[]): Promise<ReplicaObservation[]> {
+  const held = new Map<string, number>();
+  for (const id of replicaIds) held.set(id, (held.get(id) ?? 0) + 1);
+  const observed = await mapLimited([...held], CONCURRENCY, async ([id, count]) => {
+    try {
+      const res = await transport.operation('getReplica', { as: { roles: ['registry:reader'] }, params: { replica_id: id } });
+      const replica = res.status === 200 ? (jsonBody(res) as { capacity?: unknown } | undefined) : undefined;
+      return typeof replica?.capacity === 'number' ? [{ t: Date.now(), phase: 'abandoned routes, before the runner settled them', id, active: count, capacity: replica.capacity }] : [];
+    } catch {
+      // Unread, it judges nothing; the audit reads every replica again.
+      return [];
+    }
+  });
+  return observed.flat();
 }

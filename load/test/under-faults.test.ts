@@ -144,3 +144,21 @@ test('under faults, an audited violation still fails, a phase cut at its budget 
   assert.ok(cut.faults.not_judged.some((r) => /interrupted/.test(r)));
   assert.equal(judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict, 'could-not-judge', 'no fault fell: nothing was judged under faults');
 });
+
+test('under faults, a concurrent_routes phase cut before it reads a replica still fails the overbooking store: what its routes held at once is counted before they are settled', async (t) => {
+  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  t.after(() => target.close());
+  // The burst's first answer is held until the test ends: the flow never gets past the burst, so the phase is cut
+  // at its budget before it reads any replica, and under faults a cut judges nothing.
+  let held = 0;
+  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-routes-') && held++ === 0 ? { holdMs: 120_000 } : null));
+  t.after(() => front.close());
+  const sets = [...OVERBOOKING_SETS.filter((s) => !s.startsWith('concurrent_routes.budget_s=')), 'concurrent_routes.budget_s=5'];
+  const outcome = await underFaults(target, sets, ['concurrent_routes'], front.url);
+  const report = outcome.report as JudgedReport;
+  assert.ok(held > 0, 'no resolve was held in flight');
+  assert.ok(report.faults.not_judged.some((r) => /^phase concurrent_routes: interrupted/.test(r)), `the phase was not cut: ${report.faults.not_judged.join('; ')}`);
+  assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
+  const capacity = report.audit!.invariants.find((i) => i.id === 'never_over_capacity')!;
+  assert.ok(!capacity.ok && capacity.examples.some((e) => /before the runner settled them/.test(e)), JSON.stringify(capacity));
+});
