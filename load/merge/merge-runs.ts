@@ -25,7 +25,7 @@ import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentit
 import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from '../runner/segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
-import { loadScaleContract } from '../runner/scale-contract.ts';
+import { loadScaleContract, type ScaleContract } from '../runner/scale-contract.ts';
 import { RATE_PHASES } from '../lib/options.js';
 import { fileURLToPath } from 'node:url';
 
@@ -64,9 +64,12 @@ export interface MergedReport extends LoadReport {
 export const SCHEME_TEXT =
   'Percentiles come from the merged histograms: exact values while a sub-metric holds at most 1024 distinct values (k6\'s interpolation between closest ranks), else log-linear buckets of 2^-10 relative width (1024 per power of two) read at their midpoints, within 0.049 % of the exact value; counts, sums, min and max are exact.';
 
+/** The shipped scale contract, read and checked against its schema once per process, only for parts that need it. */
+let shipped: ScaleContract | undefined;
+
 /** How a profile judges its generator and budgets: as recorded, else as the contract's profile of that name says. */
 function profileJudging(p: ProfileIdentity): { max_dropped_iterations: number; budgets_judge_speed: boolean } {
-  const spec = p.max_dropped_iterations === undefined || p.budgets_judge_speed === undefined ? loadScaleContract().profiles[p.name] : undefined;
+  const spec = p.max_dropped_iterations === undefined || p.budgets_judge_speed === undefined ? (shipped ??= loadScaleContract()).profiles[p.name] : undefined;
   return {
     max_dropped_iterations: p.max_dropped_iterations ?? spec?.max_dropped_iterations ?? 0,
     budgets_judge_speed: p.budgets_judge_speed ?? (spec?.budgets_judge_speed !== false),
