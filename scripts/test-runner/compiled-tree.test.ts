@@ -5,7 +5,7 @@
 // words; and a test file runs from the tree under its repository name.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,13 +42,16 @@ test('each module runs as JavaScript beside its source, finding its assets where
     'reports/runs/old/result.json': '{}',
     '.git/HEAD': '',
     '.build/tree/stale.js': '',
+    // A tree left by a run that was killed (no process has pid 0x7ffffffe): removed.
+    '.build/run-2147483646/left.js': '',
   });
   t.after(() => rm(root, { recursive: true, force: true }));
   const tree = buildCompiledTree(root);
-  assert.equal(tree, join(root, '.build', 'tree'));
+  assert.equal(tree, join(root, '.build', `run-${process.pid}`), 'a tree of its own per run');
   assert.equal((await node([join(tree, 'src', 'main.js')], tree)).trim(), 'compiled beside');
   for (const kept of ['src/main.ts', 'src/lib/word.ts', 'src/plain.js', 'package.json']) assert.ok(existsSync(join(tree, kept)), `${kept} is copied`);
   for (const left of ['node_modules', 'reports/runs', '.git', '.build', 'stale.js']) assert.ok(!existsSync(join(tree, left)), `${left} is not in the tree`);
+  assert.deepEqual(readdirSync(join(root, '.build')), [`run-${process.pid}`], 'trees of runs that are gone are removed');
 });
 
 test('a source that does not compile stops the build with what tsc said', async (t) => {
