@@ -28,10 +28,11 @@ export interface Abandoned {
   settled: number;
   unsettled: string[];
   /**
-   * Each replica holding abandoned routes that were all reserved at once, read
-   * before any was settled: the registry held at least that many assignments
-   * there. A phase cut before it read its replicas (under faults, a cut judges
-   * nothing) would otherwise leave an overbooking of its routes unseen.
+   * Each replica holding abandoned routes that were all reserved at one
+   * instant, read before any was settled: the registry held at least that
+   * many assignments there. A phase cut before it read its replicas (under
+   * faults, a cut judges nothing) would otherwise leave an overbooking of its
+   * routes unseen.
    */
   observations: ReplicaObservation[];
 }
@@ -76,12 +77,23 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
     });
   try {
     const known = [...actions].filter(([, tenant]) => plan.tokens.tenants[tenant - 1]);
-    const reads = await mapLimited(known, CONCURRENCY, ([actionId, tenant]) => read(actionId, tenant));
-    const unsettled = known.filter((_, i) => reads[i]!.outcome === 'open').map(([actionId]) => actionId);
-    const reserved = known.flatMap(([actionId, tenant], i) => {
-      const r = reads[i]!;
-      return r.outcome === 'reserved' ? [{ actionId, tenant, view: r.view }] : [];
-    });
+    const unsettled: string[] = [];
+    /** The actions whose reads said reserved, with what the reads said. */
+    const readAll = async (which: Array<readonly [string, number]>) => {
+      const reads = await mapLimited(which, CONCURRENCY, ([actionId, tenant]) => read(actionId, tenant));
+      which.forEach(([actionId], i) => reads[i]!.outcome === 'open' && unsettled.push(actionId));
+      return which.flatMap(([actionId, tenant], i) => {
+        const r = reads[i]!;
+        return r.outcome === 'reserved' ? [{ actionId, tenant, view: r.view }] : [];
+      });
+    };
+    // Read twice, and count only routes reserved both times. Writes the load left queued at the registry may land
+    // during the reads: in one pass, a settlement landing after one route was read and a resolve then taking its
+    // place could both be counted, and a correct registry blamed. To be counted in both passes as well, each such
+    // pair would need more queued writes landing in step with the reads, a retry reacquiring only where there is
+    // capacity ([pinned-reacquire]).
+    const first = await readAll(known);
+    const reserved = await readAll(first.map((r) => [r.actionId, r.tenant] as const));
     const observations = await heldAtOnce(transport, reserved.map((r) => r.view.assignment.replica_id));
     const settles = await mapLimited(reserved, CONCURRENCY, (r) => settle(r.actionId, r.tenant, r.view));
     reserved.forEach((r, i) => settles[i]!.outcome === 'open' && unsettled.push(r.actionId));
