@@ -89,7 +89,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   const script = { scriptPath, modulePath: staged.path };
   // The init VU runs no iterations: nobody looks at its cells unasked.
   const unwatched = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
-  const initVu = new VirtualUser(0, script, env, { all: (r) => http.all(r) } as HttpService, sinks, unwatched, () => {});
+  const initVu = new VirtualUser(0, script, env, { all: (r, cancel) => http.all(r, cancel) } as HttpService, sinks, unwatched, () => {});
   let pool: VuPool | undefined;
   let error: string | null = null;
   let aborted: string | null = null;

@@ -63,16 +63,6 @@ export interface VuSinks {
   console(level: string, text: string): void;
 }
 
-/**
- * One listener per request in flight is added to a VU's signal: a batch has
- * up to options.batch of them at once, which is no leak, so Node's warning
- * past ten listeners is turned off for it.
- */
-function cancellation(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
-}
 
 export class VirtualUser {
   private readonly worker: Worker;
@@ -80,7 +70,13 @@ export class VirtualUser {
   private readonly flag: Int32Array;
   private readonly floats: Float64Array;
   /** Aborts the requests in flight for this VU when it is stopped: an interrupted iteration's requests are cancelled, as in k6. */
-  private readonly cancel = cancellation();
+  private readonly cancel = new AbortController();
+  /**
+   * Each request in flight listens on `cancel`, so a batch adds as many
+   * listeners as it has requests: no leak. Node's warning (past ten) is
+   * raised to the largest batch posted so far and keeps watching beyond it.
+   */
+  private listenersAllowed = 10;
   private pending: ((r: CallResult) => void) | null = null;
   private flushed: (() => void) | null = null;
   private boundTo: number | null = null;
@@ -155,6 +151,7 @@ export class VirtualUser {
   }
 
   private async serve(requests: WireRequest[]): Promise<void> {
+    if (requests.length > this.listenersAllowed) setMaxListeners((this.listenersAllowed = requests.length), this.cancel.signal);
     const responses = await this.http.all(requests, this.cancel.signal);
     if (this.exited) return;
     this.port.postMessage({ responses: responses.map(packResponse) });
