@@ -19,6 +19,7 @@ import { describeLostSettlement, lostSettlements } from '../../properties/histor
 import { untilAnswered } from '../../properties/model/until-answered.ts';
 import { NOT_FORWARDED } from '../../properties/targets/http/call-outcomes.ts';
 import type { TargetStore } from '../../properties/targets/target.ts';
+import { mapLimited } from '../../load/runner/map-limited.ts';
 import type { SweepResult } from '../../reports/schemas/faults-result.ts';
 
 export const GLOBAL_COUNTER = 'global/fleet';
@@ -48,14 +49,9 @@ const SETTLE_RESEND_MS = 60_000;
 
 const slice = (history: readonly Op[], test: (op: Op) => boolean) => history.filter(test).sort((a, b) => a.invoke - b.invoke).map(describeOp).join('\n    ');
 
-async function pooled<T, R>(items: readonly T[], each: (item: T) => Promise<R>, width = 8): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await each(items[i]!);
-  }));
-  return out;
-}
+/** The sweep's reads and settlements go to the registry this many at a time. */
+const AT_ONCE = 8;
+const pooled = <T, R>(items: readonly T[], each: (item: T) => Promise<R>) => mapLimited(items, AT_ONCE, each);
 
 /** Replicas and counters as the held routes make them, and the largest limit each counter's holders pinned. */
 function expectedHolds(history: readonly Op[], views: readonly RouteView[], baseline: number) {
