@@ -1,5 +1,6 @@
-// The runner's reads and writes after a load run go to the registry a few at
-// a time, answers kept in the order of the items asked about.
+// Work that goes to a registry a few items at a time, answers kept in the
+// order of the items asked about: the runner's reads and writes after a load
+// run, the nemesis sweep's, and the Node runner's requests of an http.batch.
 
 /** `fn` over every item, at most `limit` at once; the results in the items' order. */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -8,6 +8,7 @@
 // request, and one abort signal per VU (stopping it cancels its requests)
 // instead of one per request.
 import { Pool } from 'undici';
+import { mapLimited } from '../map-limited.ts';
 
 export interface WireRequest {
   method: string;
@@ -138,16 +139,7 @@ export class HttpService {
   /** Performs every request, at most `batch` at a time, answers in request order. */
   async all(requests: WireRequest[], cancel?: AbortSignal): Promise<WireResponse[]> {
     if (requests.length === 1) return [await this.one(requests[0]!, cancel)];
-    const out: WireResponse[] = new Array(requests.length);
-    let next = 0;
-    const lane = async () => {
-      while (next < requests.length) {
-        const i = next++;
-        out[i] = await this.one(requests[i]!, cancel);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.batchLimit, requests.length) }, lane));
-    return out;
+    return mapLimited(requests, this.batchLimit, (r) => this.one(r, cancel));
   }
 
   /** Drops the pool of an origin no request will go to again. */

@@ -63,7 +63,6 @@ export interface VuSinks {
   console(level: string, text: string): void;
 }
 
-
 export class VirtualUser {
   private readonly worker: Worker;
   private readonly port: MessagePort;
