@@ -154,6 +154,20 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     const binds = new Map<ScenarioRun, IterationBind>();
     /** One tags object per scenario for its iteration samples, so the store keys them once. */
     const iterationTags = new Map<ScenarioRun, Record<string, string>>();
+    const bindOf = (run: ScenarioRun): IterationBind => {
+      let bind = binds.get(run);
+      if (!bind) {
+        const c = run.config;
+        bind = { id: binds.size, fn: c.exec, arg: setupData, scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags }, group: '' };
+        binds.set(run, bind);
+      }
+      return bind;
+    };
+    /** An iteration that threw is logged and the scenario goes on; one that aborted the test stops it. */
+    const failed = (run: ScenarioRun, err: string | null, abort: string | null) => {
+      if (abort) aborted = abort;
+      if (err) sinks.console('error', `${run.config.name}: ${err.split('\n')[0]}`);
+    };
     if (!aborted) {
       const p = pool;
       const host: ExecutorHost = {
@@ -164,26 +178,18 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           run.dropped++;
           record([{ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() }]);
         },
-        interruptAt: (deadline) => deadlines.expire(deadline),
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
           vu.iterationInInstance++;
           const c = run.config;
-          let bind = binds.get(run);
-          if (!bind) {
-            bind = { id: binds.size, fn: c.exec, arg: setupData, scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags }, group: '' };
-            binds.set(run, bind);
-          }
-          const progress = Math.min(1, (Date.now() - testStartedAt - c.startTimeMs) / Math.max(1, run.hardEnd - c.gracefulStopMs - c.startTimeMs));
-          const outcome = await deadlines.race(vu.iterate(bind, { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress }), deadline);
+          const outcome = await deadlines.race(vu.iterate(bindOf(run), { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress: run.progressAt(Date.now() - testStartedAt) }), deadline);
           if (outcome === 'interrupted') {
             run.interrupted++;
             await vu.stop();
             return false;
           }
           const tags = iterationTags.get(run) ?? iterationTags.set(run, { ...configure.testTags, ...c.tags, scenario: c.name, group: '' }).get(run)!;
-          if (outcome.aborted) aborted = outcome.aborted;
-          if (outcome.error) sinks.console('error', `${c.name}: ${outcome.error.split('\n')[0]}`);
+          failed(run, outcome.error, outcome.aborted);
           const at = Date.now();
           record([
             { metric: 'iterations', type: 'counter', time: false, value: 1, tags, at },
@@ -191,6 +197,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           ]);
           run.completed++;
           return outcome.error === null;
+        },
+        // On a board the VU counts its iterations and emits their samples itself; a failure is reported at once.
+        claim: async (vu, run, board) => {
+          const end = await vu.claim(bindOf(run), board, run.perVu.get(vu.id) ?? 0, { failed: (err, abort) => failed(run, err, abort) });
+          if (end === null) return false;
+          run.perVu.set(vu.id, end.iterationInScenario);
+          return true;
         },
       };
       progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);

@@ -7,6 +7,7 @@
 import { ExecutionTuple } from '../execution-segments.ts';
 import { hardEndMs, type ScenarioConfig } from './scenarios.ts';
 import type { VirtualUser, VuPool } from './vu-pool.ts';
+import { boardViews, closeBoard, completedOn, createBoard, publish, publishedOn, wakeFor } from './vu/arrival-board.js';
 
 export interface ExecutorHost {
   pool: VuPool;
@@ -16,17 +17,12 @@ export interface ExecutorHost {
   aborted(): boolean;
   /** Runs one iteration; resolves false when it failed or was interrupted. */
   iterate(vu: VirtualUser, run: ScenarioRun, deadlineMs: number): Promise<boolean>;
-  /** Interrupts now every iteration racing `deadlineMs` (the clock has passed it). */
-  interruptAt(deadlineMs: number): void;
+  /** Puts `vu` on an arrival board until it leaves it; resolves false when the VU was stopped there. */
+  claim(vu: VirtualUser, run: ScenarioRun, board: SharedArrayBuffer): Promise<boolean>;
   dropped(run: ScenarioRun): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-/** A loop that turns again within this long looks at the VUs' cells itself, so VUs ending iterations need not wake it. */
-const COLLECTS_WITHIN_MS = 3;
-/** How late past its timer such a loop may turn before VUs wake it again. */
-const TURN_SLACK_MS = 2;
 
 export class ScenarioRun {
   /** Iterations started, which numbers the next one (iterationInInstance/InTest). */
@@ -37,8 +33,6 @@ export class ScenarioRun {
   /** Per-VU iteration counts within this scenario (__ITER). */
   readonly perVu = new Map<number, number>();
   state: 'waiting' | 'running' | 'done' = 'waiting';
-  /** Iterations in flight, which the graceful stop waits for. */
-  readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly config: ScenarioConfig,
@@ -57,10 +51,10 @@ export class ScenarioRun {
     return hardEndMs(this.config);
   }
 
-  track<T>(p: Promise<T>): Promise<T> {
-    this.inFlight.add(p);
-    void p.finally(() => this.inFlight.delete(p));
-    return p;
+  /** exec.scenario.progress of an iteration starting at `nowMs` (test time). */
+  progressAt(nowMs: number): number {
+    const c = this.config;
+    return Math.min(1, (nowMs - c.startTimeMs) / Math.max(1, this.hardEnd - c.gracefulStopMs - c.startTimeMs));
   }
 }
 
@@ -83,7 +77,7 @@ async function closedModel(host: ExecutorHost, run: ScenarioRun): Promise<void> 
       if (host.aborted() || host.now() >= stopStartingAt) break;
       if (c.executor === 'per-vu-iterations' && own-- <= 0) break;
       if (c.executor === 'shared-iterations' && shared-- <= 0) break;
-      await run.track(host.iterate(vu, run, run.hardEnd));
+      await host.iterate(vu, run, run.hardEnd);
       if (!vu.alive) break;
     }
     host.pool.give(vu);
@@ -133,83 +127,87 @@ function activeMs(c: ScenarioConfig): number {
 }
 
 /**
- * constant-arrival-rate, ramping-arrival-rate. Each turn of the loop starts
- * every arrival that is due by now, so a loop woken late (timers fire at
- * millisecond granularity at best, later on a busy machine) catches up in
- * one turn instead of falling behind by a timer per arrival; an arrival that
- * finds no free VU is dropped and counted, and a VU is started for the
- * next ones while fewer than maxVUs exist, as k6 does. No arrival starts
- * after the scenario's duration, and what is still running then gets the
- * graceful stop and no more: iterations are interrupted at the hard end,
- * and VUs still starting join the pool whenever they are ready.
+ * constant-arrival-rate, ramping-arrival-rate. The scenario's VUs claim its
+ * arrivals from a board in shared memory (vu/arrival-board.js); this loop
+ * publishes each arrival when its time comes, against a free VU, or drops
+ * it and counts it when every VU is busy or already promised one, starting
+ * another VU for the next ones while fewer than maxVUs exist, as k6 does.
+ * Each turn publishes every arrival due by now, so a loop woken late
+ * (timers fire at millisecond granularity at best, later on a busy machine)
+ * catches up in one turn instead of falling behind by a timer per arrival.
+ * No arrival is published after the scenario's duration, and what is still
+ * running then gets the graceful stop and no more: iterations are
+ * interrupted at the hard end, and VUs still starting join the pool
+ * whenever they are ready.
  */
 async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClock): Promise<void> {
   const c = run.config;
   const end = c.startTimeMs + activeMs(c);
-  const idle = await takeVus(host, c.preAllocatedVUs);
-  let owned = idle.length;
+  const buffer = createBoard(c.maxVUs);
+  const board = boardViews(buffer);
+  /** VUs on the board, each until it leaves it. */
+  const members = new Map<VirtualUser, Promise<void>>();
+  const join = (vu: VirtualUser) => {
+    const left = host.claim(vu, run, buffer).then((stillAlive) => {
+      members.delete(vu);
+      if (stillAlive) host.pool.give(vu);
+    });
+    members.set(vu, left);
+  };
+  for (const vu of await takeVus(host, c.preAllocatedVUs)) join(vu);
+  let owned = members.size;
+  let closed = false;
   const startVu = () => {
     owned++;
     host.pool.takeOrCreate().then(
-      (vu) => (host.now() < end && !host.aborted() ? idle.push(vu) : host.pool.give(vu)),
+      (vu) => (!closed ? join(vu) : host.pool.give(vu)),
       () => owned--,
     );
   };
-  const begin = (vu: VirtualUser) =>
-    void run.track(
-      host.iterate(vu, run, run.hardEnd).then(() => {
-        if (vu.alive) idle.push(vu);
-        else owned--;
-      }),
-    );
   let n = 0;
   // A split test's instance runs the arrivals of its stripe, at their times in the whole test.
   let next = clock(run.tuple.globalIndex(0));
   while (next !== null && !host.aborted()) {
-    // Iterations that ended in their cells, and what their promises run after, before arrivals look for free VUs.
-    host.pool.collect();
-    await new Promise((r) => setImmediate(r));
     const now = host.now();
     if (now >= end) break;
+    let published = 0;
     while (next !== null && c.startTimeMs + next <= now) {
-      const vu = idle.pop();
-      if (vu) begin(vu);
+      if (publish(board, run.tuple.globalIndex(publishedOn(board)), run.progressAt(now))) published++;
       else {
         host.dropped(run);
         if (owned < c.maxVUs) startVu();
       }
       next = clock(run.tuple.globalIndex(++n));
     }
-    if (next !== null) {
-      const wait = Math.min(c.startTimeMs + next, end) - host.now();
-      host.pool.promiseCollect(run, wait <= COLLECTS_WITHIN_MS ? Date.now() + Math.max(0, wait) + TURN_SLACK_MS : null);
-      await sleep(wait);
-    }
+    wakeFor(board, published);
+    run.started = publishedOn(board);
+    run.completed = completedOn(board);
+    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
   }
-  host.pool.promiseCollect(run, null);
-  await gracefulStop(host, run);
-  for (const vu of idle) host.pool.give(vu);
-  idle.length = 0;
+  closed = true;
+  closeBoard(board);
+  await gracefulStop(host, run, members);
+  run.started = publishedOn(board);
+  run.completed = completedOn(board);
 }
 
 /**
- * Waits for the iterations still running until the scenario's hard end, and
- * interrupts those still running then. Their deadline's own timer is due at
- * the same instant but may be served after this one: the interruption does
- * not wait for it, so the scenario ends with none of its iterations running.
+ * Waits for the VUs to leave the board until the scenario's hard end, and
+ * interrupts those still in an iteration then: the scenario ends with none
+ * of its iterations running.
  */
-async function gracefulStop(host: ExecutorHost, run: ScenarioRun): Promise<void> {
-  if (run.inFlight.size === 0) return;
+async function gracefulStop(host: ExecutorHost, run: ScenarioRun, members: Map<VirtualUser, Promise<void>>): Promise<void> {
+  if (members.size === 0) return;
   let timer: NodeJS.Timeout | undefined;
   const hardEnd = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, run.hardEnd - host.now()))));
   try {
-    while (run.inFlight.size > 0 && host.now() < run.hardEnd) await Promise.race([hardEnd, ...run.inFlight]);
+    while (members.size > 0 && host.now() < run.hardEnd) await Promise.race([hardEnd, ...members.values()]);
   } finally {
     clearTimeout(timer);
   }
-  if (run.inFlight.size === 0) return;
-  host.interruptAt(run.hardEnd);
-  await Promise.all(run.inFlight);
+  const left = [...members];
+  for (const [vu] of left) if (vu.running) run.interrupted++;
+  await Promise.all(left.map(([vu, gone]) => vu.stop().then(() => gone)));
 }
 
 export async function runScenario(host: ExecutorHost, run: ScenarioRun): Promise<void> {

@@ -11,6 +11,7 @@ import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type {} from './vu/checked-modules.ts';
 import { CELL, CELLS_BYTES, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './vu/control-cells.js';
+import { BOARD, boardViews, enlist } from './vu/arrival-board.js';
 import { packResponse } from './vu/wire-response.js';
 import { expandSamples, type RequestRecord } from './vu/request-samples.js';
 
@@ -58,6 +59,21 @@ export interface PollClock {
   base: number;
 }
 
+/** What a VU reports while it claims a board's arrivals. */
+export interface ClaimSinks {
+  /** An iteration threw, or aborted the test. */
+  failed(error: string | null, aborted: string | null): void;
+}
+
+/** A VU's numbers when it leaves a board, or null when it was stopped on it. */
+export type ClaimEnd = { iterationInScenario: number } | null;
+
+interface Claiming {
+  board: SharedArrayBuffer;
+  sinks: ClaimSinks;
+  settle: (end: ClaimEnd) => void;
+}
+
 export interface VuSinks {
   samples(samples: Sample[]): void;
   console(level: string, text: string): void;
@@ -77,6 +93,7 @@ export class VirtualUser {
    */
   private listenersAllowed = 10;
   private pending: ((r: CallResult) => void) | null = null;
+  private claiming: Claiming | null = null;
   private flushed: (() => void) | null = null;
   private boundTo: number | null = null;
   private loaded = false;
@@ -119,6 +136,14 @@ export class VirtualUser {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
           this.flushed?.();
         }
+        else if (msg.type === 'iteration-failed') {
+          collect(msg['samples'] as (Sample | RequestRecord)[]);
+          this.claiming?.sinks.failed(msg['error'] as string | null, msg['aborted'] as string | null);
+        } else if (msg.type === 'released') {
+          collect(msg['samples'] as (Sample | RequestRecord)[]);
+          this.iterationInInstance = msg['iterationInInstance'] as number;
+          this.leaveBoard({ iterationInScenario: msg['iterationInScenario'] as number });
+        }
         else if (msg.type === 'console') sinks.console(msg['level'] as string, msg['text'] as string);
         else if (msg.type === 'ready') {
           this.loaded = true;
@@ -139,8 +164,15 @@ export class VirtualUser {
       this.worker.on('exit', () => {
         this.exited = true;
         this.finishPending(`VU ${id} stopped`);
+        this.leaveBoard(null);
       });
     });
+  }
+
+  private leaveBoard(end: ClaimEnd): void {
+    const claiming = this.claiming;
+    this.claiming = null;
+    claiming?.settle(end);
   }
 
   private finishPending(error: string): void {
@@ -158,8 +190,14 @@ export class VirtualUser {
     Atomics.notify(this.flag, CELL.REPLY);
   }
 
+  /** Running a call or an iteration, or on a board: not free for other work. */
   get busy(): boolean {
-    return this.pending !== null;
+    return this.pending !== null || this.claiming !== null;
+  }
+
+  /** Running a call or an iteration now (exec's active VUs). */
+  get running(): boolean {
+    return this.pending !== null || (this.claiming !== null && Atomics.load(this.flag, CELL.STATE) === RUNNING);
   }
 
   get alive(): boolean {
@@ -179,7 +217,7 @@ export class VirtualUser {
 
   /** A call outside any scenario (setup, teardown, handleSummary, the warm-up); iterations go through iterate(). */
   call(fn: string, arg: unknown, group: string): Promise<CallResult> {
-    if (this.pending) throw new Error(`VU ${this.id} is busy`);
+    if (this.busy) throw new Error(`VU ${this.id} is busy`);
     return new Promise((resolve) => {
       this.pending = resolve;
       this.send({ type: 'run', fn, arg, iterationInInstance: this.iterationInInstance, group });
@@ -188,7 +226,7 @@ export class VirtualUser {
 
   /** One iteration of a bound scenario, handed over in the cells; it ends there (collect) or with a message. */
   iterate(bind: IterationBind, n: IterationNumbers): Promise<CallResult> {
-    if (this.pending) throw new Error(`VU ${this.id} is busy`);
+    if (this.busy) throw new Error(`VU ${this.id} is busy`);
     if (this.boundTo !== bind.id) {
       this.worker.postMessage({ type: 'bind', ...bind });
       this.boundTo = bind.id;
@@ -204,6 +242,25 @@ export class VirtualUser {
       this.pending = resolve;
       Atomics.store(f, CELL.STATE, RUNNING);
       this.signal();
+    });
+  }
+
+  /**
+   * Hands the VU an arrival-rate scenario's board (vu/arrival-board.js): it
+   * runs the arrivals it claims there until the board closes, then leaves.
+   * Resolves with its __ITER count in the scenario then, or null if it was
+   * stopped on the board (an iteration cut at the hard end).
+   */
+  claim(bind: IterationBind, board: SharedArrayBuffer, iterationInScenario: number, sinks: ClaimSinks): Promise<ClaimEnd> {
+    if (this.busy) throw new Error(`VU ${this.id} is busy`);
+    if (this.boundTo !== bind.id) {
+      this.worker.postMessage({ type: 'bind', ...bind });
+      this.boundTo = bind.id;
+    }
+    return new Promise((settle) => {
+      this.claiming = { board, sinks, settle };
+      enlist(boardViews(board));
+      this.send({ type: 'claim', id: bind.id, board, iterationInInstance: this.iterationInInstance, iterationInScenario });
     });
   }
 
@@ -242,6 +299,8 @@ export class VirtualUser {
     Atomics.notify(this.flag, CELL.REPLY);
     Atomics.notify(this.flag, CELL.INTERRUPT);
     Atomics.notify(this.flag, CELL.SIGNAL);
+    // A VU asleep on a board waits there, not in its own cells.
+    if (this.claiming) Atomics.notify(boardViews(this.claiming.board).cells, BOARD.GENERATION);
     await this.worker.terminate();
     this.port.close();
   }
@@ -318,7 +377,7 @@ export class VuPool {
   }
 
   get active(): number {
-    return this.all.filter((v) => v.alive && v.busy).length;
+    return this.all.filter((v) => v.alive && v.running).length;
   }
 
   /** Every live VU's samples, handed over. */

@@ -13,6 +13,7 @@ import { format } from 'node:util';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { connectBridge, interrupted } from './sync-bridge.js';
 import { CELL, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './control-cells.js';
+import { boardViews, claim, finished, markEnded, sleepOnBoard } from './arrival-board.js';
 import { takeSamples, vu } from './vu-state.js';
 import { request } from './k6-http.js';
 
@@ -118,6 +119,10 @@ function handle(msg) {
     postWithSamples({ type: 'flushed' });
     return;
   }
+  if (msg.type === 'claim') {
+    claimArrivals(msg);
+    return;
+  }
   if (msg.type !== 'run') return;
   const call = /** @type {Call} */ (msg);
   // Outside any scenario, as k6's setup and teardown run.
@@ -196,6 +201,49 @@ function runAssigned() {
   const now = Date.now();
   const watched = Atomics.load(polled, POLLED_UNTIL) > now - data.polledBase;
   if (!watched || now >= flushBy || vu.samples.length >= 2000) postWithSamples({ type: 'wake' });
+}
+
+/**
+ * Runs the arrivals of an arrival-rate scenario's board (arrival-board.js)
+ * until it closes: claims one, runs it as an iteration, counts it there, and
+ * sleeps only when nothing is published. The iteration's own samples are
+ * this VU's, like those of its requests; one that threw or aborted the test
+ * is reported at once.
+ * @param {{ id: number, board: SharedArrayBuffer, iterationInInstance: number, iterationInScenario: number }} msg
+ */
+function claimArrivals(msg) {
+  const bind = /** @type {Bind} */ (binds.get(msg.id));
+  const board = boardViews(msg.board);
+  const tags = { ...vu.testTags, ...bind.scenario.tags, scenario: bind.scenario.name, group: '' };
+  let inInstance = msg.iterationInInstance;
+  let inScenario = msg.iterationInScenario;
+  for (;;) {
+    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    const arrival = claim(board);
+    if (arrival === null) {
+      if (finished(board)) break;
+      const pending = vu.samples.length > 0;
+      if (pending && Date.now() >= flushBy) postWithSamples({ type: 'samples' });
+      else sleepOnBoard(board, pending ? Math.max(1, flushBy - Date.now()) : 1000);
+      continue;
+    }
+    Atomics.store(cells, CELL.STATE, RUNNING);
+    vu.scenario = { ...bind.scenario, progress: arrival.progress, iterationInInstance: arrival.index, iterationInTest: arrival.inTest };
+    vu.iterationInScenario = inScenario++;
+    vu.iterationInInstance = ++inInstance;
+    vu.group = bind.group;
+    /** @type {any} */ (globalThis).__ITER = vu.iterationInScenario;
+    const { error, aborted, ms } = invoke(script[bind.fn], bind.fn, bind.arg, false);
+    // Cut at the hard end: the runner stops this thread and counts the iteration as interrupted, not ended.
+    if (interrupted()) return;
+    const at = Date.now();
+    vu.samples.push({ metric: 'iterations', type: 'counter', time: false, value: 1, tags, at }, { metric: 'iteration_duration', type: 'trend', time: true, value: ms, tags, at });
+    Atomics.store(cells, CELL.STATE, IDLE);
+    markEnded(board);
+    if (error !== null || aborted !== null) postWithSamples({ type: 'iteration-failed', error, aborted });
+    else if (at >= flushBy || vu.samples.length >= 2000) postWithSamples({ type: 'samples' });
+  }
+  postWithSamples({ type: 'released', iterationInInstance: inInstance, iterationInScenario: inScenario });
 }
 
 /**
