@@ -7,7 +7,9 @@
 // most the 2 s graceful stop when the engine ends on time), the generator's
 // CPU time per request, and Node runner ÷ k6 for both. Each engine runs in
 // its own process, so its CPU time is its own (the Node runner's includes
-// its VU threads).
+// its VU threads). First it measures what one cross-thread wake-up costs on
+// this machine (wake-round-trip.ts): the floor under the Node runner's CPU
+// per request, and the reason its figures differ most between machines.
 // Knobs: BENCH_RATES (1000,2000,5000), BENCH_DURATION_S (5), BENCH_VUS (VUs
 // per 1000/s, 8).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { findK6 } from '../../load/runner/engines.ts';
 import { runWithNodeEngine } from '../../load/runner/node-engine/engine.ts';
 import { fmt } from './stats.ts';
+import { measureWakeRoundTrip } from './wake-round-trip.ts';
 
 const RATES = (process.env['BENCH_RATES'] ?? '1000,2000,5000').split(',').map(Number);
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
@@ -97,6 +100,8 @@ async function main(): Promise<void> {
   try {
     console.log(`one GET /version per arrival, ${DURATION_S} s per rate, ${VUS_PER_1000} VUs per 1000/s, reference on the memory store at ${reference.url}, warmed by an unmeasured pass`);
     console.log(`engines: node-runner${k6 ? `, k6 ${k6}` : ' (no k6 on PATH: k6 not measured)'}; a busy shared machine: figures swing with the neighbours' load`);
+    const wake = await measureWakeRoundTrip();
+    console.log(`this machine: one cross-thread wake round trip takes ${fmt(wake.wallUs)} µs and ${fmt(wake.cpuUs)} µs of CPU; every Node runner request pays at least one (a VU thread sleeps until the main thread answers)`);
     // The reference's own code compiles in its first seconds of load; an unmeasured pass keeps whichever engine runs first from meeting it cold.
     await measure('node', { TARGET: reference.url, RATE: String(Math.min(...RATES)), DURATION_S: '2', VUS: String(VUS_PER_1000), SUMMARY: join(dir, 'warm-up.json') });
     console.log(['engine', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''));
