@@ -5,7 +5,6 @@
 // waits on a shared flag, which this side raises once undici has answered.
 // A VU runs one call at a time; the pool hands free VUs to scenarios and takes them back, so
 // scenarios that do not overlap share VUs as in k6.
-import { setMaxListeners } from 'node:events';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpService, WireRequest } from './http-service.ts';
 import type { Sample } from './metrics.ts';
@@ -86,12 +85,6 @@ export class VirtualUser {
   private readonly floats: Float64Array;
   /** Aborts the requests in flight for this VU when it is stopped: an interrupted iteration's requests are cancelled, as in k6. */
   private readonly cancel = new AbortController();
-  /**
-   * Each request in flight listens on `cancel`, so a batch adds as many
-   * listeners as it has requests: no leak. Node's warning (past ten) is
-   * raised to the largest batch posted so far and keeps watching beyond it.
-   */
-  private listenersAllowed = 10;
   private pending: ((r: CallResult) => void) | null = null;
   private claiming: Claiming | null = null;
   private flushed: (() => void) | null = null;
@@ -182,7 +175,6 @@ export class VirtualUser {
   }
 
   private async serve(requests: WireRequest[]): Promise<void> {
-    if (requests.length > this.listenersAllowed) setMaxListeners((this.listenersAllowed = requests.length), this.cancel.signal);
     const responses = await this.http.all(requests, this.cancel.signal);
     if (this.exited) return;
     this.port.postMessage({ responses: responses.map(packResponse) });

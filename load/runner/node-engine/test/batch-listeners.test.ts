@@ -1,6 +1,6 @@
-// A batch holds many requests in flight for one VU, each listening on the
-// VU's one cancellation signal: that is no leak, and a run says nothing of
-// one (Node warns past ten listeners on a signal by default).
+// A batch holds many requests in flight for one VU, all cancelled by the
+// VU's one signal if it is stopped: that is no leak, and a run says nothing
+// of one (Node warns past ten listeners on a signal by default).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
