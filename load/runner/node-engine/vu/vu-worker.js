@@ -169,8 +169,13 @@ function invoke(fn, name, arg, keepResult) {
   return { result, error, aborted, ms: Date.now() - started };
 }
 
+/** True once the runner interrupted this VU: it runs nothing more, however long its thread takes to stop. */
+function stopping() {
+  return interrupted() || Atomics.load(cells, CELL.INTERRUPT) !== 0;
+}
+
 function drainMessages() {
-  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) handle(m.message);
+  for (let m = receiveMessageOnPort(port); m && !stopping(); m = receiveMessageOnPort(port)) handle(m.message);
 }
 
 /** Runs the iteration assigned in the cells; ends it in the cells, or with a message when it threw. */
@@ -179,7 +184,7 @@ function runAssigned() {
   let bind = binds.get(id);
   // The bind message was posted before the cells were written; it can be readable a moment later.
   while (!bind) {
-    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    if (stopping()) return;
     Atomics.wait(cells, CELL.REPLY, Atomics.load(cells, CELL.REPLY), 1);
     drainMessages();
     bind = binds.get(id);
@@ -218,7 +223,7 @@ function claimArrivals(msg) {
   let inInstance = msg.iterationInInstance;
   let inScenario = msg.iterationInScenario;
   for (;;) {
-    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    if (stopping()) return;
     const arrival = claim(board);
     if (arrival === null) {
       if (finished(board)) break;
@@ -256,9 +261,11 @@ function claimArrivals(msg) {
 function serve() {
   let seen = Atomics.load(cells, CELL.SIGNAL);
   for (;;) {
-    if (Atomics.load(cells, CELL.INTERRUPT) !== 0) return;
+    if (stopping()) return;
     const signalled = Atomics.load(cells, CELL.SIGNAL);
     drainMessages();
+    // An iteration cut on a board leaves the cells saying RUNNING, with another iteration's numbers in them.
+    if (stopping()) return;
     if (Atomics.load(cells, CELL.STATE) === RUNNING) {
       runAssigned();
       continue;
