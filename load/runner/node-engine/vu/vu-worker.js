@@ -169,9 +169,9 @@ function invoke(fn, name, arg, keepResult) {
   return { result, error, aborted, ms: Date.now() - started };
 }
 
-/** True once the runner interrupted this VU: it runs nothing more, however long its thread takes to stop. */
+/** True once the runner interrupted this VU (the cell is never cleared): it runs nothing more, however long its thread takes to stop. */
 function stopping() {
-  return interrupted() || Atomics.load(cells, CELL.INTERRUPT) !== 0;
+  return Atomics.load(cells, CELL.INTERRUPT) !== 0;
 }
 
 function drainMessages() {
