@@ -6,10 +6,11 @@
 // posted the reply and raised the flag. The VU's own thread is the only
 // thing that waits, exactly as a k6 VU's goroutine does.
 //
-// The shared buffer holds two cells: [0] is raised when a reply is ready,
-// [1] when the runner interrupts the VU (a scenario's hard end). A thread
-// blocked in Atomics.wait cannot be terminated, so every wait here also
-// watches cell [1] and the runner wakes both before terminating.
+// Of the VU's shared cells (control-cells.js), REPLY is raised when a reply
+// is ready and INTERRUPT when the runner interrupts the VU (a scenario's
+// hard end). A thread blocked in Atomics.wait cannot be terminated, so
+// every wait here also watches INTERRUPT and the runner wakes both before
+// terminating.
 //
 // An interrupted iteration ends as it does in k6 when the cut falls in a
 // request: the script's own catch and finally blocks have no effect. The
@@ -18,6 +19,7 @@
 // (k6 returns from a sleep the cut falls in and lets the script run on, its
 // requests failing at once; load/scale.js allows for both.)
 import { receiveMessageOnPort } from 'node:worker_threads';
+import { CELL } from './control-cells.js';
 import { flushSamples, takeSamples } from './vu-state.js';
 
 /** @type {{ port: import('node:worker_threads').MessagePort, flag: Int32Array } | null} */
@@ -49,17 +51,17 @@ export function connectBridge(port, flagBuffer) {
  */
 export function callMain(message) {
   if (!bridge) throw new Error('the VU is not connected to the runner');
-  Atomics.store(bridge.flag, 0, 0);
+  Atomics.store(bridge.flag, CELL.REPLY, 0);
   // Samples produced so far reach the main thread with the request, while this thread waits.
   bridge.port.postMessage({ ...(/** @type {object} */ (message)), samples: takeSamples() });
   for (;;) {
-    Atomics.wait(bridge.flag, 0, 0, 1000);
-    if (Atomics.load(bridge.flag, 1) !== 0) throw interrupt();
-    if (Atomics.load(bridge.flag, 0) === 0) continue;
+    Atomics.wait(bridge.flag, CELL.REPLY, 0, 1000);
+    if (Atomics.load(bridge.flag, CELL.INTERRUPT) !== 0) throw interrupt();
+    if (Atomics.load(bridge.flag, CELL.REPLY) === 0) continue;
     const reply = receiveMessageOnPort(bridge.port);
     if (reply) return reply.message;
     // The flag can be seen a moment before the message is readable.
-    Atomics.wait(bridge.flag, 0, 1, 1);
+    Atomics.wait(bridge.flag, CELL.REPLY, 1, 1);
   }
 }
 
@@ -69,6 +71,6 @@ export function blockFor(/** @type {number} */ seconds) {
   // Samples held from earlier iterations leave before a wait the runner may cut, as they do with a request.
   if (bridge) flushSamples();
   const cells = bridge ? bridge.flag : new Int32Array(new SharedArrayBuffer(8));
-  Atomics.wait(cells, 1, 0, seconds * 1000);
-  if (Atomics.load(cells, 1) !== 0) throw interrupt();
+  Atomics.wait(cells, CELL.INTERRUPT, 0, seconds * 1000);
+  if (Atomics.load(cells, CELL.INTERRUPT) !== 0) throw interrupt();
 }
