@@ -7,7 +7,7 @@
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageInfo } from '../../../contract/provenance.ts';
-import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
+import { runScenario, ScenarioRun, START_LEAD_MS, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';
 import { MetricStore, type Sample } from './metrics.ts';
@@ -146,7 +146,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       setupData = r.result;
     }
 
-    testStartedAt = Date.now();
+    // The clock starts a moment after the VUs are told its start, so that telling them, and handing
+    // the VUs of arrival-rate scenarios that start with the test their boards, is done before the
+    // first arrival is due (executors.ts).
+    testStartedAt = Date.now() + START_LEAD_MS;
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
     const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     const deadlines = new SharedDeadlines(() => Date.now() - testStartedAt);
@@ -216,7 +219,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       clearInterval(watch);
       progress.stop();
     }
-    durationMs = Date.now() - testStartedAt;
+    durationMs = Math.max(0, Date.now() - testStartedAt);
 
     if (facts.functions.includes('teardown') && !error) {
       progress.stage('teardown');

@@ -5,7 +5,9 @@
 // scenario starting with the test and one starting later each run 4
 // arrivals, 250 ms apart, on one VU against an endpoint that answers at
 // once; only an iteration that took a quarter of a second could leave it
-// busy.
+// busy. No iteration starts before its scenario does: the test's clock
+// starts after the VUs of the first are on its board (START_LEAD_MS), never
+// the other way round.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -23,7 +25,7 @@ export const options = {
   // A sub-metric is in the summary only when a threshold names it.
   thresholds: Object.fromEntries(['first', 'later'].flatMap((s) => [['iterations{scenario:' + s + '}', ['count>=0']], ['dropped_iterations{scenario:' + s + '}', ['count>=0']]])),
 };
-export default function () { http.get(__ENV.BASE + '/' + exec.scenario.name + '/' + exec.scenario.iterationInTest); }
+export default function () { http.get(__ENV.BASE + '/' + exec.scenario.name + '/' + exec.scenario.iterationInTest + '/' + Math.floor(exec.instance.currentTestRunDuration)); }
 export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
 `;
 
@@ -52,5 +54,8 @@ test('an arrival-rate scenario’s pre-allocated VUs take its first arrivals, at
     assert.equal(m[`iterations{scenario:${s}}`].values.count, 4, `scenario ${s}: every arrival ran`);
     const seen = paths.filter((p) => p.startsWith(`/${s}/`)).map((p) => Number(p.split('/')[2])).sort((a, b) => a - b);
     assert.deepEqual(seen, [0, 1, 2, 3], `scenario ${s}: each iteration number once, the first included`);
+    const startedAt = paths.filter((p) => p.startsWith(`/${s}/`)).map((p) => Number(p.split('/')[3]));
+    const earliest = s === 'first' ? 0 : 300;
+    assert.ok(startedAt.every((ms) => ms >= earliest), `scenario ${s}: an iteration began before the scenario's start (${startedAt.join(', ')} ms into the test)`);
   }
 });
