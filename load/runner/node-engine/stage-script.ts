@@ -22,6 +22,7 @@ export const K6_MODULES: Readonly<Record<string, string>> = {
   'k6/execution': 'k6-execution.js',
   'k6/data': 'k6-data.js',
   'k6/crypto': 'k6-crypto.js',
+  'k6/timers': 'k6-timers.js',
 };
 
 export class ScriptStagingError extends Error {}

@@ -7,4 +7,5 @@ export type * as K6Metrics from './k6-metrics.js';
 export type * as K6Execution from './k6-execution.js';
 export type * as K6Data from './k6-data.js';
 export type * as K6Crypto from './k6-crypto.js';
+export type * as K6Timers from './k6-timers.js';
 export type * as Worker from './vu-worker.js';

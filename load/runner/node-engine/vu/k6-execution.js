@@ -1,43 +1,45 @@
 // The Node runner's `k6/execution`. One process is one instance, so the
-// "in test" values equal the "in instance" values.
-import { vu as state } from './vu-state.js';
+// "in test" values equal the "in instance" values. Every value is the
+// running VU's (vu-state.js current()).
+import { current } from './vu-state.js';
 
 export const scenario = {
   get name() {
-    return state.scenario ? state.scenario.name : '';
+    return current().scenario?.name ?? '';
   },
   get executor() {
-    return state.scenario ? state.scenario.executor : '';
+    return current().scenario?.executor ?? '';
   },
   get startTime() {
-    return state.scenario ? state.scenario.startTime : 0;
+    return current().scenario?.startTime ?? 0;
   },
   get progress() {
-    return state.scenario ? state.scenario.progress : 0;
+    return current().scenario?.progress ?? 0;
   },
   get iterationInInstance() {
-    return state.scenario ? state.scenario.iterationInInstance : 0;
+    return current().scenario?.iterationInInstance ?? 0;
   },
   get iterationInTest() {
-    return state.scenario ? state.scenario.iterationInTest : 0;
+    return current().scenario?.iterationInTest ?? 0;
   },
 };
 
 export const instance = {
   get iterationsCompleted() {
-    return state.instance.iterationsCompleted;
+    return current().instance.iterationsCompleted;
   },
   get iterationsInterrupted() {
-    return state.instance.iterationsInterrupted;
+    return current().instance.iterationsInterrupted;
   },
   get vusActive() {
-    return state.instance.vusActive;
+    return current().instance.vusActive;
   },
   get vusInitialized() {
-    return state.instance.vusInitialized;
+    return current().instance.vusInitialized;
   },
   get currentTestRunDuration() {
-    return state.testStartedAt ? Date.now() - state.testStartedAt : 0;
+    const startedAt = current().testStartedAt;
+    return startedAt ? Date.now() - startedAt : 0;
   },
 };
 
@@ -49,37 +51,50 @@ export const test = {
     throw Object.assign(new AbortError(reason), { fleetproofAbort: true });
   },
   get options() {
-    return state.options;
+    return current().options;
   },
 };
 
-export const vu = {
-  get idInInstance() {
-    return state.id;
-  },
-  get idInTest() {
-    return state.id;
-  },
-  get iterationInInstance() {
-    return state.iterationInInstance;
-  },
-  get iterationInScenario() {
-    return state.iterationInScenario;
-  },
-  tags: new Proxy(state.tags, {
-    set(target, key, value) {
-      target[String(key)] = String(value);
+/**
+ * A view of one of the running VU's records whose writes keep strings, as k6's do.
+ * @param {(s: import('./vu-state.js').VuState) => Record<string, string>} of
+ */
+function tagView(of) {
+  return new Proxy(/** @type {Record<string, string>} */ ({}), {
+    get: (_t, key) => of(current())[String(key)],
+    set(_t, key, value) {
+      of(current())[String(key)] = String(value);
       return true;
     },
-  }),
+    has: (_t, key) => String(key) in of(current()),
+    deleteProperty: (_t, key) => delete of(current())[String(key)],
+    ownKeys: () => Reflect.ownKeys(of(current())),
+    getOwnPropertyDescriptor: (_t, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(of(current()), key);
+      return d ? { ...d, configurable: true } : undefined;
+    },
+  });
+}
+
+export const vu = {
+  get idInInstance() {
+    return current().id;
+  },
+  get idInTest() {
+    return current().id;
+  },
+  get iterationInInstance() {
+    return current().iterationInInstance;
+  },
+  get iterationInScenario() {
+    return current().iterationInScenario;
+  },
+  tags: tagView((s) => s.tags),
   metrics: {
-    tags: new Proxy(state.tags, {
-      set(target, key, value) {
-        target[String(key)] = String(value);
-        return true;
-      },
-    }),
-    metadata: state.metadata,
+    tags: tagView((s) => s.tags),
+    get metadata() {
+      return current().metadata;
+    },
   },
 };
 

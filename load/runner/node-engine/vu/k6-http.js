@@ -1,10 +1,12 @@
-// The Node runner's `k6/http`: request, the method helpers and batch, with
-// k6's request metrics and tags. Requests are performed by the main thread
-// (undici) while this VU blocks (sync-bridge.js); a batch is sent as one
-// message and its requests run concurrently there, at most
-// options.batch/batchPerHost at a time, as in k6.
+// The Node runner's `k6/http`: request, the method helpers, batch and
+// asyncRequest, with k6's request metrics and tags. A VU thread's requests
+// are performed by the main thread (undici) while the VU blocks
+// (sync-bridge.js); a batch is sent as one message and its requests run
+// concurrently there, at most options.batch/batchPerHost at a time, as in
+// k6. An async VU (local-vus.ts) runs in the runner's thread, where nothing
+// may block: it has asyncRequest alone, performed there directly.
 import { callMain } from './sync-bridge.js';
-import { contextTags, emitRequest, vu } from './vu-state.js';
+import { contextTags, current, emitRequest } from './vu-state.js';
 import { unpackResponse } from './wire-response.js';
 
 const EXPECTED = Symbol('expectedStatuses');
@@ -26,11 +28,16 @@ export function expectedStatuses(...statuses) {
 }
 
 /** @type {ExpectedStatuses | null} */
-let defaultCallback = expectedStatuses({ min: 200, max: 399 });
+const K6_DEFAULT_CALLBACK = expectedStatuses({ min: 200, max: 399 });
 
 /** @param {ExpectedStatuses | null} callback */
 export function setResponseCallback(callback) {
-  defaultCallback = callback;
+  current().responseCallback = callback;
+}
+
+function defaultCallback() {
+  const set = /** @type {ExpectedStatuses | null | undefined} */ (current().responseCallback);
+  return set === undefined ? K6_DEFAULT_CALLBACK : set;
 }
 
 /** @param {string | number | undefined} t */
@@ -51,7 +58,7 @@ function timeoutMs(t) {
  */
 function prepare(method, url, body, params = {}) {
   /** @type {Record<string, string>} */
-  const headers = { 'User-Agent': vu.options.userAgent || 'fleetproof-node-runner', ...(params.headers || {}) };
+  const headers = { 'User-Agent': current().options.userAgent || 'fleetproof-node-runner', ...(params.headers || {}) };
   let text = null;
   if (body !== null && body !== undefined) {
     if (typeof body === 'string') text = body;
@@ -89,7 +96,7 @@ function isExpected(status, callback) {
  * @param {any} raw the main thread's reply for this request
  */
 function respond(req, raw) {
-  const callback = req.params.responseCallback === undefined ? defaultCallback : req.params.responseCallback;
+  const callback = req.params.responseCallback === undefined ? defaultCallback() : req.params.responseCallback;
   const expected = raw.status !== 0 && isExpected(raw.status, callback);
   const userTags = req.params.tags || {};
   /** @type {Record<string, string>} */
@@ -103,7 +110,7 @@ function respond(req, raw) {
   const t = raw.timings;
   emitRequest(tags, [t.duration, t.blocked, t.connecting, 0, t.sending, t.waiting, t.receiving], raw.bytes_sent, raw.bytes_received, callback ? (expected ? 0 : 1) : null);
 
-  const responseType = req.params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+  const responseType = req.params.responseType || (current().options.discardResponseBodies ? 'none' : 'text');
   const body = responseType === 'none' ? null : responseType === 'binary' ? new TextEncoder().encode(raw.body).buffer : raw.body;
   return {
     status: raw.status,
@@ -129,10 +136,19 @@ function respond(req, raw) {
   };
 }
 
+/** @param {ReturnType<typeof prepare>} r */
+const wire = (r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs });
+
+/** @param {string} what */
+function blockingCall(what) {
+  const s = current();
+  if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  if (s.local) throw new Error(`${what} blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await http.asyncRequest instead`);
+}
+
 /** @param {Array<ReturnType<typeof prepare>>} requests */
 function perform(requests) {
-  const wire = requests.map((r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs }));
-  const reply = callMain({ type: 'http', requests: wire });
+  const reply = callMain({ type: 'http', requests: requests.map(wire) });
   return requests.map((r, i) => respond(r, unpackResponse(reply.responses[i])));
 }
 
@@ -143,13 +159,45 @@ function perform(requests) {
  * @param {Params} [params]
  */
 export function request(method, url, body, params) {
-  if (vu.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  blockingCall('http.request');
   return /** @type {ReturnType<typeof respond>} */ (perform([prepare(method, url, body ?? null, params)])[0]);
+}
+
+/**
+ * k6's http.asyncRequest. An async VU's request is performed in this thread
+ * while its VU waits on the promise. When the runner interrupts the VU (the
+ * scenario's hard end), the request is cancelled and the promise never
+ * settles, so the iteration's code after it never runs, as in k6.
+ * @param {string} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @param {Params} [params]
+ * @returns {Promise<ReturnType<typeof respond>>}
+ */
+export function asyncRequest(method, url, body, params) {
+  const s = current();
+  if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  const local = s.local;
+  // Thrown, not a rejected promise: on a VU thread nothing would ever see the rejection.
+  if (!local) throw new Error('http.asyncRequest needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop');
+  const req = prepare(method, url, body ?? null, params);
+  return new Promise((resolve, reject) => {
+    local.http(wire(req), local.cancel.signal).then((raw) => {
+      if (local.interrupted) return;
+      try {
+        resolve(respond(req, raw));
+      } catch (err) {
+        reject(err);
+      }
+    }, (err) => {
+      if (!local.interrupted) reject(err);
+    });
+  });
 }
 
 /** @param {unknown[] | Record<string, unknown>} requests */
 export function batch(requests) {
-  if (vu.inInit) throw new Error('HTTP requests are not allowed in the init context');
+  blockingCall('http.batch');
   if (Array.isArray(requests)) return perform(requests.map(fromBatchEntry));
   const keys = Object.keys(requests);
   const responses = perform(keys.map((k) => fromBatchEntry(requests[k])));
@@ -171,4 +219,4 @@ export const head = (url, params) => request('HEAD', url, null, params);
 /** @param {string} url @param {unknown} [body] @param {Params} [params] */
 export const options = (url, body, params) => request('OPTIONS', url, body, params);
 
-export default { request, batch, get, post, put, patch, del, head, options, expectedStatuses, setResponseCallback };
+export default { request, asyncRequest, batch, get, post, put, patch, del, head, options, expectedStatuses, setResponseCallback };

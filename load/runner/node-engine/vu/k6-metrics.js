@@ -1,6 +1,6 @@
 // The Node runner's `k6/metrics`: Counter, Gauge, Rate and Trend whose add()
 // emits a sample with the current context's tags plus the call's own.
-import { contextTags, emit, requireInit, vu } from './vu-state.js';
+import { contextTags, current, emit, requireInit } from './vu-state.js';
 
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/;
 
@@ -16,7 +16,7 @@ class Metric {
     this.name = name;
     this.type = type;
     this.isTime = isTime;
-    vu.declaredMetrics.push({ name, type, time: isTime });
+    current().declaredMetrics.push({ name, type, time: isTime });
   }
 
   /**

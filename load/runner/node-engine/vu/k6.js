@@ -1,6 +1,6 @@
 // The Node runner's `k6` module: check, group, sleep, fail, randomSeed.
 import { blockFor } from './sync-bridge.js';
-import { contextTags, emit, vu } from './vu-state.js';
+import { contextTags, current, emit } from './vu-state.js';
 
 /**
  * @param {unknown} value
@@ -31,19 +31,21 @@ export function check(value, sets, tags = {}) {
  */
 export function group(name, fn) {
   if (name.includes('::')) throw new Error('group names cannot contain "::"');
-  const outer = vu.group;
-  vu.group = `${outer}::${name}`;
+  const s = current();
+  const outer = s.group;
+  s.group = `${outer}::${name}`;
   const started = Date.now();
   try {
     return fn();
   } finally {
     emit('group_duration', 'trend', Date.now() - started, contextTags(), true);
-    vu.group = outer;
+    s.group = outer;
   }
 }
 
 /** @param {number} seconds */
 export function sleep(seconds) {
+  if (current().local) throw new Error("sleep blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await a k6/timers setTimeout instead");
   blockFor(seconds);
 }
 
