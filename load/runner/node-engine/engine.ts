@@ -3,13 +3,15 @@
 // setup, the scenarios on their executors, teardown, threshold evaluation
 // and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
 // 99 thresholds failed, abortOnFail included, 107 script error, 108 aborted
-// by the script).
+// by the script). Synchronous functions run on VU threads (vu-pool.ts),
+// async ones on async VUs in this thread (local-vus.ts).
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageInfo } from '../../../contract/provenance.ts';
 import { runScenario, ScenarioRun, START_LEAD_MS, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';
+import { LocalScript, LocalVu, LocalVuPool, type LocalVuSetup } from './local-vus.ts';
 import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { stageScript, type StagedScript } from './stage-script.ts';
@@ -20,7 +22,7 @@ import { SharedDeadlines } from './shared-deadlines.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
 import { VirtualUser, VuPool, type IterationBind } from './vu-pool.ts';
-import { peakArrivalRate, warmUp, WARM_UP_FROM_RATE } from './warm-up.ts';
+import { peakArrivalRate, warmUp, warmUpLocal, WARM_UP_FROM_RATE } from './warm-up.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
 export const NODE_RUNNER_VERSION: string = packageInfo().version;
@@ -91,6 +93,10 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   const unwatched = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
   const initVu = new VirtualUser(0, script, env, { all: (r, cancel) => http.all(r, cancel) } as HttpService, sinks, unwatched, () => {});
   let pool: VuPool | undefined;
+  let localScript: LocalScript | undefined;
+  let localPool: LocalVuPool | undefined;
+  /** Runs setup, teardown and handleSummary when the script declares them async. */
+  let localCaller: LocalVu | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
   /** An abortOnFail threshold stopped the test: k6 exits 99 then, as for any failed threshold. */
@@ -125,22 +131,40 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       testStartedAt: Date.now(),
     };
     initVu.send(configure);
+    const isAsync = (fn: string) => facts.asyncFunctions.includes(fn);
+    const threadScenarios = scenarios.filter((s) => !isAsync(s.exec));
+    const asyncScenarios = scenarios.filter((s) => isAsync(s.exec));
+    const ids = { next: 1 };
     pool = new VuPool((id, clock, onWake) => {
       const vu = new VirtualUser(id, script, env, http, sinks, clock, onWake);
       void vu.ready.then(() => vu.send({ ...configure, testStartedAt }));
       return vu;
-    });
+    }, ids);
+    const localSetup: LocalVuSetup = { ...configure, http, samples: record, console: sinks.console };
+    if (facts.asyncFunctions.length > 0) {
+      localScript = await LocalScript.load(script, env, sinks.console);
+      const loaded = localScript;
+      localPool = new LocalVuPool((id) => new LocalVu(id, loaded, localSetup), ids);
+      localCaller = new LocalVu(0, loaded, localSetup);
+    }
     progress.stage('initialising VUs');
-    await pool.prepare(peakInitialVus(scenarios));
-    if (peakArrivalRate(scenarios) >= WARM_UP_FROM_RATE) {
+    await pool.prepare(peakInitialVus(threadScenarios));
+    localPool?.prepare(peakInitialVus(asyncScenarios));
+    if (peakArrivalRate(threadScenarios) >= WARM_UP_FROM_RATE) {
       progress.stage('warming up VUs');
       await warmUp(pool.all, http);
     }
+    if (localScript && peakArrivalRate(asyncScenarios) >= WARM_UP_FROM_RATE) {
+      progress.stage('warming up async VUs');
+      await warmUpLocal(localScript, localSetup);
+    }
+    /** setup, teardown and handleSummary run on VU 0: its thread, or an async VU when the script declares them async. */
+    const callOutside = (fn: string, arg: unknown, group: string) => (isAsync(fn) && localCaller ? localCaller : initVu).call(fn, arg, group);
 
     let setupData: unknown = null;
     if (facts.functions.includes('setup')) {
       progress.stage('setup');
-      const r = await withTimeout(initVu.call('setup', undefined, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
+      const r = await withTimeout(callOutside('setup', undefined, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
       if (r.aborted) aborted = r.aborted;
       else if (r.error) throw new Error(`setup failed: ${r.error}`);
       setupData = r.result;
@@ -151,6 +175,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     // first arrival is due (executors.ts).
     testStartedAt = Date.now() + START_LEAD_MS;
     for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
+    localSetup.testStartedAt = testStartedAt;
+    for (const vu of [...(localPool?.all ?? []), ...(localCaller ? [localCaller] : [])]) vu.startClock(testStartedAt);
     const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     const deadlines = new SharedDeadlines(() => Date.now() - testStartedAt);
     /** Each scenario's part of its iterations, posted to a VU once. */
@@ -173,8 +199,11 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     };
     if (!aborted) {
       const p = pool;
+      const local = localPool;
       const host: ExecutorHost = {
         pool: p,
+        localPool: local ?? null,
+        runsAsync: (run) => isAsync(run.config.exec),
         now: () => Date.now() - testStartedAt,
         aborted: () => aborted !== null,
         dropped: (run) => {
@@ -209,7 +238,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           return true;
         },
       };
-      progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active);
+      progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active + (local?.active ?? 0));
       const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => {
         thresholdAborted ||= aborted === null;
         aborted ??= reason;
@@ -223,7 +252,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
 
     if (facts.functions.includes('teardown') && !error) {
       progress.stage('teardown');
-      const r = await withTimeout(initVu.call('teardown', setupData, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
+      const r = await withTimeout(callOutside('teardown', setupData, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
       if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
     }
     // VUs send their samples in batches: each hands over what it still holds before anything is counted.
@@ -231,7 +260,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     verdicts = evaluateThresholds(thresholds, store, durationMs);
     const data = buildSummaryData({ store, thresholds, verdicts, trendStats, durationMs, setupData, options });
     if (facts.functions.includes('handleSummary')) {
-      const r = await initVu.call('handleSummary', data, '');
+      const r = await callOutside('handleSummary', data, '');
       if (r.error) throw new Error(`handleSummary failed: ${r.error}`);
       writeSummaryOutputs(r.result as Record<string, string>);
     } else {
@@ -241,7 +270,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     error = (err as Error).message;
   } finally {
     progress.stop();
-    await Promise.all([initVu.stop(), pool?.stopAll()]);
+    await Promise.all([initVu.stop(), pool?.stopAll(), localPool?.stopAll(), localCaller?.stop()]);
+    localScript?.unload();
     await staged.remove();
     await http.close();
     await new Promise<void>((r) => (consoleFile && !consoleFile.destroyed ? consoleFile.end(r) : r()));

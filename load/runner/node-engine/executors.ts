@@ -3,20 +3,36 @@
 // and drop those that find no free VU (dropped_iterations), initialising
 // more VUs in the background up to maxVUs, as k6 does. Every scenario has a
 // hard end (maxDuration or duration, plus gracefulStop) at which iterations
-// still running are interrupted by stopping their VU thread.
+// still running are interrupted by stopping their VU. A scenario whose
+// function is async runs on async VUs (local-vus.ts), any other on VU
+// threads (vu-pool.ts).
 import { ExecutionTuple } from '../execution-segments.ts';
+import type { LocalVu, LocalVuPool } from './local-vus.ts';
 import { hardEndMs, type ScenarioConfig } from './scenarios.ts';
 import type { VirtualUser, VuPool } from './vu-pool.ts';
 import { boardViews, closeBoard, completedOn, createBoard, publish, publishedOn, wakeFor } from './vu/arrival-board.js';
 
+type AnyVu = VirtualUser | LocalVu;
+
+/** Where a scenario takes its VUs from and gives them back. */
+interface Vus<V extends AnyVu> {
+  takeOrCreate(): Promise<V>;
+  give(vu: V): void;
+}
+
 export interface ExecutorHost {
+  /** The VU threads of the scenarios of synchronous functions. */
   pool: VuPool;
+  /** The async VUs of the scenarios of async functions, when the script has any. */
+  localPool: LocalVuPool | null;
+  /** True when the scenario's function is async. */
+  runsAsync(run: ScenarioRun): boolean;
   /** Milliseconds since the test (after setup) started. */
   now(): number;
   /** True once the test is aborted. */
   aborted(): boolean;
   /** Runs one iteration; resolves false when it failed or was interrupted. */
-  iterate(vu: VirtualUser, run: ScenarioRun, deadlineMs: number): Promise<boolean>;
+  iterate(vu: AnyVu, run: ScenarioRun, deadlineMs: number): Promise<boolean>;
   /** Puts `vu` on an arrival board until it leaves it; resolves false when the VU was stopped there. */
   claim(vu: VirtualUser, run: ScenarioRun, board: SharedArrayBuffer): Promise<boolean>;
   dropped(run: ScenarioRun): void;
@@ -53,7 +69,7 @@ export class ScenarioRun {
     readonly tuple: ExecutionTuple = ExecutionTuple.full(),
   ) {}
 
-  nextIteration(vu: VirtualUser): { inInstance: number; inTest: number; inScenario: number } {
+  nextIteration(vu: AnyVu): { inInstance: number; inTest: number; inScenario: number } {
     const inScenario = this.perVu.get(vu.id) ?? 0;
     this.perVu.set(vu.id, inScenario + 1);
     const inInstance = this.started++;
@@ -71,20 +87,20 @@ export class ScenarioRun {
   }
 }
 
-async function takeVus(host: ExecutorHost, count: number): Promise<VirtualUser[]> {
-  const vus: VirtualUser[] = [];
-  for (let i = 0; i < count; i++) vus.push(await host.pool.takeOrCreate());
+async function takeVus<V extends AnyVu>(pool: Vus<V>, count: number): Promise<V[]> {
+  const vus: V[] = [];
+  for (let i = 0; i < count; i++) vus.push(await pool.takeOrCreate());
   return vus;
 }
 
 /** per-vu-iterations, shared-iterations, constant-vus: each VU loops until its work or time is up. */
-async function closedModel(host: ExecutorHost, run: ScenarioRun): Promise<void> {
+async function closedModel<V extends AnyVu>(host: ExecutorHost, run: ScenarioRun, pool: Vus<V>): Promise<void> {
   const c = run.config;
-  const vus = await takeVus(host, c.vus);
+  const vus = await takeVus(pool, c.vus);
   const start = c.startTimeMs;
   const stopStartingAt = c.executor === 'constant-vus' ? start + c.durationMs : start + c.maxDurationMs;
   let shared = c.iterations;
-  const loop = async (vu: VirtualUser) => {
+  const loop = async (vu: V) => {
     let own = c.iterations;
     for (;;) {
       if (host.aborted() || host.now() >= stopStartingAt) break;
@@ -93,7 +109,7 @@ async function closedModel(host: ExecutorHost, run: ScenarioRun): Promise<void> 
       await host.iterate(vu, run, run.hardEnd);
       if (!vu.alive) break;
     }
-    host.pool.give(vu);
+    pool.give(vu);
   };
   await Promise.all(vus.map(loop));
 }
@@ -167,7 +183,7 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
     });
     members.set(vu, left);
   };
-  for (const vu of await takeVus(host, c.preAllocatedVUs)) join(vu);
+  for (const vu of await takeVus(host.pool, c.preAllocatedVUs)) join(vu);
   let owned = members.size;
   await sleep(c.startTimeMs - host.now());
   run.state = 'running';
@@ -207,6 +223,54 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
 }
 
 /**
+ * constant-arrival-rate, ramping-arrival-rate on async VUs. Every VU lives
+ * in this thread, so each arrival due starts its iteration here at once on
+ * a free VU, or is dropped and counted when every VU is busy, a VU being
+ * added for the next ones while fewer than maxVUs exist. The turns of the
+ * loop and the end are openModel's; an iteration still running at the hard
+ * end is interrupted by host.iterate's deadline.
+ */
+async function localArrivals(host: ExecutorHost, run: ScenarioRun, pool: LocalVuPool, clock: ArrivalClock): Promise<void> {
+  const c = run.config;
+  const end = c.startTimeMs + activeMs(c);
+  const idle = await takeVus(pool, c.preAllocatedVUs);
+  let owned = idle.length;
+  const running = new Set<Promise<void>>();
+  const start = (vu: LocalVu) => {
+    const done: Promise<void> = host.iterate(vu, run, run.hardEnd).then(() => {
+      running.delete(done);
+      if (vu.alive) idle.push(vu);
+      else owned--;
+    });
+    running.add(done);
+  };
+  await sleep(c.startTimeMs - host.now());
+  run.state = 'running';
+  let n = 0;
+  // A split test's instance runs the arrivals of its stripe, at their times in the whole test.
+  let next = clock(run.tuple.globalIndex(0));
+  while (next !== null && !host.aborted()) {
+    const now = host.now();
+    if (now >= end) break;
+    while (next !== null && c.startTimeMs + next <= now) {
+      const vu = idle.pop();
+      if (vu) start(vu);
+      else {
+        host.dropped(run);
+        if (owned < c.maxVUs) {
+          owned++;
+          idle.push(await pool.takeOrCreate());
+        }
+      }
+      next = clock(run.tuple.globalIndex(++n));
+    }
+    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
+  }
+  await Promise.all(running);
+  for (const vu of idle) pool.give(vu);
+}
+
+/**
  * Waits for the VUs to leave the board until the scenario's hard end, and
  * interrupts those still in an iteration then: the scenario ends with none
  * of its iterations running.
@@ -236,8 +300,11 @@ export async function runScenario(host: ExecutorHost, run: ScenarioRun): Promise
     return;
   }
   if (!isOpenModel(c)) run.state = 'running';
-  if (c.executor === 'constant-arrival-rate') await openModel(host, run, constantArrivals(c));
-  else if (c.executor === 'ramping-arrival-rate') await openModel(host, run, rampingArrivals(c));
-  else await closedModel(host, run);
+  const local = host.runsAsync(run) ? host.localPool : null;
+  if (host.runsAsync(run) && !local) throw new Error(`scenario ${c.name}: its function is async, and the runner has no async VUs`);
+  if (isOpenModel(c)) {
+    const clock = c.executor === 'constant-arrival-rate' ? constantArrivals(c) : rampingArrivals(c);
+    await (local ? localArrivals(host, run, local, clock) : openModel(host, run, clock));
+  } else await closedModel<AnyVu>(host, run, local ?? host.pool);
   run.state = 'done';
 }

@@ -32,6 +32,8 @@ export interface CallResult {
 export interface ScriptFacts {
   options: Record<string, unknown>;
   functions: string[];
+  /** The exported functions declared async: they run on async VUs (local-vus.ts). */
+  asyncFunctions: string[];
   metrics: { name: string; type: Sample['type']; time: boolean }[];
 }
 
@@ -302,12 +304,16 @@ export class VirtualUser {
 export class VuPool {
   private readonly free: VirtualUser[] = [];
   readonly all: VirtualUser[] = [];
-  private nextId = 1;
+
   /** Shared with every VU of the pool: until when the pool looks at their cells without being told. */
   readonly clock: PollClock = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
   private readonly promises = new Map<object, number>();
 
-  constructor(private readonly create: (id: number, clock: PollClock, onWake: () => void) => VirtualUser) {}
+  constructor(
+    private readonly create: (id: number, clock: PollClock, onWake: () => void) => VirtualUser,
+    /** Where VU ids come from, shared with the async VUs so that no two VUs of a test have one id. */
+    private readonly ids: { next: number } = { next: 1 },
+  ) {}
 
   /** Settles every iteration whose end the cells show. */
   collect(): void {
@@ -337,7 +343,7 @@ export class VuPool {
   }
 
   private spawn(): VirtualUser {
-    const vu = this.create(this.nextId++, this.clock, () => this.collect());
+    const vu = this.create(this.ids.next++, this.clock, () => this.collect());
     this.all.push(vu);
     return vu;
   }

@@ -61,7 +61,9 @@ try {
   vu.inInit = false;
   const options = script['options'] === undefined ? {} : JSON.parse(JSON.stringify(script['options']));
   const functions = Object.keys(script).filter((k) => typeof script[k] === 'function');
-  port.postMessage({ type: 'ready', options, functions, metrics: vu.declaredMetrics });
+  // The runner runs these on async VUs in its own thread (local-vus.ts), never here.
+  const asyncFunctions = functions.filter((k) => Object.prototype.toString.call(script[k]) === '[object AsyncFunction]');
+  port.postMessage({ type: 'ready', options, functions, asyncFunctions, metrics: vu.declaredMetrics });
   loaded = true;
 } catch (err) {
   port.postMessage({ type: 'failed', error: describe(err) });
@@ -157,9 +159,10 @@ function invoke(fn, name, arg, keepResult) {
     if (typeof fn !== 'function') throw new Error(`the script exports no function ${name}`);
     const value = fn(arg);
     // This thread never returns to its event loop between calls, so a promise's callbacks would run late
-    // or never, after the iteration was counted: refused, as no k6 semantics can be kept.
+    // or never, after the iteration was counted: refused, as no k6 semantics can be kept. Async functions
+    // run on the runner's async VUs instead.
     if (value !== null && typeof value === 'object' && typeof (/** @type {any} */ (value).then) === 'function') {
-      throw new Error(`${name} returned a promise: the Node runner runs a script's functions synchronously; async functions need k6`);
+      throw new Error(`${name} returned a promise without being an async function: the Node runner runs a synchronous function on a VU thread, which never returns to an event loop; declare it async`);
     }
     if (keepResult && value !== undefined) result = JSON.parse(JSON.stringify(value));
   } catch (err) {
