@@ -1,5 +1,7 @@
 // bench:load's script: one GET /version per arrival at a constant rate, the
 // same file for the Node runner and k6, so the two are compared on one target.
+// FUNCTION=async sends it from an async function with http.asyncRequest,
+// which the Node runner runs on async VUs in its own thread.
 import http from 'k6/http';
 
 export const options = {
@@ -12,6 +14,7 @@ export const options = {
       preAllocatedVUs: Number(__ENV.VUS),
       maxVUs: Number(__ENV.VUS),
       gracefulStop: '2s',
+      exec: __ENV.FUNCTION === 'async' ? 'asyncArrival' : 'default',
     },
   },
   summaryTrendStats: ['avg', 'p(99)'],
@@ -19,6 +22,10 @@ export const options = {
 
 export default function () {
   http.get(`${__ENV.TARGET}/version`);
+}
+
+export async function asyncArrival() {
+  await http.asyncRequest('GET', `${__ENV.TARGET}/version`);
 }
 
 /** @param {any} data */

@@ -10,8 +10,11 @@
 // its VU threads). First it measures what one cross-thread wake-up costs on
 // this machine (wake-round-trip.ts): the floor under the Node runner's CPU
 // per request, and the reason its figures differ most between machines.
+// Each rate is run twice per engine: from a synchronous function (http.get;
+// the Node runner's VU threads) and from an async one (http.asyncRequest;
+// its async VUs, in its own thread).
 // Knobs: BENCH_RATES (1000,2000,5000), BENCH_DURATION_S (5), BENCH_VUS (VUs
-// per 1000/s, 8).
+// per 1000/s, 8), BENCH_FUNCTIONS (sync,async).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +29,7 @@ import { measureWakeRoundTrip } from './wake-round-trip.ts';
 const RATES = (process.env['BENCH_RATES'] ?? '1000,2000,5000').split(',').map(Number);
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const VUS_PER_1000 = Number(process.env['BENCH_VUS'] ?? 8);
+const FUNCTIONS = (process.env['BENCH_FUNCTIONS'] ?? 'sync,async').split(',') as ('sync' | 'async')[];
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = join(ROOT, 'load/bench/arrivals.js');
 const SELF = fileURLToPath(import.meta.url);
@@ -104,20 +108,24 @@ async function main(): Promise<void> {
     console.log(`this machine: one cross-thread wake round trip takes ${fmt(wake.wallUs)} µs and ${fmt(wake.cpuUs)} µs of CPU; every Node runner request pays at least one (a VU thread sleeps until the main thread answers)`);
     // The reference's own code compiles in its first seconds of load; an unmeasured pass keeps whichever engine runs first from meeting it cold.
     await measure('node', { TARGET: reference.url, RATE: String(Math.min(...RATES)), DURATION_S: '2', VUS: String(VUS_PER_1000), SUMMARY: join(dir, 'warm-up.json') });
-    console.log(['engine', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''));
+    console.log(['engine', 'function', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''));
+    const perReq = (m: Measured) => m.cpu_s / Math.max(1, m.requests);
     for (const rate of RATES) {
-      const results: Partial<Record<'node' | 'k6', Measured>> = {};
-      for (const engine of k6 ? (['node', 'k6'] as const) : (['node'] as const)) {
-        const env = { TARGET: reference.url, RATE: String(rate), DURATION_S: String(DURATION_S), VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))), SUMMARY: join(dir, `${engine}-${rate}.json`) };
-        const m = await measure(engine, env);
-        results[engine] = m;
-        const row = [engine === 'node' ? 'node-runner' : 'k6', fmt(rate), fmt(m.requests / DURATION_S), fmt(m.dropped), fmt(m.test_ms / 1000, 1), m.p99_ms === null ? '-' : fmt(m.p99_ms, 2), fmt((m.cpu_s * 1e6) / Math.max(1, m.requests))];
-        console.log(row.map((c) => c.padStart(11)).join(''));
+      const results = new Map<string, Measured>();
+      for (const fn of FUNCTIONS) {
+        for (const engine of k6 ? (['node', 'k6'] as const) : (['node'] as const)) {
+          const env = { TARGET: reference.url, RATE: String(rate), DURATION_S: String(DURATION_S), VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))), FUNCTION: fn, SUMMARY: join(dir, `${engine}-${fn}-${rate}.json`) };
+          const m = await measure(engine, env);
+          results.set(`${engine} ${fn}`, m);
+          const row = [engine === 'node' ? 'node-runner' : 'k6', fn, fmt(rate), fmt(m.requests / DURATION_S), fmt(m.dropped), fmt(m.test_ms / 1000, 1), m.p99_ms === null ? '-' : fmt(m.p99_ms, 2), fmt((m.cpu_s * 1e6) / Math.max(1, m.requests))];
+          console.log(row.map((c) => c.padStart(11)).join(''));
+        }
       }
-      const { node, k6: k } = results;
-      if (node && k) {
-        const perReq = (m: Measured) => m.cpu_s / Math.max(1, m.requests);
-        console.log(`  at ${fmt(rate)}/s node-runner ÷ k6: rate achieved ${fmt(node.requests / Math.max(1, k.requests), 2)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`);
+      // Against k6 running the synchronous function, the form k6 scripts are usually written in.
+      const k = results.get('k6 sync');
+      for (const fn of FUNCTIONS) {
+        const node = results.get(`node ${fn}`);
+        if (node && k) console.log(`  at ${fmt(rate)}/s node-runner (${fn}) ÷ k6 (sync): rate achieved ${fmt(node.requests / Math.max(1, k.requests), 2)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`);
       }
     }
   } finally {
