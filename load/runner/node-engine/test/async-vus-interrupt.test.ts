@@ -7,12 +7,11 @@
 // teardown, itself async, still runs in the same thread.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
+import { startHangingServer } from './hanging-server.ts';
 
 // Both scenarios end hard at 500 ms. `hang` waits for an answer that never comes; `wait` waits on a timer
 // that would fire past the hard end (1 s after its start) but well before the teardown's request (1.5 s
@@ -43,39 +42,21 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
 `;
 
 test('async iterations past their hard end are interrupted: requests cancelled, timers cleared, nothing after the wait runs', async (t) => {
-  const open = new Set<IncomingMessage>();
-  const paths: string[] = [];
-  /** /hang requests still open when the teardown's request arrived. */
-  let openAtTeardown: number | null = null;
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? '');
-    if (req.url === '/hang') {
-      open.add(req);
-      req.socket.once('close', () => open.delete(req));
-    } else {
-      if (req.url === '/teardown') openAtTeardown = open.size;
-      res.end('ok');
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await startHangingServer(t);
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-async-interrupt-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const script = join(dir, 'interrupt.js');
   await writeFile(script, SCRIPT);
   const out = join(dir, 'summary.json');
   const consoleFile = join(dir, 'console.log');
-  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OUT: out }, consoleOutput: consoleFile, progress: () => {} });
+  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: server.base, OUT: out }, consoleOutput: consoleFile, progress: () => {} });
   assert.equal(r.error, null);
   assert.equal(r.exitCode, EXIT.ok);
-  const hung = paths.filter((p) => p === '/hang').length;
+  const hung = server.paths.filter((p) => p === '/hang').length;
   assert.ok(hung >= 1, 'the hanging scenario sent its requests');
-  assert.ok(paths.includes('/teardown'), 'the async teardown ran to its end');
-  assert.equal(openAtTeardown, 0, `${openAtTeardown} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
-  assert.deepEqual(paths.filter((p) => p === '/after-the-hard-end'), [], 'a cleared timer fired, or an iteration went on past its hard end');
+  assert.ok(server.paths.includes('/teardown'), 'the async teardown ran to its end');
+  assert.equal(server.openAtTeardown(), 0, `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
+  assert.deepEqual(server.paths.filter((p) => p === '/after-the-hard-end'), [], 'a cleared timer fired, or an iteration went on past its hard end');
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
   for (const s of ['hanging', 'waiting']) assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: an interrupted iteration was counted`);
   // The teardown's line shows an async VU's console reaches the file; the interrupted ones said nothing.

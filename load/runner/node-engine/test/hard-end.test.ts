@@ -6,12 +6,11 @@
 // first, nothing runs on past it.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
+import { startHangingServer } from './hanging-server.ts';
 
 // Scenarios ending at different hard ends, with iterations that wait past them: for an answer that never
 // comes (hang), or in a sleep after which they would make one more request (sleeper). The teardown
@@ -36,38 +35,20 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
 `;
 
 test('iterations past an arrival-rate scenario’s hard end are interrupted there, their requests cancelled', async (t) => {
-  const open = new Set<IncomingMessage>();
-  const paths: string[] = [];
-  /** Requests of the scenarios still open when the teardown's request arrived. */
-  let openAtTeardown: number | null = null;
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? '');
-    if (req.url === '/hang') {
-      open.add(req);
-      req.socket.once('close', () => open.delete(req));
-    } else {
-      if (req.url === '/teardown') openAtTeardown = open.size;
-      res.end('ok');
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await startHangingServer(t);
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-hard-end-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const script = join(dir, 'hard-end.js');
   await writeFile(script, SCRIPT);
   const out = join(dir, 'summary.json');
-  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OUT: out }, progress: () => {} });
+  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: server.base, OUT: out }, progress: () => {} });
   assert.equal(r.error, null);
   assert.equal(r.exitCode, EXIT.ok);
-  const hung = paths.filter((p) => p === '/hang').length;
+  const hung = server.paths.filter((p) => p === '/hang').length;
   assert.ok(hung >= 4, `each hanging scenario started its two VUs' iterations (${hung} requests)`);
-  assert.ok(paths.includes('/teardown'), 'the teardown ran');
-  assert.equal(openAtTeardown, 0, `${openAtTeardown} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
-  assert.deepEqual(paths.filter((p) => p === '/after-the-hard-end'), [], 'an iteration went on past its hard end');
+  assert.ok(server.paths.includes('/teardown'), 'the teardown ran');
+  assert.equal(server.openAtTeardown(), 0, `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
+  assert.deepEqual(server.paths.filter((p) => p === '/after-the-hard-end'), [], 'an iteration went on past its hard end');
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
   for (const s of ['a', 'b', 'c', 'd']) assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: no iteration completed`);
 });
