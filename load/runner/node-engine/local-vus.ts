@@ -107,11 +107,6 @@ function openIn(scriptDir: string) {
   };
 }
 
-/** True for an `async function` (or async method or arrow). */
-export function isAsyncFunction(fn: unknown): boolean {
-  return typeof fn === 'function' && Object.prototype.toString.call(fn) === '[object AsyncFunction]';
-}
-
 export class LocalVu {
   readonly state: VuState;
   iterationInInstance = 0;
