@@ -142,7 +142,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     }, ids);
     const localSetup: LocalVuSetup = { ...configure, http, samples: record, console: sinks.console };
     if (facts.asyncFunctions.length > 0) {
-      localScript = await LocalScript.load(script, env, sinks.console);
+      localScript = await LocalScript.load(script, env);
       const loaded = localScript;
       localPool = new LocalVuPool((id) => new LocalVu(id, loaded, localSetup), ids);
       localCaller = new LocalVu(0, loaded, localSetup);

@@ -12,14 +12,14 @@
 // exec.vu.idInTest; sync http calls and sleep() are refused there, as they
 // would stop every VU; and a function's own CPU time delays the other VUs
 // of this thread, where a VU thread would run beside them.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import type { HttpService } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type { CallResult, IterationBind, IterationNumbers, ScriptFiles } from './vu-pool.ts';
 import { asyncRequest } from './vu/k6-http.js';
+import { openIn } from './vu/k6-open.js';
 import { expandSamples } from './vu/request-samples.js';
 import { current, newVuState, runAs, vu as initContext, type VuState } from './vu/vu-state.js';
 
@@ -39,17 +39,21 @@ const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 /**
  * The script loaded in this thread, with k6's globals for the async VUs:
  * __ENV, __VU and __ITER (the running VU's), open() and a console that
- * writes what an async VU logs to the test's console output. The globals are
+ * writes what an async VU logs to its VU's console (the test's console
+ * output). The globals are
  * this thread's, so one test at a time loads a script here; unload() puts
  * back what was there.
  */
 export class LocalScript {
   private static loaded = false;
-  private readonly restore: (() => void)[] = [];
 
-  private constructor(readonly exports: Record<string, unknown>) {}
+  private constructor(
+    readonly exports: Record<string, unknown>,
+    /** Puts back the globals and the console; called once. */
+    private undo: (() => void) | null,
+  ) {}
 
-  static async load(files: ScriptFiles, env: Record<string, string>, output: (level: string, text: string) => void): Promise<LocalScript> {
+  static async load(files: ScriptFiles, env: Record<string, string>): Promise<LocalScript> {
     if (LocalScript.loaded) throw new Error('another test runs async VUs in this thread');
     LocalScript.loaded = true;
     const globals: Record<string, PropertyDescriptor> = {
@@ -84,9 +88,7 @@ export class LocalScript {
     try {
       const exports = (await import(pathToFileURL(files.modulePath).href)) as Record<string, unknown>;
       importing = false;
-      const script = new LocalScript(exports);
-      script.restore.push(undo);
-      return script;
+      return new LocalScript(exports, undo);
     } catch (err) {
       undo();
       throw err;
@@ -94,17 +96,9 @@ export class LocalScript {
   }
 
   unload(): void {
-    for (const undo of this.restore.splice(0)) undo();
+    this.undo?.();
+    this.undo = null;
   }
-}
-
-function openIn(scriptDir: string) {
-  return (path: string, mode?: string) => {
-    if (!current().inInit) throw new Error('open() is only available in the init context');
-    const file = isAbsolute(path) ? path : resolve(scriptDir, path.startsWith('file://') ? fileURLToPath(path) : path);
-    const bytes = readFileSync(file);
-    return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
-  };
 }
 
 export class LocalVu {

@@ -6,9 +6,8 @@
 // Atomics.wait for the next command, an iteration assigned in the shared
 // cells (control-cells.js) or a message, which it takes with
 // receiveMessageOnPort.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { connectBridge, interrupted } from './sync-bridge.js';
@@ -16,6 +15,7 @@ import { CELL, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './control-cells.
 import { boardViews, claim, finished, markEnded, sleepOnBoard } from './arrival-board.js';
 import { takeSamples, vu } from './vu-state.js';
 import { request } from './k6-http.js';
+import { openIn } from './k6-open.js';
 
 /** @type {{ scriptPath: string, modulePath: string, vuId: number, env: Record<string, string>, port: import('node:worker_threads').MessagePort, flag: SharedArrayBuffer, polled: SharedArrayBuffer, polledBase: number }} */
 const data = workerData;
@@ -41,16 +41,7 @@ Object.assign(globalThis, {
   __ENV: { ...data.env },
   __VU: data.vuId,
   __ITER: 0,
-  /**
-   * @param {string} path relative to the script, or absolute
-   * @param {string} [mode] 'b' for an ArrayBuffer
-   */
-  open(path, mode) {
-    if (!vu.inInit) throw new Error('open() is only available in the init context');
-    const file = isAbsolute(path) ? path : resolve(scriptDir, path.startsWith('file://') ? fileURLToPath(path) : path);
-    const bytes = readFileSync(file);
-    return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
-  },
+  open: openIn(scriptDir),
 });
 
 /** @type {Record<string, unknown>} */
