@@ -19,6 +19,7 @@ import type { HttpService } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type { CallResult, IterationBind, IterationNumbers, ScriptFiles } from './vu-pool.ts';
 import { asyncRequest } from './vu/k6-http.js';
+import { forgetSharedArrays } from './vu/k6-data.js';
 import { openIn } from './vu/k6-open.js';
 import { expandSamples } from './vu/request-samples.js';
 import { current, newVuState, runAs, vu as initContext, type VuState } from './vu/vu-state.js';
@@ -56,6 +57,7 @@ export class LocalScript {
   static async load(files: ScriptFiles, env: Record<string, string>): Promise<LocalScript> {
     if (LocalScript.loaded) throw new Error('another test runs async VUs in this thread');
     LocalScript.loaded = true;
+    forgetSharedArrays();
     const globals: Record<string, PropertyDescriptor> = {
       __ENV: { value: { ...env }, writable: true },
       __VU: { get: () => current().id },
@@ -70,6 +72,7 @@ export class LocalScript {
         else delete (globalThis as Record<string, unknown>)[k];
       }
       for (const [level, fn] of originalConsole) console[level] = fn;
+      forgetSharedArrays();
       LocalScript.loaded = false;
     };
     for (const [k, d] of Object.entries(globals)) Object.defineProperty(globalThis, k, { ...d, configurable: true });
