@@ -14,15 +14,14 @@
 // of this thread, where a VU thread would run beside them.
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { format } from 'node:util';
 import type { HttpService } from './http-service.ts';
 import type { Sample } from './metrics.ts';
 import type { CallResult, IterationBind, IterationNumbers, ScriptFiles } from './vu-pool.ts';
 import { asyncRequest } from './vu/k6-http.js';
-import { forgetSharedArrays } from './vu/k6-data.js';
 import { openIn } from './vu/k6-open.js';
 import { expandSamples } from './vu/request-samples.js';
-import { current, newVuState, runAs, vu as initContext, type VuState } from './vu/vu-state.js';
+import { holdScriptGlobals, releaseScriptGlobals } from './script-globals.ts';
+import { newVuState, runAs, type ScriptContext, type VuState } from './vu/vu-state.js';
 
 /** What every async VU of a test shares: the options' view of the test and where its output goes. */
 export interface LocalVuSetup {
@@ -35,72 +34,39 @@ export interface LocalVuSetup {
   console(level: string, text: string): void;
 }
 
-const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
-
 /**
- * The script loaded in this thread, with k6's globals for the async VUs:
- * __ENV, __VU and __ITER (the running VU's), open() and a console that
- * writes what an async VU logs to its VU's console (the test's console
- * output). The globals are
- * this thread's, so one test at a time loads a script here; unload() puts
- * back what was there.
+ * A test's script loaded in this thread for its async VUs, with k6's globals
+ * (script-globals.ts) answering for it while its code runs. Its init code
+ * runs in an init context of its own, so several tests may load their
+ * scripts here at once, each with its own __ENV and SharedArrays.
  */
 export class LocalScript {
-  private static loaded = false;
+  private unloaded = false;
 
   private constructor(
     readonly exports: Record<string, unknown>,
-    /** Puts back the globals and the console; called once. */
-    private undo: (() => void) | null,
+    readonly context: ScriptContext,
   ) {}
 
   static async load(files: ScriptFiles, env: Record<string, string>): Promise<LocalScript> {
-    if (LocalScript.loaded) throw new Error('another test runs async VUs in this thread');
-    LocalScript.loaded = true;
-    forgetSharedArrays();
-    const globals: Record<string, PropertyDescriptor> = {
-      __ENV: { value: { ...env }, writable: true },
-      __VU: { get: () => current().id },
-      __ITER: { get: () => current().iterationInScenario },
-      open: { value: openIn(dirname(files.scriptPath)), writable: true },
-    };
-    const previous = new Map(Object.keys(globals).map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
-    const originalConsole = CONSOLE_LEVELS.map((level) => [level, console[level]] as const);
-    const undo = () => {
-      for (const [k, d] of previous) {
-        if (d) Object.defineProperty(globalThis, k, d);
-        else delete (globalThis as Record<string, unknown>)[k];
-      }
-      for (const [level, fn] of originalConsole) console[level] = fn;
-      forgetSharedArrays();
-      LocalScript.loaded = false;
-    };
-    for (const [k, d] of Object.entries(globals)) Object.defineProperty(globalThis, k, { ...d, configurable: true });
-    let importing = true;
-    for (const [level, original] of originalConsole) {
-      console[level] = (...args: unknown[]) => {
-        const s = current();
-        // The script's init code ran on VU 0's thread already, which printed what it logs.
-        if (s === initContext) {
-          if (!importing) original.apply(console, args);
-          return;
-        }
-        if (!s.local?.interrupted) s.local?.console(level, format(...args));
-      };
-    }
+    const context: ScriptContext = { env: { ...env }, open: openIn(dirname(files.scriptPath)), sharedArrays: new Map() };
+    const init = newVuState(0);
+    init.script = context;
+    holdScriptGlobals();
     try {
-      const exports = (await import(pathToFileURL(files.modulePath).href)) as Record<string, unknown>;
-      importing = false;
-      return new LocalScript(exports, undo);
+      // Module code, and what it awaits, runs as this test's init context.
+      const exports = (await runAs(init, () => import(pathToFileURL(files.modulePath).href))) as Record<string, unknown>;
+      return new LocalScript(exports, context);
     } catch (err) {
-      undo();
+      releaseScriptGlobals();
       throw err;
     }
   }
 
   unload(): void {
-    this.undo?.();
-    this.undo = null;
+    if (this.unloaded) return;
+    this.unloaded = true;
+    releaseScriptGlobals();
   }
 }
 
@@ -117,6 +83,7 @@ export class LocalVu {
   ) {
     const state = newVuState(id);
     state.inInit = false;
+    state.script = script.context;
     state.options = setup.options;
     state.testTags = setup.testTags;
     state.systemTags = setup.systemTags ? new Set(setup.systemTags) : null;

@@ -42,6 +42,16 @@ import { requestRecord } from './request-samples.js';
  * @property {boolean} interrupted set once; from then on nothing of the VU's runs or reports
  */
 
+/**
+ * In the runner's thread, what the async VUs and the init context of one
+ * test share: k6's globals that belong to the script (script-globals.ts),
+ * and the SharedArrays it built. Several tests may run there at once.
+ * @typedef {object} ScriptContext
+ * @property {Record<string, string>} env the test's __ENV
+ * @property {(path: string, mode?: string) => string | ArrayBuffer} open open() relative to the test's script
+ * @property {Map<string, readonly unknown[]>} sharedArrays
+ */
+
 /** @param {number} id */
 export function newVuState(id) {
   return {
@@ -74,6 +84,8 @@ export function newVuState(id) {
     responseCallback: undefined,
     /** @type {LocalPart | null} */
     local: null,
+    /** @type {ScriptContext | null} the test's, in the runner's thread; null on a VU thread */
+    script: null,
   };
 }
 
