@@ -92,6 +92,11 @@ export async function stageScript(scriptPath: string): Promise<StagedScript> {
       await writeFile(staged(file), source);
       pending.push(...local);
     }
+    // k6 scripts are ES modules. Said so for the whole copy, every loader
+    // takes them as such: plain Node would detect it, but tsx's loader (the
+    // runner's thread, when fleetproof runs from its TypeScript sources)
+    // takes a .js file outside a "type": "module" package for CommonJS.
+    await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
   } catch (err) {
     await rm(root, { recursive: true, force: true });
     throw err;
