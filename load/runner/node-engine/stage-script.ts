@@ -62,7 +62,11 @@ function inertRanges(source: string): [number, number][] {
   return ranges;
 }
 
-function rewrite(source: string, file: string, local: Set<string>): string {
+/**
+ * @param stagedUrl where a local module's copy is, for an absolute specifier:
+ * it would name the original, whose k6 imports Node cannot resolve
+ */
+function rewrite(source: string, file: string, local: Set<string>, stagedUrl: (path: string) => string): string {
   const inert = inertRanges(source);
   return source.replace(SPECIFIER, (whole, lead: string, quote: string, specifier: string, offset: number) => {
     if (inert.some(([from, to]) => offset >= from && offset <= to)) return whole;
@@ -70,8 +74,12 @@ function rewrite(source: string, file: string, local: Set<string>): string {
     if (shim) return `${lead}${quote}${pathToFileURL(join(SHIM_DIR, shim)).href}${quote}`;
     if (specifier.startsWith('k6/')) throw new ScriptStagingError(`${file}: the Node runner does not provide ${specifier}; run this script with k6`);
     if (/^https?:\/\//.test(specifier)) throw new ScriptStagingError(`${file}: remote module ${specifier}: the Node runner loads local files only`);
-    if (specifier.startsWith('.') || specifier.startsWith('/')) local.add(resolve(dirname(file), specifier));
-    else if (specifier.startsWith('file:')) local.add(fileURLToPath(specifier));
+    if (specifier.startsWith('.')) local.add(resolve(dirname(file), specifier));
+    else if (specifier.startsWith('/') || specifier.startsWith('file:')) {
+      const path = specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier;
+      local.add(path);
+      return `${lead}${quote}${stagedUrl(path)}${quote}`;
+    }
     return whole;
   });
 }
@@ -87,7 +95,7 @@ export async function stageScript(scriptPath: string): Promise<StagedScript> {
       if (done.has(file)) continue;
       done.add(file);
       const local = new Set<string>();
-      const source = rewrite(await readFile(file, 'utf8'), file, local);
+      const source = rewrite(await readFile(file, 'utf8'), file, local, (path) => pathToFileURL(staged(path)).href);
       await mkdir(dirname(staged(file)), { recursive: true });
       await writeFile(staged(file), source);
       pending.push(...local);
