@@ -212,9 +212,11 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         },
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
-          vu.iterationInInstance++;
           const c = run.config;
-          const outcome = await deadlines.race(vu.iterate(bindOf(run), { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress: run.progressAt(Date.now() - testStartedAt) }), deadline);
+          // The VU takes its number (exec.vu.iterationInInstance, from 0 as in k6) as the iteration starts.
+          const running = vu.iterate(bindOf(run), { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress: run.progressAt(Date.now() - testStartedAt) });
+          vu.iterationInInstance++;
+          const outcome = await deadlines.race(running, deadline);
           if (outcome === 'interrupted') {
             run.interrupted++;
             await vu.stop();

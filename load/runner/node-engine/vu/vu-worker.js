@@ -229,7 +229,7 @@ function claimArrivals(msg) {
     Atomics.store(cells, CELL.STATE, RUNNING);
     vu.scenario = { ...bind.scenario, progress: arrival.progress, iterationInInstance: arrival.index, iterationInTest: arrival.inTest };
     vu.iterationInScenario = inScenario++;
-    vu.iterationInInstance = ++inInstance;
+    vu.iterationInInstance = inInstance++;
     vu.group = bind.group;
     /** @type {any} */ (globalThis).__ITER = vu.iterationInScenario;
     const { error, aborted, ms } = invoke(script[bind.fn], bind.fn, bind.arg, false);
