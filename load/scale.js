@@ -37,22 +37,23 @@ export const options = buildOptions(plan);
  * Runs one qualification phase and journals its wall time, from which the
  * report derives the phase's throughput.
  * @param {string} phase
- * @param {() => void} flow
+ * @param {() => Promise<void>} flow
  */
-function timed(phase, flow) {
-  if (previousPhase(phase) === 'retry_storm') restoreStormPolicy(data, registryClient(plan, 'retry_storm'));
-  if (previousPhase(phase) === 'noisy_tenant') restoreNoisyPolicy(data, registryClient(plan, 'noisy_tenant'));
+async function timed(phase, flow) {
+  if (previousPhase(phase) === 'retry_storm') await restoreStormPolicy(data, registryClient(plan, 'retry_storm'));
+  if (previousPhase(phase) === 'noisy_tenant') await restoreNoisyPolicy(data, registryClient(plan, 'noisy_tenant'));
   const started = Date.now();
   const cutAt = exec.scenario.startTime + budgetS(plan.profile.phases.find((p) => p.name === phase) || {}) * 1000;
   let completed = false;
   try {
-    flow();
+    await flow();
     completed = true;
   } finally {
-    // A phase cut at its budget journals nothing; one that threw journals
-    // completed: false. Past the budget the phase was cut even when it runs
-    // on: k6 returns from a sleep the cut fell in and fails every request
-    // after it at once, and what the flow then saw is not the registry's doing.
+    // A phase cut at its budget journals nothing: the engine stops its
+    // iteration at whatever it awaits, and no code of it runs after that.
+    // One that threw journals completed: false. Past the budget the phase
+    // counts as cut even when it finished: what the flow saw then was no
+    // longer a phase running on its own.
     if (Date.now() < cutAt) journal({ k: 'phase', phase, started, ms: Date.now() - started, completed });
   }
 }
@@ -64,56 +65,56 @@ function previousPhase(phase) {
   return at > 0 ? names[at - 1] : null;
 }
 
-export function setup() {
+export async function setup() {
   const started = Date.now();
-  const result = seedDataset(plan, data, params('seed'));
+  const result = await seedDataset(plan, data, params('seed'));
   // The seeding instance measured from its first write to its last acknowledged one; the others waited.
   const ms = result.seeded_records > 0 ? result.seed_ms : Date.now() - started;
   journal({ k: 'phase', phase: 'seed', started: Date.now() - ms, ms, completed: true });
   return result;
 }
 
-export function versionRolloutPhase() {
-  timed('version_rollout', () => versionRollout(plan, data));
+export async function versionRolloutPhase() {
+  await timed('version_rollout', () => versionRollout(plan, data));
 }
-export function noisyTenantPhase() {
-  timed('noisy_tenant', () => noisyTenant(plan, data, params('noisy_tenant')));
+export async function noisyTenantPhase() {
+  await timed('noisy_tenant', () => noisyTenant(plan, data, params('noisy_tenant')));
 }
-export function retryStormPhase() {
-  timed('retry_storm', () => retryStorm(plan, data, params('retry_storm')));
+export async function retryStormPhase() {
+  await timed('retry_storm', () => retryStorm(plan, data, params('retry_storm')));
 }
-export function catalogWalkPhase() {
-  timed('catalog_walk', () => catalogWalk(plan, data, params('catalog_walk')));
+export async function catalogWalkPhase() {
+  await timed('catalog_walk', () => catalogWalk(plan, data, params('catalog_walk')));
 }
-export function parallelCatalogPhase() {
-  timed('parallel_catalog', () => parallelCatalog(plan, data, params('parallel_catalog')));
+export async function parallelCatalogPhase() {
+  await timed('parallel_catalog', () => parallelCatalog(plan, data, params('parallel_catalog')));
 }
-export function concurrentRoutesPhase() {
-  timed('concurrent_routes', () => concurrentRoutes(plan, data, params('concurrent_routes')));
+export async function concurrentRoutesPhase() {
+  await timed('concurrent_routes', () => concurrentRoutes(plan, data, params('concurrent_routes')));
 }
-export function retryRotationPhase() {
-  timed('retry_rotation', () => retryRotation(plan, data, params('retry_rotation'), params('concurrent_routes')));
+export async function retryRotationPhase() {
+  await timed('retry_rotation', () => retryRotation(plan, data, params('retry_rotation'), params('concurrent_routes')));
 }
-export function leaseChurnPhase() {
-  timed('lease_churn', () => leaseChurn(plan, data, params('lease_churn')));
+export async function leaseChurnPhase() {
+  await timed('lease_churn', () => leaseChurn(plan, data, params('lease_churn')));
 }
-export function sustainedRoutesPhase() {
-  sustainedRoute(plan, data);
+export async function sustainedRoutesPhase() {
+  await sustainedRoute(plan, data);
 }
-export function sustainedCatalogPhase() {
-  sustainedCatalog(plan, data, params('sustained_catalog'));
+export async function sustainedCatalogPhase() {
+  await sustainedCatalog(plan, data, params('sustained_catalog'));
 }
-export function heartbeatsPhase() {
-  heartbeat(plan, data);
+export async function heartbeatsPhase() {
+  await heartbeat(plan, data);
 }
-export function sustainedLeaseChurnPhase() {
-  sustainedLeaseChurn(plan, data, params('sustained_lease_churn'));
+export async function sustainedLeaseChurnPhase() {
+  await sustainedLeaseChurn(plan, data, params('sustained_lease_churn'));
 }
-export function replicaMonitorPhase() {
-  replicaMonitor(plan, data);
+export async function replicaMonitorPhase() {
+  await replicaMonitor(plan, data);
 }
-export function breakpointRoutesPhase() {
-  sustainedRoute(plan, data, BREAKPOINT_PHASE, exec.scenario.name);
+export async function breakpointRoutesPhase() {
+  await sustainedRoute(plan, data, BREAKPOINT_PHASE, exec.scenario.name);
 }
 
 /** @param {any} summaryData */

@@ -12,7 +12,7 @@ import { verify } from '../lib/verify.js';
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function catalogWalk(plan, data, params) {
+export async function catalogWalk(plan, data, params) {
   const phase = 'catalog_walk';
   const client = registryClient(plan, phase);
   const limit = params['page_limit'] || 50;
@@ -25,7 +25,7 @@ export function catalogWalk(plan, data, params) {
   /** @type {string | null} */
   let cursor = null;
   do {
-    const res = send(client.catalog(1, limit, cursor));
+    const res = await send(client.catalog(1, limit, cursor));
     if (!expectResponse(res, ['200'])) break;
     const page = bodyOf(res);
     pages++;
@@ -48,14 +48,14 @@ export function catalogWalk(plan, data, params) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function parallelCatalog(plan, data, params) {
+export async function parallelCatalog(plan, data, params) {
   const phase = 'parallel_catalog';
   const client = registryClient(plan, phase);
   const limit = params['page_limit'] || 50;
   const tenants = Math.min(data.dimensions.tenants, params['tenants'] || 32);
   const requests = [];
   for (let k = 1; k <= tenants; k++) requests.push(client.catalog(k, limit));
-  const responses = sendAll(requests);
+  const responses = await sendAll(requests);
   journalLatencies(phase, 'catalog', responses.map((r) => r.timings.duration));
   let right = 0;
   responses.forEach((res, i) => {

@@ -1,5 +1,5 @@
 // Phase `concurrent_routes`: `routes` fresh actions of tenant 1 for its
-// primary capability, all in flight at once (http.batch) and all held until
+// primary capability, all in flight at once and all held until
 // every one is answered. Their latencies carry the route p99 threshold and
 // their count over the batch's wall time the throughput threshold. With all
 // reservations held: every eligible replica is used when there are at least
@@ -31,8 +31,8 @@ export function concurrentRouteId(runId, iteration, i) {
  * @param {ReturnType<typeof registryClient>} client
  * @param {string[]} replicaIds
  */
-function readReplicas(client, replicaIds) {
-  return sendAll(replicaIds.map((id) => client.replica(id)), 100).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+async function readReplicas(client, replicaIds) {
+  return (await sendAll(replicaIds.map((id) => client.replica(id)), 100)).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
 }
 
 /**
@@ -45,8 +45,8 @@ function readReplicas(client, replicaIds) {
  * @param {string[]} replicaIds
  * @param {number} count
  */
-function openConnections(client, replicaIds, count) {
-  if (replicaIds.length > 0) sendAll(Array.from({ length: count }, (_, i) => client.replica(/** @type {string} */ (replicaIds[i % replicaIds.length]))));
+async function openConnections(client, replicaIds, count) {
+  if (replicaIds.length > 0) await sendAll(Array.from({ length: count }, (_, i) => client.replica(/** @type {string} */ (replicaIds[i % replicaIds.length]))));
 }
 
 /**
@@ -54,7 +54,7 @@ function openConnections(client, replicaIds, count) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function concurrentRoutes(plan, data, params) {
+export async function concurrentRoutes(plan, data, params) {
   const client = registryClient(plan, PHASE);
   const count = params['routes'] || 500;
   const spreadLimit = params['max_spread'] ?? 3;
@@ -64,9 +64,9 @@ export function concurrentRoutes(plan, data, params) {
 
   const requests = [];
   for (let i = 0; i < count; i++) requests.push(client.resolve(1, concurrentRouteId(plan.run_id, iteration, i), cap));
-  openConnections(client, eligible, count);
+  await openConnections(client, eligible, count);
   const started = Date.now();
-  const responses = sendAll(requests);
+  const responses = await sendAll(requests);
   const wallMs = Math.max(1, Date.now() - started);
   routeThroughput.add((count * 1000) / wallMs, { phase: PHASE });
   journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
@@ -94,7 +94,7 @@ export function concurrentRoutes(plan, data, params) {
   const capacity = data.dimensions.replica_capacity;
   verify(PHASE, '05 concurrent routes: no replica holds more than its capacity', counts.every((c) => c <= capacity));
 
-  const replicas = readReplicas(client, eligible);
+  const replicas = await readReplicas(client, eligible);
   let agree = 0;
   replicas.forEach((r, i) => {
     if (!r) return;
@@ -103,8 +103,8 @@ export function concurrentRoutes(plan, data, params) {
   });
   verify(PHASE, "06 concurrent routes: the registry's active_assignments match the routes held", agree === eligible.length, `${agree} of ${eligible.length}`);
 
-  const released = settleAll(client, assignments, () => 1, 'completed');
+  const released = await settleAll(client, assignments, () => 1, 'completed');
   verify(PHASE, '07 concurrent routes: every route settles', released === assignments.length);
-  const after = readReplicas(client, eligible);
+  const after = await readReplicas(client, eligible);
   verify(PHASE, '08 concurrent routes: active assignments back to 0', after.every((r) => r && r.active_assignments === 0));
 }

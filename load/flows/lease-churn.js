@@ -30,14 +30,14 @@ const LAPSED_MS = 60 * 1000;
  * @param {{ id: string, revision: number }[]} replicas
  * @param {(r: { id: string, revision: number }) => import('../../contract/records.ts').HealthReport} report
  */
-function reportHealth(plan, client, replicas, report) {
+async function reportHealth(plan, client, replicas, report) {
   const items = replicas.map((r) => ({ op: 'report_health', id: r.id, report: report(r) }));
   const chunks = bySize(items, bodyLimitOf(plan), 1000);
   /** @type {string[]} */
   const applied = [];
   /** @type {string[]} */
   const unknown = [];
-  sendAll(chunks.map((chunk) => client.batch(/** @type {any} */ (chunk))), 4).forEach((res, c) => {
+  (await sendAll(chunks.map((chunk) => client.batch(/** @type {any} */ (chunk))), 4)).forEach((res, c) => {
     const ids = /** @type {{ id: string }[]} */ (chunks[c]).map((item) => item.id);
     if (indeterminate(res)) unknown.push(...ids);
     for (const x of batchResults(res)) {
@@ -56,10 +56,10 @@ function reportHealth(plan, client, replicas, report) {
  * @param {ReturnType<typeof registryClient>} client
  * @param {number} limit
  */
-function expireUntilDone(client, limit) {
+async function expireUntilDone(client, limit) {
   let total = 0;
   for (let calls = 0; calls < 100000; calls++) {
-    const res = send(client.expire(limit));
+    const res = await send(client.expire(limit));
     if (!expectResponse(res, ['200'])) return { total, done: false };
     const expired = bodyOf(res).expired;
     total += expired;
@@ -79,11 +79,11 @@ function expireUntilDone(client, limit) {
  * @param {{ id: string, revision: number }[]} replicas
  * @param {{ revision: number, capacity: number, batch: number, check: string }} how `revision` is added to each replica's
  */
-export function lapseAndExpire(plan, client, phase, replicas, how) {
+export async function lapseAndExpire(plan, client, phase, replicas, how) {
   journal({ k: 'may_go_offline', phase, ids: replicas.map((r) => r.id) });
-  const lapse = reportHealth(plan, client, replicas, (r) => ({ health_revision: r.revision + how.revision, status: 'ready', lease_expires_at: new Date(Date.now() - LAPSED_MS).toISOString(), capacity: how.capacity }));
+  const lapse = await reportHealth(plan, client, replicas, (r) => ({ health_revision: r.revision + how.revision, status: 'ready', lease_expires_at: new Date(Date.now() - LAPSED_MS).toISOString(), capacity: how.capacity }));
   verify(phase, how.check, replicas.length > 0 && lapse.applied.length === replicas.length, replicas.length > 0 ? `${lapse.applied.length} of ${replicas.length} applied, ${lapse.unknown.length} without an answer` : 'no replica to churn');
-  const expiry = expireUntilDone(client, how.batch);
+  const expiry = await expireUntilDone(client, how.batch);
   expiredReplicas.add(expiry.total, { phase });
   if (expiry.done) journal({ k: 'offline', phase, ids: lapse.applied });
   return expiry.total;
@@ -94,15 +94,15 @@ export function lapseAndExpire(plan, client, phase, replicas, how) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function leaseChurn(plan, data, params) {
+export async function leaseChurn(plan, data, params) {
   const client = registryClient(plan, PHASE);
   const chosen = qualificationChurn(plan, data);
   const capacity = data.dimensions.replica_capacity;
   const stamp = (/** @type {number} */ ms) => new Date(ms).toISOString();
-  const renewed = reportHealth(plan, client, chosen, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: stamp(Date.now() + 2 * HOUR_MS), capacity }));
+  const renewed = await reportHealth(plan, client, chosen, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: stamp(Date.now() + 2 * HOUR_MS), capacity }));
   verify(PHASE, `01 lease churn: ${chosen.length} leases renewed`, renewed.applied.length === chosen.length, `${renewed.applied.length} renewed`);
-  const total = lapseAndExpire(plan, client, PHASE, chosen, { revision: 2, capacity, batch: params['batch'] || 200, check: `02 lease churn: ${chosen.length} leases reported expired` });
+  const total = await lapseAndExpire(plan, client, PHASE, chosen, { revision: 2, capacity, batch: params['batch'] || 200, check: `02 lease churn: ${chosen.length} leases reported expired` });
   verify(PHASE, `03 lease churn: lease expiry took at least ${chosen.length} replicas offline`, total >= chosen.length, `${total} expired`);
-  const after = sendAll(chosen.map((r) => client.replica(r.id)), 100).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  const after = (await sendAll(chosen.map((r) => client.replica(r.id)), 100)).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
   verify(PHASE, '04 lease churn: every churned replica is offline with no assignments', after.every((r) => r && r.status === 'offline' && r.active_assignments === 0));
 }

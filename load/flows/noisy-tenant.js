@@ -1,5 +1,5 @@
 // Phase `noisy_tenant`: with the tenant scope limited to `tenant_limit`, one
-// tenant fires `noisy_requests` resolves at once (http.batch, so they are in
+// tenant fires `noisy_requests` resolves at once (all in
 // flight together and the admitted ones hold their reservations) while a
 // second tenant sends `healthy_requests`. Exactly tenant_limit noisy requests
 // are admitted, the rest are CAPACITY_EXCEEDED with scope tenant, and the
@@ -22,8 +22,8 @@ const PHASE = 'noisy_tenant';
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {ReturnType<typeof registryClient>} client
  */
-export function restoreNoisyPolicy(data, client) {
-  const res = send(client.putPolicy(data.builders.policy(data.ids.policy, { revision: 3 })));
+export async function restoreNoisyPolicy(data, client) {
+  const res = await send(client.putPolicy(data.builders.policy(data.ids.policy, { revision: 3 })));
   verify(PHASE, '06 noisy tenant: tenant unlimited again (revision 3)', expectResponse(res, ['200']));
 }
 
@@ -32,20 +32,20 @@ export function restoreNoisyPolicy(data, client) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function noisyTenant(plan, data, params) {
+export async function noisyTenant(plan, data, params) {
   const client = registryClient(plan, PHASE);
   const limit = params['tenant_limit'] || 4;
   const noisy = params['noisy_requests'] || 64;
   const healthy = data.dimensions.tenants >= 2 ? params['healthy_requests'] || 0 : 0;
   const policy = data.builders.policy(data.ids.policy, { revision: 2, max_tenant_in_flight: limit });
-  verify(PHASE, '01 noisy tenant: policy revision 2 applied', expectResponse(send(client.putPolicy(policy)), ['200']));
+  verify(PHASE, '01 noisy tenant: policy revision 2 applied', expectResponse(await send(client.putPolicy(policy)), ['200']));
 
   const iteration = exec.scenario.iterationInTest;
   const id = (/** @type {string} */ who, /** @type {number} */ i) => `act-${plan.run_id}-noisy-${iteration}-${who}-${i}`;
   const requests = [];
   for (let i = 0; i < noisy; i++) requests.push(client.resolve(1, id('n', i), data.primaryCapability(1)));
   for (let i = 0; i < healthy; i++) requests.push(client.resolve(2, id('h', i), data.primaryCapability(2)));
-  const responses = sendAll(requests);
+  const responses = await sendAll(requests);
   journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
 
   const noisyResult = admissions(responses.slice(0, noisy));
@@ -64,6 +64,6 @@ export function noisyTenant(plan, data, params) {
 
   const all = [...noisyResult.admitted, ...healthyResult.admitted];
   const tenantNumber = tenantNumberOf(data);
-  verify(PHASE, '05 noisy tenant: every admitted route settles', settleAll(client, all, tenantNumber, 'completed') === all.length);
-  restoreNoisyPolicy(data, client);
+  verify(PHASE, '05 noisy tenant: every admitted route settles', (await settleAll(client, all, tenantNumber, 'completed')) === all.length);
+  await restoreNoisyPolicy(data, client);
 }

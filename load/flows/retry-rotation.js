@@ -21,22 +21,22 @@ const PHASE = 'retry_rotation';
  * @param {Record<string, number>} params
  * @param {Record<string, number>} routeParams the concurrent_routes phase's
  */
-export function retryRotation(plan, data, params, routeParams) {
+export async function retryRotation(plan, data, params, routeParams) {
   const client = registryClient(plan, PHASE);
   const cap = data.primaryCapability(1);
   const retries = Math.min(params['retries'] || 100, routeParams['routes'] || 500);
   const ids = [];
   for (let i = 0; i < retries; i++) ids.push(concurrentRouteId(plan.run_id, 0, i));
 
-  const stored = sendAll(ids.map((id) => client.route(1, id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  const stored = (await sendAll(ids.map((id) => client.route(1, id)))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
   verify(PHASE, `01 retry: the ${retries} routes are stored and settled`, stored.every((v) => v && v.reserved === false));
-  const responses = sendAll(ids.map((id) => client.resolve(1, id, cap)));
+  const responses = await sendAll(ids.map((id) => client.resolve(1, id, cap)));
   journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
   const again = responses.map((res) => (expectResponse(res, ['200']) ? bodyOf(res).assignment : null));
   const identical = again.filter((a, i) => sameAssignment(a, stored[i] && stored[i].assignment)).length;
   verify(PHASE, '02 retry: every retry returns the identical assignment, fence token included', identical === retries, `${identical} of ${retries}`);
   const admitted = /** @type {import('../../contract/records.ts').RouteAssignment[]} */ (again.filter(Boolean));
-  verify(PHASE, '03 retry: every retried route settles', settleAll(client, admitted, () => 1, 'completed') === admitted.length);
+  verify(PHASE, '03 retry: every retried route settles', (await settleAll(client, admitted, () => 1, 'completed')) === admitted.length);
 
   // Rotate every binding of tenant 1 for the capability.
   const rollout = runsPhase(plan, 'version_rollout') ? rolloutIds(plan, data) : null;
@@ -51,16 +51,16 @@ export function retryRotation(plan, data, params, routeParams) {
       credential_revision_ref: 'credential-revision-2',
     }),
   }));
-  const rotated = send(client.batch(items));
+  const rotated = await send(client.batch(items));
   const results = batchResults(rotated);
   verify(PHASE, '04 rotation: every binding rotated', results.length === items.length && results.every((/** @type {{ outcome: string }} */ r) => r.outcome === 'applied'));
 
   const first = stored[0] && stored[0].assignment;
-  const pinnedRes = send(client.resolve(1, ids[0] || '', cap));
+  const pinnedRes = await send(client.resolve(1, ids[0] || '', cap));
   const pinned = expectResponse(pinnedRes, ['200']) ? bodyOf(pinnedRes).assignment : null;
   verify(PHASE, '05 rotation: a pinned route keeps its assignment', sameAssignment(pinned, first));
   verify(PHASE, '06 rotation: a pinned route keeps credential-revision-1', Boolean(pinned) && pinned.credential_revision_ref === 'credential-revision-1');
-  const freshRes = send(client.resolve(1, `act-${plan.run_id}-rotation-${exec.scenario.iterationInTest}-fresh`, cap));
+  const freshRes = await send(client.resolve(1, `act-${plan.run_id}-rotation-${exec.scenario.iterationInTest}-fresh`, cap));
   const fresh = expectResponse(freshRes, ['200']) ? bodyOf(freshRes).assignment : null;
   if (fresh) {
     journalRoute(PHASE, fresh);
@@ -68,5 +68,5 @@ export function retryRotation(plan, data, params, routeParams) {
   }
   verify(PHASE, '07 rotation: a new route gets credential-revision-2', Boolean(fresh) && fresh.credential_revision_ref === 'credential-revision-2');
   const both = [pinned, fresh].filter(Boolean);
-  verify(PHASE, '08 rotation: both routes settle', settleAll(client, both, () => 1, 'completed') === both.length);
+  verify(PHASE, '08 rotation: both routes settle', (await settleAll(client, both, () => 1, 'completed')) === both.length);
 }

@@ -28,12 +28,12 @@ const PHASE = 'retry_storm';
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function retryStorm(plan, data, params) {
+export async function retryStorm(plan, data, params) {
   const client = registryClient(plan, PHASE);
   try {
-    storm(plan, data, params, client);
+    await storm(plan, data, params, client);
   } finally {
-    restoreStormPolicy(data, client);
+    await restoreStormPolicy(data, client);
   }
 }
 
@@ -43,8 +43,8 @@ export function retryStorm(plan, data, params) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {ReturnType<typeof registryClient>} client
  */
-export function restoreStormPolicy(data, client) {
-  const res = send(client.putPolicy(data.builders.policy(data.ids.policy, { revision: 5, max_tenant_retry_in_flight: 4294967295 })));
+export async function restoreStormPolicy(data, client) {
+  const res = await send(client.putPolicy(data.builders.policy(data.ids.policy, { revision: 5, max_tenant_retry_in_flight: 4294967295 })));
   verify(PHASE, '08 retry storm: policy unlimited again (revision 5)', expectResponse(res, ['200']));
 }
 
@@ -54,7 +54,7 @@ export function restoreStormPolicy(data, client) {
  * @param {Record<string, number>} params
  * @param {ReturnType<typeof registryClient>} client
  */
-function storm(plan, data, params, client) {
+async function storm(plan, data, params, client) {
   const limit = params['retry_limit'] || 8;
   const actions = params['actions'] || 64;
   const healthy = data.dimensions.tenants >= 2 ? params['healthy_requests'] || 0 : 0;
@@ -63,26 +63,26 @@ function storm(plan, data, params, client) {
   const policy = (/** @type {number} */ revision, /** @type {number} */ retries) =>
     data.builders.policy(data.ids.policy, { revision, max_tenant_retry_in_flight: retries });
   // Revision 4: above whatever the noisy tenant left (2, or 3 once it restored its policy).
-  verify(PHASE, '01 retry storm: policy revision 4 applied', expectResponse(send(client.putPolicy(policy(4, limit))), ['200']));
+  verify(PHASE, '01 retry storm: policy revision 4 applied', expectResponse(await send(client.putPolicy(policy(4, limit))), ['200']));
 
   const iteration = exec.scenario.iterationInTest;
   const id = (/** @type {string} */ who, /** @type {number} */ i) => `act-${plan.run_id}-storm-${iteration}-${who}-${i}`;
   /** @type {import('../../contract/records.ts').RouteAssignment[]} */
   const originals = [];
   for (let i = 0; i < actions; i++) {
-    const res = send(client.resolve(1, id('r', i), cap));
+    const res = await send(client.resolve(1, id('r', i), cap));
     if (!expectResponse(res, ['200'])) continue;
     const a = bodyOf(res).assignment;
     journalRoute(PHASE, a);
     originals.push(a);
-    expectResponse(send(client.settle(1, a, 'outcome_unknown')), ['200']);
+    expectResponse(await send(client.settle(1, a, 'outcome_unknown')), ['200']);
   }
   routesCreated.add(originals.length);
   verify(PHASE, `02 retry storm: ${actions} routes resolved and settled outcome_unknown`, originals.length === actions);
 
   const requests = originals.map((a) => client.resolve(1, a.action_id, cap));
   for (let i = 0; i < healthy; i++) requests.push(client.resolve(2, id('h', i), data.primaryCapability(2)));
-  const responses = sendAll(requests);
+  const responses = await sendAll(requests);
   journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
   const retries = admissions(responses.slice(0, originals.length));
   const fresh = admissions(responses.slice(originals.length));
@@ -100,5 +100,5 @@ function storm(plan, data, params, client) {
   );
   verify(PHASE, '06 retry storm: every healthy-tenant request admitted', fresh.admitted.length === healthy);
   const admitted = [...retries.admitted, ...fresh.admitted];
-  verify(PHASE, '07 retry storm: every admitted route settles', settleAll(client, admitted, tenantNumber, 'completed') === admitted.length);
+  verify(PHASE, '07 retry storm: every admitted route settles', (await settleAll(client, admitted, tenantNumber, 'completed')) === admitted.length);
 }

@@ -2,11 +2,10 @@
 // batches of one record kind sent `parallel` at a time, in dependency order.
 // In a distributed run only the instance whose segment starts at 0 seeds;
 // the others wait until the last record is readable.
-import { sleep } from 'k6';
 import { bySize } from '../lib/batches.js';
 import { seedDuration } from '../lib/metrics.js';
 import { segmentStart } from '../lib/plan.js';
-import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
+import { bodyOf, expectResponse, pause, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
 const PHASE = 'seed';
@@ -16,7 +15,7 @@ const PHASE = 'seed';
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function seedDataset(plan, data, params) {
+export async function seedDataset(plan, data, params) {
   const client = registryClient(plan, PHASE);
   if (segmentStart() > 0) return waitForSeed(client, data);
   let sent = 0;
@@ -44,7 +43,7 @@ export function seedDataset(plan, data, params) {
   // From the first write to the last acknowledged one.
   const started = Date.now();
   for (const w of waves) {
-    for (const res of sendAll(w)) {
+    for (const res of await sendAll(w)) {
       const body = expectResponse(res, ['200']) ? bodyOf(res) : null;
       for (const r of body ? body.results : [{ outcome: 'rejected', error: { code: `HTTP ${res.status}` } }]) {
         if (r.outcome === 'rejected' && rejected++ < 3) console.error(`seed item rejected: ${JSON.stringify(r.error)}`);
@@ -62,11 +61,11 @@ export function seedDataset(plan, data, params) {
  * @param {ReturnType<typeof registryClient>} client
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  */
-function waitForSeed(client, data) {
+async function waitForSeed(client, data) {
   const deadline = Date.now() + 30 * 60 * 1000;
   while (Date.now() < deadline) {
-    if (send(client.binding(data.lastBinding())).status === 200) return { seeded_records: 0, seed_ms: 0 };
-    sleep(1);
+    if ((await send(client.binding(data.lastBinding()))).status === 200) return { seeded_records: 0, seed_ms: 0 };
+    await pause(1);
   }
   throw new Error('the instance seeding the dataset did not finish within 30 minutes');
 }

@@ -43,12 +43,12 @@ function poolsOf(plan, data) {
  * @param {string} [phase]
  * @param {string} [idPart] what makes the action ids of this phase and scenario unique
  */
-export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained') {
+export async function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 'sustained') {
   const client = registryClient(plan, phase);
   const n = exec.scenario.iterationInTest;
   const k = 1 + (n % routingTenants(plan, data, phase));
   const actionId = `act-${plan.run_id}-${idPart}-${n}`;
-  const res = send(client.resolve(k, actionId, data.primaryCapability(k)));
+  const res = await send(client.resolve(k, actionId, data.primaryCapability(k)));
   const allowed = expectResponse(res, ['200', '429:CAPACITY_EXCEEDED']);
   verify(phase, '01 sustained: resolve admitted or refused with CAPACITY_EXCEEDED', allowed);
   if (!allowed) return;
@@ -60,7 +60,7 @@ export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 
   const assignment = bodyOf(res).assignment;
   journalRoute(phase, assignment);
   routesCreated.add(1);
-  const settled = send(client.settle(k, assignment, 'completed'));
+  const settled = await send(client.settle(k, assignment, 'completed'));
   verify(phase, '02 sustained: settlement releases the reservation', expectResponse(settled, ['200']) && bodyOf(settled).released === true);
 }
 
@@ -69,11 +69,11 @@ export function sustainedRoute(plan, data, phase = 'sustained_routes', idPart = 
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function sustainedCatalog(plan, data, params) {
+export async function sustainedCatalog(plan, data, params) {
   const phase = 'sustained_catalog';
   const client = registryClient(plan, phase);
   const k = 1 + (exec.scenario.iterationInTest % data.dimensions.tenants);
-  const res = send(client.catalog(k, params['page_limit'] || 50));
+  const res = await send(client.catalog(k, params['page_limit'] || 50));
   const page = expectResponse(res, ['200']) ? bodyOf(res) : null;
   if (bound[k] === undefined) bound[k] = data.tenantCapabilities(k).length;
   verify(phase, "01 sustained catalog: first page with the tenant's total", Boolean(page) && page.total === bound[k]);
@@ -85,7 +85,7 @@ export function sustainedCatalog(plan, data, params) {
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  */
-export function heartbeat(plan, data) {
+export async function heartbeat(plan, data) {
   const phase = 'heartbeats';
   const client = registryClient(plan, phase);
   const pool = poolsOf(plan, data).heartbeat;
@@ -98,7 +98,7 @@ export function heartbeat(plan, data) {
     lease_expires_at: new Date(plan.lease_until_ms).toISOString(),
     capacity: data.dimensions.replica_capacity,
   };
-  const res = send(client.health(id, report));
+  const res = await send(client.health(id, report));
   verify(phase, '01 heartbeat: applied', expectResponse(res, ['200']) && bodyOf(res).outcome === 'applied');
 }
 
@@ -108,13 +108,13 @@ export function heartbeat(plan, data) {
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
  */
-export function sustainedLeaseChurn(plan, data, params) {
+export async function sustainedLeaseChurn(plan, data, params) {
   const phase = 'sustained_lease_churn';
   const client = registryClient(plan, phase);
   const size = params['batch'] || 50;
   const slice = churnSlice(poolsOf(plan, data).churn, exec.scenario.iterationInTest, size);
-  lapseAndExpire(plan, client, phase, slice, { revision: 1, capacity: data.dimensions.replica_capacity, batch: size, check: '01 sustained churn: leases reported expired' });
-  const after = sendAll(slice.map((r) => client.replica(r.id))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  await lapseAndExpire(plan, client, phase, slice, { revision: 1, capacity: data.dimensions.replica_capacity, batch: size, check: '01 sustained churn: leases reported expired' });
+  const after = (await sendAll(slice.map((r) => client.replica(r.id)))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
   verify(phase, '02 sustained churn: the replicas are offline', after.every((r) => r && r.status === 'offline'));
 }
 
@@ -124,12 +124,12 @@ export function sustainedLeaseChurn(plan, data, params) {
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  */
-export function replicaMonitor(plan, data) {
+export async function replicaMonitor(plan, data) {
   const phase = 'replica_monitor';
   const client = registryClient(plan, phase);
   const pool = poolsOf(plan, data).heartbeat;
   if (pool.length === 0) return;
-  const res = send(client.replica(/** @type {string} */ (pool[exec.scenario.iterationInTest % pool.length])));
+  const res = await send(client.replica(/** @type {string} */ (pool[exec.scenario.iterationInTest % pool.length])));
   const r = expectResponse(res, ['200']) ? bodyOf(res) : null;
   if (r) journal({ k: 'replica', phase, id: r.id, active: r.active_assignments, capacity: r.capacity });
   verify(phase, '01 monitor: active assignments within capacity', Boolean(r) && r.active_assignments <= r.capacity);

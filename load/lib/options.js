@@ -39,8 +39,6 @@ export const RATE_PHASES = {
 };
 
 const SUSTAINED_GRACE_S = 5;
-/** Request parameters whose value is how many requests a phase sends at once. */
-const CONCURRENCY_PARAMS = ['noisy_requests', 'healthy_requests', 'actions', 'tenants', 'routes', 'retries', 'parallel'];
 
 /** @param {number} s */
 const secs = (s) => `${Math.round(s * 1000)}ms`;
@@ -64,10 +62,8 @@ export function buildOptions(plan) {
   const scenarios = {};
   let groupStart = 0;
   let groupEnd = 0;
-  let widest = 1;
   for (const phase of profile.phases) {
     const params = phase.params || {};
-    for (const name of CONCURRENCY_PARAMS) if (params[name]) widest = Math.max(widest, params[name] + (name === 'noisy_requests' || name === 'actions' ? params['healthy_requests'] || 0 : 0));
     if (phase.name === 'seed') continue;
     const exec = /** @type {Record<string, string>} */ (PHASE_EXEC)[phase.name];
     if (!exec) throw new Error(`no scenario function for phase ${phase.name}`);
@@ -134,8 +130,6 @@ export function buildOptions(plan) {
     thresholds,
     setupTimeout: '30m',
     teardownTimeout: '5m',
-    batch: widest,
-    batchPerHost: widest,
     summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'],
     // Scenario tags carry the phase; the full URL would make one series per id.
     systemTags: ['status', 'method', 'name', 'group', 'check', 'error', 'error_code', 'scenario', 'expected_response'],

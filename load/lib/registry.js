@@ -1,10 +1,11 @@
 // Requests of fleetproof-registry/v1 (contract/openapi.yaml) as k6 request
-// objects, so one helper serves http.request and http.batch alike. Every
-// request is tagged with its phase, its operation and a URL template as
-// `name`, which keeps ids out of metric tags.
-import { sleep } from 'k6';
+// objects, sent with http.asyncRequest: every flow is an async function, so
+// the Node runner runs it on its async VUs (load/README.md) and a VU holds
+// no thread while it waits. Every request is tagged with its phase, its
+// operation and a URL template as `name`, which keeps ids out of metric tags.
 import exec from 'k6/execution';
 import http from 'k6/http';
+import { setTimeout } from 'k6/timers';
 import { journal } from './journal.js';
 import { contentionRefusals, indeterminateResponses, resendWaits, unexpectedResponses } from './metrics.js';
 
@@ -130,17 +131,20 @@ function journalAttempts(requests) {
 }
 
 /**
- * Sends requests at once: one as http.request, several as one http.batch.
+ * Sends requests at once, all in flight together, and waits for every answer.
  * @param {RegistryRequest[]} requests
- * @returns {Response[]}
+ * @returns {Promise<Response[]>}
  */
 function sendTogether(requests) {
-  if (requests.length === 1) {
-    const r = /** @type {RegistryRequest} */ (requests[0]);
-    return [/** @type {Response} */ (http.request(r.method, r.url, r.body, r.params))];
-  }
-  const plain = requests.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
-  return /** @type {Response[]} */ (/** @type {unknown} */ (http.batch(/** @type {any} */ (plain))));
+  return Promise.all(requests.map((r) => /** @type {Promise<Response>} */ (http.asyncRequest(r.method, r.url, r.body, r.params))));
+}
+
+/**
+ * Waits on a timer: sleep() would block the VU, and the Node runner refuses it in an async function.
+ * @param {number} seconds
+ */
+export function pause(seconds) {
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
 /** @param {RegistryRequest} r */
@@ -167,15 +171,15 @@ function worthSendingAgain(r, res) {
  * @param {RegistryRequest[]} requests
  * @param {Response[]} first
  */
-function untilDeterminate(requests, first) {
+async function untilDeterminate(requests, first) {
   const out = first.slice();
   for (const delay of RETRY_DELAYS_S) {
     const again = requests.flatMap((r, i) => (worthSendingAgain(r, /** @type {Response} */ (out[i])) ? [i] : []));
     if (again.length === 0) break;
     if (again.some((i) => indeterminate(/** @type {Response} */ (out[i])) && ['resolve', 'settle'].includes(operationOf(/** @type {RegistryRequest} */ (requests[i]))))) markUnjudgeable();
     resendWaits.add(delay * 1000);
-    sleep(delay);
-    const answers = sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
+    await pause(delay);
+    const answers = await sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
     again.forEach((i, j) => (out[i] = /** @type {Response} */ (answers[j])));
   }
   requests.forEach((r, i) => journalOutcome(r, /** @type {Response} */ (out[i])));
@@ -199,25 +203,28 @@ function journalOutcome(r, res) {
   }
 }
 
-/** @param {RegistryRequest} r */
-export function send(r) {
+/**
+ * @param {RegistryRequest} r
+ * @returns {Promise<Response>}
+ */
+export async function send(r) {
   journalAttempts([r]);
-  return /** @type {Response} */ (untilDeterminate([r], sendTogether([r]))[0]);
+  return /** @type {Response} */ ((await untilDeterminate([r], await sendTogether([r])))[0]);
 }
 
 /**
- * Sends requests concurrently (http.batch), in waves of at most `width`.
+ * Sends requests concurrently, in waves of at most `width`.
  * @param {RegistryRequest[]} requests
  * @param {number} [width]
- * @returns {Response[]}
+ * @returns {Promise<Response[]>}
  */
-export function sendAll(requests, width = requests.length) {
+export async function sendAll(requests, width = requests.length) {
   /** @type {Response[]} */
   const out = [];
   for (let i = 0; i < requests.length; i += Math.max(1, width)) {
     const wave = requests.slice(i, i + Math.max(1, width));
     journalAttempts(wave);
-    out.push(...untilDeterminate(wave, sendTogether(wave)));
+    out.push(...(await untilDeterminate(wave, await sendTogether(wave))));
   }
   return out;
 }
@@ -266,15 +273,20 @@ export function errorCodeOf(res) {
 }
 
 let reported = 0;
-/** The iteration (of this VU) that last got an answer leaving its outcome open (markUnjudgeable). */
-let unjudgeableIn = /** @type {string | null} */ (null);
+/**
+ * Per VU, the iteration that last got an answer leaving its outcome open
+ * (markUnjudgeable). Keyed by VU: under k6 each VU has a module of its own,
+ * but the Node runner's async VUs share one.
+ * @type {Map<number, string>}
+ */
+const unjudgeableIn = new Map();
 
-/** This VU's current iteration; setup has none of its own. */
-function iterationKey() {
+/** This VU's number and current iteration; setup has none of its own. */
+function iterationOf() {
   try {
-    return `${exec.scenario.name}/${exec.vu.iterationInInstance}`;
+    return { vu: exec.vu.idInTest, key: `${exec.scenario.name}/${exec.vu.iterationInInstance}` };
   } catch {
-    return 'setup';
+    return { vu: 0, key: 'setup' };
   }
 }
 
@@ -286,7 +298,8 @@ function iterationKey() {
  * so a check that fails then is not judged (verify.js).
  */
 export function unjudgeableThisIteration() {
-  return unjudgeableIn !== null && unjudgeableIn === iterationKey();
+  const now = iterationOf();
+  return unjudgeableIn.get(now.vu) === now.key;
 }
 
 /**
@@ -295,7 +308,8 @@ export function unjudgeableThisIteration() {
  * a request sent again after a lost answer).
  */
 export function markUnjudgeable() {
-  unjudgeableIn = iterationKey();
+  const now = iterationOf();
+  unjudgeableIn.set(now.vu, now.key);
 }
 
 /**

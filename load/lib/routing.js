@@ -28,8 +28,8 @@ export function admissions(responses) {
  * @param {(tenantId: string) => number} tenantNumber
  * @param {string} outcome
  */
-export function settleAll(client, assignments, tenantNumber, outcome) {
-  const responses = sendAll(assignments.map((a) => client.settle(tenantNumber(a.tenant_id), a, outcome)));
+export async function settleAll(client, assignments, tenantNumber, outcome) {
+  const responses = await sendAll(assignments.map((a) => client.settle(tenantNumber(a.tenant_id), a, outcome)));
   return responses.filter((res) => expectResponse(res, ['200']) && bodyOf(res).released === true).length;
 }
 
