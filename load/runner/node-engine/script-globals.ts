@@ -20,7 +20,7 @@ function scriptOfCurrent() {
   return script;
 }
 
-/** Installs the globals for one more loaded script; release() when it unloads. */
+/** Installs the globals for one more loaded script; releaseScriptGlobals() when it unloads. */
 export function holdScriptGlobals(): void {
   if (holders++ > 0) return;
   const globals: Record<string, PropertyDescriptor> = {
