@@ -11,7 +11,10 @@ import { contentionRefusals, indeterminateResponses, resendWaits, unexpectedResp
 
 /** @typedef {import('k6/http').Params} Params */
 /** @typedef {import('k6/http').RefinedResponse<'text'>} Response */
-/** @typedef {{ method: string, url: string, body?: string | null, params: Params, tenant?: number }} RegistryRequest */
+/**
+ * `tenant` and `action`: the tenant and the action a resolve or settlement is for, which the journal names.
+ * @typedef {{ method: string, url: string, body?: string | null, params: Params, tenant?: number, action?: string }} RegistryRequest
+ */
 
 // A resolve may be refused with CAPACITY_EXCEEDED by design; it is not an HTTP failure then.
 const OK_OR_CAPACITY = http.expectedStatuses({ min: 200, max: 299 }, 429);
@@ -64,6 +67,7 @@ export function registryClient(plan, phase) {
     resolve: (k, actionId, capabilityId) => ({
       ...request('POST', '/v1/routes', '/v1/routes', 'resolve', tenantToken(k), { action_id: actionId, capability_id: capabilityId }, { responseCallback: OK_OR_CAPACITY }),
       tenant: k,
+      action: actionId,
     }),
     /** @param {number} k @param {string} actionId */
     route: (k, actionId) => request('GET', `/v1/routes/${enc(actionId)}`, '/v1/routes/{action_id}', 'read_route', tenantToken(k)),
@@ -71,6 +75,7 @@ export function registryClient(plan, phase) {
     settle: (k, assignment, outcome) => ({
       ...request('POST', `/v1/routes/${enc(assignment.action_id)}/settlement`, '/v1/routes/{action_id}/settlement', 'settle', tenantToken(k), { assignment, outcome }),
       tenant: k,
+      action: assignment.action_id,
     }),
     /** @param {number} k @param {number} limit @param {string | null} [cursor] */
     catalog: (k, limit, cursor) =>
@@ -126,7 +131,7 @@ function contended(res) {
 function journalAttempts(requests) {
   for (const r of requests) {
     if (r.tenant === undefined || !r.params.tags || r.params.tags['operation'] !== 'resolve') continue;
-    journal({ k: 'attempt', action_id: JSON.parse(String(r.body)).action_id, tenant: r.tenant });
+    journal({ k: 'attempt', action_id: r.action, tenant: r.tenant });
   }
 }
 
@@ -193,13 +198,12 @@ async function untilDeterminate(requests, first) {
 function journalOutcome(r, res) {
   const operation = r.params.tags ? r.params.tags['operation'] : '';
   // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
-  if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: JSON.parse(String(r.body)).assignment.action_id });
+  if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: r.action });
   // Refused with a client error (CAPACITY_EXCEEDED, CONFLICT…): by the contract it changed nothing, so the runner leaves the action to the audit.
-  if (operation === 'resolve' && res.status >= 400 && res.status < 500 && r.tenant !== undefined) journal({ k: 'refused', action_id: JSON.parse(String(r.body)).action_id });
+  if (operation === 'resolve' && res.status >= 400 && res.status < 500 && r.tenant !== undefined) journal({ k: 'refused', action_id: r.action });
   // Still unknown: the runner settles what such an action may hold before the audit judges.
   if (indeterminate(res) && r.tenant !== undefined && (operation === 'resolve' || operation === 'settle')) {
-    const body = JSON.parse(String(r.body));
-    journal({ k: 'indeterminate', operation, action_id: operation === 'resolve' ? body.action_id : body.assignment.action_id, tenant: r.tenant });
+    journal({ k: 'indeterminate', operation, action_id: r.action, tenant: r.tenant });
   }
 }
 
