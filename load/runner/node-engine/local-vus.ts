@@ -21,6 +21,7 @@ import { asyncRequest } from './vu/k6-http.js';
 import { openIn } from './vu/k6-open.js';
 import { expandSamples } from './vu/request-samples.js';
 import { holdScriptGlobals, releaseScriptGlobals } from './script-globals.ts';
+import { VuFreeList } from './vu-free-list.ts';
 import { newVuState, runAs, type ScriptContext, type VuState } from './vu/vu-state.js';
 
 /** What every async VU of a test shares: the options' view of the test and where its output goes. */
@@ -178,52 +179,25 @@ export class LocalVu {
 }
 
 /** Free async VUs, created on demand; ids come from the counter the VU threads draw theirs from. */
-export class LocalVuPool {
-  private readonly free: LocalVu[] = [];
-  readonly all: LocalVu[] = [];
-
+export class LocalVuPool extends VuFreeList<LocalVu> {
   constructor(
     private readonly create: (id: number) => LocalVu,
-    private readonly ids: { next: number },
-  ) {}
+    ids: { next: number },
+  ) {
+    super(ids);
+  }
+
+  protected make(id: number): LocalVu {
+    return this.create(id);
+  }
 
   /** Creates VUs until `count` are free (k6 initialises VUs before the test starts). */
   prepare(count: number): void {
     while (this.free.length < count) this.free.push(this.spawn());
   }
 
-  private spawn(): LocalVu {
-    const vu = this.create(this.ids.next++);
-    this.all.push(vu);
-    return vu;
-  }
-
-  take(): LocalVu | null {
-    while (this.free.length > 0) {
-      const vu = this.free.pop()!;
-      if (vu.alive) return vu;
-    }
-    return null;
-  }
-
   /** A free VU; creating one costs no more than an object here. */
   async takeOrCreate(): Promise<LocalVu> {
     return this.take() ?? this.spawn();
-  }
-
-  give(vu: LocalVu): void {
-    if (vu.alive) this.free.push(vu);
-  }
-
-  get initialized(): number {
-    return this.all.filter((v) => v.alive).length;
-  }
-
-  get active(): number {
-    return this.all.filter((v) => v.running).length;
-  }
-
-  async stopAll(): Promise<void> {
-    await Promise.all(this.all.map((v) => v.stop()));
   }
 }

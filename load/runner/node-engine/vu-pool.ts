@@ -13,6 +13,7 @@ import { CELL, CELLS_BYTES, DONE, FLOAT, IDLE, POLLED_UNTIL, RUNNING } from './v
 import { BOARD, boardViews, enlist } from './vu/arrival-board.js';
 import { packResponse } from './vu/wire-response.js';
 import { expandSamples, type RequestRecord } from './vu/request-samples.js';
+import { VuFreeList } from './vu-free-list.ts';
 
 const WORKER_URL = new URL('./vu/vu-worker.js', import.meta.url);
 
@@ -301,10 +302,7 @@ export class VirtualUser {
 }
 
 /** Free VUs, created on demand up to what the scenarios ask for. */
-export class VuPool {
-  private readonly free: VirtualUser[] = [];
-  readonly all: VirtualUser[] = [];
-
+export class VuPool extends VuFreeList<VirtualUser> {
   /** Shared with every VU of the pool: until when the pool looks at their cells without being told. */
   readonly clock: PollClock = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
   private readonly promises = new Map<object, number>();
@@ -312,8 +310,14 @@ export class VuPool {
   constructor(
     private readonly create: (id: number, clock: PollClock, onWake: () => void) => VirtualUser,
     /** Where VU ids come from, shared with the async VUs so that no two VUs of a test have one id. */
-    private readonly ids: { next: number } = { next: 1 },
-  ) {}
+    ids: { next: number } = { next: 1 },
+  ) {
+    super(ids);
+  }
+
+  protected make(id: number): VirtualUser {
+    return this.create(id, this.clock, () => this.collect());
+  }
 
   /** Settles every iteration whose end the cells show. */
   collect(): void {
@@ -342,21 +346,6 @@ export class VuPool {
     this.free.push(...made);
   }
 
-  private spawn(): VirtualUser {
-    const vu = this.create(this.ids.next++, this.clock, () => this.collect());
-    this.all.push(vu);
-    return vu;
-  }
-
-  /** A free VU, or null; never waits. */
-  take(): VirtualUser | null {
-    while (this.free.length > 0) {
-      const vu = this.free.pop()!;
-      if (vu.alive) return vu;
-    }
-    return null;
-  }
-
   /** A free VU, creating and initialising one when none is free. */
   async takeOrCreate(): Promise<VirtualUser> {
     const vu = this.take();
@@ -366,24 +355,8 @@ export class VuPool {
     return fresh;
   }
 
-  give(vu: VirtualUser): void {
-    if (vu.alive) this.free.push(vu);
-  }
-
-  get initialized(): number {
-    return this.all.filter((v) => v.alive).length;
-  }
-
-  get active(): number {
-    return this.all.filter((v) => v.alive && v.running).length;
-  }
-
   /** Every live VU's samples, handed over. */
   async flushAll(): Promise<void> {
     await Promise.all(this.all.map((v) => v.flush()));
-  }
-
-  async stopAll(): Promise<void> {
-    await Promise.all(this.all.map((v) => v.stop()));
   }
 }
