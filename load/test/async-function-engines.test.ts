@@ -6,14 +6,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { findK6 } from '../runner/engines.ts';
 import { runWithNodeEngine } from '../runner/node-engine/engine.ts';
+import { startLoopbackServer } from '../runner/node-engine/test/loopback-server.ts';
 
 const SCRIPT = fileURLToPath(new URL('../bench/arrivals.js', import.meta.url));
 const k6 = findK6();
@@ -39,19 +38,14 @@ function runK6(env: Record<string, string>): Promise<number | null> {
 
 test('one async function, each engine: every arrival is one iteration with its request, or one dropped arrival', async (t) => {
   const byAgent = new Map<string, number>();
-  const server = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     const engine = req.headers['user-agent'] === 'fleetproof-node-runner' ? 'node' : 'k6';
     if (req.url === '/version') byAgent.set(engine, (byAgent.get(engine) ?? 0) + 1);
     res.end('{}');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'async-function-engines-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const env = (engine: string) => ({ TARGET: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, RATE: String(ARRIVALS), DURATION_S: '1', VUS: '2', FUNCTION: 'async', SUMMARY: join(dir, `${engine}.json`) });
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const env = (engine: string) => ({ TARGET: base, RATE: String(ARRIVALS), DURATION_S: '1', VUS: '2', FUNCTION: 'async', SUMMARY: join(dir, `${engine}.json`) });
 
   const node = await runWithNodeEngine({ scriptPath: SCRIPT, env: env('node'), progress: () => {} });
   assert.equal(node.error, null);

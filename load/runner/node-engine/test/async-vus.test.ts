@@ -9,12 +9,11 @@
 // http.asyncRequest where no event loop will ever settle it (a VU thread).
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { EXIT, runWithNodeEngine, type NodeEngineResult } from '../engine.ts';
+import { startLoopbackServer } from './loopback-server.ts';
 
 interface Run {
   result: NodeEngineResult;
@@ -27,24 +26,19 @@ interface Run {
 /** Runs `script` against a loopback server that answers everything (/slow late); cleaned up after the test. */
 async function run(t: TestContext, script: string): Promise<Run> {
   const urls: URL[] = [];
-  const server = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://server');
     urls.push(url);
     if (url.pathname === '/slow') setTimeout(() => res.end('ok'), 150);
     else res.end('ok');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-async-vus-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const scriptPath = join(dir, 'script.js');
   await writeFile(scriptPath, script);
   const out = join(dir, 'summary.json');
   const consoleFile = join(dir, 'console.log');
-  const env = { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OUT: out };
+  const env = { BASE: base, OUT: out };
   const result = await runWithNodeEngine({ scriptPath, env, consoleOutput: consoleFile, progress: () => {} });
   return {
     result,

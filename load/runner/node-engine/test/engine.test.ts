@@ -2,12 +2,11 @@
 // executors, their timing, checks, metrics, tags, lifecycle and exit codes.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
+import { startLoopbackServer } from './loopback-server.ts';
 import { fileURLToPath } from 'node:url';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/lifecycle.js', import.meta.url));
@@ -24,7 +23,7 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   // The cut scenario's request, never answered: the runner must abandon it (close its connection), not wait.
   let hangAbandoned: Promise<void> | null = null;
   let slowerPeak = 0;
-  const server = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     served++;
     const reply = () => res.end(String(req.headers['authorization'] ?? 'ok'));
     if (req.url?.startsWith('/slow?')) {
@@ -48,18 +47,13 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
       res.end();
     } else reply();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const out = join(dir, 'summary.json');
   const consoleFile = join(dir, 'console.log');
   const result = await runWithNodeEngine({
     scriptPath: FIXTURE,
-    env: { FIXTURE_BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FIXTURE_OUT: out },
+    env: { FIXTURE_BASE: base, FIXTURE_OUT: out },
     consoleOutput: consoleFile,
     progress: () => {},
   });

@@ -10,12 +10,11 @@
 // the other way round.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
+import { startLoopbackServer } from './loopback-server.ts';
 
 const SCRIPT = `import http from 'k6/http';
 import exec from 'k6/execution';
@@ -31,21 +30,16 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
 
 test('an arrival-rate scenario’s pre-allocated VUs take its first arrivals, at its start', async (t) => {
   const paths: string[] = [];
-  const server = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     paths.push(req.url ?? '');
     res.end('ok');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-first-arrivals-'));
-  t.after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const script = join(dir, 'first-arrivals.js');
   await writeFile(script, SCRIPT);
   const out = join(dir, 'summary.json');
-  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OUT: out }, progress: () => {} });
+  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: base, OUT: out }, progress: () => {} });
   assert.equal(r.error, null);
   assert.equal(r.exitCode, EXIT.ok);
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;

@@ -2,9 +2,9 @@
 // everything else, and records which /hang requests were still open when
 // /teardown arrived, so a test can tell whether an interrupted iteration's
 // request was cancelled (its connection closed) before the teardown ran.
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { TestContext } from 'node:test';
+import { startLoopbackServer } from './loopback-server.ts';
 
 export interface HangingServer {
   base: string;
@@ -19,7 +19,7 @@ export async function startHangingServer(t: TestContext): Promise<HangingServer>
   const open = new Set<IncomingMessage>();
   const paths: string[] = [];
   let openAtTeardown: number | null = null;
-  const server = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     paths.push(req.url ?? '');
     if (req.url === '/hang') {
       open.add(req);
@@ -29,10 +29,5 @@ export async function startHangingServer(t: TestContext): Promise<HangingServer>
       res.end('ok');
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, openAtTeardown: () => openAtTeardown };
+  return { base, paths, openAtTeardown: () => openAtTeardown };
 }

@@ -2,12 +2,11 @@
 // and none of its requests reaches the target or counts in the test's metrics.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runWithNodeEngine } from '../engine.ts';
+import { startLoopbackServer } from './loopback-server.ts';
 import { peakArrivalRate, WARM_UP_FROM_RATE } from '../warm-up.ts';
 import { scenariosOf } from '../scenarios.ts';
 
@@ -19,23 +18,18 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
 
 test('before a high arrival rate the VUs warm up on the runner’s own server: the target sees none of it, the metrics count none', async (t) => {
   const paths = new Map<string, number>();
-  const target = createServer((req, res) => {
+  const base = await startLoopbackServer(t, (req, res) => {
     paths.set(req.url!, (paths.get(req.url!) ?? 0) + 1);
     res.end('ok');
   });
-  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
   const dir = await mkdtemp(join(tmpdir(), 'warm-up-'));
-  t.after(async () => {
-    target.closeAllConnections();
-    target.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'script.js'), SCRIPT);
   const stages: string[] = [];
   const out = join(dir, 'summary.json');
   const result = await runWithNodeEngine({
     scriptPath: join(dir, 'script.js'),
-    env: { TARGET: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, OUT: out },
+    env: { TARGET: base, OUT: out },
     progress: (line) => stages.push(line),
   });
   assert.equal(result.error, null);
