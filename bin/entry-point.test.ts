@@ -15,15 +15,22 @@ const BIN = fileURLToPath(new URL('./fleetproof.js', import.meta.url));
 const STARTUP_MS = 120_000;
 
 test('it runs from the TypeScript sources: no compiled JavaScript beside them', () => {
-  assert.equal(existsSync(new URL('../cli/main.js', import.meta.url)), false, 'this file must run from the repository, not from a compiled tree');
+  assert.equal(
+    existsSync(new URL('../cli/main.js', import.meta.url)),
+    false,
+    'this file must run from the repository, not from a compiled tree',
+  );
 });
 
 test('--help lists the commands and exits 0', async () => {
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) =>
-    execFile(process.execPath, [BIN, '--help'], { timeout: STARTUP_MS }, (err, stdout) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout })),
+    execFile(process.execPath, [BIN, '--help'], { timeout: STARTUP_MS }, (err, stdout) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout }),
+    ),
   );
   assert.equal(code, 0);
-  for (const command of ['certify', 'conform', 'load', 'properties', 'serve', 'verify']) assert.match(stdout, new RegExp(`^  ${command} `, 'm'));
+  for (const command of ['certify', 'conform', 'load', 'properties', 'serve', 'verify'])
+    assert.match(stdout, new RegExp(`^  ${command} `, 'm'));
 });
 
 test('serve starts the reference registry, answers /health, and exits 0 on SIGTERM', async (t) => {
@@ -36,7 +43,9 @@ test('serve starts the reference registry, answers /health, and exits 0 on SIGTE
   let timer: NodeJS.Timeout | undefined;
   const first = await Promise.race([
     lines.next(),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no address within ${STARTUP_MS} ms; stderr: ${stderr}`)), STARTUP_MS))),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no address within ${STARTUP_MS} ms; stderr: ${stderr}`)), STARTUP_MS)),
+    ),
   ]).finally(() => clearTimeout(timer));
   assert.equal(first.done, false, `serve ended before printing its address; stderr: ${stderr}`);
   const url = String(first.value).replace('listening on ', '');

@@ -52,16 +52,36 @@ describe('fleetproof certify', { concurrency: true }, () => {
     assert.equal(outcome.exitCode, 0);
     // The faults stage exercised the storage-failure clause through the proxy's lost answers.
     assert.equal(r.clauses.find((c) => c.id === 'failure-storage')?.status, 'pass');
-    assert.equal(r.clauses.find((c) => c.id === 'failure-indeterminate')?.status, 'pass', 'the faults stage read back every answer it took away');
+    assert.equal(
+      r.clauses.find((c) => c.id === 'failure-indeterminate')?.status,
+      'pass',
+      'the faults stage read back every answer it took away',
+    );
     assert.equal(r.verdict, 'qualified');
-    assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
+    assert.deepEqual(
+      r.stages.map((s) => [s.name, s.status]),
+      [
+        ['conformance', 'passed'],
+        ['properties', 'passed'],
+        ['faults', 'passed'],
+        ['load', 'passed'],
+      ],
+    );
     assert.equal(documentProblems(schemaUrl('certification-result.v1.schema.json'), await readResult(out)), null);
     // The clauses no black-box case can test are the lint's exemptions; every other required clause holds.
     const unheld = r.clauses.filter((c) => c.severity === 'required' && c.status !== 'pass' && !Object.hasOwn(EXEMPT_CLAUSES, c.id));
-    assert.deepEqual(unheld.map((c) => `${c.id}: ${c.status}`), [], 'every required clause is covered and holds');
-    assert.ok(r.clauses.some((c) => c.cases.length > 0 && c.properties.length > 0), 'clauses list both cases and properties');
+    assert.deepEqual(
+      unheld.map((c) => `${c.id}: ${c.status}`),
+      [],
+      'every required clause is covered and holds',
+    );
+    assert.ok(
+      r.clauses.some((c) => c.cases.length > 0 && c.properties.length > 0),
+      'clauses list both cases and properties',
+    );
     // One run id for the whole certification: every stage's document carries the certification's.
-    for (const file of ['conformance/result.json', 'properties/result.json', 'load/summary.json']) assert.equal(JSON.parse(await readFile(join(out, file), 'utf8')).run_id, r.run_id, `${file} has the run's id`);
+    for (const file of ['conformance/result.json', 'properties/result.json', 'load/summary.json'])
+      assert.equal(JSON.parse(await readFile(join(out, file), 'utf8')).run_id, r.run_id, `${file} has the run's id`);
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     for (const stage of ['conformance', 'properties', 'faults', 'load']) assert.match(junit, new RegExp(`<testsuite name="${stage}[".]`));
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /^# fleetproof certification: QUALIFIED/);
@@ -69,9 +89,20 @@ describe('fleetproof certify', { concurrency: true }, () => {
     const clean = await verify(out);
     assert.deepEqual(clean.problems, []);
     assert.equal(clean.verdict, 'qualified');
-    const statement = JSON.parse(Buffer.from(JSON.parse(await readFile(join(out, BUNDLE_FILE), 'utf8')).payload, 'base64').toString()) as Statement;
+    const statement = JSON.parse(
+      Buffer.from(JSON.parse(await readFile(join(out, BUNDLE_FILE), 'utf8')).payload, 'base64').toString(),
+    ) as Statement;
     const signed = statement.subject.map((s) => s.name);
-    for (const file of ['result.json', 'report.html', 'junit.xml', 'conformance/result.json', 'properties/result.json', 'faults/result.json', 'load/summary.json']) assert.ok(signed.includes(file), `${file} is signed`);
+    for (const file of [
+      'result.json',
+      'report.html',
+      'junit.xml',
+      'conformance/result.json',
+      'properties/result.json',
+      'faults/result.json',
+      'load/summary.json',
+    ])
+      assert.ok(signed.includes(file), `${file} is signed`);
 
     for (const file of ['properties/result.json', 'report.html', 'load/summary.json']) {
       const copy = join(root, `tampered-${file.replace(/\W/g, '-')}`);
@@ -83,13 +114,22 @@ describe('fleetproof certify', { concurrency: true }, () => {
     }
 
     // A result.json no longer JSON, or listing three stages: no verdict derives from it, and verify says so rather than throwing.
-    for (const [name, text] of [['not-json', '{ "verdict": "qualified", '], ['three-stages', JSON.stringify({ ...r, stages: r.stages.slice(0, 3) })]] as const) {
+    for (const [name, text] of [
+      ['not-json', '{ "verdict": "qualified", '],
+      ['three-stages', JSON.stringify({ ...r, stages: r.stages.slice(0, 3) })],
+    ] as const) {
       const copy = join(root, `result-${name}`);
       await cp(out, copy, { recursive: true });
       await writeFile(join(copy, 'result.json'), text);
       const report = await verify(copy);
       assert.equal(report.ok, false, name);
-      assert.match(report.problems.join('\n'), name === 'not-json' ? /cannot read result\.json/ : /result\.json lists the stages .*, not each of conformance, properties, faults, load once/, name);
+      assert.match(
+        report.problems.join('\n'),
+        name === 'not-json'
+          ? /cannot read result\.json/
+          : /result\.json lists the stages .*, not each of conformance, properties, faults, load once/,
+        name,
+      );
     }
 
     // Re-signing altered results with another key: consistent digests, but
@@ -119,11 +159,17 @@ describe('fleetproof certify', { concurrency: true }, () => {
       assert.equal(outcome.result.verdict, 'non-conformant');
       assert.equal(outcome.result.stages[0]!.status, 'failed');
       const fence = outcome.result.failures.find((f) => f.stage === 'conformance' && f.clause === 'settle-fence');
-      assert.ok(fence, `no conformance failure cites settle-fence: ${JSON.stringify(outcome.result.failures.map((f) => [f.subject, f.clause]))}`);
+      assert.ok(
+        fence,
+        `no conformance failure cites settle-fence: ${JSON.stringify(outcome.result.failures.map((f) => [f.subject, f.clause]))}`,
+      );
       assert.match(fence.reproduce, new RegExp(`npx fleetproof conform --target ${reference.url} --key \\S+ --case `));
       assert.match(fence.reproduce, /POST .*\/settlement/, 'the failing exchange is shown');
       assert.ok(outcome.result.clauses.find((c) => c.id === 'settle-fence')!.status === 'fail');
-      assert.ok(outcome.result.failures.some((f) => f.stage === 'properties' && /--seed=-?\d+ --path/.test(f.reproduce)), 'a property counterexample comes with its seed and path');
+      assert.ok(
+        outcome.result.failures.some((f) => f.stage === 'properties' && /--seed=-?\d+ --path/.test(f.reproduce)),
+        'a property counterexample comes with its seed and path',
+      );
       const report = await verify(out);
       assert.deepEqual(report.problems, [], 'an honest non-conformant run verifies');
       assert.equal(report.verdict, 'non-conformant');
@@ -140,7 +186,10 @@ describe('fleetproof certify', { concurrency: true }, () => {
       const outcome = await runCertification({ target: { url: 'http://127.0.0.1:9', keyPath: signingKeyPath }, out, log: quiet });
       assert.equal(outcome.exitCode, 2);
       assert.equal(outcome.result.verdict, 'could-not-run');
-      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped', 'skipped']);
+      assert.deepEqual(
+        outcome.result.stages.map((s) => s.status),
+        ['could-not-run', 'skipped', 'skipped', 'skipped'],
+      );
       assert.deepEqual((await verify(out)).problems, []);
     } finally {
       await close();
@@ -154,8 +203,16 @@ describe('fleetproof certify', { concurrency: true }, () => {
     try {
       const outcome = await runCertification({ target: { url: reference.url, keyPath: keys.signingKeyPath }, out, log: quiet });
       assert.deepEqual([outcome.exitCode, outcome.result.verdict], [2, 'could-not-run']);
-      assert.deepEqual(outcome.result.stages.map((s) => s.status), ['could-not-run', 'skipped', 'skipped', 'skipped']);
-      assert.match(outcome.result.stages[0]!.reasons.join('\n'), new RegExp(`^the target refused a token signed with kid=\\S+ \\(role registry:admin\\): configure it to trust ${keys.jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`));
+      assert.deepEqual(
+        outcome.result.stages.map((s) => s.status),
+        ['could-not-run', 'skipped', 'skipped', 'skipped'],
+      );
+      assert.match(
+        outcome.result.stages[0]!.reasons.join('\n'),
+        new RegExp(
+          `^the target refused a token signed with kid=\\S+ \\(role registry:admin\\): configure it to trust ${keys.jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`,
+        ),
+      );
       assert.deepEqual(outcome.result.failures, [], 'nothing is blamed on the registry');
     } finally {
       await reference.close();

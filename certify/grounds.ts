@@ -31,7 +31,9 @@ function unexercisedGround(unexercised: readonly string[], skips: readonly Stage
     const reasons = [...new Set(skips.filter((s) => s.clause === id).map(reasonOf))].sort().join('; ');
     groups.set(reasons, [...(groups.get(reasons) ?? []), `[${id}]`]);
   }
-  const parts = [...groups.entries()].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))).map(([reason, ids]) => `${ids.join(', ')}${reason ? ` (${reason})` : ''}`);
+  const parts = [...groups.entries()]
+    .sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))
+    .map(([reason, ids]) => `${ids.join(', ')}${reason ? ` (${reason})` : ''}`);
   return `MUST clauses no check exercised: ${parts.join('; ')}`;
 }
 

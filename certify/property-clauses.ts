@@ -10,5 +10,13 @@ export const PROPERTY_CLAUSES: Readonly<Record<SuiteName, readonly string[]>> = 
   'tenant-isolation': ['auth-route-isolation', 'catalog-tenant-visibility', 'auth-tenant-from-token'],
   'circuit-behaviour': ['circuit-counting', 'circuit-opens', 'circuit-half-open'],
   'model-agreement': ['records-identical-put', 'revision-advances', 'revision-stable', 'pinned-reserved'],
-  'shared-actions': ['pinned-reserved', 'pinned-retry-budget', 'settle-release-once', 'settle-idempotent', 'assignment-fence-token', 'lease-expiry-effect', 'admission-never-overbooked'],
+  'shared-actions': [
+    'pinned-reserved',
+    'pinned-retry-budget',
+    'settle-release-once',
+    'settle-idempotent',
+    'assignment-fence-token',
+    'lease-expiry-effect',
+    'admission-never-overbooked',
+  ],
 };

@@ -14,7 +14,15 @@ import type { CredentialChoice } from '../contract/transport/credential-sources.
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle, type SignerKey } from '../reports/bundle/bundle.ts';
 import { writeCertificationReports } from '../reports/certification/write.ts';
-import { CERTIFICATION_SCHEMA, RESULT_FILE, STAGE_NAMES, type CertificationResult, type Environment, type StageName, type StageRecord } from '../reports/schemas/certification-result.ts';
+import {
+  CERTIFICATION_SCHEMA,
+  RESULT_FILE,
+  STAGE_NAMES,
+  type CertificationResult,
+  type Environment,
+  type StageName,
+  type StageRecord,
+} from '../reports/schemas/certification-result.ts';
 import { clauseCoverage } from './coverage.ts';
 import { groundsOf } from './grounds.ts';
 import { DEFAULT_SCHEDULE, type Fault, type Schedule } from './nemesis/nemesis.ts';
@@ -64,7 +72,10 @@ function stages(faults: FaultsStageOptions): Record<StageName, (ctx: StageContex
 /** The nemesis a run gets: the one asked for, or the proxy and whatever the target brings of its own. */
 function nemesisFor(options: CertifyOptions, target: CertificationTarget): NemesisRequest {
   const builtin = target.builtinFaults ?? [];
-  const { builtin: _unknownUntilStarted, ...asked } = options.nemesis ?? { kinds: builtin.length > 0 ? ['proxy', 'builtin'] : ['proxy'], schedule: CERTIFY_SCHEDULE };
+  const { builtin: _unknownUntilStarted, ...asked } = options.nemesis ?? {
+    kinds: builtin.length > 0 ? ['proxy', 'builtin'] : ['proxy'],
+    schedule: CERTIFY_SCHEDULE,
+  };
   // Without faults of its own, `builtin` stays unsupplied and the stage says it could not run.
   return { ...asked, ...(builtin.length > 0 ? { builtin } : {}) };
 }
@@ -114,8 +125,21 @@ export interface CertificationTarget {
 async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<CertificationTarget> {
   if (options.target) {
     const { url, keyPath, auth } = options.target;
-    const credentials = keyPath !== undefined ? `--key ${keyPath}` : auth?.tokenCommand !== undefined ? "--token-cmd 'YOUR TOKEN COMMAND {tenant} {roles}'" : "--header 'YOUR HEADER'";
-    return { url, key: keyPath !== undefined ? await loadSigningKey(keyPath) : null, keyPath: keyPath ?? null, embedded: false, flags: `--target ${url} ${credentials}`, postgres: null, close: async () => {} };
+    const credentials =
+      keyPath !== undefined
+        ? `--key ${keyPath}`
+        : auth?.tokenCommand !== undefined
+          ? "--token-cmd 'YOUR TOKEN COMMAND {tenant} {roles}'"
+          : "--header 'YOUR HEADER'";
+    return {
+      url,
+      key: keyPath !== undefined ? await loadSigningKey(keyPath) : null,
+      keyPath: keyPath ?? null,
+      embedded: false,
+      flags: `--target ${url} ${credentials}`,
+      postgres: null,
+      close: async () => {},
+    };
   }
   if (!options.startEmbedded) throw new Error('no --target given and no embedded reference to start');
   return options.startEmbedded(options.store ?? 'memory', log);
@@ -137,31 +161,83 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   try {
     target = await openTarget(options, log);
     // Conformance mints every role; the load flows stamp leases on this machine's clock.
-    version = (await preflight({ target: target.url, credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath ?? undefined }), maxClockOffsetMs: CLOCK_BOUND_MS.leases })).version;
-    const ctx: StageContext = { out: outDir, runId, targetUrl: target.url, key: target.key, keyPath: target.keyPath, ...(options.target?.auth ? { auth: options.target.auth } : {}), profile, targetFlags: target.flags, log };
+    version = (
+      await preflight({
+        target: target.url,
+        credentials: runTokens(options.target?.auth, target.key, { keyPath: target.keyPath ?? undefined }),
+        maxClockOffsetMs: CLOCK_BOUND_MS.leases,
+      })
+    ).version;
+    const ctx: StageContext = {
+      out: outDir,
+      runId,
+      targetUrl: target.url,
+      key: target.key,
+      keyPath: target.keyPath,
+      ...(options.target?.auth ? { auth: options.target.auth } : {}),
+      profile,
+      targetFlags: target.flags,
+      log,
+    };
     const nemesis = nemesisFor(options, target);
     const soak = options.faultsDurationMs;
     // A soak keeps the schedule injecting for as long as the rounds go on.
-    if (soak !== undefined) nemesis.schedule = { ...nemesis.schedule, maxDurationMs: Math.max(nemesis.schedule.maxDurationMs, soak + 60_000), maxFaults: Math.max(nemesis.schedule.maxFaults, Math.ceil(soak / 1000)) };
-    const STAGES = stages({ nemesis, ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}), ...(soak !== undefined ? { minDurationMs: soak } : {}) });
+    if (soak !== undefined)
+      nemesis.schedule = {
+        ...nemesis.schedule,
+        maxDurationMs: Math.max(nemesis.schedule.maxDurationMs, soak + 60_000),
+        maxFaults: Math.max(nemesis.schedule.maxFaults, Math.ceil(soak / 1000)),
+      };
+    const STAGES = stages({
+      nemesis,
+      ...(options.faultRuns !== undefined ? { runs: options.faultRuns } : {}),
+      ...(soak !== undefined ? { minDurationMs: soak } : {}),
+    });
     for (const [index, name] of STAGE_NAMES.entries()) {
       // Without a conformance verdict the target is not reachable enough to judge further.
       if (records[0]?.status === 'could-not-run') {
-        records.push({ name, status: 'skipped', reasons: ['the conformance stage could not run'], duration_ms: 0, result_file: null, figures: {} });
+        records.push({
+          name,
+          status: 'skipped',
+          reasons: ['the conformance stage could not run'],
+          duration_ms: 0,
+          result_file: null,
+          figures: {},
+        });
         continue;
       }
-      log(`\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} (${((Date.now() - Date.parse(startedAt)) / 1000).toFixed(0)} s elapsed) ==`);
+      log(
+        `\n== stage ${index + 1}/${STAGE_NAMES.length}: ${name} (${((Date.now() - Date.parse(startedAt)) / 1000).toFixed(0)} s elapsed) ==`,
+      );
       const output = await STAGES[name](ctx);
       records.push(output.record);
       evidence.push(...output.evidence);
       failures.push(...output.failures);
-      log(`== ${name}: ${output.record.status} in ${(output.record.duration_ms / 1000).toFixed(1)} s${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`);
+      log(
+        `== ${name}: ${output.record.status} in ${(output.record.duration_ms / 1000).toFixed(1)} s${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`,
+      );
     }
   } catch (err) {
     // The stage that was running (or the first, when the target never opened) could not run; the rest were not reached.
     const [broken, ...rest] = STAGE_NAMES.slice(records.length);
-    if (broken) records.push({ name: broken, status: 'could-not-run', reasons: [(err as Error).message], duration_ms: 0, result_file: null, figures: {} });
-    for (const name of rest) records.push({ name, status: 'skipped', reasons: [`not reached: ${broken} could not run`], duration_ms: 0, result_file: null, figures: {} });
+    if (broken)
+      records.push({
+        name: broken,
+        status: 'could-not-run',
+        reasons: [(err as Error).message],
+        duration_ms: 0,
+        result_file: null,
+        figures: {},
+      });
+    for (const name of rest)
+      records.push({
+        name,
+        status: 'skipped',
+        reasons: [`not reached: ${broken} could not run`],
+        duration_ms: 0,
+        result_file: null,
+        figures: {},
+      });
   } finally {
     await target?.close();
   }
@@ -174,11 +250,20 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     finished_at: new Date().toISOString(),
     harness: { name: provenance.name, version: provenance.version, commit: provenance.commit },
     contract: CONTRACT_VERSION,
-    target: { url: target?.url ?? options.target?.url ?? '', embedded: target?.embedded ?? false, store: options.target ? null : (options.store ?? 'memory'), version },
+    target: {
+      url: target?.url ?? options.target?.url ?? '',
+      embedded: target?.embedded ?? false,
+      store: options.target ? null : (options.store ?? 'memory'),
+      version,
+    },
     profile,
     environment: environment(target?.postgres ?? null),
     verdict,
-    grounds: groundsOf(profile, coverage, records.flatMap((r) => r.skips ?? [])),
+    grounds: groundsOf(
+      profile,
+      coverage,
+      records.flatMap((r) => r.skips ?? []),
+    ),
     reasons: records.flatMap((r) => r.reasons.map((reason) => `${r.name}: ${reason}`)),
     stages: records,
     clauses: coverage,

@@ -11,7 +11,15 @@ import type { ResultDocument as PropertiesDocument } from '../properties/runner/
 import { undecidedVerdict, type LoadReport } from '../load/runner/load-report.ts';
 import { THRESHOLDS_CROSSED } from '../load/runner/exit-code.ts';
 import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
-import { RESULT_FILE, STAGE_NAMES, type CertificationResult, type StageName, type StageRecord, type StageStatus, type Verdict } from '../reports/schemas/certification-result.ts';
+import {
+  RESULT_FILE,
+  STAGE_NAMES,
+  type CertificationResult,
+  type StageName,
+  type StageRecord,
+  type StageStatus,
+  type Verdict,
+} from '../reports/schemas/certification-result.ts';
 
 /** A definite defect outranks an inconclusive stage; qualified needs every stage passed. */
 export function overallVerdict(stages: ReadonlyArray<Pick<StageRecord, 'status'>>): Verdict {
@@ -22,15 +30,24 @@ export function overallVerdict(stages: ReadonlyArray<Pick<StageRecord, 'status'>
 
 export function conformanceStatus(result: ConformanceResult): StageStatus {
   const spec = clauses();
-  const judged = result.cases.map((c) => ({ ...c, failure_severity: c.failure_clause ? (spec.get(c.failure_clause)?.severity ?? null) : null }));
+  const judged = result.cases.map((c) => ({
+    ...c,
+    failure_severity: c.failure_clause ? (spec.get(c.failure_clause)?.severity ?? null) : null,
+  }));
   const verdict = verdictOf(judged);
   if (verdict === 'non-conformant') return 'failed';
   if (verdict === 'could-not-judge') return 'could-not-run';
   // Qualification may rest on an unexercised MUST clause only where no client can exercise it (an exemption with its reason),
   // or where every case citing it was not provocable for a reason the run states (the limits the target declares, the
   // vendor's own credentials without the trusted key); the grounds then name the clause with that reason.
-  const statedSkip = (id: string) => result.cases.filter((c) => c.clause === id).every((c) => c.status === 'skip' && isStatedNotProvocable(c.message));
-  if (result.clauses.some((c) => c.severity === 'required' && c.exempt === null && (c.status === 'unknown' || (c.status === 'skip' && !statedSkip(c.id))))) return 'could-not-run';
+  const statedSkip = (id: string) =>
+    result.cases.filter((c) => c.clause === id).every((c) => c.status === 'skip' && isStatedNotProvocable(c.message));
+  if (
+    result.clauses.some(
+      (c) => c.severity === 'required' && c.exempt === null && (c.status === 'unknown' || (c.status === 'skip' && !statedSkip(c.id))),
+    )
+  )
+    return 'could-not-run';
   // A certification judges the whole suite; a partial selection qualifies nothing.
   return result.selection.complete && result.cases.length > 0 ? 'passed' : 'could-not-run';
 }
@@ -55,12 +72,18 @@ export function thresholdHolds(expression: string, value: number | null): boolea
   if (!m || value === null) return false;
   const limit = Number(m[2]);
   switch (m[1]) {
-    case '<': return value < limit;
-    case '<=': return value <= limit;
-    case '>': return value > limit;
-    case '>=': return value >= limit;
-    case '==': return value === limit;
-    default: return value !== limit;
+    case '<':
+      return value < limit;
+    case '<=':
+      return value <= limit;
+    case '>':
+      return value > limit;
+    case '>=':
+      return value >= limit;
+    case '==':
+      return value === limit;
+    default:
+      return value !== limit;
   }
 }
 
@@ -111,7 +134,10 @@ export async function rederiveVerdict(dir: string): Promise<{ verdict: Verdict |
   }
   const names = Array.isArray(result?.stages) ? result.stages.map((s) => s?.name) : null;
   if (names === null || names.length !== STAGE_NAMES.length || STAGE_NAMES.some((n) => !names.includes(n))) {
-    return { verdict: null, problems: [`${RESULT_FILE} lists the stages ${JSON.stringify(names)}, not each of ${STAGE_NAMES.join(', ')} once`] };
+    return {
+      verdict: null,
+      problems: [`${RESULT_FILE} lists the stages ${JSON.stringify(names)}, not each of ${STAGE_NAMES.join(', ')} once`],
+    };
   }
   const stages: Array<Pick<StageRecord, 'status'>> = [];
   for (const stage of result.stages) {

@@ -27,11 +27,23 @@ describe('fleetproof certify with --token-cmd and no --key', () => {
     const service = await startTokenService(reference.signingKey);
     const out = join(root, 'run');
     try {
-      const outcome = await runCertification({ target: { url: reference.url, auth: { tokenCommand: service.tokenCmd } }, out, log: (line) => console.log(line) });
+      const outcome = await runCertification({
+        target: { url: reference.url, auth: { tokenCommand: service.tokenCmd } },
+        out,
+        log: (line) => console.log(line),
+      });
       const r = outcome.result;
       assert.deepEqual(r.reasons, []);
       assert.deepEqual([outcome.exitCode, r.verdict], [0, 'qualified']);
-      assert.deepEqual(r.stages.map((s) => [s.name, s.status]), [['conformance', 'passed'], ['properties', 'passed'], ['faults', 'passed'], ['load', 'passed']]);
+      assert.deepEqual(
+        r.stages.map((s) => [s.name, s.status]),
+        [
+          ['conformance', 'passed'],
+          ['properties', 'passed'],
+          ['faults', 'passed'],
+          ['load', 'passed'],
+        ],
+      );
       // The stages share the command's tokens (an hour each): one per caller in the whole run.
       const asked = [...service.issuedPerCaller()].filter(([, n]) => n > 1);
       assert.deepEqual(asked, [], 'callers whose token the command printed more than once');

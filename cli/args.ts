@@ -4,7 +4,16 @@
 // variable, then the config file, then its default; the run says where its
 // target, key and profile came from.
 import { parseArgs } from 'node:util';
-import { ConfigProblem, describeSource, envName, fileMember, readConfigFile, resolveSettings, type SettingSource, type SettingSpec } from './config.ts';
+import {
+  ConfigProblem,
+  describeSource,
+  envName,
+  fileMember,
+  readConfigFile,
+  resolveSettings,
+  type SettingSource,
+  type SettingSpec,
+} from './config.ts';
 import { didYouMean } from './suggest.ts';
 
 /** Could not run as asked: one line saying what is wrong and how to fix it; exit 2. */
@@ -17,11 +26,19 @@ export interface FlagSpec extends SettingSpec {
 }
 
 export type FlagValues<S extends Record<string, FlagSpec>> = {
-  [K in keyof S]: S[K]['type'] extends 'boolean' ? boolean | undefined : S[K]['multiple'] extends true ? string[] | undefined : string | undefined;
+  [K in keyof S]: S[K]['type'] extends 'boolean'
+    ? boolean | undefined
+    : S[K]['multiple'] extends true
+      ? string[] | undefined
+      : string | undefined;
 };
 
 /** Every command reads a config file; its own flag is implied. */
-const CONFIG_FLAG: FlagSpec = { type: 'string', flagOnly: true, description: `JSON config file of settings (FLEETPROOF_CONFIG; default ./fleetproof.config.json when present)` };
+const CONFIG_FLAG: FlagSpec = {
+  type: 'string',
+  flagOnly: true,
+  description: `JSON config file of settings (FLEETPROOF_CONFIG; default ./fleetproof.config.json when present)`,
+};
 
 /** The settings whose origin a run announces: mistaking them certifies the wrong thing. */
 const ANNOUNCED = ['target', 'key', 'profile'];
@@ -103,11 +120,15 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
   const env = options.env ?? process.env;
   try {
     const given = parsed.values as Record<string, unknown>;
-    const file = readConfigFile((given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined), options.cwd ?? process.cwd());
+    const file = readConfigFile(
+      (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
+      options.cwd ?? process.cwd(),
+    );
     const { values, sources } = resolveSettings(flags, given, env, file);
     const announce = options.announce ?? ((line: string) => console.error(line));
     for (const name of ANNOUNCED) {
-      if (name in flags && values[name] !== undefined) announce(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
+      if (name in flags && values[name] !== undefined)
+        announce(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
     }
     return { values: values as FlagValues<S>, positionals: parsed.positionals, sources: sources as Parsed<S>['sources'] };
   } catch (err) {

@@ -7,10 +7,16 @@ import { UsageError, type FlagSpec } from './args.ts';
 export const AUTH_FLAGS = {
   'token-cmd': {
     type: 'string',
-    description: "command printing a bearer token for {tenant} and {roles} (e.g. 'vault-token --tenant {tenant} --scope {roles}'); run without a shell, a JWT is reused until its exp",
+    description:
+      "command printing a bearer token for {tenant} and {roles} (e.g. 'vault-token --tenant {tenant} --scope {roles}'); run without a shell, a JWT is reused until its exp",
   },
   // A header value may hold commas, so the variable holds one header per line.
-  header: { type: 'string', multiple: true, separator: '\n', description: "static header on every authenticated request, 'Name: value'; repeatable" },
+  header: {
+    type: 'string',
+    multiple: true,
+    separator: '\n',
+    description: "static header on every authenticated request, 'Name: value'; repeatable",
+  },
 } satisfies Record<string, FlagSpec>;
 
 /**
@@ -18,7 +24,11 @@ export const AUTH_FLAGS = {
  * an Authorization header beside --key or --token-cmd, which would replace the token of every caller they speak
  * as, so that the cases for roles and tenants all speak as one and fail a registry that is right.
  */
-export function authChoice(values: { 'token-cmd'?: string | undefined; header?: string[] | undefined; key?: string | undefined }): CredentialChoice {
+export function authChoice(values: {
+  'token-cmd'?: string | undefined;
+  header?: string[] | undefined;
+  key?: string | undefined;
+}): CredentialChoice {
   let names: string[];
   try {
     if (values['token-cmd'] !== undefined) splitCommand(values['token-cmd']);
@@ -29,7 +39,9 @@ export function authChoice(values: { 'token-cmd'?: string | undefined; header?: 
   }
   const tokens = values['token-cmd'] !== undefined ? '--token-cmd' : values.key !== undefined ? '--key' : null;
   if (tokens && names.includes('authorization')) {
-    throw new UsageError(`--header Authorization would replace every token ${tokens} gives, so every request would speak as one caller: leave the header out, or ${tokens} out to authenticate with the header alone`);
+    throw new UsageError(
+      `--header Authorization would replace every token ${tokens} gives, so every request would speak as one caller: leave the header out, or ${tokens} out to authenticate with the header alone`,
+    );
   }
   return { tokenCommand: values['token-cmd'], headers: values.header ?? [] };
 }

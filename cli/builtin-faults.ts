@@ -21,7 +21,11 @@ function terminateBackends(url: string, log: (line: string) => void): Fault {
       client.on('error', () => {});
       await client.connect();
       const c = client;
-      const once = () => c.query<{ n: number }>(TERMINATE).then((r) => void (terminated += r.rows[0]?.n ?? 0), () => {});
+      const once = () =>
+        c.query<{ n: number }>(TERMINATE).then(
+          (r) => void (terminated += r.rows[0]?.n ?? 0),
+          () => {},
+        );
       await once();
       timer = setInterval(() => void once(), TERMINATE_EVERY_MS);
     },

@@ -20,7 +20,11 @@ export const summary = 'certify a registry: conformance, properties, faults and 
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
-  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (with --target); without it --token-cmd or --header authenticate, and the cases that need it skip' },
+  key: {
+    type: 'string',
+    description:
+      'private Ed25519 JWK the target trusts (with --target); without it --token-cmd or --header authenticate, and the cases that need it skip',
+  },
   ...AUTH_FLAGS,
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
   variant: VARIANT_FLAG,
@@ -28,7 +32,10 @@ export const FLAGS = {
   out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
   ...NEMESIS_FLAGS,
-  'faults-duration': { type: 'string', description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it' },
+  'faults-duration': {
+    type: 'string',
+    description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it',
+  },
 } satisfies Record<string, FlagSpec>;
 
 function durationMs(text: string): number {
@@ -44,23 +51,41 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const v = parsed.values;
   const own = v['token-cmd'] !== undefined || (v.header ?? []).length > 0;
-  if (v.target !== undefined && v.key === undefined && !own) throw new UsageError('a target needs the key it trusts (--key FILE, or FLEETPROOF_KEY) or credentials of its own (--token-cmd CMD, --header)');
+  if (v.target !== undefined && v.key === undefined && !own)
+    throw new UsageError(
+      'a target needs the key it trusts (--key FILE, or FLEETPROOF_KEY) or credentials of its own (--token-cmd CMD, --header)',
+    );
   if (v.target !== undefined && v.key === undefined && v['token-cmd'] === undefined) throw new UsageError(ONE_CALLER);
-  if (v.target === undefined && v.key !== undefined) throw new UsageError(`a key without a target: give --target URL (or FLEETPROOF_TARGET), or leave the key out to certify the embedded reference`);
-  if (v.target === undefined && own) throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
+  if (v.target === undefined && v.key !== undefined)
+    throw new UsageError(
+      `a key without a target: give --target URL (or FLEETPROOF_TARGET), or leave the key out to certify the embedded reference`,
+    );
+  if (v.target === undefined && own)
+    throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
   if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));
-  if (v.target !== undefined && parsed.sources.store?.from !== 'default') throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
-  if (v.target !== undefined && v.variant !== undefined) throw new UsageError('--variant applies to the embedded reference only; a served registry makes its own choices');
+  if (v.target !== undefined && parsed.sources.store?.from !== 'default')
+    throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
+  if (v.target !== undefined && v.variant !== undefined)
+    throw new UsageError('--variant applies to the embedded reference only; a served registry makes its own choices');
   const variant = variantOf(v.variant);
   // A ramp answers how far a registry goes, with no pass or fail at any one rate: certification qualifies at a fixed rate.
   const contract = loadScaleContract().profiles;
   const ramps = Object.keys(contract).filter((name) => contract[name]!.phases.some((p) => (p.name as string) === BREAKPOINT_PHASE));
-  if (ramps.includes(v.profile!)) throw new UsageError(`--profile ${v.profile} is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile ${v.profile}`);
+  if (ramps.includes(v.profile!))
+    throw new UsageError(
+      `--profile ${v.profile} is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile ${v.profile}`,
+    );
   const profiles = Object.keys(contract).filter((name) => !ramps.includes(name));
   if (!profiles.includes(v.profile!)) throw new UsageError(unknownName('profile', v.profile!, profiles));
   // Read before anything starts: a key that cannot sign refuses the run now, not after every stage.
-  const signer = v['sign-key'] === undefined ? undefined : await loadSigner(v['sign-key']).catch((err: Error) => Promise.reject(new UsageError(`--sign-key ${v['sign-key']}: ${err.message}`)));
-  if (v.target === undefined) console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
+  const signer =
+    v['sign-key'] === undefined
+      ? undefined
+      : await loadSigner(v['sign-key']).catch((err: Error) =>
+          Promise.reject(new UsageError(`--sign-key ${v['sign-key']}: ${err.message}`)),
+        );
+  if (v.target === undefined)
+    console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   // The embedded reference brings its own faults; their list is known once it has started.
   const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
   const outcome = await runCertification({

@@ -51,7 +51,12 @@ function githubRecipe(text: string): Recipe {
 }
 
 function gitlabRecipe(text: string): Recipe {
-  const job = (parse(text) as Record<string, { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } }>)['fleetproof']!;
+  const job = (
+    parse(text) as Record<
+      string,
+      { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; reports: { junit: string } } }
+    >
+  )['fleetproof']!;
   return {
     env: job.variables,
     install: job.script.filter((l) => l.startsWith('npm install')),
@@ -85,7 +90,9 @@ async function runRecipe(recipe: Recipe): Promise<{ dir: string; code: number | 
   const env = Object.fromEntries(Object.entries(recipe.env).map(([k, v]) => [k, v.replace(':8080', `:${port}`)]));
   const steps = recipe.steps.map((s) => `( set -e\n${s.replace('--port 8080', `--port ${port}`)}\n)`);
   const script = ['set -e', SHIM, ...steps].join('\n');
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST')));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST')),
+  );
   // Its own process group: the registry the recipe leaves running in the background is stopped with it.
   const job = spawn('bash', ['-c', script], { cwd: dir, env: { ...inherited, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -115,7 +122,11 @@ async function registryGone(url: string): Promise<void> {
   throw new Error(`the recipe's registry at ${url} is still running`);
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 for (const [name, read] of [
   ['github-actions.yml', githubRecipe],

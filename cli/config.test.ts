@@ -27,7 +27,8 @@ interface Ran {
 
 function fleetproof(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Ran> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const name of Object.keys(env)) if (name.startsWith('FLEETPROOF_') && !name.startsWith('FLEETPROOF_TEST') && !(name in (options.env ?? {}))) delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith('FLEETPROOF_') && !name.startsWith('FLEETPROOF_TEST') && !(name in (options.env ?? {}))) delete env[name];
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], { env, cwd: options.cwd, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
@@ -57,7 +58,9 @@ describe('configuration', () => {
   });
 
   it('properties reads its target from the environment too', async () => {
-    const ran = await fleetproof(['properties', '--runs', '1', '--out', join(dir, 'props')], { env: { FLEETPROOF_TARGET: UNREACHABLE, FLEETPROOF_KEY: keyPath } });
+    const ran = await fleetproof(['properties', '--runs', '1', '--out', join(dir, 'props')], {
+      env: { FLEETPROOF_TARGET: UNREACHABLE, FLEETPROOF_KEY: keyPath },
+    });
     assert.equal(ran.code, 2, ran.stderr);
     assert.match(ran.stderr, /target http:\/\/127\.0\.0\.1:1 \(from FLEETPROOF_TARGET\)/);
     assert.doesNotMatch(ran.stdout + ran.stderr, /memory store/);
@@ -67,23 +70,45 @@ describe('configuration', () => {
     const cwd = join(dir, 'project');
     await mkdir(cwd, { recursive: true });
     // "port" is serve's: one file can serve every command. "concurency" is nobody's.
-    await writeFile(join(cwd, 'fleetproof.config.json'), JSON.stringify({ target: 'http://127.0.0.1:2', key: keyPath, categories: ['wire'], port: 8080, concurency: 2 }));
+    await writeFile(
+      join(cwd, 'fleetproof.config.json'),
+      JSON.stringify({ target: 'http://127.0.0.1:2', key: keyPath, categories: ['wire'], port: 8080, concurency: 2 }),
+    );
     const fromFile = await fleetproof(['conform', '--out', join(dir, 'c1')], { cwd });
     assert.equal(fromFile.code, 2);
     assert.match(fromFile.stderr, /target http:\/\/127\.0\.0\.1:2 \(from "target" in fleetproof\.config\.json\)/);
-    assert.match(fromFile.stderr, /warning: "concurency" in fleetproof\.config\.json is not a fleetproof setting; did you mean "concurrency"\?/);
+    assert.match(
+      fromFile.stderr,
+      /warning: "concurency" in fleetproof\.config\.json is not a fleetproof setting; did you mean "concurrency"\?/,
+    );
     assert.doesNotMatch(fromFile.stderr, /"port"/);
     const fromEnv = await fleetproof(['conform', '--out', join(dir, 'c2')], { cwd, env: { FLEETPROOF_TARGET: 'http://127.0.0.1:3' } });
     assert.match(fromEnv.stderr, /target http:\/\/127\.0\.0\.1:3 \(from FLEETPROOF_TARGET\)/);
-    const fromFlag = await fleetproof(['conform', '--target', 'http://127.0.0.1:4', '--out', join(dir, 'c3')], { cwd, env: { FLEETPROOF_TARGET: 'http://127.0.0.1:3' } });
+    const fromFlag = await fleetproof(['conform', '--target', 'http://127.0.0.1:4', '--out', join(dir, 'c3')], {
+      cwd,
+      env: { FLEETPROOF_TARGET: 'http://127.0.0.1:3' },
+    });
     assert.match(fromFlag.stderr, /target http:\/\/127\.0\.0\.1:4 \(from --target\)/);
   });
 
   it('resolves each source by its typed form: comma lists, yes/no, numbers in the file', () => {
-    const specs = { set: { type: 'string', multiple: true }, quiet: { type: 'boolean' }, runs: { type: 'string' }, engine: { type: 'string', default: 'auto' } } as const;
-    const r = resolveSettings(specs, {}, { FLEETPROOF_SET: 'tenants=2, routes=3', FLEETPROOF_QUIET: '1' }, { path: 'f.json', members: { runs: 5 } });
+    const specs = {
+      set: { type: 'string', multiple: true },
+      quiet: { type: 'boolean' },
+      runs: { type: 'string' },
+      engine: { type: 'string', default: 'auto' },
+    } as const;
+    const r = resolveSettings(
+      specs,
+      {},
+      { FLEETPROOF_SET: 'tenants=2, routes=3', FLEETPROOF_QUIET: '1' },
+      { path: 'f.json', members: { runs: 5 } },
+    );
     assert.deepEqual(r.values, { set: ['tenants=2', 'routes=3'], quiet: true, runs: '5', engine: 'auto' });
-    assert.deepEqual(Object.values(r.sources).map((s) => s.from), ['env', 'env', 'file', 'default']);
+    assert.deepEqual(
+      Object.values(r.sources).map((s) => s.from),
+      ['env', 'env', 'file', 'default'],
+    );
     assert.throws(() => resolveSettings(specs, {}, { FLEETPROOF_QUIET: 'maybe' }, null), /FLEETPROOF_QUIET=maybe is not a yes or no/);
   });
 
@@ -112,17 +137,27 @@ describe('configuration', () => {
   it('certify refuses the breakpoint ramp, which has no pass or fail at one rate: exit 2, and where to run it', async () => {
     const ran = await fleetproof(['certify', '--profile', 'breakpoint']);
     assert.equal(ran.code, 2);
-    assert.match(ran.stderr, /--profile breakpoint is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile breakpoint/);
+    assert.match(
+      ran.stderr,
+      /--profile breakpoint is a ramp that measures how far a registry goes, not a qualification: run it with fleetproof load --profile breakpoint/,
+    );
     const unknown = await fleetproof(['certify', '--profile', 'nope']);
     assert.doesNotMatch(unknown.stderr, /known: [^)]*breakpoint/, 'the profiles certify lists are those it qualifies at');
   });
 
   it('an Authorization header beside --key or --token-cmd is refused before anything runs: it would make every caller one', async () => {
     for (const command of ['certify', 'conform', 'properties', 'load']) {
-      for (const tokens of [['--key', join(dir, 'key.json')], ['--token-cmd', 'print-token {tenant}']]) {
+      for (const tokens of [
+        ['--key', join(dir, 'key.json')],
+        ['--token-cmd', 'print-token {tenant}'],
+      ]) {
         const ran = await fleetproof([command, '--target', 'http://127.0.0.1:9', ...tokens, '--header', 'Authorization: Bearer fixed']);
         assert.equal(ran.code, 2, `${command} ${tokens[0]}: ${ran.stderr}`);
-        assert.match(ran.stderr, new RegExp(`--header Authorization would replace every token ${tokens[0]} gives`), `${command} ${tokens[0]}`);
+        assert.match(
+          ran.stderr,
+          new RegExp(`--header Authorization would replace every token ${tokens[0]} gives`),
+          `${command} ${tokens[0]}`,
+        );
       }
     }
   });
@@ -142,7 +177,10 @@ describe('configuration', () => {
   it('a bundle that is not there could not be verified: one line, exit 2', async () => {
     const ran = await fleetproof(['verify', join(dir, 'no-such-bundle.json')]);
     assert.equal(ran.code, 2);
-    assert.match(ran.stderr, /^fleetproof verify: cannot read the bundle .*no-such-bundle\.json: no such file; give the bundle\.json a certify run wrote\n$/);
+    assert.match(
+      ran.stderr,
+      /^fleetproof verify: cannot read the bundle .*no-such-bundle\.json: no such file; give the bundle\.json a certify run wrote\n$/,
+    );
   });
 
   it('a FLEETPROOF_TARGET meant for other commands does not conflict with load --plan', async () => {

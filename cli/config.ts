@@ -27,7 +27,8 @@ export interface SettingSpec {
   separator?: ',' | '\n';
 }
 
-export type SettingSource = { from: 'flag'; flag: string } | { from: 'env'; name: string } | { from: 'file'; path: string; member: string } | { from: 'default' };
+export type SettingSource =
+  { from: 'flag'; flag: string } | { from: 'env'; name: string } | { from: 'file'; path: string; member: string } | { from: 'default' };
 
 /** Variables that are no command's setting but mean something to fleetproof. */
 export const OTHER_VARIABLES: Readonly<Record<string, string>> = {
@@ -82,7 +83,8 @@ export function readConfigFile(named: string | undefined, cwd: string): ConfigFi
     const cause = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw new ConfigProblem(`cannot read the config file ${path}: ${cause}; fix the file or name another with --config FILE`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigProblem(`the config file ${path} must hold one JSON object of settings`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigProblem(`the config file ${path} must hold one JSON object of settings`);
   return { path, members: parsed as Record<string, unknown> };
 }
 
@@ -92,7 +94,12 @@ function fromEnvironment(flag: string, spec: SettingSpec, text: string, name: st
     if (/^(0|false|no)$/i.test(text)) return false;
     throw new ConfigProblem(`${name}=${text} is not a yes or no; use 1 or 0`);
   }
-  return spec.multiple ? text.split(spec.separator ?? ',').map((s) => s.trim()).filter(Boolean) : text;
+  return spec.multiple
+    ? text
+        .split(spec.separator ?? ',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : text;
 }
 
 function fromFile(flag: string, spec: SettingSpec, value: unknown, where: string): string | boolean | string[] {
@@ -105,7 +112,13 @@ function fromFile(flag: string, spec: SettingSpec, value: unknown, where: string
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     throw new ConfigProblem(`${where} must be ${spec.multiple ? 'a list of strings' : 'a string or a number'}`);
   };
-  if (spec.multiple) return Array.isArray(value) ? value.map(scalar) : scalar(value).split(spec.separator ?? ',').map((s) => s.trim()).filter(Boolean);
+  if (spec.multiple)
+    return Array.isArray(value)
+      ? value.map(scalar)
+      : scalar(value)
+          .split(spec.separator ?? ',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   return scalar(value);
 }
 

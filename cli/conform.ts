@@ -14,11 +14,30 @@ export const summary = 'certify a registry over HTTP with the conformance suite'
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry under test (FLEETPROOF_TARGET)' },
-  key: { type: 'string', description: 'private Ed25519 JWK the target trusts (FLEETPROOF_KEY); without it --token-cmd or --header authenticate, and the cases that need it skip' },
+  key: {
+    type: 'string',
+    description:
+      'private Ed25519 JWK the target trusts (FLEETPROOF_KEY); without it --token-cmd or --header authenticate, and the cases that need it skip',
+  },
   out: { type: 'string', description: 'report directory (FLEETPROOF_OUT; default reports/runs/<run id>/)' },
-  category: { type: 'string', multiple: true, env: 'FLEETPROOF_CATEGORIES', file: 'categories', description: `run this category; repeatable (FLEETPROOF_CATEGORIES): ${CATEGORY_NAMES.join(', ')}` },
-  case: { type: 'string', multiple: true, env: 'FLEETPROOF_CASES', file: 'cases', description: 'run this case id; repeatable (FLEETPROOF_CASES)' },
-  features: { type: 'string', description: `comma-separated features to test instead of those GET /version declares (FLEETPROOF_FEATURES): ${FEATURES.join(', ')}` },
+  category: {
+    type: 'string',
+    multiple: true,
+    env: 'FLEETPROOF_CATEGORIES',
+    file: 'categories',
+    description: `run this category; repeatable (FLEETPROOF_CATEGORIES): ${CATEGORY_NAMES.join(', ')}`,
+  },
+  case: {
+    type: 'string',
+    multiple: true,
+    env: 'FLEETPROOF_CASES',
+    file: 'cases',
+    description: 'run this case id; repeatable (FLEETPROOF_CASES)',
+  },
+  features: {
+    type: 'string',
+    description: `comma-separated features to test instead of those GET /version declares (FLEETPROOF_FEATURES): ${FEATURES.join(', ')}`,
+  },
   concurrency: { type: 'string', description: 'cases run at once (FLEETPROOF_CONCURRENCY; default 8)' },
   'timeout-ms': { type: 'string', description: 'time limit per case and per request (FLEETPROOF_TIMEOUT_MS; default 30000)' },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
@@ -48,7 +67,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`fleetproof conform: could not run: ${err.message}`);
     return EXIT.couldNotRun;
   }
-  const outcome = await runConformance({ config, auth: authChoice(v), progress: terminalProgress(process.stdout), writeReports: writeConformanceReports });
-  if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined) console.error(`fleetproof conform: could not run: ${outcome.error}`);
+  const outcome = await runConformance({
+    config,
+    auth: authChoice(v),
+    progress: terminalProgress(process.stdout),
+    writeReports: writeConformanceReports,
+  });
+  if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined)
+    console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;
 }

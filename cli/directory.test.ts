@@ -51,7 +51,13 @@ describe('fleetproof directory watch', () => {
       bindingPath,
       toYaml({
         version: 'fleetproof-directory/v1',
-        target: { instance_id: t.instanceId, version_id: t.versionId, manifest_digest: t.manifestDigest, canonical_endpoint: t.canonicalEndpoint, audience: t.audience },
+        target: {
+          instance_id: t.instanceId,
+          version_id: t.versionId,
+          manifest_digest: t.manifestDigest,
+          canonical_endpoint: t.canonicalEndpoint,
+          audience: t.audience,
+        },
         kubernetes: {
           namespace: binding.namespace,
           service_name: binding.serviceName,
@@ -62,7 +68,13 @@ describe('fleetproof directory watch', () => {
           address_type: 'IPv4',
           port_name: 'http',
           protocol: 'TCP',
-          bounds: { list_response_bytes: 1048576, watch_envelope_bytes: 65536, endpoint_slice_count: 16, endpoint_count: 64, pending_changes: 16 },
+          bounds: {
+            list_response_bytes: 1048576,
+            watch_envelope_bytes: 65536,
+            endpoint_slice_count: 16,
+            endpoint_count: 64,
+            pending_changes: 16,
+          },
         },
         replica: {
           id_pattern: 'crepl_cli_{uid}',
@@ -88,7 +100,14 @@ describe('fleetproof directory watch', () => {
   });
 
   const args = (over: Record<string, string | null> = {}) => {
-    const flags: Record<string, string | null> = { 'kube-api': kube.origin, binding: bindingPath, target: registryUrl, key: keyPath, 'kube-token-file': join(dir, 'kube-token'), ...over };
+    const flags: Record<string, string | null> = {
+      'kube-api': kube.origin,
+      binding: bindingPath,
+      target: registryUrl,
+      key: keyPath,
+      'kube-token-file': join(dir, 'kube-token'),
+      ...over,
+    };
     return ['directory', 'watch', ...Object.entries(flags).flatMap(([k, v]) => (v === null ? [] : [`--${k}`, v]))];
   };
 

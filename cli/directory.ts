@@ -18,10 +18,10 @@ import { bearerCredentials } from '../contract/transport/credentials.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
-export const summary = 'report a Kubernetes Service\'s pods to a registry as replica health';
+export const summary = "report a Kubernetes Service's pods to a registry as replica health";
 
 const WATCH_SUMMARY =
-  'Observes one connector instance\'s Service and EndpointSlices and reports each pod as a replica:\n' +
+  "Observes one connector instance's Service and EndpointSlices and reports each pod as a replica:\n" +
   'ready -> ready, terminating but serving -> draining, anything else or deleted -> offline.\n' +
   'Leases are renewed only while the watch is live. Exits 0 on SIGINT/SIGTERM, 1 when the Service is deleted.';
 
@@ -29,7 +29,10 @@ export const FLAGS = {
   'kube-api': { type: 'string', description: 'Kubernetes API origin, e.g. https://kube.example:6443 (required)' },
   binding: { type: 'string', description: 'binding file (YAML or JSON): target, kubernetes binding, replica template (required)' },
   target: { type: 'string', description: 'registry base URL, e.g. http://127.0.0.1:8080 (required)' },
-  key: { type: 'string', description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required unless --token-cmd or --header authenticate)' },
+  key: {
+    type: 'string',
+    description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required unless --token-cmd or --header authenticate)',
+  },
   ...AUTH_FLAGS,
   'kube-token-file': { type: 'string', description: 'file holding the bearer token for the Kubernetes API' },
   'kube-ca-file': { type: 'string', description: 'PEM file of the CA that signed the Kubernetes API certificate' },
@@ -104,7 +107,11 @@ async function watch(argv: string[]): Promise<number> {
   const kubeToken = await readSecret(values['kube-token-file'], 'Kubernetes token file');
   const kubeCa = await readSecret(values['kube-ca-file'], 'Kubernetes CA file');
 
-  const executor = new UndiciRequestExecutor({ origin: kubeApi, ...(kubeToken ? { bearerToken: kubeToken } : {}), ...(kubeCa ? { ca: kubeCa } : {}) });
+  const executor = new UndiciRequestExecutor({
+    origin: kubeApi,
+    ...(kubeToken ? { bearerToken: kubeToken } : {}),
+    ...(kubeCa ? { ca: kubeCa } : {}),
+  });
   const minted = key ? lifecycleTokenSource(key, { audience: values.audience! }) : null;
   const lifecycle = new HttpLifecyclePort({
     baseUrl: registryUrl,
@@ -164,7 +171,12 @@ async function labels(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  const show = (title: string, map: Record<string, string>) => [title, ...Object.keys(map).sort().map((k) => `  ${k}=${map[k]}`)];
+  const show = (title: string, map: Record<string, string>) => [
+    title,
+    ...Object.keys(map)
+      .sort()
+      .map((k) => `  ${k}=${map[k]}`),
+  ];
   console.log(
     [
       ...show('Service labels:', serviceLabels(binding.kubernetes)),

@@ -11,7 +11,11 @@ import { postgresFaults } from './builtin-faults.ts';
 import { onTermination } from './orphan-watch.ts';
 import { startReferenceProcess } from './reference-process.ts';
 
-async function onPostgres(pg: CertificationPostgres, log: (line: string) => void, variant: number | undefined): Promise<Omit<CertificationTarget, 'flags'>> {
+async function onPostgres(
+  pg: CertificationPostgres,
+  log: (line: string) => void,
+  variant: number | undefined,
+): Promise<Omit<CertificationTarget, 'flags'>> {
   const reference = await startReferenceProcess(pg.url, variant);
   log(`embedded reference (postgres store, child process) at ${reference.url}`);
   return {
@@ -29,7 +33,11 @@ async function onPostgres(pg: CertificationPostgres, log: (line: string) => void
 }
 
 /** `variant`: the seed of a reference variant to start instead of the reference's own limits and choices. */
-export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: string) => void, variant?: number): Promise<CertificationTarget> {
+export async function startEmbeddedTarget(
+  kind: EmbeddedStore,
+  log: (line: string) => void,
+  variant?: number,
+): Promise<CertificationTarget> {
   // The embedded reference is gone after the run: reproduce against `fleetproof serve`.
   const served = `fleetproof serve --store ${kind}${variant === undefined ? '' : ` --variant ${variant}`} --port 8080`;
   const flags = `--target http://127.0.0.1:8080 --key <the signing key \`${served}\` prints>`;
@@ -50,7 +58,16 @@ export async function startEmbeddedTarget(kind: EmbeddedStore, log: (line: strin
     const reference = await startEmbeddedReference({ store: kind, ...(variant === undefined ? {} : { variant }) });
     started = reference;
     log(`embedded reference (${kind} store${variant === undefined ? '' : `, variant ${variant}`}) at ${reference.url}`);
-    return { url: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, embedded: true, flags, postgres: null, builtinFaults: [], close: async () => (stopOnSignal(), await reference.close()) };
+    return {
+      url: reference.url,
+      key: reference.signingKey,
+      keyPath: reference.signingKeyPath,
+      embedded: true,
+      flags,
+      postgres: null,
+      builtinFaults: [],
+      close: async () => (stopOnSignal(), await reference.close()),
+    };
   } catch (err) {
     stopOnSignal();
     await pg?.stop();

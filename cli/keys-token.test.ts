@@ -50,7 +50,17 @@ describe('fleetproof keys and token', () => {
   it('[auth-roles] token prints one token with the roles, tenant, lifetime and audience asked for', async (t) => {
     const dir = await tempDir();
     await cli(t, ['keys', '--out', dir]);
-    const args = ['token', '--key', join(dir, 'signing-key.jwk.json'), '--roles', 'registry:dispatch, registry:reader', '--tenant', 'tenant-a', '--ttl', '90'];
+    const args = [
+      'token',
+      '--key',
+      join(dir, 'signing-key.jwk.json'),
+      '--roles',
+      'registry:dispatch, registry:reader',
+      '--tenant',
+      'tenant-a',
+      '--ttl',
+      '90',
+    ];
     const { code, out } = await cli(t, args);
     assert.equal(code, 0);
     assert.equal(out.length, 1);

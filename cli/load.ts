@@ -19,16 +19,43 @@ export const FLAGS = {
   ...AUTH_FLAGS,
   profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1, sustained or breakpoint', default: 'smoke' },
   engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
-  set: { type: 'string', multiple: true, description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable' },
-  phases: { type: 'string', description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification' },
+  set: {
+    type: 'string',
+    multiple: true,
+    description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable',
+  },
+  phases: {
+    type: 'string',
+    description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification',
+  },
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
   out: { type: 'string', description: 'report directory (default reports/runs/<run id>)' },
   quiet: { type: 'boolean', description: 'no progress output' },
-  'keep-data': { type: 'boolean', description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)" },
-  'write-plan': { type: 'string', flagOnly: true, description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)' },
-  plan: { type: 'string', flagOnly: true, description: "run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan" },
-  segment: { type: 'string', flagOnly: true, description: "with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)" },
-  'segment-sequence': { type: 'string', flagOnly: true, description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts' },
+  'keep-data': {
+    type: 'boolean',
+    description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)",
+  },
+  'write-plan': {
+    type: 'string',
+    flagOnly: true,
+    description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)',
+  },
+  plan: {
+    type: 'string',
+    flagOnly: true,
+    description:
+      'run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan',
+  },
+  segment: {
+    type: 'string',
+    flagOnly: true,
+    description: 'with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)',
+  },
+  'segment-sequence': {
+    type: 'string',
+    flagOnly: true,
+    description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts',
+  },
   ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
@@ -40,12 +67,14 @@ export async function run(argv: string[]): Promise<number> {
   if (v.plan !== undefined) {
     for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
       // A FLEETPROOF_TARGET meant for other commands is no conflict: only a flag given with --plan is.
-      if (parsed.sources[flag]?.from === 'flag' && !(Array.isArray(v[flag]) && v[flag].length === 0)) throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
+      if (parsed.sources[flag]?.from === 'flag' && !(Array.isArray(v[flag]) && v[flag].length === 0))
+        throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);
     }
   } else {
     if (!v.target) throw usage('--target is required');
     if (!/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
-    if (!v.key && !hasOwnCredentials(authChoice(v))) throw usage('--key FILE is required (or --token-cmd CMD, or --header for static credentials)');
+    if (!v.key && !hasOwnCredentials(authChoice(v)))
+      throw usage('--key FILE is required (or --token-cmd CMD, or --header for static credentials)');
   }
   let segment: SegmentChoice | undefined;
   if (v['segment-sequence'] !== undefined && v.segment === undefined) throw usage('--segment-sequence needs --segment');
@@ -58,7 +87,8 @@ export async function run(argv: string[]): Promise<number> {
       throw err;
     }
   }
-  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node') throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));
+  if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node')
+    throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));
   const profiles = Object.keys(loadScaleContract().profiles);
   if (v.plan === undefined && !profiles.includes(v.profile!)) throw usage(unknownName('profile', v.profile!, profiles));
   let durationS: number | undefined;
@@ -75,7 +105,14 @@ export async function run(argv: string[]): Promise<number> {
     profile: v.profile!,
     engine,
     sets: v.set ?? [],
-    ...(v.phases ? { phases: v.phases.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
+    ...(v.phases
+      ? {
+          phases: v.phases
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(durationS !== undefined ? { durationS } : {}),
     ...(v.out ? { outDir: v.out } : {}),
     ...(v.plan !== undefined ? { planPath: v.plan } : {}),
@@ -85,7 +122,8 @@ export async function run(argv: string[]): Promise<number> {
     writeReport: writeLoadReport,
   };
   const nemesis = nemesisRequestOf(v);
-  if (nemesis && (v.plan !== undefined || v['write-plan'] !== undefined)) throw usage('--nemesis runs with a whole load run, not with --plan or --write-plan');
+  if (nemesis && (v.plan !== undefined || v['write-plan'] !== undefined))
+    throw usage('--nemesis runs with a whole load run, not with --plan or --write-plan');
   let outcome: LoadRunOutcome;
   if (v['write-plan'] !== undefined) outcome = await writeSharedPlan(options, v['write-plan']);
   else if (!nemesis) outcome = await runLoad(options);

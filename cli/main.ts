@@ -35,7 +35,14 @@ export const COMMANDS: Record<string, Command> = {
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length), 8);
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return ['usage: fleetproof <command> [options]', '', 'commands:', ...lines, '', 'Run `fleetproof <command> --help` for its options, `fleetproof --version` for the harness version.'].join('\n');
+  return [
+    'usage: fleetproof <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'Run `fleetproof <command> --help` for its options, `fleetproof --version` for the harness version.',
+  ].join('\n');
 }
 
 function versionLine(): string {
@@ -46,7 +53,8 @@ function versionLine(): string {
 /** The config file this run reads, found as parseFlags finds it (a bad file is parseFlags' error to report). */
 function configFileOf(argv: string[]) {
   const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
-  const named = at < 0 ? process.env['FLEETPROOF_CONFIG'] || undefined : argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
+  const named =
+    at < 0 ? process.env['FLEETPROOF_CONFIG'] || undefined : argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
   try {
     return readConfigFile(named, process.cwd());
   } catch {
@@ -86,7 +94,9 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command ${name}`;
-    console.error(`fleetproof: ${what}${didYouMean(name.replace(/^-+/, ''), Object.keys(COMMANDS))}; run \`fleetproof --help\` for the commands`);
+    console.error(
+      `fleetproof: ${what}${didYouMean(name.replace(/^-+/, ''), Object.keys(COMMANDS))}; run \`fleetproof --help\` for the commands`,
+    );
     return 2;
   }
   stopWhenOrphaned();

@@ -14,14 +14,24 @@ describe('the nemesis flags', () => {
   });
 
   it('read kinds, rhythm and commands', () => {
-    const r = nemesisRequestOf({ nemesis: 'proxy,command', 'nemesis-interval': '1s/2s', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] }, undefined, 5)!;
-    assert.deepEqual([r.kinds, r.schedule.faultMs, r.schedule.quietMs, r.commands, r.seed], [['proxy', 'command'], 1000, 2000, ['storage-down=a', 'storage-up=b'], 5]);
+    const r = nemesisRequestOf(
+      { nemesis: 'proxy,command', 'nemesis-interval': '1s/2s', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] },
+      undefined,
+      5,
+    )!;
+    assert.deepEqual(
+      [r.kinds, r.schedule.faultMs, r.schedule.quietMs, r.commands, r.seed],
+      [['proxy', 'command'], 1000, 2000, ['storage-down=a', 'storage-up=b'], 5],
+    );
   });
 
   it('refuse unknown kinds, half a command pair, and builtin faults a target does not have', () => {
     assert.throws(() => nemesisRequestOf({ nemesis: 'chaos' }), /takes proxy, command, builtin/);
     assert.throws(() => nemesisRequestOf({ nemesis: 'command', 'nemesis-cmd': ['process-kill=x'] }), /go together/);
-    assert.throws(() => nemesisRequestOf({ nemesis: 'proxy', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] }), /needs --nemesis command/);
+    assert.throws(
+      () => nemesisRequestOf({ nemesis: 'proxy', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] }),
+      /needs --nemesis command/,
+    );
     assert.throws(() => nemesisRequestOf({ nemesis: 'builtin' }), /embedded reference only/);
     assert.deepEqual(nemesisRequestOf({ nemesis: 'builtin' }, [])!.kinds, ['builtin']);
   });

@@ -10,7 +10,11 @@ import { UsageError, type FlagSpec } from './args.ts';
 export const NEMESIS_FLAGS = {
   nemesis: { type: 'string', description: 'break things during the run: proxy, command, builtin (comma-separated)' },
   'nemesis-interval': { type: 'string', description: 'FAULT[/QUIET] durations of each fault and the calm after it (default 3s/5s)' },
-  'nemesis-cmd': { type: 'string', multiple: true, description: "NAME='COMMAND' for --nemesis command: storage-down, storage-up, process-kill, process-start; repeatable" },
+  'nemesis-cmd': {
+    type: 'string',
+    multiple: true,
+    description: "NAME='COMMAND' for --nemesis command: storage-down, storage-up, process-kill, process-start; repeatable",
+  },
 } satisfies Record<string, FlagSpec>;
 
 interface NemesisValues {
@@ -22,14 +26,18 @@ interface NemesisValues {
 /** The request the flags make, or null without --nemesis; flag errors are usage errors. */
 export function nemesisRequestOf(v: NemesisValues, builtin?: readonly Fault[], seed?: number): NemesisRequest | null {
   if (v.nemesis === undefined) {
-    if (v['nemesis-interval'] !== undefined || (v['nemesis-cmd'] ?? []).length > 0) throw new UsageError('--nemesis-interval and --nemesis-cmd need --nemesis');
+    if (v['nemesis-interval'] !== undefined || (v['nemesis-cmd'] ?? []).length > 0)
+      throw new UsageError('--nemesis-interval and --nemesis-cmd need --nemesis');
     return null;
   }
   try {
     const kinds = parseNemesisKinds(v.nemesis);
     if (!kinds.includes('command') && (v['nemesis-cmd'] ?? []).length > 0) throw new Error('--nemesis-cmd needs --nemesis command');
     if (kinds.includes('command')) parseNemesisCommands(v['nemesis-cmd'] ?? []);
-    if (kinds.includes('builtin') && !builtin) throw new Error('--nemesis builtin breaks the embedded reference only (certify without --target); a served registry takes proxy or command');
+    if (kinds.includes('builtin') && !builtin)
+      throw new Error(
+        '--nemesis builtin breaks the embedded reference only (certify without --target); a served registry takes proxy or command',
+      );
     return {
       kinds,
       schedule: parseInterval(v['nemesis-interval']),

@@ -28,9 +28,13 @@ process.stdout.write(token + '\\n');
 `;
 
 function fleetproof(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST')),
+  );
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, timeout: 240_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }));
+    execFile(process.execPath, [BIN, ...args], { env, timeout: 240_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -58,27 +62,82 @@ const calls = async () => (await readFile(log, 'utf8').catch(() => '')).split('\
 
 describe('--token-cmd', () => {
   it('properties runs against a target with no --key, on the tokens the command prints', async () => {
-    const ran = await fleetproof(['properties', '--target', reference.url, '--token-cmd', tokenCmd, '--suite', 'pinned-routes', '--runs', '1', '--out', join(dir, 'props')]);
+    const ran = await fleetproof([
+      'properties',
+      '--target',
+      reference.url,
+      '--token-cmd',
+      tokenCmd,
+      '--suite',
+      'pinned-routes',
+      '--runs',
+      '1',
+      '--out',
+      join(dir, 'props'),
+    ]);
     assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
     assert.ok((await calls()).length > 0, 'the token command was run');
   });
 
   it("conformance speaks with the command's tokens and needs no --key; minted tokens from an untrusted key are refused", async () => {
     const id = 'routing/assignment-fields-come-from-their-sources';
-    const own = await fleetproof(['conform', '--target', reference.url, '--token-cmd', tokenCmd, '--case', id, '--out', join(dir, 'c-own')]);
+    const own = await fleetproof([
+      'conform',
+      '--target',
+      reference.url,
+      '--token-cmd',
+      tokenCmd,
+      '--case',
+      id,
+      '--out',
+      join(dir, 'c-own'),
+    ]);
     assert.equal(own.code, 0, `${own.stdout}\n${own.stderr}`);
-    const minted = await fleetproof(['conform', '--target', reference.url, '--key', untrustedKey, '--case', id, '--out', join(dir, 'c-minted')]);
+    const minted = await fleetproof([
+      'conform',
+      '--target',
+      reference.url,
+      '--key',
+      untrustedKey,
+      '--case',
+      id,
+      '--out',
+      join(dir, 'c-minted'),
+    ]);
     assert.equal(minted.code, 2, 'tokens from a key the registry does not trust are refused at preflight');
-    const both = await fleetproof(['conform', '--target', reference.url, '--key', untrustedKey, '--token-cmd', tokenCmd, '--case', id, '--out', join(dir, 'c-both')]);
+    const both = await fleetproof([
+      'conform',
+      '--target',
+      reference.url,
+      '--key',
+      untrustedKey,
+      '--token-cmd',
+      tokenCmd,
+      '--case',
+      id,
+      '--out',
+      join(dir, 'c-both'),
+    ]);
     assert.equal(both.code, 2, 'a key given beside the command must be trusted too, or its forged tokens prove nothing');
     assert.match(both.stderr, /by --key, while it accepts the token command \(--token-cmd\)/);
   });
 
   it('conform and certify refuse --header alone: every request would be the same caller', async () => {
     for (const command of ['conform', 'certify']) {
-      const ran = await fleetproof([command, '--target', reference.url, '--header', 'X-Api-Key: s3cret', '--out', join(dir, `h-${command}`)]);
+      const ran = await fleetproof([
+        command,
+        '--target',
+        reference.url,
+        '--header',
+        'X-Api-Key: s3cret',
+        '--out',
+        join(dir, `h-${command}`),
+      ]);
       assert.equal(ran.code, 2, `${command}: ${ran.stdout}\n${ran.stderr}`);
-      assert.match(ran.stderr, /--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd/);
+      assert.match(
+        ran.stderr,
+        /--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd/,
+      );
     }
   });
 

@@ -19,7 +19,10 @@ export const FLAGS = {
   store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
   variant: VARIANT_FLAG,
   target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
-  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)' },
+  key: {
+    type: 'string',
+    description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)',
+  },
   ...AUTH_FLAGS,
   'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
   runs: { type: 'string', description: 'runs per suite (default: each suite’s count for the target)' },
@@ -28,7 +31,11 @@ export const FLAGS = {
   suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
   out: { type: 'string', description: 'directory for result.json (default reports/runs/<run id>)' },
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
-  fault: { type: 'string', multiple: true, description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+  fault: {
+    type: 'string',
+    multiple: true,
+    description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable',
+  },
   ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
@@ -39,7 +46,8 @@ function positiveInteger(flag: string, text: string | undefined): number | undef
 }
 
 function faultsOf(names: string[]): Set<FaultName> {
-  if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
+  if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1')
+    throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
   for (const n of names) if (!isFaultName(n)) throw new UsageError(unknownName('fault', n, Object.keys(FAULTS)));
   return new Set(names as FaultName[]);
 }
@@ -52,45 +60,67 @@ export async function run(argv: string[]): Promise<number> {
   if (v.target !== undefined && v.store !== undefined) throw usage('--store and --target are exclusive');
   if (v.target !== undefined && !/^https?:\/\//.test(v.target)) throw usage('--target must be an http(s) URL');
   const auth = authChoice(v);
-  if (v.target !== undefined && v.key === undefined && !hasOwnCredentials(auth)) throw usage('--target needs --key FILE (or --token-cmd CMD, or --header for static credentials)');
-  if (v.target !== undefined && (v.fault ?? []).length > 0) throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
+  if (v.target !== undefined && v.key === undefined && !hasOwnCredentials(auth))
+    throw usage('--target needs --key FILE (or --token-cmd CMD, or --header for static credentials)');
+  if (v.target !== undefined && (v.fault ?? []).length > 0)
+    throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
   const store = v.store ?? 'memory';
-  if (v.target === undefined && store !== 'memory' && store !== 'postgres') throw usage(unknownName('store', store, ['memory', 'postgres']));
+  if (v.target === undefined && store !== 'memory' && store !== 'postgres')
+    throw usage(unknownName('store', store, ['memory', 'postgres']));
   for (const s of v.suite ?? []) if (!(SUITE_NAMES as readonly string[]).includes(s)) throw usage(unknownName('suite', s, SUITE_NAMES));
   if (v['pg-url'] !== undefined && store !== 'postgres') throw usage('--pg-url needs --store postgres');
-  if (v.target !== undefined && v.variant !== undefined) throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
+  if (v.target !== undefined && v.variant !== undefined)
+    throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
   const variant = variantOf(v.variant);
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
   const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
   try {
     const faults = faultsOf(v.fault ?? []);
-    const http = v.target !== undefined ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! } : null;
+    const http =
+      v.target !== undefined
+        ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! }
+        : null;
     const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
     const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
     if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
-    const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) => runPropertiesCommand({
-      openTarget: async (runId) => {
-        if (http) return (await import('../properties/targets/http-target.ts')).httpTarget({ ...http, url: url ?? http.url, runId, ...(callFaults ? { faults: callFaults } : {}) });
-        const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
-        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
-        return referenceMemoryTarget({ faults, variant });
-      },
-      http,
-      runs: positiveInteger('runs', v.runs),
-      seed: v.seed,
-      path: v.path,
-      suites: v.suite ?? [],
-      out: v.out,
-      argv,
-      writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
-      ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),
-    });
+    const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) =>
+      runPropertiesCommand({
+        openTarget: async (runId) => {
+          if (http)
+            return (await import('../properties/targets/http-target.ts')).httpTarget({
+              ...http,
+              url: url ?? http.url,
+              runId,
+              ...(callFaults ? { faults: callFaults } : {}),
+            });
+          const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
+          if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
+          return referenceMemoryTarget({ faults, variant });
+        },
+        http,
+        runs: positiveInteger('runs', v.runs),
+        seed: v.seed,
+        path: v.path,
+        suites: v.suite ?? [],
+        out: v.out,
+        argv,
+        writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
+        ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),
+      });
     if (!nemesis || !http) return await runWith(null);
     const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
     // Faults fall only once the suites start (after preflight), so a fault counted fell while they ran.
     let started!: () => void;
     const suitesStarted = new Promise<void>((resolve) => (started = resolve));
-    return (await withNemesis(nemesis, http.url, (line) => console.log(line), (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }), suitesStarted)).value;
+    return (
+      await withNemesis(
+        nemesis,
+        http.url,
+        (line) => console.log(line),
+        (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }),
+        suitesStarted,
+      )
+    ).value;
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
     throw err;

@@ -35,14 +35,19 @@ function freePort(): Promise<number> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 function spawnServe(args: string[]): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const errors: string[] = [];
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`the reference did not start within ${START_TIMEOUT_MS} ms`))), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`the reference did not start within ${START_TIMEOUT_MS} ms`))),
+      START_TIMEOUT_MS,
+    );
     child.stderr!.on('data', (b: Buffer) => errors.push(b.toString()));
     child.stdout!.on('data', (b: Buffer) => {
       if (!b.toString().includes('listening on ')) return;
@@ -62,7 +67,19 @@ export async function startReferenceProcess(pgUrl: string, variant?: number): Pr
   try {
     const keys = await writeSigningKeys(dir);
     const port = await freePort();
-    const args = ['--store', 'postgres', '--pg-url', pgUrl, '--host', '127.0.0.1', '--port', String(port), '--jwks', keys.jwksPath, ...(variant === undefined ? [] : ['--variant', String(variant)])];
+    const args = [
+      '--store',
+      'postgres',
+      '--pg-url',
+      pgUrl,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--jwks',
+      keys.jwksPath,
+      ...(variant === undefined ? [] : ['--variant', String(variant)]),
+    ];
     let child: ChildProcess | null = await spawnServe(args);
     const kill = async () => {
       const c = child;

@@ -24,7 +24,8 @@ const storeOptionsOf = (variant: Variant | null | undefined) => variantOptions(v
 export function referenceMemoryTarget(options: { faults?: Faults; variant?: Variant | null } = {}): Target {
   return memoryTarget({
     description: withFaults('memory store', options.faults, options.variant),
-    openStore: (clock) => new MemoryStore({ clock, ...storeOptionsOf(options.variant), ...(options.faults ? { faults: options.faults } : {}) }),
+    openStore: (clock) =>
+      new MemoryStore({ clock, ...storeOptionsOf(options.variant), ...(options.faults ? { faults: options.faults } : {}) }),
   });
 }
 
@@ -42,6 +43,12 @@ export async function referencePostgresTarget(options: ReferencePostgresTargetOp
   const open = options.open ?? (await import('../reference/store/postgres/index.ts')).openPostgresStore;
   return postgresTarget({
     description: withFaults('PostgreSQL store', options.faults, options.variant),
-    openStore: (clock) => open({ clock, ...storeOptionsOf(options.variant), ...(options.url ? { url: options.url } : {}), ...(options.faults ? { faults: options.faults } : {}) }),
+    openStore: (clock) =>
+      open({
+        clock,
+        ...storeOptionsOf(options.variant),
+        ...(options.url ? { url: options.url } : {}),
+        ...(options.faults ? { faults: options.faults } : {}),
+      }),
   });
 }

@@ -16,7 +16,10 @@ export const summary = 'merge the parts of a distributed load run into one repor
 export const FLAGS = {
   merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
   out: { type: 'string', description: 'report directory (default reports/runs/merged-<run id>)' },
-  plan: { type: 'string', description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run' },
+  plan: {
+    type: 'string',
+    description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run',
+  },
   'keep-data': { type: 'boolean', description: "with --plan: leave the run's records as they are after the audit" },
 } satisfies Record<string, FlagSpec>;
 

@@ -42,7 +42,9 @@ function serve(args: string[], env: Record<string, string> = {}): Served {
     child,
     exit,
     async nextLine() {
-      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no output; stderr: ${stderr}`)), STARTUP_MS).unref());
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no output; stderr: ${stderr}`)), STARTUP_MS).unref(),
+      );
       const next = await Promise.race([lines.next(), timeout]);
       if (next.done) throw new Error(`serve ended before printing; stderr: ${stderr}`);
       return next.value;

@@ -53,17 +53,22 @@ export const FLAGS = {
   host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
   port: { type: 'string', description: 'port to listen on; 0 picks a free one', default: '8080' },
   // FLEETPROOF_JWKS holds the set itself (a container's secret), so the file is FLEETPROOF_JWKS_FILE.
-  jwks: { type: 'string', env: 'FLEETPROOF_JWKS_FILE', description: 'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)' },
+  jwks: {
+    type: 'string',
+    env: 'FLEETPROOF_JWKS_FILE',
+    description:
+      'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)',
+  },
   fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
   variant: VARIANT_FLAG,
   ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
 
 function positiveInteger(flag: string, text: string | undefined): number {
-  if (text === undefined || !/^[0-9]{1,10}$/.test(text) || Number(text) <= 0) throw usageError(`--${flag} must be a positive integer, not ${text}`);
+  if (text === undefined || !/^[0-9]{1,10}$/.test(text) || Number(text) <= 0)
+    throw usageError(`--${flag} must be a positive integer, not ${text}`);
   return Number(text);
 }
-
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}`);
@@ -137,13 +142,16 @@ export async function run(argv: string[]): Promise<number> {
   const variant = variantOf(values.variant);
   const split = variantOptions(variant?.seed);
   const connections = {} as ConnectionLimits;
-  for (const [flag, [key]] of Object.entries(CONNECTION_FLAGS)) connections[key] = positiveInteger(flag, values[flag as keyof typeof CONNECTION_FLAGS]);
+  for (const [flag, [key]] of Object.entries(CONNECTION_FLAGS))
+    connections[key] = positiveInteger(flag, values[flag as keyof typeof CONNECTION_FLAGS]);
   const pgQueue = {} as ConnectionQueue;
   for (const [flag, [key]] of Object.entries(QUEUE_FLAGS)) pgQueue[key] = positiveInteger(flag, values[flag as keyof typeof QUEUE_FLAGS]);
   const files = openFileLimit();
   // Past the limit, accepting a connection fails with EMFILE instead of the cap closing it.
   if (files !== null && files < connections.maxConnections + 64) {
-    console.error(`fleetproof serve: the open-file limit (${files}, ulimit -n) is below --max-connections ${connections.maxConnections} plus headroom; raise it or lower --max-connections`);
+    console.error(
+      `fleetproof serve: the open-file limit (${files}, ulimit -n) is below --max-connections ${connections.maxConnections} plus headroom; raise it or lower --max-connections`,
+    );
   }
   const keys = await trustedKeys(values.jwks);
 

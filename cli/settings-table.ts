@@ -7,7 +7,7 @@ import { COMMANDS } from './main.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-export const TABLE_START = '<!-- settings table: generated from the commands\' flags; npm test checks it -->';
+export const TABLE_START = "<!-- settings table: generated from the commands' flags; npm test checks it -->";
 export const TABLE_END = '<!-- end of settings table -->';
 
 export async function settingsTable(): Promise<string> {
@@ -23,7 +23,9 @@ export async function settingsTable(): Promise<string> {
   const lines = ['| flag | environment | config file | commands | meaning |', '| --- | --- | --- | --- | --- |'];
   for (const [flag, { spec, commands, description }] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
     const value = spec.type === 'string' ? ` VALUE${spec.multiple ? ' (repeatable)' : ''}` : '';
-    const env = spec.flagOnly ? '—' : `\`${envName(flag, spec)}\`${spec.multiple ? (spec.separator === '\n' ? ' (one per line)' : ' (comma list)') : ''}`;
+    const env = spec.flagOnly
+      ? '—'
+      : `\`${envName(flag, spec)}\`${spec.multiple ? (spec.separator === '\n' ? ' (one per line)' : ' (comma list)') : ''}`;
     const member = spec.flagOnly ? '—' : `\`${fileMember(flag, spec)}\``;
     lines.push(`| \`--${flag}${value}\` | ${env} | ${member} | ${commands.join(', ')} | ${cell(description)} |`);
   }

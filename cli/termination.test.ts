@@ -43,7 +43,10 @@ interface Launched {
 function underShell(args: string[]): Launched {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   // npm exec sets npm_command=exec for what it runs; that is how the command knows npx is above it.
-  const shell = spawn('sh', ['-c', `${quoted} & echo "command pid $!"; wait`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_command: 'exec' } });
+  const shell = spawn('sh', ['-c', `${quoted} & echo "command pid $!"; wait`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_command: 'exec' },
+  });
   started.add(shell);
   let output = '';
   let onLine: ((url: string) => void) | undefined;

@@ -10,7 +10,10 @@ export const summary = 'print a bearer token for the given roles and tenant';
 export const FLAGS = {
   key: { type: 'string', description: 'private signing key (signing-key.jwk.json)' },
   roles: { type: 'string', description: `comma-separated roles: ${ROLES.join(', ')}` },
-  tenant: { type: 'string', description: "tenant_id claim; the only source of tenant authority ('' for none, as a --token-cmd {tenant} gives it)" },
+  tenant: {
+    type: 'string',
+    description: "tenant_id claim; the only source of tenant authority ('' for none, as a --token-cmd {tenant} gives it)",
+  },
   ttl: { type: 'string', description: 'lifetime in seconds', default: String(DEFAULT_TOKEN_TTL_SECONDS) },
   audience: { type: 'string', description: 'aud claim', default: DEFAULT_AUDIENCE },
 } satisfies Record<string, FlagSpec>;
@@ -20,7 +23,10 @@ function usageError(message: string): UsageError {
 }
 
 function parseRoles(text: string): string[] {
-  const roles = text.split(',').map((r) => r.trim()).filter((r) => r !== '');
+  const roles = text
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
   const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
   if (unknown.length > 0) throw usageError(`unknown role ${unknown.join(', ')}`);
   return roles;
@@ -34,7 +40,8 @@ export async function run(argv: string[]): Promise<number> {
   if (values.roles === undefined) throw usageError('--roles is required (an empty list is --roles "")');
   const roles = parseRoles(values.roles);
   if (values.tenant === '') delete values.tenant;
-  if (values.tenant !== undefined && !componentValidator('TenantId')(values.tenant)) throw usageError(`--tenant ${values.tenant} is not a valid tenant id`);
+  if (values.tenant !== undefined && !componentValidator('TenantId')(values.tenant))
+    throw usageError(`--tenant ${values.tenant} is not a valid tenant id`);
   if (!/^[1-9][0-9]{0,9}$/.test(values.ttl!)) throw usageError('--ttl must be a positive whole number of seconds');
   if (values.audience === '') throw usageError('--audience must not be empty');
   let key: SigningKey;

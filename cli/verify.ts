@@ -10,7 +10,11 @@ import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 export const summary = 'verify a signed certification bundle and the results it names';
 
 export const FLAGS = {
-  pubkey: { type: 'string', description: "the expected signer's public Ed25519 JWK or JWK set (default: the key beside the bundle, which proves integrity, not who signed)" },
+  pubkey: {
+    type: 'string',
+    description:
+      "the expected signer's public Ed25519 JWK or JWK set (default: the key beside the bundle, which proves integrity, not who signed)",
+  },
 } satisfies Record<string, FlagSpec>;
 
 export async function run(argv: string[]): Promise<number> {
@@ -29,7 +33,8 @@ export async function run(argv: string[]): Promise<number> {
   if (report.key) console.log(`key     ${report.key}`);
   for (const item of report.checked) console.log(`ok      ${item}`);
   for (const problem of report.problems) console.log(`FAILED  ${problem}`);
-  if (!report.keyPinned) console.log('note: checked against the public key shipped beside the bundle; pass --pubkey to check who signed it');
+  if (!report.keyPinned)
+    console.log('note: checked against the public key shipped beside the bundle; pass --pubkey to check who signed it');
   console.log(report.ok ? `verified: ${report.verdict}` : 'NOT verified');
   return report.ok ? 0 : 1;
 }

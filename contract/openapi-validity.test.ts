@@ -21,7 +21,10 @@ describe('openapi.yaml', () => {
 
   it('[ops-openapi] operation ids are unique, so a route table can key handlers by them', () => {
     const ids = operations().map((e) => e.operation.operationId);
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+    );
   });
 
   it('[ops-openapi] every operation cites existing spec.md clauses and names only contract roles', () => {
@@ -30,7 +33,8 @@ describe('openapi.yaml', () => {
       const cited = entry.operation['x-fleetproof-clauses'] ?? [];
       assert.ok(cited.length > 0, `${entry.operation.operationId} cites no clause`);
       for (const id of cited) assert.ok(known.has(id), `${entry.operation.operationId} cites unknown clause ${id}`);
-      for (const role of entry.roles ?? []) assert.ok((ROLES as readonly string[]).includes(role), `${entry.operation.operationId}: unknown role ${role}`);
+      for (const role of entry.roles ?? [])
+        assert.ok((ROLES as readonly string[]).includes(role), `${entry.operation.operationId}: unknown role ${role}`);
     }
   });
 

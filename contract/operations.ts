@@ -55,7 +55,12 @@ export interface Operations {
   setVersionStatus: Op<{ version_id: string }, None, { status: VersionStatus }, WriteResult<ConnectorVersion>>;
   putInstance: Op<{ instance_id: string }, None, ConnectorInstance, WriteResult<ConnectorInstance>>;
   getInstance: Op<{ instance_id: string }, None, never, ConnectorInstance>;
-  putBinding: Op<{ tenant_id: string; capability_id: string; instance_id: string }, None, CapabilityBinding, WriteResult<CapabilityBinding>>;
+  putBinding: Op<
+    { tenant_id: string; capability_id: string; instance_id: string },
+    None,
+    CapabilityBinding,
+    WriteResult<CapabilityBinding>
+  >;
   getBinding: Op<{ tenant_id: string; capability_id: string; instance_id: string }, None, never, CapabilityBinding>;
   putAdmissionPolicy: Op<{ policy_ref: string }, None, AdmissionPolicy, WriteResult<AdmissionPolicy>>;
   getAdmissionPolicy: Op<{ policy_ref: string }, None, never, AdmissionPolicy>;
@@ -78,7 +83,6 @@ export type ParamsOf<K extends OperationId> = Operations[K]['params'];
 export type QueryOf<K extends OperationId> = Operations[K]['query'];
 export type BodyOf<K extends OperationId> = Operations[K]['body'];
 export type OkOf<K extends OperationId> = Operations[K]['ok'];
-
 
 /** Every operation id of the table, for the drift test and for sweeps over all operations. */
 export const OPERATION_IDS: readonly OperationId[] = [

@@ -63,14 +63,23 @@ export function credentialSource(credentials: Credentials, how: RunAuthenticatio
   const own = how.auth !== undefined && hasOwnCredentials(how.auth);
   if (!own && !key) throw new PreflightProblem('no signing key and no --token-cmd or --header: give --key, or bring your own credentials');
   const given = how.auth?.tokenCommand !== undefined ? 'the token command (--token-cmd)' : 'the headers given (--header)';
-  const keyRefused = key ? `the target refused a token signed with kid=${key.kid} by --key, while it accepts ${given}: configure it to trust ${trust} (audience ${audience}), or leave --key out (the cases that need it then skip)` : '';
+  const keyRefused = key
+    ? `the target refused a token signed with kid=${key.kid} by --key, while it accepts ${given}: configure it to trust ${trust} (audience ${audience}), or leave --key out (the cases that need it then skip)`
+    : '';
   return {
     kid: key?.kid ?? 'none',
     audience,
     trust: own ? given : trust,
-    ...(own ? { refused: (r: string) => `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${audience}, the role in scope)` } : {}),
+    ...(own
+      ? {
+          refused: (r: string) =>
+            `the target refused the credentials of ${given} (role ${r}): make them valid for the target (audience ${audience}, the role in scope)`,
+        }
+      : {}),
     tokens: async () => {
-      const presented = await Promise.all(roles.map(async (role) => ({ roles: role, headers: (await credentials.authorize(probeCaller(role))).headers })));
+      const presented = await Promise.all(
+        roles.map(async (role) => ({ roles: role, headers: (await credentials.authorize(probeCaller(role))).headers })),
+      );
       if (!own || !key || !how.signsWithKey) return presented;
       const minted = await mintToken({ key, roles: ['registry:reader'], audience });
       return [...presented, { roles: 'registry:reader', headers: { authorization: `Bearer ${minted}` }, refused: keyRefused }];
@@ -84,7 +93,11 @@ export function credentialSource(credentials: Credentials, how: RunAuthenticatio
  * headers when the run brings its own (--token-cmd, --header), else tokens
  * minted from the key.
  */
-export function runTokens(auth: CredentialChoice | undefined, key: SigningKey | null, options: { keyPath?: string | undefined; audience?: string | undefined } = {}): TokenSource {
+export function runTokens(
+  auth: CredentialChoice | undefined,
+  key: SigningKey | null,
+  options: { keyPath?: string | undefined; audience?: string | undefined } = {},
+): TokenSource {
   const minter = key ? new TokenMinter(key, { audience: options.audience }) : null;
   return credentialSource(credentialsOf(auth ?? {}, minter), { auth, key, ...options });
 }
@@ -180,17 +193,28 @@ function noAnswer(base: string, err: unknown): PreflightProblem {
 }
 
 function versionInfo(base: string, reply: Received): VersionInfo {
-  if (reply.status !== 200) throw new PreflightProblem(`GET ${base}/version answered ${reply.status}${errorCode(reply.text)}: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`);
+  if (reply.status !== 200)
+    throw new PreflightProblem(
+      `GET ${base}/version answered ${reply.status}${errorCode(reply.text)}: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(reply.text);
   } catch {
-    throw new PreflightProblem(`GET ${base}/version is not JSON: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`);
+    throw new PreflightProblem(
+      `GET ${base}/version is not JSON: point --target at the registry's base URL, where /version serves its VersionInfo [ops-version]`,
+    );
   }
   const validate = componentValidator('VersionInfo');
-  if (!validate(body)) throw new PreflightProblem(`GET ${base}/version is not a VersionInfo (${describeViolation(validate.errors).message}): fix the target's /version [ops-version]`);
+  if (!validate(body))
+    throw new PreflightProblem(
+      `GET ${base}/version is not a VersionInfo (${describeViolation(validate.errors).message}): fix the target's /version [ops-version]`,
+    );
   const version = body as VersionInfo;
-  if (version.contract !== CONTRACT_VERSION) throw new PreflightProblem(`the target implements ${String(version.contract)}, this harness judges ${CONTRACT_VERSION}: use a harness for ${String(version.contract)}, or a target that implements ${CONTRACT_VERSION}`);
+  if (version.contract !== CONTRACT_VERSION)
+    throw new PreflightProblem(
+      `the target implements ${String(version.contract)}, this harness judges ${CONTRACT_VERSION}: use a harness for ${String(version.contract)}, or a target that implements ${CONTRACT_VERSION}`,
+    );
   return version;
 }
 
@@ -200,13 +224,24 @@ async function tokensAccepted(transport: HttpTransport, credentials: TokenSource
     try {
       reply = await transport.send({ method: 'GET', path: PROBE_PATH, as: token ? { token } : null, headers });
     } catch (err) {
-      throw new PreflightProblem(`the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`);
+      throw new PreflightProblem(
+        `the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`,
+      );
     }
     if (reply.status === 401 && refused) throw new PreflightProblem(refused);
     if (reply.status === 401 && credentials.refused) throw new PreflightProblem(credentials.refused(roles));
-    if (reply.status === 401) throw new PreflightProblem(`the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`);
-    if (reply.status >= 500) throw new PreflightProblem(`the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`);
-    if (reply.status !== 403 && reply.status !== 404) throw new PreflightProblem(`GET ${PROBE_PATH} with a ${roles} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`);
+    if (reply.status === 401)
+      throw new PreflightProblem(
+        `the target refused a token signed with kid=${credentials.kid} (role ${roles}): configure it to trust ${credentials.trust} (audience ${credentials.audience})`,
+      );
+    if (reply.status >= 500)
+      throw new PreflightProblem(
+        `the target answered ${reply.status}${errorCode(reply.text)} to an authenticated read: make it ready (GET /ready answers 200) before the run`,
+      );
+    if (reply.status !== 403 && reply.status !== 404)
+      throw new PreflightProblem(
+        `GET ${PROBE_PATH} with a ${roles} token answered ${reply.status}${errorCode(reply.text)}, not 403 or 404: the target's authentication is not the contract's [auth-roles]`,
+      );
   }
 }
 
@@ -271,12 +306,17 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     return { reply, version, sent, received };
   });
   const offset = clockOffset(reply, sent, received);
-  if (offset === null) throw new PreflightProblem(`GET ${base}/version carries no Date header, so the run cannot place time on the target's clock: make the server send Date (RFC 9110)`);
+  if (offset === null)
+    throw new PreflightProblem(
+      `GET ${base}/version carries no Date header, so the run cannot place time on the target's clock: make the server send Date (RFC 9110)`,
+    );
   // The Date header is good to a second and a round trip; only what is surely beyond the bound is refused.
   const margin = 1000 + (received - sent);
   if (Math.abs(offset) > options.maxClockOffsetMs + margin) {
     const side = offset > 0 ? 'ahead of' : 'behind';
-    throw new PreflightProblem(`the target's clock is ${Math.round(Math.abs(offset) / 1000)} s ${side} this machine's, beyond the ${options.maxClockOffsetMs / 1000} s this run allows: synchronise both clocks (NTP)`);
+    throw new PreflightProblem(
+      `the target's clock is ${Math.round(Math.abs(offset) / 1000)} s ${side} this machine's, beyond the ${options.maxClockOffsetMs / 1000} s this run allows: synchronise both clocks (NTP)`,
+    );
   }
   return { version, clockOffsetMs: offset };
 }

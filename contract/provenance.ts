@@ -47,7 +47,12 @@ export function harnessProvenance(dirtyUnder: readonly string[] = []): Provenanc
   if (known) return known;
   const commit = git(['rev-parse', 'HEAD']);
   const status = commit === null ? null : git(['status', '--porcelain', '--untracked-files=no', '--', ...dirtyUnder]);
-  const provenance = { ...packageInfo(), commit: commit ?? 'unknown', dirty: status === null ? null : status !== '', node: process.version };
+  const provenance = {
+    ...packageInfo(),
+    commit: commit ?? 'unknown',
+    dirty: status === null ? null : status !== '',
+    node: process.version,
+  };
   cached.set(cacheKey, provenance);
   return provenance;
 }

@@ -11,7 +11,11 @@ export class RegistryError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly [BRAND] = true;
 
-  constructor(code: ErrorCode, message: string, options: { details?: Record<string, unknown>; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RegistryError';
     this.code = code;
@@ -42,8 +46,7 @@ export const conflict = (message: string) => new RegistryError('CONFLICT', messa
 export const admissionRejected = (message: string) => new RegistryError('ADMISSION_REJECTED', message);
 export const fenceLost = (message: string) => new RegistryError('FENCE_LOST', message);
 export const staleCursor = () => new RegistryError('STALE_CURSOR', 'the catalog revision changed; restart from the first page');
-export const storageUnavailable = (message: string, cause?: unknown) =>
-  new RegistryError('STORAGE_UNAVAILABLE', message, { cause });
+export const storageUnavailable = (message: string, cause?: unknown) => new RegistryError('STORAGE_UNAVAILABLE', message, { cause });
 
 export const bindingUnavailable = (tenantId: string, capabilityId: string) =>
   new RegistryError('BINDING_UNAVAILABLE', `no enabled binding for tenant ${tenantId} and capability ${capabilityId}`, {

@@ -42,7 +42,10 @@ describe('tokens', () => {
       const now = Math.floor(Date.now() / 1000);
       const token = await mintToken({ key, roles: ['registry:dispatch', 'registry:reader'], tenant: 'tenant-a', ttlSeconds: 120 });
       assert.deepEqual(decodeProtectedHeader(token), { alg: 'EdDSA', kid: key.kid, typ: 'JWT' });
-      const { payload } = await jwtVerify(token, createLocalJWKSet(await loadJwks(jwksPath)), { audience: DEFAULT_AUDIENCE, algorithms: ['EdDSA'] });
+      const { payload } = await jwtVerify(token, createLocalJWKSet(await loadJwks(jwksPath)), {
+        audience: DEFAULT_AUDIENCE,
+        algorithms: ['EdDSA'],
+      });
       assert.equal(payload.scope, 'registry:dispatch registry:reader');
       assert.equal(payload['tenant_id'], 'tenant-a');
       assert.equal(payload.sub, 'tenant:tenant-a');

@@ -28,7 +28,12 @@ export async function embeddedPostgres(log: (line: string) => void): Promise<Cer
   log('starting an embedded PostgreSQL server');
   const server = await startEmbeddedPostgres();
   try {
-    return { url: server.url, version: await serverVersion(server.url), stop: () => server.stop(), restart: { halt: () => server.halt(), resume: () => server.resume() } };
+    return {
+      url: server.url,
+      version: await serverVersion(server.url),
+      stop: () => server.stop(),
+      restart: { halt: () => server.halt(), resume: () => server.resume() },
+    };
   } catch (err) {
     await server.stop();
     throw err;

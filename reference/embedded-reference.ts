@@ -59,9 +59,10 @@ export async function startEmbeddedReference(options: EmbeddedReferenceOptions =
   const faults = options.faults ?? NO_FAULTS;
   const kind = options.store ?? 'memory';
   const split = variantOptions(options.variant, options.limits);
-  const store = typeof kind === 'string'
-    ? await openReferenceStore(kind, { faults, ...split.store, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
-    : kind;
+  const store =
+    typeof kind === 'string'
+      ? await openReferenceStore(kind, { faults, ...split.store, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
+      : kind;
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
   try {
     const files = await writeSigningKeys(dir);

@@ -21,7 +21,10 @@ describe('the repository', () => {
   it('is read whole, dynamic imports included', () => {
     assert.ok(graph.size > 500, `only ${graph.size} files read`);
     const bin = graph.get('bin/fleetproof.js') ?? [];
-    assert.ok(bin.some((e) => e.to === 'cli/main.ts'), 'bin/fleetproof.js loads cli/main.ts with a dynamic import');
+    assert.ok(
+      bin.some((e) => e.to === 'cli/main.ts'),
+      'bin/fleetproof.js loads cli/main.ts with a dynamic import',
+    );
   });
 
   it('keeps every layer rule', () => {
@@ -52,7 +55,9 @@ describe('the import-graph checker', () => {
       `import fs from 'node:fs';`,
     ].join('\n');
     assert.deepEqual(relativeSpecifiers(source), ['./a.ts', '../b.ts', './c.js', './d.ts']);
-    assert.deepEqual(edgesOf('load/runner/x.ts', `import '../../reference/y.ts';`), [{ from: 'load/runner/x.ts', to: 'reference/y.ts', specifier: '../../reference/y.ts' }]);
+    assert.deepEqual(edgesOf('load/runner/x.ts', `import '../../reference/y.ts';`), [
+      { from: 'load/runner/x.ts', to: 'reference/y.ts', specifier: '../../reference/y.ts' },
+    ]);
   });
 
   it('names each import that breaks a layer, and lets tests and cli reach anywhere', () => {
@@ -72,7 +77,9 @@ describe('the import-graph checker', () => {
   });
 
   it('refuses a folder the layer table does not know', () => {
-    assert.deepEqual(layerViolations(graphOf({ 'tools/x.ts': `import '../contract/errors.ts';` })), ['tools/x.ts: folder tools has no place in the layer table']);
+    assert.deepEqual(layerViolations(graphOf({ 'tools/x.ts': `import '../contract/errors.ts';` })), [
+      'tools/x.ts: folder tools has no place in the layer table',
+    ]);
   });
 
   it('finds a cycle between files and shows every import on it', () => {
@@ -102,11 +109,18 @@ describe('the import-graph checker', () => {
       'r/store/batch.ts': ``,
     });
     const problems = folderCycles(graph).map((p) => p.split('\n')[0]);
-    assert.deepEqual(problems, ['folder (depth 1) cycle: certify -> reports -> certify', 'folder (depth 2) cycle: p/model -> p/targets -> p/model']);
+    assert.deepEqual(problems, [
+      'folder (depth 1) cycle: certify -> reports -> certify',
+      'folder (depth 2) cycle: p/model -> p/targets -> p/model',
+    ]);
   });
 
   it('leaves tests out of folder cycles: a test sits above what it tests', () => {
-    const graph = graphOf({ 'load/test/run.test.ts': `import '../../cli/main.ts';`, 'cli/main.ts': `import '../load/run.ts';`, 'load/run.ts': `` });
+    const graph = graphOf({
+      'load/test/run.test.ts': `import '../../cli/main.ts';`,
+      'cli/main.ts': `import '../load/run.ts';`,
+      'load/run.ts': ``,
+    });
     assert.deepEqual(folderCycles(graph), []);
   });
 });

@@ -19,14 +19,20 @@ let failures = 0;
 try {
   for (let i = 1; i <= runs; i++) {
     const started = Date.now();
-    const outcome = await runConformance({ config: resolveConfig({ target: reference.url, keyFile: '(in memory)' }), signingKey: reference.signingKey, writeReports: false });
+    const outcome = await runConformance({
+      config: resolveConfig({ target: reference.url, keyFile: '(in memory)' }),
+      signingKey: reference.signingKey,
+      writeReports: false,
+    });
     const cases = outcome.result?.cases ?? [];
     const bad = cases.filter((c) => c.status === 'error' || c.status === 'fail');
     const runErrors = outcome.result ? bad.filter((c) => c.status === 'error').length : 1;
     const runFailures = bad.filter((c) => c.status === 'fail').length;
     errors += runErrors;
     failures += runFailures;
-    console.log(`run ${String(i).padStart(2)}/${runs}: ${outcome.result?.verdict ?? `could not run: ${outcome.error}`}, ${runErrors} error(s), ${runFailures} failure(s), ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `run ${String(i).padStart(2)}/${runs}: ${outcome.result?.verdict ?? `could not run: ${outcome.error}`}, ${runErrors} error(s), ${runFailures} failure(s), ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     for (const c of bad) console.log(`  ${c.status} ${c.id}: ${c.message}`);
   }
 } finally {

@@ -59,7 +59,9 @@ async function conformanceRun(race: RaceName, tally: Tally): Promise<boolean> {
 
 async function propertiesRun(race: RaceName, seed: number, tally: Tally): Promise<boolean> {
   // The suites that claim the broken clause, the one written for shared actions first.
-  const suites = SUITE_NAMES.filter((s) => PROPERTY_CLAUSES[s].includes(RACES[race])).sort((a, b) => Number(b === 'shared-actions') - Number(a === 'shared-actions'));
+  const suites = SUITE_NAMES.filter((s) => PROPERTY_CLAUSES[s].includes(RACES[race])).sort(
+    (a, b) => Number(b === 'shared-actions') - Number(a === 'shared-actions'),
+  );
   const server = await startReferenceServer({ faults: new Set([race]) });
   const target = await httpTarget({ url: server.url, key: server.key });
   try {
@@ -109,7 +111,9 @@ try {
       tally.properties += propertied ? 1 : 0;
       if (!conformed || !propertied) missed++;
       tally.seconds.push((performance.now() - started) / 1000);
-      console.log(`${race} run ${run}/${RUNS}: conformance ${conformed ? 'caught' : 'MISSED'}, properties ${propertied ? 'caught' : `MISSED (seed ${seed})`}`);
+      console.log(
+        `${race} run ${run}/${RUNS}: conformance ${conformed ? 'caught' : 'MISSED'}, properties ${propertied ? 'caught' : `MISSED (seed ${seed})`}`,
+      );
     }
     lines.push(...report(race, tally));
   }

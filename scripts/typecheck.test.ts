@@ -15,7 +15,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const PROGRAMS = ['tsconfig.json', 'load/tsconfig.json'];
 
 function filesOf(config: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, config), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(root, config),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) },
+  );
   assert.ok(parsed, `${config} does not parse`);
   return parsed.fileNames.map((f) => relative(root, f).split(sep).join('/'));
 }

@@ -24,9 +24,11 @@ export function parseNemesisCommands(values: readonly string[]): Map<CommandName
     commands.set(name as CommandName, command);
   }
   for (const [down, up] of Object.values(COMMAND_PAIRS)) {
-    if (commands.has(down) !== commands.has(up)) throw new Error(`--nemesis-cmd ${down} and ${up} go together: a fault without its heal is never run`);
+    if (commands.has(down) !== commands.has(up))
+      throw new Error(`--nemesis-cmd ${down} and ${up} go together: a fault without its heal is never run`);
   }
-  if (commands.size === 0) throw new Error('--nemesis command needs --nemesis-cmd storage-down=… storage-up=… or process-kill=… process-start=…');
+  if (commands.size === 0)
+    throw new Error('--nemesis command needs --nemesis-cmd storage-down=… storage-up=… or process-kill=… process-start=…');
   return commands;
 }
 

@@ -59,12 +59,23 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
 const LEDGER_LIMIT = 100_000;
 
 function forwardedHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 
@@ -101,7 +112,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
 
   const note = (req: IncomingMessage, fate: ProxyFate, status: number | null) => {
     const requestId = (req.headers['x-request-id'] as string | undefined) ?? null;
-    if (ledger.length < LEDGER_LIMIT) ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId, status });
+    if (ledger.length < LEDGER_LIMIT)
+      ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId, status });
     // Kept apart from the bounded ledger: a client asks about its own request long after the ledger may be full.
     if (requestId !== null) fates.set(requestId, fate);
   };
@@ -163,7 +175,13 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     ledger,
     fateOf: (requestId) => fates.get(requestId) ?? null,
     traffic: () =>
-      seconds.map((b, second) => ({ second, requests: b.requests, errors: b.errors, latency_ms_mean: b.requests ? Math.round(b.latency / b.requests) : 0, latency_ms_max: Math.round(b.max) })),
+      seconds.map((b, second) => ({
+        second,
+        requests: b.requests,
+        errors: b.errors,
+        latency_ms_mean: b.requests ? Math.round(b.latency / b.requests) : 0,
+        latency_ms_max: Math.round(b.max),
+      })),
     fault: (f = DEFAULT_PROXY_FAULTS) => void (faults = f),
     heal: () => void (faults = null),
     async close() {

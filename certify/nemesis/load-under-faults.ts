@@ -22,7 +22,11 @@ const RECOVERY_WINDOW_MS = 1000;
  * ready, a recovery window) before the runner settles what the run holds and
  * audits it; then the run is judged by that audit and its report rewritten.
  */
-export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: NemesisRequest, log: (line: string) => void): Promise<LoadRunOutcome> {
+export async function runLoadUnderFaults(
+  options: LoadRunOptions,
+  nemesis: NemesisRequest,
+  log: (line: string) => void,
+): Promise<LoadRunOutcome> {
   const beforeAudit = (endFaults: () => Promise<void>) => async () => {
     await endFaults();
     await new Promise((resolve) => setTimeout(resolve, RECOVERY_WINDOW_MS));
@@ -32,15 +36,39 @@ export async function runLoadUnderFaults(options: LoadRunOptions, nemesis: Nemes
   const armed = new Promise<void>((resolve) => (seeded = resolve));
   let watching: NodeJS.Timeout | undefined;
   const watch = (journalPath: string) => {
-    watching = setInterval(() => void readFile(journalPath, 'utf8').then((text) => SEED_DONE.test(text) && (clearInterval(watching), seeded()), () => {}), 100);
+    watching = setInterval(
+      () =>
+        void readFile(journalPath, 'utf8').then(
+          (text) => SEED_DONE.test(text) && (clearInterval(watching), seeded()),
+          () => {},
+        ),
+      100,
+    );
   };
-  const under = await withNemesis(nemesis, options.target, log, (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }), armed).finally(() => clearInterval(watching));
+  const under = await withNemesis(
+    nemesis,
+    options.target,
+    log,
+    (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }),
+    armed,
+  ).finally(() => clearInterval(watching));
   const outcome = under.value;
   if (!outcome.report || !outcome.outDir) return outcome;
   const journal = await readJournal(join(outcome.outDir, 'journal.ndjson'));
-  const judged = judgeUnderFaults(outcome.report, under.figures, replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed), journal.indeterminate.length, { bands: under.bands, traffic: under.proxy?.traffic() ?? [] });
+  const judged = judgeUnderFaults(
+    outcome.report,
+    under.figures,
+    replayFlags(nemesis.kinds, nemesis.schedule, nemesis.seed),
+    journal.indeterminate.length,
+    { bands: under.bands, traffic: under.proxy?.traffic() ?? [] },
+  );
   await (options.writeReport ?? writeSummary)(outcome.outDir, judged);
   for (const line of faultsLines(judged.faults)) log(line);
   const exitCode = judged.verdict === 'pass' ? 0 : judged.verdict === 'fail' ? 1 : 2;
-  return { ...outcome, exitCode, report: judged, message: outcome.message.replace(/^[^:]+:/, `${VERDICT_WORDS[loadVerdictKey(judged.verdict)]} under faults:`) };
+  return {
+    ...outcome,
+    exitCode,
+    report: judged,
+    message: outcome.message.replace(/^[^:]+:/, `${VERDICT_WORDS[loadVerdictKey(judged.verdict)]} under faults:`),
+  };
 }

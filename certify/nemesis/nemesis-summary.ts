@@ -11,7 +11,10 @@ export type NemesisFigures = FaultFigures;
 export function nemesisFigures(bands: readonly FaultBand[], proxy: FaultProxy | null): NemesisFigures {
   const by: Record<string, number> = {};
   for (const b of bands) by[b.fault] = (by[b.fault] ?? 0) + 1;
-  const recoveries = bands.map((b) => b.recovery_ms).filter((r): r is number => r !== null).sort((a, b) => a - b);
+  const recoveries = bands
+    .map((b) => b.recovery_ms)
+    .filter((r): r is number => r !== null)
+    .sort((a, b) => a - b);
   return {
     faults: bands.length,
     by_fault: by,
@@ -29,10 +32,16 @@ export function replayFlags(kinds: readonly string[], schedule: Schedule, seed: 
 }
 
 export function summaryLines(f: NemesisFigures, replay: string): string[] {
-  const kinds = Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ');
+  const kinds = Object.entries(f.by_fault)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return [
     `nemesis: ${f.faults} fault(s)${kinds ? ` (${kinds})` : ''}; recovery median ${f.recovery_ms_median ?? '-'} ms, max ${f.recovery_ms_max ?? '-'} ms`,
-    ...(f.forwarded + f.reset_before_forward > 0 ? [`nemesis: proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding, lost ${f.lost_after_forward} response(s) after the registry acted`] : []),
+    ...(f.forwarded + f.reset_before_forward > 0
+      ? [
+          `nemesis: proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding, lost ${f.lost_after_forward} response(s) after the registry acted`,
+        ]
+      : []),
     `nemesis: schedule ${replay}`,
   ];
 }

@@ -24,7 +24,13 @@ export interface Schedule {
   readyTimeoutMs: number;
 }
 
-export const DEFAULT_SCHEDULE: Schedule = { faultMs: 3000, quietMs: 5000, maxFaults: 50, maxDurationMs: 10 * 60_000, readyTimeoutMs: 60_000 };
+export const DEFAULT_SCHEDULE: Schedule = {
+  faultMs: 3000,
+  quietMs: 5000,
+  maxFaults: 50,
+  maxDurationMs: 10 * 60_000,
+  readyTimeoutMs: 60_000,
+};
 
 export interface FaultBand {
   fault: string;
@@ -60,7 +66,13 @@ const pause = (ms: number, signal: AbortSignal) =>
  * stopped or its bounds are reached. `readyUrl` is the registry itself,
  * never the proxy in front of it.
  */
-export function startNemesis(faults: readonly Fault[], schedule: Schedule, readyUrl: string, log: (line: string) => void, armed: Promise<void> = Promise.resolve()): NemesisRun {
+export function startNemesis(
+  faults: readonly Fault[],
+  schedule: Schedule,
+  readyUrl: string,
+  log: (line: string) => void,
+  armed: Promise<void> = Promise.resolve(),
+): NemesisRun {
   const controller = new AbortController();
   const signal = controller.signal;
   const bands: FaultBand[] = [];

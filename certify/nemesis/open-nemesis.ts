@@ -18,15 +18,28 @@ const RESEND_THROUGH_FAULTS_MS = 60_000;
  * resolves and settlements are recorded into `history` when given.
  */
 export function callFaultsOf(proxy: FaultProxy | null, history?: Op[]): CallFaults {
-  return { notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward', answeredThenLost: (id) => proxy?.fateOf(id) === 'lost-after-forward', readRetryMs: RESEND_THROUGH_FAULTS_MS, ...(history ? { history } : {}) };
+  return {
+    notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward',
+    answeredThenLost: (id) => proxy?.fateOf(id) === 'lost-after-forward',
+    readRetryMs: RESEND_THROUGH_FAULTS_MS,
+    ...(history ? { history } : {}),
+  };
 }
 
 export const NEMESIS_KINDS = ['proxy', 'command', 'builtin'] as const;
 export type NemesisKind = (typeof NEMESIS_KINDS)[number];
 
 export function parseNemesisKinds(text: string): NemesisKind[] {
-  const kinds = [...new Set(text.split(',').map((k) => k.trim()).filter(Boolean))];
-  for (const k of kinds) if (!(NEMESIS_KINDS as readonly string[]).includes(k)) throw new Error(`--nemesis takes ${NEMESIS_KINDS.join(', ')}, not ${k}`);
+  const kinds = [
+    ...new Set(
+      text
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ];
+  for (const k of kinds)
+    if (!(NEMESIS_KINDS as readonly string[]).includes(k)) throw new Error(`--nemesis takes ${NEMESIS_KINDS.join(', ')}, not ${k}`);
   if (kinds.length === 0) throw new Error('--nemesis needs at least one kind');
   return kinds as NemesisKind[];
 }
@@ -54,13 +67,16 @@ export interface OpenNemesis {
 export async function openNemesis(request: NemesisRequest, target: string, log: (line: string) => void): Promise<OpenNemesis> {
   const faults: Fault[] = [];
   if (request.kinds.includes('builtin')) {
-    if (!request.builtin) throw new Error('--nemesis builtin breaks the embedded reference only; a served registry takes --nemesis proxy or command');
+    if (!request.builtin)
+      throw new Error('--nemesis builtin breaks the embedded reference only; a served registry takes --nemesis proxy or command');
     faults.push(...request.builtin);
   }
   // Parsed before the proxy starts, so a usage error leaves nothing running.
   if (request.kinds.includes('command')) faults.push(...commandFaults(parseNemesisCommands(request.commands ?? []), log));
   else if ((request.commands ?? []).length > 0) throw new Error('--nemesis-cmd needs --nemesis command');
-  const proxy = request.kinds.includes('proxy') ? await startFaultProxy({ target, ...(request.seed !== undefined ? { seed: request.seed } : {}) }) : null;
+  const proxy = request.kinds.includes('proxy')
+    ? await startFaultProxy({ target, ...(request.seed !== undefined ? { seed: request.seed } : {}) })
+    : null;
   if (proxy) {
     log(`nemesis: proxy ${proxy.url} → ${target}`);
     faults.unshift({ name: 'proxy', inject: async () => proxy.fault(request.proxyFaults), heal: async () => proxy.heal() });

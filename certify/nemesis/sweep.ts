@@ -46,8 +46,12 @@ const VIOLATIONS_KEPT = 20;
 /** The sweep settles what is held as a dispatcher would: sending a settlement again until it is answered. */
 const SETTLE_RESEND_MS = 60_000;
 
-
-const slice = (history: readonly Op[], test: (op: Op) => boolean) => history.filter(test).sort((a, b) => a.invoke - b.invoke).map(describeOp).join('\n    ');
+const slice = (history: readonly Op[], test: (op: Op) => boolean) =>
+  history
+    .filter(test)
+    .sort((a, b) => a.invoke - b.invoke)
+    .map(describeOp)
+    .join('\n    ');
 
 /** The sweep's reads and settlements go to the registry this many at a time. */
 const AT_ONCE = 8;
@@ -60,7 +64,11 @@ function expectedHolds(history: readonly Op[], views: readonly RouteView[], base
   for (const v of views) {
     const a = v.assignment.admission;
     replicas.set(v.assignment.replica_id, (replicas.get(v.assignment.replica_id) ?? 0) + (v.reserved ? 1 : 0));
-    const held = v.reserved ? (reservedByRetry(history, v.assignment.action_id) && a.retry_scope ? [...a.base_scopes, a.retry_scope] : a.base_scopes) : [];
+    const held = v.reserved
+      ? reservedByRetry(history, v.assignment.action_id) && a.retry_scope
+        ? [...a.base_scopes, a.retry_scope]
+        : a.base_scopes
+      : [];
     for (const s of [...a.base_scopes, ...(a.retry_scope ? [a.retry_scope] : [])]) {
       const key = `${s.kind}/${s.key}`;
       const c = counters.get(key) ?? { count: key === GLOBAL_COUNTER ? baseline : 0, limit: 0 };
@@ -72,23 +80,39 @@ function expectedHolds(history: readonly Op[], views: readonly RouteView[], base
 }
 
 /** Reads the replicas and counters the routes name and compares them with what the routes hold. */
-async function reconcile(store: TargetStore, history: readonly Op[], views: readonly RouteView[], baseline: number, phase: string): Promise<string[]> {
+async function reconcile(
+  store: TargetStore,
+  history: readonly Op[],
+  views: readonly RouteView[],
+  baseline: number,
+  phase: string,
+): Promise<string[]> {
   const { replicas, counters } = expectedHolds(history, views, baseline);
   const violations: string[] = [];
-  const onReplica = (id: string) => slice(history, (op) => views.some((v) => v.assignment.replica_id === id && v.assignment.action_id === op.action));
+  const onReplica = (id: string) =>
+    slice(history, (op) => views.some((v) => v.assignment.replica_id === id && v.assignment.action_id === op.action));
   const seenReplicas = await pooled([...replicas.keys()], (id) => store.getReplica(id));
   [...replicas].forEach(([id, expected], i) => {
     const seen = seenReplicas[i];
     if (!seen) return violations.push(`${phase}: replica ${id}, named by routes, is missing`);
-    if (seen.active_assignments > seen.capacity) violations.push(`${phase}: replica ${id} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}:\n    ${onReplica(id)}`);
-    if (seen.active_assignments !== expected) violations.push(`${phase}: replica ${id} holds ${seen.active_assignments} assignments; the routes that hold reservations make it ${expected}:\n    ${onReplica(id)}`);
+    if (seen.active_assignments > seen.capacity)
+      violations.push(
+        `${phase}: replica ${id} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}:\n    ${onReplica(id)}`,
+      );
+    if (seen.active_assignments !== expected)
+      violations.push(
+        `${phase}: replica ${id} holds ${seen.active_assignments} assignments; the routes that hold reservations make it ${expected}:\n    ${onReplica(id)}`,
+      );
   });
   const keys = [...counters.keys()];
-  const seenCounters = await pooled(keys, (k) => store.getAdmissionCounter(k.slice(0, k.indexOf('/')) as ScopeKind, k.slice(k.indexOf('/') + 1)));
+  const seenCounters = await pooled(keys, (k) =>
+    store.getAdmissionCounter(k.slice(0, k.indexOf('/')) as ScopeKind, k.slice(k.indexOf('/') + 1)),
+  );
   keys.forEach((k, i) => {
     const { count, limit } = counters.get(k)!;
     const seen = seenCounters[i]!.active;
-    if (limit > 0 && seen > limit && k !== GLOBAL_COUNTER) violations.push(`${phase}: counter ${k} is ${seen}, above the largest limit its reservations pinned (${limit})`);
+    if (limit > 0 && seen > limit && k !== GLOBAL_COUNTER)
+      violations.push(`${phase}: counter ${k} is ${seen}, above the largest limit its reservations pinned (${limit})`);
     if (seen !== count) violations.push(`${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${count}`);
   });
   return violations;
@@ -111,17 +135,31 @@ export async function sweep(store: TargetStore, recorded: readonly Op[], baselin
   violations.push(...(await reconcile(store, history, views, baseline, 'read back after the faults')));
   const held = views.filter((v) => v.reserved);
   const resend = { resendUnansweredMs: SETTLE_RESEND_MS };
-  await pooled(held, (v) => untilAnswered(resend, () => store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')));
+  await pooled(held, (v) =>
+    untilAnswered(resend, () => store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled')),
+  );
   const after = await pooled(views, (v) => store.route(v.assignment.tenant_id, v.assignment.action_id));
-  violations.push(...(await reconcile(store, history, after.filter((v): v is RouteView => v !== null), baseline, 'after the sweep settled every route')));
-  if (violations.length > VIOLATIONS_KEPT) violations.splice(VIOLATIONS_KEPT, Infinity, `… and ${violations.length - VIOLATIONS_KEPT} more`);
+  violations.push(
+    ...(await reconcile(
+      store,
+      history,
+      after.filter((v): v is RouteView => v !== null),
+      baseline,
+      'after the sweep settled every route',
+    )),
+  );
+  if (violations.length > VIOLATIONS_KEPT)
+    violations.splice(VIOLATIONS_KEPT, Infinity, `… and ${violations.length - VIOLATIONS_KEPT} more`);
   const info = routed.filter((op) => op.type === 'info');
   const hasRoute = new Set(views.map((v) => v.assignment.action_id));
   const resolves = info.filter((op) => op.kind !== 'settle');
   return {
     ops: routed.length,
     indeterminate: info.length,
-    indeterminate_resolves: { took_effect: resolves.filter((op) => hasRoute.has(op.action)).length, no_effect: resolves.filter((op) => !hasRoute.has(op.action)).length },
+    indeterminate_resolves: {
+      took_effect: resolves.filter((op) => hasRoute.has(op.action)).length,
+      no_effect: resolves.filter((op) => !hasRoute.has(op.action)).length,
+    },
     not_forwarded: routed.filter((op) => op.type === 'fail' && op.error === NOT_FORWARDED).length,
     routes: views.length,
     settled_by_sweep: held.length,

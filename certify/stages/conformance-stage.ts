@@ -26,7 +26,14 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
   const result = outcome.result;
   if (!result) {
     return {
-      record: { name: 'conformance', status: 'could-not-run', reasons: [outcome.error ?? 'the conformance run did not start'], duration_ms: elapsed(started), result_file: null, figures: {} },
+      record: {
+        name: 'conformance',
+        status: 'could-not-run',
+        reasons: [outcome.error ?? 'the conformance run did not start'],
+        duration_ms: elapsed(started),
+        result_file: null,
+        figures: {},
+      },
       evidence: [],
       failures: [],
     };
@@ -39,12 +46,19 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
       subject: c.id,
       clause: c.failure_clause ?? c.clause,
       message: `${c.status}: ${c.message ?? ''}`,
-      reproduce: reproduction(result, c) + (c.exchange ? `\n\n# the exchange that showed it:\n${exchangeText(c.exchange).replace(/^/gm, '# ')}` : ''),
+      reproduce:
+        reproduction(result, c) +
+        (c.exchange ? `\n\n# the exchange that showed it:\n${exchangeText(c.exchange).replace(/^/gm, '# ')}` : ''),
       cause: causeOf(c),
     }));
   const blocking = result.summary.blocking;
   const status = conformanceStatus(result);
-  const reasons = status === 'passed' ? [] : status === 'failed' ? [`${blocking} required case(s) failed or errored`] : [outcome.error ?? 'the conformance run could not judge the target'];
+  const reasons =
+    status === 'passed'
+      ? []
+      : status === 'failed'
+        ? [`${blocking} required case(s) failed or errored`]
+        : [outcome.error ?? 'the conformance run could not judge the target'];
   return {
     record: {
       name: 'conformance',
@@ -60,7 +74,9 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
         error: result.summary.error,
         retirement: result.retirement.status,
       },
-      skips: result.cases.filter((c) => c.status === 'skip').map((c) => ({ subject: c.id, clause: c.clause, reason: c.message ?? 'skipped' })),
+      skips: result.cases
+        .filter((c) => c.status === 'skip')
+        .map((c) => ({ subject: c.id, clause: c.clause, reason: c.message ?? 'skipped' })),
     },
     evidence,
     failures,

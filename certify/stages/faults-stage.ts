@@ -79,7 +79,11 @@ const RECOVERY_WINDOW_MS = 1000;
 async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget, bands: readonly unknown[]): Promise<Rounds> {
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
-  const target: Target = { ...http, openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()), close: async () => {} };
+  const target: Target = {
+    ...http,
+    openRun: async () => (await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS), http.openRun()),
+    close: async () => {},
+  };
   // As the properties stage does: a suite that fails while the target is gone or refuses the run's tokens could
   // not judge. Asked on the direct URL once the registry is ready again, so a fault still in effect is not taken
   // for the setup's problem.
@@ -102,7 +106,15 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget
   do {
     round++;
     ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
-    result = await runProperties({ target, suites: o.suites ?? FAULT_SUITES, log: ctx.log, runId: ctx.runId, runs: o.runs ?? RUNS_PER_ROUND, stillJudgeable, ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}) });
+    result = await runProperties({
+      target,
+      suites: o.suites ?? FAULT_SUITES,
+      log: ctx.log,
+      runId: ctx.runId,
+      runs: o.runs ?? RUNS_PER_ROUND,
+      stillJudgeable,
+      ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}),
+    });
     runs += result.suites.reduce((n, s) => n + s.runs, 0);
     indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
     if (result.suites.some((s) => s.status !== 'pass')) break;
@@ -129,9 +141,18 @@ async function opened(open: () => Promise<HttpTarget>): Promise<HttpTarget> {
 }
 
 /** The rounds under the nemesis, then (faults ended, registry ready, a quiet moment) the sweep of the whole history. */
-async function roundsAndSweep(ctx: StageContext, o: FaultsStageOptions, url: string, endFaults: () => Promise<void>, bands: readonly unknown[], proxy: FaultProxy | null): Promise<UnderFaults> {
+async function roundsAndSweep(
+  ctx: StageContext,
+  o: FaultsStageOptions,
+  url: string,
+  endFaults: () => Promise<void>,
+  bands: readonly unknown[],
+  proxy: FaultProxy | null,
+): Promise<UnderFaults> {
   const history: Op[] = [];
-  const http = await opened(() => httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults: callFaultsOf(proxy, history) }));
+  const http = await opened(() =>
+    httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults: callFaultsOf(proxy, history) }),
+  );
   try {
     const baseline = await globalBaseline(http.store);
     const done = await rounds(ctx, o, http, bands);
@@ -153,10 +174,15 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   let suites: SuiteResult[] = [];
   let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
-    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy) => roundsAndSweep(ctx, o, url, endFaults, bands, proxy));
+    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy) =>
+      roundsAndSweep(ctx, o, url, endFaults, bands, proxy),
+    );
     totals = under.value;
     suites = under.value.result.suites;
-    properties = await resultDocument(under.value.result, (s) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`);
+    properties = await resultDocument(
+      under.value.result,
+      (s) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`,
+    );
     const noFaults = under.bands.length === 0 ? 'no fault fell inside the suites: the stage exercised nothing' : null;
     doc = {
       schema: FAULTS_SCHEMA,
@@ -165,14 +191,36 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       bands: under.bands,
       figures: under.figures,
       traffic: under.proxy?.traffic() ?? [],
-      disturbed: (under.proxy?.ledger ?? []).slice(0, DISTURBED_KEPT).map(({ at, fate, method, path, status }) => ({ at: Math.round(at), fate, method, path, status })),
+      disturbed: (under.proxy?.ledger ?? [])
+        .slice(0, DISTURBED_KEPT)
+        .map(({ at, fate, method, path, status }) => ({ at: Math.round(at), fate, method, path, status })),
       error: noFaults,
       properties,
       sweep: under.value.sweep,
       calls: under.value.calls,
     };
   } catch (err) {
-    doc = { schema: FAULTS_SCHEMA, kinds: [...o.nemesis.kinds], replay, bands: [], figures: { faults: 0, by_fault: {}, recovery_ms_max: null, recovery_ms_median: null, forwarded: 0, reset_before_forward: 0, lost_after_forward: 0 }, traffic: [], disturbed: [], error: (err as Error).message, properties, sweep: null, calls: null };
+    doc = {
+      schema: FAULTS_SCHEMA,
+      kinds: [...o.nemesis.kinds],
+      replay,
+      bands: [],
+      figures: {
+        faults: 0,
+        by_fault: {},
+        recovery_ms_max: null,
+        recovery_ms_median: null,
+        forwarded: 0,
+        reset_before_forward: 0,
+        lost_after_forward: 0,
+      },
+      traffic: [],
+      disturbed: [],
+      error: (err as Error).message,
+      properties,
+      sweep: null,
+      calls: null,
+    };
   }
   await mkdir(join(ctx.out, 'faults'), { recursive: true });
   await writeFile(join(ctx.out, 'faults', 'result.json'), JSON.stringify(doc, null, 2) + '\n');
@@ -183,10 +231,26 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   const judgedNothing = doc.error !== null || doc.sweep === null;
   const swept: ClauseEvidence['status'] = (doc.sweep?.violations.length ?? 0) > 0 ? 'fail' : judgedNothing ? 'error' : 'pass';
   const ready: ClauseEvidence['status'] = judgedNothing ? 'error' : 'pass';
-  const statusOf: Record<(typeof FAULT_CLAUSES)[number], ClauseEvidence['status']> = { 'failure-storage': swept, 'failure-indeterminate': swept, 'ops-ready': ready };
+  const statusOf: Record<(typeof FAULT_CLAUSES)[number], ClauseEvidence['status']> = {
+    'failure-storage': swept,
+    'failure-indeterminate': swept,
+    'ops-ready': ready,
+  };
   const evidence: ClauseEvidence[] = [
-    ...suites.flatMap((s) => PROPERTY_CLAUSES[s.name].map((clause) => ({ clause, kind: 'property' as const, id: `${s.name} under faults`, status: STATUS_OF[s.status] }))),
-    ...FAULT_CLAUSES.map((clause) => ({ clause, kind: 'property' as const, id: clause === 'ops-ready' ? 'faults stage: ready after the faults' : 'faults stage: sweep after the faults', status: statusOf[clause] })),
+    ...suites.flatMap((s) =>
+      PROPERTY_CLAUSES[s.name].map((clause) => ({
+        clause,
+        kind: 'property' as const,
+        id: `${s.name} under faults`,
+        status: STATUS_OF[s.status],
+      })),
+    ),
+    ...FAULT_CLAUSES.map((clause) => ({
+      clause,
+      kind: 'property' as const,
+      id: clause === 'ops-ready' ? 'faults stage: ready after the faults' : 'faults stage: sweep after the faults',
+      status: statusOf[clause],
+    })),
   ];
   const failures: Failure[] = suites
     .filter((s) => s.status !== 'pass')
@@ -194,14 +258,29 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       stage: 'faults',
       subject: s.name,
       clause: PROPERTY_CLAUSES[s.name][0] ?? null,
-      message: s.violation ? `${s.violation.property} under faults: ${s.violation.message}` : `could not judge under faults: ${s.error ?? 'unknown'}`,
-      reproduce: [`npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} ${replay}`, ...(s.counterexample ?? [])].join('\n'),
+      message: s.violation
+        ? `${s.violation.property} under faults: ${s.violation.message}`
+        : `could not judge under faults: ${s.error ?? 'unknown'}`,
+      reproduce: [
+        `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} ${replay}`,
+        ...(s.counterexample ?? []),
+      ].join('\n'),
     }));
   const sweepViolations = doc.sweep?.violations ?? [];
-  failures.push(...sweepViolations.map((message): Failure => ({ stage: 'faults', subject: 'sweep after the faults', clause: 'failure-storage', message, reproduce: `npx fleetproof certify ${ctx.targetFlags} ${replay}${o.seed !== undefined ? ` (suite seed ${o.seed})` : ''}` })));
+  failures.push(
+    ...sweepViolations.map((message): Failure => ({
+      stage: 'faults',
+      subject: 'sweep after the faults',
+      clause: 'failure-storage',
+      message,
+      reproduce: `npx fleetproof certify ${ctx.targetFlags} ${replay}${o.seed !== undefined ? ` (suite seed ${o.seed})` : ''}`,
+    })),
+  );
   const reasons = [
     ...(doc.error ? [doc.error] : []),
-    ...suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample under faults' : 'could not judge under faults'}`),
+    ...suites
+      .filter((s) => s.status !== 'pass')
+      .map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample under faults' : 'could not judge under faults'}`),
     ...(sweepViolations.length > 0 ? [`the sweep after the faults found ${sweepViolations.length} violation(s)`] : []),
   ];
   const f = doc.figures;

@@ -20,24 +20,66 @@ const INVARIANT_CLAUSES: Readonly<Record<InvariantId, string>> = {
 
 export async function loadStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
-  const outcome = await runLoad({ target: ctx.targetUrl, keyPath: ctx.keyPath ?? '', ...(ctx.auth ? { auth: ctx.auth } : {}), profile: ctx.profile, runId: ctx.runId, outDir: join(ctx.out, 'load'), writeReport: writeLoadReport });
+  const outcome = await runLoad({
+    target: ctx.targetUrl,
+    keyPath: ctx.keyPath ?? '',
+    ...(ctx.auth ? { auth: ctx.auth } : {}),
+    profile: ctx.profile,
+    runId: ctx.runId,
+    outDir: join(ctx.out, 'load'),
+    writeReport: writeLoadReport,
+  });
   const report = outcome.report;
   if (!report) {
     return {
-      record: { name: 'load', status: 'could-not-run', reasons: [outcome.message], duration_ms: elapsed(started), result_file: null, figures: {} },
+      record: {
+        name: 'load',
+        status: 'could-not-run',
+        reasons: [outcome.message],
+        duration_ms: elapsed(started),
+        result_file: null,
+        figures: {},
+      },
       evidence: [],
       failures: [],
     };
   }
   ctx.log(renderTerminalSummary(report));
   const rerun = `npx fleetproof load ${ctx.targetFlags} --profile ${ctx.profile}`;
-  const evidence: ClauseEvidence[] = (report.audit?.invariants ?? []).map((i) => ({ clause: INVARIANT_CLAUSES[i.id], kind: 'property', id: `load audit: ${i.id}`, status: i.ok ? 'pass' : 'fail' }));
+  const evidence: ClauseEvidence[] = (report.audit?.invariants ?? []).map((i) => ({
+    clause: INVARIANT_CLAUSES[i.id],
+    kind: 'property',
+    id: `load audit: ${i.id}`,
+    status: i.ok ? 'pass' : 'fail',
+  }));
   const failures: Failure[] = [
-    ...report.thresholds.filter((t) => !t.ok).map((t) => ({ stage: 'load' as const, subject: `threshold ${t.label}`, clause: null, message: `${t.metric} ${t.expression}: ${t.value ?? 'no value'}`, reproduce: rerun })),
+    ...report.thresholds
+      .filter((t) => !t.ok)
+      .map((t) => ({
+        stage: 'load' as const,
+        subject: `threshold ${t.label}`,
+        clause: null,
+        message: `${t.metric} ${t.expression}: ${t.value ?? 'no value'}`,
+        reproduce: rerun,
+      })),
     ...(report.audit?.invariants ?? [])
       .filter((i) => !i.ok)
-      .map((i) => ({ stage: 'load' as const, subject: `audit ${i.id}`, clause: INVARIANT_CLAUSES[i.id], message: `${i.description}: ${i.examples.join('; ')}`, reproduce: rerun })),
-    ...report.phases.filter((p) => !p.checks_ok).map((p) => ({ stage: 'load' as const, subject: `phase ${p.name}`, clause: null, message: `${p.checks.fails} check(s) failed`, reproduce: rerun })),
+      .map((i) => ({
+        stage: 'load' as const,
+        subject: `audit ${i.id}`,
+        clause: INVARIANT_CLAUSES[i.id],
+        message: `${i.description}: ${i.examples.join('; ')}`,
+        reproduce: rerun,
+      })),
+    ...report.phases
+      .filter((p) => !p.checks_ok)
+      .map((p) => ({
+        stage: 'load' as const,
+        subject: `phase ${p.name}`,
+        clause: null,
+        message: `${p.checks.fails} check(s) failed`,
+        reproduce: rerun,
+      })),
   ];
   const route = report.thresholds.find((t) => t.metric.includes('route') && t.expression.startsWith('p(99)'));
   return {
@@ -47,7 +89,13 @@ export async function loadStage(ctx: StageContext): Promise<StageOutput> {
       reasons: report.reasons,
       duration_ms: elapsed(started),
       result_file: 'load/summary.json',
-      figures: { profile: report.profile, engine: report.environment.engine.name, thresholds: report.thresholds.length, routes_seen: report.routes_seen, ...(route?.value != null ? { route_p99_ms: Math.round(route.value * 10) / 10 } : {}) },
+      figures: {
+        profile: report.profile,
+        engine: report.environment.engine.name,
+        thresholds: report.thresholds.length,
+        routes_seen: report.routes_seen,
+        ...(route?.value != null ? { route_p99_ms: Math.round(route.value * 10) / 10 } : {}),
+      },
     },
     evidence,
     failures,

@@ -20,7 +20,14 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     target = await httpTarget({ url: ctx.targetUrl, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}) });
   } catch (err) {
     return {
-      record: { name: 'properties', status: 'could-not-run', reasons: [`cannot open the target: ${(err as Error).message}`], duration_ms: elapsed(started), result_file: null, figures: {} },
+      record: {
+        name: 'properties',
+        status: 'could-not-run',
+        reasons: [`cannot open the target: ${(err as Error).message}`],
+        duration_ms: elapsed(started),
+        result_file: null,
+        figures: {},
+      },
       evidence: [],
       failures: [],
     };
@@ -32,18 +39,27 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);
-    const evidence: ClauseEvidence[] = result.suites.flatMap((s) => PROPERTY_CLAUSES[s.name].map((clause) => ({ clause, kind: 'property' as const, id: s.name, status: STATUS_OF[s.status] })));
+    const evidence: ClauseEvidence[] = result.suites.flatMap((s) =>
+      PROPERTY_CLAUSES[s.name].map((clause) => ({ clause, kind: 'property' as const, id: s.name, status: STATUS_OF[s.status] })),
+    );
     const failures: Failure[] = result.suites
       .filter((s) => s.status !== 'pass')
       .map((s) => ({
         stage: 'properties',
         subject: s.name,
         clause: PROPERTY_CLAUSES[s.name][0] ?? null,
-        message: s.status === 'fail' && s.violation ? `${s.violation.property}: ${s.violation.message}` : `could not judge: ${s.error ?? 'unknown'}`,
-        reproduce: s.path ? `${replay(s)}\n${(s.counterexample ?? []).join('\n')}` : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed}`,
+        message:
+          s.status === 'fail' && s.violation
+            ? `${s.violation.property}: ${s.violation.message}`
+            : `could not judge: ${s.error ?? 'unknown'}`,
+        reproduce: s.path
+          ? `${replay(s)}\n${(s.counterexample ?? []).join('\n')}`
+          : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed}`,
       }));
     const status = propertiesStatus(doc);
-    const reasons = result.suites.filter((s) => s.status !== 'pass').map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample found' : 'could not judge'}`);
+    const reasons = result.suites
+      .filter((s) => s.status !== 'pass')
+      .map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample found' : 'could not judge'}`);
     return {
       record: {
         name: 'properties',

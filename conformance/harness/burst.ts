@@ -50,7 +50,9 @@ export class BurstLine {
    * socket), then starts every request of `fire` in one turn; its replies in order.
    */
   async fire<T extends readonly unknown[] | []>(fire: (via: Via) => T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-    await Promise.all(Array.from({ length: this.width }, () => this.pool.request({ method: 'GET', path: this.healthPath }).then((r) => r.body.dump())));
+    await Promise.all(
+      Array.from({ length: this.width }, () => this.pool.request({ method: 'GET', path: this.healthPath }).then((r) => r.body.dump())),
+    );
     const via: Via = (client) => client.through(this.pool);
     return Promise.all(fire(via));
   }
@@ -62,7 +64,12 @@ export class BurstLine {
 }
 
 /** Runs `body` with a burst line of `width` connections, closed afterwards whatever happens. */
-export async function withBurstLine<T>(tokens: TokenSource, width: number, speakers: RegistryClient[], body: (line: BurstLine) => Promise<T>): Promise<T> {
+export async function withBurstLine<T>(
+  tokens: TokenSource,
+  width: number,
+  speakers: RegistryClient[],
+  body: (line: BurstLine) => Promise<T>,
+): Promise<T> {
   const line = await BurstLine.open(tokens, width, speakers);
   try {
     const result = await body(line);

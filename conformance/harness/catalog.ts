@@ -25,9 +25,13 @@ export async function visibleTo(ctx: CaseContext, tenant: string, capabilityId: 
  * the binding can hide the second; under max_capabilities_per_version 1 the second has a version and an
  * instance of its own, where no binding can have leaked from the first.
  */
-export async function boundBesideUnbound(ctx: CaseContext, spec: Pick<FleetSpec, 'profiles'> = {}): Promise<{ fleet: Fleet; bound: Capability; unbound: Capability }> {
+export async function boundBesideUnbound(
+  ctx: CaseContext,
+  spec: Pick<FleetSpec, 'profiles'> = {},
+): Promise<{ fleet: Fleet; bound: Capability; unbound: Capability }> {
   const [bound, unbound] = [ctx.fx.capability(), ctx.fx.capability()];
-  if (ctx.limits.max_capabilities_per_version >= 2) return { fleet: await ctx.fx.fleet({ ...spec, capabilities: [bound, unbound], bound: [bound.id] }), bound, unbound };
+  if (ctx.limits.max_capabilities_per_version >= 2)
+    return { fleet: await ctx.fx.fleet({ ...spec, capabilities: [bound, unbound], bound: [bound.id] }), bound, unbound };
   const fleet = await ctx.fx.fleet({ ...spec, capabilities: [bound] });
   await ctx.fx.fleet({ ...spec, tenant: fleet.tenant, capabilities: [unbound], bound: [] });
   return { fleet, bound, unbound };

@@ -82,7 +82,13 @@ export interface Reply<K extends OperationId | 'raw' = OperationId> {
 }
 
 /** Told about every successful write, so the run can retire what it created. */
-export type WriteObserver = (op: OperationId, params: Record<string, string>, body: unknown, caller: CallerSummary | null, reply: Reply) => void;
+export type WriteObserver = (
+  op: OperationId,
+  params: Record<string, string>,
+  body: unknown,
+  caller: CallerSummary | null,
+  reply: Reply,
+) => void;
 
 export interface ClientOptions {
   /** Carries the requests, speaks for the callers and records every exchange. */
@@ -164,9 +170,16 @@ export class RegistryClient {
   }
 
   /** Any request at all (unknown paths, unsupported methods); error answers are still checked. */
-  async raw(method: string, path: string, init: { body?: string | Buffer; contentType?: string; as?: Speaker; headers?: Record<string, string> } = {}): Promise<Reply<'raw'>> {
+  async raw(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer; contentType?: string; as?: Speaker; headers?: Record<string, string> } = {},
+  ): Promise<Reply<'raw'>> {
     const speaker = init.as !== undefined ? init.as : (this.speaker ?? null);
-    const reply = await this.receive('raw', this.options.transport.send({ method, path, as: speaker, body: init.body, contentType: init.contentType, headers: init.headers }));
+    const reply = await this.receive(
+      'raw',
+      this.options.transport.send({ method, path, as: speaker, body: init.body, contentType: init.contentType, headers: init.headers }),
+    );
     await this.checkServerError(reply);
     if (reply.status >= 400) this.checkErrorBody(reply);
     return reply;
@@ -189,7 +202,10 @@ export class RegistryClient {
         json = JSON.parse(text);
       } catch {
         const { method, url } = exchange.request;
-        throw new ConformanceFailure(`${method} ${url.slice(this.baseUrl.length)}: the response says application/json but is not JSON`, { exchange, clause: 'wire-json' });
+        throw new ConformanceFailure(`${method} ${url.slice(this.baseUrl.length)}: the response says application/json but is not JSON`, {
+          exchange,
+          clause: 'wire-json',
+        });
       }
     }
     return { op, status, headers, text, json, exchange };
@@ -201,7 +217,9 @@ export class RegistryClient {
     if (!ownBody) await this.checkServerError(reply, refusedBeforeStorage);
     const op = f.entry.operation.operationId;
     if (!f.statuses.has(reply.status)) {
-      throw new ConformanceFailure(`${op} answered ${reply.status}, a status openapi.yaml does not document for it`, { exchange: reply.exchange });
+      throw new ConformanceFailure(`${op} answered ${reply.status}, a status openapi.yaml does not document for it`, {
+        exchange: reply.exchange,
+      });
     }
     const type = f.contentTypes.get(reply.status);
     if (type && !(reply.headers['content-type'] ?? '').toLowerCase().startsWith(type)) {
@@ -213,7 +231,9 @@ export class RegistryClient {
     if (reply.status >= 400 && !ownBody) return this.checkErrorBody(reply);
     const validate = f.statuses.get(reply.status);
     if (validate && !validate(reply.json)) {
-      throw new ConformanceFailure(`${op} ${reply.status}: the body violates openapi.yaml: ${describeViolation(validate.errors).message}`, { exchange: reply.exchange });
+      throw new ConformanceFailure(`${op} ${reply.status}: the body violates openapi.yaml: ${describeViolation(validate.errors).message}`, {
+        exchange: reply.exchange,
+      });
     }
   }
 
@@ -228,12 +248,17 @@ export class RegistryClient {
         });
       }
       if (refusedBeforeStorage === 'error-no-server-error-on-input' && (await this.storageReady())) {
-        throw new ConformanceFailure('the registry answered STORAGE_UNAVAILABLE to input no schema accepts, while GET /ready says its storage serves', {
-          exchange: reply.exchange,
-          clause: 'error-no-server-error-on-input',
-        });
+        throw new ConformanceFailure(
+          'the registry answered STORAGE_UNAVAILABLE to input no schema accepts, while GET /ready says its storage serves',
+          {
+            exchange: reply.exchange,
+            clause: 'error-no-server-error-on-input',
+          },
+        );
       }
-      throw new HarnessError(`the registry answered STORAGE_UNAVAILABLE (${reply.exchange.request.method} ${reply.exchange.request.url}): its storage failed, so the case could not observe anything`);
+      throw new HarnessError(
+        `the registry answered STORAGE_UNAVAILABLE (${reply.exchange.request.method} ${reply.exchange.request.url}): its storage failed, so the case could not observe anything`,
+      );
     }
     if (reply.status === 503 && code === 'REPLICA_UNAVAILABLE') return;
     throw new ConformanceFailure(`the registry answered ${reply.status}${code ? ` ${code}` : ''}; no request may produce a server error`, {
@@ -254,28 +279,43 @@ export class RegistryClient {
   private checkErrorBody(reply: Reply<OperationId | 'raw'>): void {
     const given = (reply.json as { error?: { code?: unknown } } | undefined)?.error?.code;
     if (typeof given === 'string' && !isErrorCode(given)) {
-      throw new ConformanceFailure(`error code ${given} is not in the catalogue`, { exchange: reply.exchange, clause: 'error-catalogue-only' });
+      throw new ConformanceFailure(`error code ${given} is not in the catalogue`, {
+        exchange: reply.exchange,
+        clause: 'error-catalogue-only',
+      });
     }
     const validate = errorBodyValidator();
     if (!validate(reply.json)) {
-      throw new ConformanceFailure(`error response ${reply.status}: not the error envelope: ${describeViolation(validate.errors).message}`, {
-        exchange: reply.exchange,
-        clause: 'error-body',
-      });
+      throw new ConformanceFailure(
+        `error response ${reply.status}: not the error envelope: ${describeViolation(validate.errors).message}`,
+        {
+          exchange: reply.exchange,
+          clause: 'error-body',
+        },
+      );
     }
     const { code, retry_after_ms: retryAfterMs, details } = (reply.json as ErrorBody).error;
     const expected = ERROR_CATALOGUE[code].status;
     if (expected !== reply.status) {
-      throw new ConformanceFailure(`${code} answered with status ${reply.status}; the catalogue gives it ${expected}`, { exchange: reply.exchange, clause: 'error-body' });
+      throw new ConformanceFailure(`${code} answered with status ${reply.status}; the catalogue gives it ${expected}`, {
+        exchange: reply.exchange,
+        clause: 'error-body',
+      });
     }
     if (code === 'CAPACITY_EXCEEDED') {
       const header = reply.headers['retry-after'];
       const scope = (details as { scope?: unknown } | undefined)?.scope;
       const problems: string[] = [];
       if (!Number.isSafeInteger(retryAfterMs) || (retryAfterMs as number) < 1) problems.push('retry_after_ms is not a positive integer');
-      else if (header !== String(Math.ceil((retryAfterMs as number) / 1000))) problems.push(`Retry-After is ${header ?? '(absent)'}, not ceil(${retryAfterMs} / 1000)`);
-      if (!(SCOPE_KINDS as readonly unknown[]).includes(scope)) problems.push(`details.scope is ${JSON.stringify(scope)}, not a scope kind`);
-      if (problems.length > 0) throw new ConformanceFailure(`CAPACITY_EXCEEDED without its retry guidance: ${problems.join('; ')}`, { exchange: reply.exchange, clause: 'error-capacity-guidance' });
+      else if (header !== String(Math.ceil((retryAfterMs as number) / 1000)))
+        problems.push(`Retry-After is ${header ?? '(absent)'}, not ceil(${retryAfterMs} / 1000)`);
+      if (!(SCOPE_KINDS as readonly unknown[]).includes(scope))
+        problems.push(`details.scope is ${JSON.stringify(scope)}, not a scope kind`);
+      if (problems.length > 0)
+        throw new ConformanceFailure(`CAPACITY_EXCEEDED without its retry guidance: ${problems.join('; ')}`, {
+          exchange: reply.exchange,
+          clause: 'error-capacity-guidance',
+        });
     }
   }
 }

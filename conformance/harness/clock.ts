@@ -37,7 +37,10 @@ export class ServerClock {
 /** When, on the target's clock, it can have handled a request: between sending and answer, widened by the clock's uncertainty. */
 export function handledWindow(clock: ServerClock, exchange: Exchange): { earliest: number; latest: number } {
   const sent = Date.parse(exchange.started_at);
-  return { earliest: sent + clock.offsetMs - clock.uncertaintyMs, latest: sent + exchange.duration_ms + clock.offsetMs + clock.uncertaintyMs };
+  return {
+    earliest: sent + clock.offsetMs - clock.uncertaintyMs,
+    latest: sent + exchange.duration_ms + clock.offsetMs + clock.uncertaintyMs,
+  };
 }
 
 /**
@@ -47,7 +50,14 @@ export function handledWindow(clock: ServerClock, exchange: Exchange): { earlies
  * (its latency and the clock's uncertainty straddle the instant), the case
  * cannot judge: a HarnessError, never a failure.
  */
-export function expectHandled<T>(clock: ServerClock, exchange: Exchange, side: 'before' | 'after', instantMs: number, what: string, check: () => T): T {
+export function expectHandled<T>(
+  clock: ServerClock,
+  exchange: Exchange,
+  side: 'before' | 'after',
+  instantMs: number,
+  what: string,
+  check: () => T,
+): T {
   try {
     return check();
   } catch (err) {

@@ -18,7 +18,10 @@ export { resolveWithRetries };
 
 /** A resolve that must succeed, for setup fired in parallel: contention is retried a bounded number of times. */
 export async function resolveForSetup(ctx: CaseContext, tenant: string, capabilityId: string, actionId: string): Promise<RouteView> {
-  return expectOk(await resolveWithRetries(ctx, ctx.dispatch(tenant), { action_id: actionId, capability_id: capabilityId }), 'setup: resolveRoute');
+  return expectOk(
+    await resolveWithRetries(ctx, ctx.dispatch(tenant), { action_id: actionId, capability_id: capabilityId }),
+    'setup: resolveRoute',
+  );
 }
 
 /**
@@ -33,7 +36,8 @@ export function expectBurstRefusal(reply: Reply<'resolveRoute'>, refusal: { scop
   } else if (refusal.scope !== undefined && code === 'CAPACITY_EXCEEDED') {
     expectError(reply, 'CAPACITY_EXCEEDED', { scope: refusal.scope }, what);
   } else {
-    const expected = refusal.scope !== undefined ? `CAPACITY_EXCEEDED (scope ${refusal.scope}) or REPLICA_UNAVAILABLE` : 'REPLICA_UNAVAILABLE';
+    const expected =
+      refusal.scope !== undefined ? `CAPACITY_EXCEEDED (scope ${refusal.scope}) or REPLICA_UNAVAILABLE` : 'REPLICA_UNAVAILABLE';
     fail(`${what}: expected ${expected}, got ${reply.status}${code ? ` ${code}` : ''}`, { exchange: reply.exchange });
   }
 }
@@ -43,9 +47,16 @@ export function expectBurstRefusal(reply: Reply<'resolveRoute'>, refusal: { scop
  * the limit under test, so each must succeed; a refusal, after the bounded
  * retries of contention, fails the case.
  */
-export async function fillSequentially(ctx: CaseContext, dispatch: RegistryClient, count: number, next: () => ResolveRequest, what: string): Promise<RouteView[]> {
+export async function fillSequentially(
+  ctx: CaseContext,
+  dispatch: RegistryClient,
+  count: number,
+  next: () => ResolveRequest,
+  what: string,
+): Promise<RouteView[]> {
   const views: RouteView[] = [];
-  for (let i = 1; i <= count; i++) views.push(expectOk(await resolveWithRetries(ctx, dispatch, next()), `${what} (${i} of ${count}, one at a time)`));
+  for (let i = 1; i <= count; i++)
+    views.push(expectOk(await resolveWithRetries(ctx, dispatch, next()), `${what} (${i} of ${count}, one at a time)`));
   return views;
 }
 

@@ -61,7 +61,10 @@ const role = (r: Role): Caller => ({ roles: [r] });
 
 export function createCaseContext(scope: RunScope, caseId: string, signal: AbortSignal): CaseHarness {
   const exchanges: Exchange[] = [];
-  const api = new RegistryClient({ transport: scope.transport.with({ record: (e) => exchanges.push(e), signal }), onWrite: scope.ledger.observe });
+  const api = new RegistryClient({
+    transport: scope.transport.with({ record: (e) => exchanges.push(e), signal }),
+    onWrite: scope.ledger.observe,
+  });
   const ids = new Ids(scope.runId, caseId);
   const dispatch = (tenant: string) => api.as({ roles: ['registry:dispatch'], tenant });
   const catalogFor = (tenant: string) => api.as({ roles: [], tenant });

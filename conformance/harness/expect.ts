@@ -38,14 +38,21 @@ export function expectOk<K extends OperationId>(reply: Reply<K>, what?: string):
  * The request was refused with `code` and the catalogue's status for it;
  * `details`, when given, must hold these members with these values.
  */
-export function expectError(reply: Reply<OperationId | 'raw'>, code: ErrorCode, details?: Record<string, unknown>, what?: string): ErrorBody['error'] {
+export function expectError(
+  reply: Reply<OperationId | 'raw'>,
+  code: ErrorCode,
+  details?: Record<string, unknown>,
+  what?: string,
+): ErrorBody['error'] {
   const status = ERROR_CATALOGUE[code].status;
   const error = errorOf(reply);
   const label = what ?? (reply.op === 'raw' ? `${reply.exchange.request.method} ${reply.exchange.request.url}` : reply.op);
-  if (reply.status !== status || error?.code !== code) fail(`${label}: expected ${status} ${code}, got ${answered(reply)}`, { exchange: reply.exchange });
+  if (reply.status !== status || error?.code !== code)
+    fail(`${label}: expected ${status} ${code}, got ${answered(reply)}`, { exchange: reply.exchange });
   for (const [key, value] of Object.entries(details ?? {})) {
     const actual = (error.details as Record<string, unknown> | undefined)?.[key];
-    if (!isDeepStrictEqual(actual, value)) fail(`${label}: ${code} details.${key} is ${shown(actual)}, expected ${shown(value)}`, { exchange: reply.exchange });
+    if (!isDeepStrictEqual(actual, value))
+      fail(`${label}: ${code} details.${key} is ${shown(actual)}, expected ${shown(value)}`, { exchange: reply.exchange });
   }
   return error;
 }
@@ -59,7 +66,10 @@ export function expectOneOf(reply: Reply<OperationId | 'raw'>, codes: readonly E
   const error = errorOf(reply);
   const label = what ?? (reply.op === 'raw' ? `${reply.exchange.request.method} ${reply.exchange.request.url}` : reply.op);
   const accepted = codes.find((code) => error?.code === code && reply.status === ERROR_CATALOGUE[code].status);
-  if (accepted === undefined) fail(`${label}: expected ${codes.map((c) => `${ERROR_CATALOGUE[c].status} ${c}`).join(' or ')}, got ${answered(reply)}`, { exchange: reply.exchange });
+  if (accepted === undefined)
+    fail(`${label}: expected ${codes.map((c) => `${ERROR_CATALOGUE[c].status} ${c}`).join(' or ')}, got ${answered(reply)}`, {
+      exchange: reply.exchange,
+    });
   return error!;
 }
 
@@ -72,7 +82,8 @@ export function expectOneOf(reply: Reply<OperationId | 'raw'>, codes: readonly E
 export function expectUnchangedOrConflict(reply: Reply<OperationId | 'raw'>, what: string): void {
   if (reply.status === 200) {
     const outcome = (reply.json as { outcome?: unknown } | undefined)?.outcome;
-    if (outcome !== 'unchanged') fail(`${what}: expected unchanged or 409 CONFLICT, got 200 ${shown(outcome)}`, { exchange: reply.exchange });
+    if (outcome !== 'unchanged')
+      fail(`${what}: expected unchanged or 409 CONFLICT, got 200 ${shown(outcome)}`, { exchange: reply.exchange });
     return;
   }
   expectError(reply, 'CONFLICT', undefined, what);

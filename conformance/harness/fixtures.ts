@@ -83,13 +83,17 @@ export class Fixtures {
 
   async type(over: Partial<ConnectorType> = {}): Promise<ConnectorType> {
     const record = build.connectorType(over.id ?? this.ids.type(), over);
-    expectOk(await this.clients.admin.call('putConnectorType', { params: { type_id: record.id }, body: record }), 'setup: putConnectorType');
+    expectOk(
+      await this.clients.admin.call('putConnectorType', { params: { type_id: record.id }, body: record }),
+      'setup: putConnectorType',
+    );
     return record;
   }
 
   async version(typeId: string, capabilities: Capability[], over: Parameters<Builders['version']>[3] = {}): Promise<VersionAdmission> {
     const most = this.limits?.max_capabilities_per_version ?? Infinity;
-    if (capabilities.length > most) throw new NotProvocable(`the case needs ${capabilities.length} capabilities in one version; max_capabilities_per_version is ${most}`);
+    if (capabilities.length > most)
+      throw new NotProvocable(`the case needs ${capabilities.length} capabilities in one version; max_capabilities_per_version is ${most}`);
     const record = build.version(over.id ?? this.ids.version(), typeId, capabilities, { version: this.ids.semver(), ...over });
     expectOk(await this.clients.admin.call('admitVersion', { params: { version_id: record.id }, body: record }), 'setup: admitVersion');
     return record;
@@ -101,7 +105,12 @@ export class Fixtures {
     return record;
   }
 
-  async binding(tenant: string, capabilityId: string, instanceId: string, over: Partial<CapabilityBinding> = {}): Promise<CapabilityBinding> {
+  async binding(
+    tenant: string,
+    capabilityId: string,
+    instanceId: string,
+    over: Partial<CapabilityBinding> = {},
+  ): Promise<CapabilityBinding> {
     const record = build.binding(tenant, capabilityId, instanceId, over);
     const params = { tenant_id: tenant, capability_id: capabilityId, instance_id: instanceId };
     expectOk(await this.clients.admin.call('putBinding', { params, body: record }), 'setup: putBinding');
@@ -110,14 +119,20 @@ export class Fixtures {
 
   async policy(over: Partial<AdmissionPolicy> = {}): Promise<AdmissionPolicy> {
     const record = build.policy(over.policy_ref ?? this.ids.policy(), over);
-    expectOk(await this.clients.admin.call('putAdmissionPolicy', { params: { policy_ref: record.policy_ref }, body: record }), 'setup: putAdmissionPolicy');
+    expectOk(
+      await this.clients.admin.call('putAdmissionPolicy', { params: { policy_ref: record.policy_ref }, body: record }),
+      'setup: putAdmissionPolicy',
+    );
     return record;
   }
 
   /** A ready replica whose lease ends two hours from the server's now, unless `over` says otherwise. */
   async replica(instanceId: string, versionId: string, over: Partial<ReplicaProvision> = {}): Promise<ReplicaProvision> {
     const record = build.replica(over.id ?? this.ids.replica(), instanceId, versionId, this.clock.now() + 2 * HOUR, over);
-    expectOk(await this.clients.lifecycle.call('provisionReplica', { params: { replica_id: record.id }, body: record }), 'setup: provisionReplica');
+    expectOk(
+      await this.clients.lifecycle.call('provisionReplica', { params: { replica_id: record.id }, body: record }),
+      'setup: provisionReplica',
+    );
     return record;
   }
 
@@ -134,20 +149,32 @@ export class Fixtures {
     const type = await this.type();
     const version = await this.version(type.id, capabilities, spec.profiles ? { profiles: spec.profiles } : {});
     const instance = await this.instance(type.id, version.id, tenant);
-    const overrides = typeof spec.replicas === 'number' || spec.replicas === undefined ? Array.from({ length: spec.replicas ?? 1 }, () => ({})) : spec.replicas;
+    const overrides =
+      typeof spec.replicas === 'number' || spec.replicas === undefined
+        ? Array.from({ length: spec.replicas ?? 1 }, () => ({}))
+        : spec.replicas;
     const topology = { region: 'global', zone: 'default', capacity_class: 'standard', ...spec.topology };
     const replicas: ReplicaProvision[] = [];
-    for (const over of overrides) replicas.push(await this.replica(instance.id, version.id, { capacity: spec.capacity ?? 10, topology, ...over }));
+    for (const over of overrides)
+      replicas.push(await this.replica(instance.id, version.id, { capacity: spec.capacity ?? 10, topology, ...over }));
     const bindings: CapabilityBinding[] = [];
     for (const capabilityId of spec.bound ?? capabilities.map((c) => c.id)) {
-      bindings.push(await this.binding(tenant, capabilityId, instance.id, { priority: spec.priority ?? 0, quota_policy_ref: policy?.policy_ref ?? null }));
+      bindings.push(
+        await this.binding(tenant, capabilityId, instance.id, {
+          priority: spec.priority ?? 0,
+          quota_policy_ref: policy?.policy_ref ?? null,
+        }),
+      );
     }
     const first = bindings[0] ?? build.binding(tenant, capabilities[0]!.id, instance.id);
     return { tenant, type, version, instance, replicas, bindings, binding: first, capability: first.capability_id, capabilities, policy };
   }
 
   /** Moves a replica's health forward by one revision with the given changes. */
-  async health(replicaId: string, change: Partial<Pick<ConnectorReplica, 'status' | 'lease_expires_at' | 'capacity'>>): Promise<ConnectorReplica> {
+  async health(
+    replicaId: string,
+    change: Partial<Pick<ConnectorReplica, 'status' | 'lease_expires_at' | 'capacity'>>,
+  ): Promise<ConnectorReplica> {
     const current = await this.replicaState(replicaId);
     const report = {
       health_revision: current.health_revision + 1,
@@ -155,7 +182,10 @@ export class Fixtures {
       lease_expires_at: change.lease_expires_at ?? current.lease_expires_at,
       capacity: change.capacity ?? current.capacity,
     };
-    return expectOk(await this.clients.lifecycle.call('reportHealth', { params: { replica_id: replicaId }, body: report }), 'setup: reportHealth').record;
+    return expectOk(
+      await this.clients.lifecycle.call('reportHealth', { params: { replica_id: replicaId }, body: report }),
+      'setup: reportHealth',
+    ).record;
   }
 
   /**
@@ -170,7 +200,9 @@ export class Fixtures {
 
   async settle(view: RouteView, outcome: SettlementOutcome = 'completed'): Promise<SettlementResult> {
     const a = view.assignment;
-    const reply = await this.clients.dispatch(a.tenant_id).call('settleRoute', { params: { action_id: a.action_id }, body: { assignment: a, outcome } });
+    const reply = await this.clients
+      .dispatch(a.tenant_id)
+      .call('settleRoute', { params: { action_id: a.action_id }, body: { assignment: a, outcome } });
     return expectOk(reply, 'setup: settleRoute');
   }
 

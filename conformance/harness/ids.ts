@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 
 /** A short, readable and unique tag of a case id: its last path segment, cut, plus a hash. */
 export function caseTag(caseId: string): string {
-  const slug = (caseId.split('/').pop() ?? caseId).replace(/[^A-Za-z0-9-]/g, '-').slice(0, 24).replace(/-+$/, '');
+  const slug = (caseId.split('/').pop() ?? caseId)
+    .replace(/[^A-Za-z0-9-]/g, '-')
+    .slice(0, 24)
+    .replace(/-+$/, '');
   const hash = createHash('sha256').update(caseId).digest('hex').slice(0, 4);
   return `${slug}-${hash}`;
 }

@@ -50,22 +50,36 @@ export async function persists(ctx: Pick<CaseContext, 'sleep'>, holds: () => Pro
   return true;
 }
 
-export async function expireUntilOffline(ctx: CaseContext, replicaIds: string[], limit = Math.min(100, ctx.limits.max_expiry_batch), maxCalls = 500): Promise<number> {
+export async function expireUntilOffline(
+  ctx: CaseContext,
+  replicaIds: string[],
+  limit = Math.min(100, ctx.limits.max_expiry_batch),
+  maxCalls = 500,
+): Promise<number> {
   const short = new ShortCalls(ctx);
   for (let calls = 0; calls < maxCalls; calls++) {
     const reply = await ctx.operator.call('expireLeases', { body: { limit } });
     const { expired } = expectOk(reply, 'lease maintenance');
-    if (expired > limit) fail(`one lease maintenance call with limit ${limit} changed ${expired} replicas`, { exchange: reply.exchange, clause: 'lease-expiry-bounded' });
+    if (expired > limit)
+      fail(`one lease maintenance call with limit ${limit} changed ${expired} replicas`, {
+        exchange: reply.exchange,
+        clause: 'lease-expiry-bounded',
+      });
     if (expired < limit) {
       const states = await Promise.all(replicaIds.map((id) => ctx.fx.replicaState(id)));
       const left = states.filter((s) => s.status !== 'offline').map((s) => s.id);
       if (left.length === 0) return calls + 1;
       await short.short((inARow) =>
-        fail(`lease maintenance returned fewer than ${limit} ${inARow} times in a row (last ${expired}), yet stale replicas are still ${left.join(', ')} not offline`, { exchange: reply.exchange, clause: 'lease-expiry-bounded' }),
+        fail(
+          `lease maintenance returned fewer than ${limit} ${inARow} times in a row (last ${expired}), yet stale replicas are still ${left.join(', ')} not offline`,
+          { exchange: reply.exchange, clause: 'lease-expiry-bounded' },
+        ),
       );
     } else {
       short.full();
     }
   }
-  throw new HarnessError(`lease maintenance still returned a full batch after ${maxCalls} calls; too many stale replicas on the target to finish`);
+  throw new HarnessError(
+    `lease maintenance still returned a full batch after ${maxCalls} calls; too many stale replicas on the target to finish`,
+  );
 }

@@ -30,10 +30,16 @@ function nestedArrays(levels: number): unknown[] {
 export function versionNestedTo(ctx: CaseContext, typeId: string, depth: number): VersionAdmission {
   const ids = { version: ctx.ids.version(), capability: ctx.ids.capability(), semver: ctx.ids.semver() };
   const build = (levels: number) =>
-    ctx.build.version(ids.version, typeId, [ctx.build.capability(ids.capability, { input_schema: { type: 'object', examples: nestedArrays(levels) } })], { version: ids.semver });
+    ctx.build.version(
+      ids.version,
+      typeId,
+      [ctx.build.capability(ids.capability, { input_schema: { type: 'object', examples: nestedArrays(levels) } })],
+      { version: ids.semver },
+    );
   const shallowest = depthOf(build(1));
   // Only if the examples are the deepest point does each array added there add a level to the body.
-  if (depthOf(build(2)) !== shallowest + 1 || depth < shallowest) throw new HarnessError(`a version body cannot be built ${depth} levels deep: its own shape is ${shallowest} deep elsewhere`);
+  if (depthOf(build(2)) !== shallowest + 1 || depth < shallowest)
+    throw new HarnessError(`a version body cannot be built ${depth} levels deep: its own shape is ${shallowest} deep elsewhere`);
   const version = build(depth - shallowest + 1);
   if (depthOf(version) !== depth) throw new HarnessError(`built a version body ${depthOf(version)} levels deep, not ${depth}`);
   return version;

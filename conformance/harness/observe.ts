@@ -21,7 +21,11 @@ export interface Walk {
 const MAX_PAGES = 10_000;
 
 /** Walks every page of a query; restarts when a legitimate STALE_CURSOR interrupts it. */
-export async function walkCatalog(client: RegistryClient, query: Omit<CatalogQuery, 'cursor'> & { unbound?: boolean }, maxRestarts = 20): Promise<Walk> {
+export async function walkCatalog(
+  client: RegistryClient,
+  query: Omit<CatalogQuery, 'cursor'> & { unbound?: boolean },
+  maxRestarts = 20,
+): Promise<Walk> {
   for (let restarts = 0; restarts <= maxRestarts; restarts++) {
     const pages: CapabilityPage[] = [];
     let cursor: string | null = null;
@@ -43,7 +47,8 @@ export async function walkCatalog(client: RegistryClient, query: Omit<CatalogQue
       const page: CapabilityPage = expectOk(reply, 'catalog page');
       pages.push(page);
       cursor = page.next_cursor;
-      if (pages.length > MAX_PAGES) fail(`a walk went on for more than ${MAX_PAGES} pages`, { exchange: reply.exchange, clause: 'page-cursor' });
+      if (pages.length > MAX_PAGES)
+        fail(`a walk went on for more than ${MAX_PAGES} pages`, { exchange: reply.exchange, clause: 'page-cursor' });
     } while (cursor !== null);
     if (!stale) return { pages, restarts };
   }
@@ -56,7 +61,12 @@ export async function walkCatalog(client: RegistryClient, query: Omit<CatalogQue
  * every window, windows without the action decide: if those hold, the action
  * moved it (a failure); if they move too, the target is too busy (an error).
  */
-export async function expectRevisionKept(ctx: CaseContext, what: string, action: (attempt: number) => Promise<unknown>, attempts = 5): Promise<void> {
+export async function expectRevisionKept(
+  ctx: CaseContext,
+  what: string,
+  action: (attempt: number) => Promise<unknown>,
+  attempts = 5,
+): Promise<void> {
   const seen: string[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const before = await ctx.fx.revision();
@@ -69,10 +79,14 @@ export async function expectRevisionKept(ctx: CaseContext, what: string, action:
     const before = await ctx.fx.revision();
     const after = await ctx.fx.revision();
     if (after === before) {
-      fail(`${what} moved the catalog revision in each of ${attempts} attempts (${seen.join(', ')}), while it holds still without it`, { clause: undefined });
+      fail(`${what} moved the catalog revision in each of ${attempts} attempts (${seen.join(', ')}), while it holds still without it`, {
+        clause: undefined,
+      });
     }
   }
-  throw new HarnessError(`the catalog revision moved in every observation window, with or without ${what}; run this case against a quieter target`);
+  throw new HarnessError(
+    `the catalog revision moved in every observation window, with or without ${what}; run this case against a quieter target`,
+  );
 }
 
 export interface ExactEffect<T> {
@@ -112,7 +126,11 @@ export async function expectExactEffect<T>(ctx: CaseContext, what: string, effec
     if (effect.unchanged(before, await effect.read())) quiet += 1;
   }
   if (quiet >= Math.ceil((attempts * 3) / 4)) {
-    fail(`${what}: ${problems[0]} (wrong in all ${attempts} attempts, while ${quiet} of ${attempts} equally long windows without the changes were quiet)`);
+    fail(
+      `${what}: ${problems[0]} (wrong in all ${attempts} attempts, while ${quiet} of ${attempts} equally long windows without the changes were quiet)`,
+    );
   }
-  throw new HarnessError(`${what}: other clients changed the state in most windows, with or without the changes; run this case against a target no one else writes to`);
+  throw new HarnessError(
+    `${what}: other clients changed the state in most windows, with or without the changes; run this case against a target no one else writes to`,
+  );
 }

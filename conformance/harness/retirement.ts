@@ -39,7 +39,13 @@ export class RetirementLedger {
   readonly routes = new Map<string, string>();
 
   /** The client's write observer. */
-  readonly observe = (op: OperationId, params: Record<string, string>, body: unknown, _caller: CallerSummary | null, reply: Reply): void => {
+  readonly observe = (
+    op: OperationId,
+    params: Record<string, string>,
+    body: unknown,
+    _caller: CallerSummary | null,
+    reply: Reply,
+  ): void => {
     switch (op) {
       case 'putConnectorType':
       case 'setConnectorTypeEnabled':
@@ -116,7 +122,8 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       failures.push({ kind, id, message: problem.slice(0, 500) });
     }
   };
-  const refused = (reply: Reply) => `${reply.exchange.request.method} ${reply.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} answered ${reply.status} ${reply.text.slice(0, 200)}`;
+  const refused = (reply: Reply) =>
+    `${reply.exchange.request.method} ${reply.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} answered ${reply.status} ${reply.text.slice(0, 200)}`;
 
   await inPool([...ledger.routes], 8, ([action, tenant]) =>
     step('route', action, async () => {
@@ -125,7 +132,10 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       if (read.status !== 200) return refused(read);
       const view = read.json as RouteView;
       if (!view.reserved) return null;
-      const settled = await client.call('settleRoute', { params: { action_id: action }, body: { assignment: view.assignment, outcome: 'cancelled' } });
+      const settled = await client.call('settleRoute', {
+        params: { action_id: action },
+        body: { assignment: view.assignment, outcome: 'cancelled' },
+      });
       return settled.status === 200 ? null : refused(settled);
     }),
   );
@@ -149,7 +159,10 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       if (read.status !== 200) return refused(read);
       const b = read.json as CapabilityBinding;
       if (!b.enabled) return null;
-      const written = await clients.admin.call('putBinding', { params, body: { ...b, enabled: false, policy_revision: b.policy_revision + 1 } });
+      const written = await clients.admin.call('putBinding', {
+        params,
+        body: { ...b, enabled: false, policy_revision: b.policy_revision + 1 },
+      });
       return written.status === 200 ? null : refused(written);
     }),
   );
@@ -159,7 +172,10 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       if (read.status !== 200) return refused(read);
       const i = read.json as ConnectorInstance;
       if (i.status === 'disabled') return null;
-      const written = await clients.admin.call('putInstance', { params: { instance_id: id }, body: { ...i, status: 'disabled', config_revision: i.config_revision + 1 } });
+      const written = await clients.admin.call('putInstance', {
+        params: { instance_id: id },
+        body: { ...i, status: 'disabled', config_revision: i.config_revision + 1 },
+      });
       return written.status === 200 ? null : refused(written);
     }),
   );
@@ -169,5 +185,10 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       return written.status === 200 ? null : refused(written);
     }),
   );
-  return { status: failures.length === 0 ? 'retired' : 'incomplete', counts, failures: failures.slice(0, 50), duration_ms: Date.now() - started };
+  return {
+    status: failures.length === 0 ? 'retired' : 'incomplete',
+    counts,
+    failures: failures.slice(0, 50),
+    duration_ms: Date.now() - started,
+  };
 }

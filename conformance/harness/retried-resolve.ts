@@ -19,7 +19,11 @@ export const errorCodeOf = (reply: Reply<'resolveRoute'>): string | undefined =>
  * A resolve sent on its own: REPLICA_UNAVAILABLE is retried up to
  * CONTENTION_ATTEMPTS times in all; the last reply is returned, whatever it is.
  */
-export async function resolveWithRetries(ctx: { sleep(ms: number): Promise<void> }, dispatch: RegistryClient, body: ResolveRequest): Promise<Reply<'resolveRoute'>> {
+export async function resolveWithRetries(
+  ctx: { sleep(ms: number): Promise<void> },
+  dispatch: RegistryClient,
+  body: ResolveRequest,
+): Promise<Reply<'resolveRoute'>> {
   for (let attempt = 1; ; attempt++) {
     const reply = await dispatch.call('resolveRoute', { body });
     if (attempt >= CONTENTION_ATTEMPTS || errorCodeOf(reply) !== 'REPLICA_UNAVAILABLE') return reply;

@@ -44,7 +44,10 @@ const ADMISSION_REST_BYTES = 4096;
  * [wire-body-limit]): a limit of 12 KiB per manifest holds far fewer than 186
  * capabilities even when 186 are allowed.
  */
-export function versionGroups(limits: Pick<RegistryLimits, 'max_capabilities_per_version' | 'max_manifest_bytes' | 'max_body_bytes'>, capabilities: Capability[]): Capability[][] {
+export function versionGroups(
+  limits: Pick<RegistryLimits, 'max_capabilities_per_version' | 'max_manifest_bytes' | 'max_body_bytes'>,
+  capabilities: Capability[],
+): Capability[][] {
   const room = Math.min(limits.max_manifest_bytes - MANIFEST_REST_BYTES, limits.max_body_bytes - ADMISSION_REST_BYTES);
   const groups: Capability[][] = [];
   let group: Capability[] = [];
@@ -70,7 +73,11 @@ export function versionGroups(limits: Pick<RegistryLimits, 'max_capabilities_per
  * max_capabilities_per_version and max_manifest_bytes require, so a catalog of any size can be
  * built under any legal limit.
  */
-export async function spreadCatalog(ctx: CaseContext, capabilities: Capability[], spec: Omit<FleetSpec, 'capabilities' | 'bound'> & { unbound?: boolean } = {}): Promise<SpreadCatalog> {
+export async function spreadCatalog(
+  ctx: CaseContext,
+  capabilities: Capability[],
+  spec: Omit<FleetSpec, 'capabilities' | 'bound'> & { unbound?: boolean } = {},
+): Promise<SpreadCatalog> {
   const { unbound, ...fleetSpec } = spec;
   const tenant = spec.tenant ?? ctx.ids.tenant();
   const fleets: Fleet[] = [];

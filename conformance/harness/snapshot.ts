@@ -17,7 +17,9 @@ export async function snapshotFleet(ctx: CaseContext, fleet: Fleet, actions: str
     instance_counter: await ctx.fx.counter('instance', fleet.instance.id),
   };
   for (const b of fleet.bindings) {
-    out[`binding ${b.capability_id}`] = expectOk(await r.call('getBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id } }));
+    out[`binding ${b.capability_id}`] = expectOk(
+      await r.call('getBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id } }),
+    );
   }
   if (fleet.policy) out['policy'] = expectOk(await r.call('getAdmissionPolicy', { params: { policy_ref: fleet.policy.policy_ref } }));
   for (const replica of fleet.replicas) out[`replica ${replica.id}`] = await ctx.fx.replicaState(replica.id);

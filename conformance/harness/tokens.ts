@@ -68,7 +68,11 @@ export class HarnessTokens {
    * own credentials (`choice`) authenticate the run; valid tokens come from
    * the token command when there is one, else from the key.
    */
-  constructor(key: SigningKey | null, readonly audience: string, choice: CredentialChoice = {}) {
+  constructor(
+    key: SigningKey | null,
+    readonly audience: string,
+    choice: CredentialChoice = {},
+  ) {
     this.signer = key ? new TokenMinter(key, { audience, ttlSeconds: TOKEN_TTL_SECONDS }) : null;
     const base = credentialsOf(choice, this.signer);
     this.credentials = {
@@ -82,9 +86,15 @@ export class HarnessTokens {
 
   /** A valid bearer token for these roles and tenant, as the run's requests carry it. */
   async mint(caller: Caller): Promise<string> {
-    const { headers } = await this.credentials.authorize({ roles: caller.roles, ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}) });
+    const { headers } = await this.credentials.authorize({
+      roles: caller.roles,
+      ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}),
+    });
     const bearer = /^Bearer (\S+)$/.exec(headers['authorization'] ?? '');
-    if (!bearer) throw new CaseNotProvocable('the run authenticates without a bearer token (--header without Authorization), so no token can be presented otherwise');
+    if (!bearer)
+      throw new CaseNotProvocable(
+        'the run authenticates without a bearer token (--header without Authorization), so no token can be presented otherwise',
+      );
     return bearer[1]!;
   }
 
@@ -163,7 +173,10 @@ export class HarnessTokens {
     const now = Math.floor(Date.now() / 1000);
     const signed = () => {
       const key = this.trusted(kind);
-      return new SignJWT(this.claims(caller)).setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' }).setAudience(this.audience).setSubject('fleetproof-conformance');
+      return new SignJWT(this.claims(caller))
+        .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
+        .setAudience(this.audience)
+        .setSubject('fleetproof-conformance');
     };
     switch (kind) {
       case 'expired': {
@@ -171,7 +184,10 @@ export class HarnessTokens {
         const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const exp = Math.floor((serverMs - EXPIRED_BY_MS - clock!.uncertaintyMs) / 1000);
-        return token.setIssuedAt(exp - 3600).setExpirationTime(exp).sign(this.trusted(kind).key);
+        return token
+          .setIssuedAt(exp - 3600)
+          .setExpirationTime(exp)
+          .sign(this.trusted(kind).key);
       }
       case 'without-exp':
         return signed().setIssuedAt(now).sign(this.trusted(kind).key);
@@ -180,10 +196,18 @@ export class HarnessTokens {
         const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const nbf = Math.ceil((serverMs + NOT_BEFORE_AHEAD_MS + clock!.uncertaintyMs) / 1000);
-        return token.setIssuedAt(Math.floor(serverMs / 1000)).setNotBefore(nbf).setExpirationTime(nbf + 3600).sign(this.trusted(kind).key);
+        return token
+          .setIssuedAt(Math.floor(serverMs / 1000))
+          .setNotBefore(nbf)
+          .setExpirationTime(nbf + 3600)
+          .sign(this.trusted(kind).key);
       }
       case 'wrong-audience':
-        return signed().setAudience(`${this.audience}-elsewhere`).setIssuedAt(now).setExpirationTime(now + 3600).sign(this.trusted(kind).key);
+        return signed()
+          .setAudience(`${this.audience}-elsewhere`)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 3600)
+          .sign(this.trusted(kind).key);
       case 'unknown-key': {
         // The kid of the registry's key, another private key: the signature cannot verify.
         const kid = this.signer?.key.kid ?? (await this.validSample()).kid ?? STRANGER_KID;

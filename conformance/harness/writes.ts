@@ -22,7 +22,13 @@ export function sampleWrites(ctx: CaseContext, fleet: Fleet): SampleWrite[] {
   const replicaId = ctx.ids.replica();
   const replica = fleet.replicas[0]!;
   return [
-    { name: 'connector type', op: 'putConnectorType', params: { type_id: typeId }, body: { ...b.connectorType(typeId) }, read: { op: 'getConnectorType', params: { type_id: typeId } } },
+    {
+      name: 'connector type',
+      op: 'putConnectorType',
+      params: { type_id: typeId },
+      body: { ...b.connectorType(typeId) },
+      read: { op: 'getConnectorType', params: { type_id: typeId } },
+    },
     {
       name: 'version',
       op: 'admitVersion',
@@ -37,7 +43,13 @@ export function sampleWrites(ctx: CaseContext, fleet: Fleet): SampleWrite[] {
       params: { tenant_id: fleet.tenant, capability_id: fleet.capability, instance_id: fleet.instance.id },
       body: { ...fleet.binding, policy_revision: fleet.binding.policy_revision + 1 },
     },
-    { name: 'admission policy', op: 'putAdmissionPolicy', params: { policy_ref: policyRef }, body: { ...b.policy(policyRef) }, read: { op: 'getAdmissionPolicy', params: { policy_ref: policyRef } } },
+    {
+      name: 'admission policy',
+      op: 'putAdmissionPolicy',
+      params: { policy_ref: policyRef },
+      body: { ...b.policy(policyRef) },
+      read: { op: 'getAdmissionPolicy', params: { policy_ref: policyRef } },
+    },
     {
       name: 'replica',
       op: 'provisionReplica',
@@ -45,13 +57,33 @@ export function sampleWrites(ctx: CaseContext, fleet: Fleet): SampleWrite[] {
       body: { ...replica, id: replicaId },
       read: { op: 'getReplica', params: { replica_id: replicaId } },
     },
-    { name: 'health report', op: 'reportHealth', params: { replica_id: replica.id }, body: { health_revision: replica.health_revision + 1, status: 'draining', lease_expires_at: replica.lease_expires_at, capacity: replica.capacity } },
-    { name: 'resolve', op: 'resolveRoute', params: {}, body: { action_id: ctx.ids.action(), capability_id: fleet.capability, topology: { region: 'global' } } },
+    {
+      name: 'health report',
+      op: 'reportHealth',
+      params: { replica_id: replica.id },
+      body: {
+        health_revision: replica.health_revision + 1,
+        status: 'draining',
+        lease_expires_at: replica.lease_expires_at,
+        capacity: replica.capacity,
+      },
+    },
+    {
+      name: 'resolve',
+      op: 'resolveRoute',
+      params: {},
+      body: { action_id: ctx.ids.action(), capability_id: fleet.capability, topology: { region: 'global' } },
+    },
   ];
 }
 
 /** Sends a sample write, or a mutation of it, speaking as whoever may do the operation. */
 export function sendWrite(ctx: CaseContext, fleet: Fleet, write: SampleWrite, body: unknown) {
-  const client = write.op === 'resolveRoute' ? ctx.dispatch(fleet.tenant) : write.op === 'provisionReplica' || write.op === 'reportHealth' ? ctx.lifecycle : ctx.admin;
+  const client =
+    write.op === 'resolveRoute'
+      ? ctx.dispatch(fleet.tenant)
+      : write.op === 'provisionReplica' || write.op === 'reportHealth'
+        ? ctx.lifecycle
+        : ctx.admin;
   return client.call(write.op, { params: write.params as never, rawBody: JSON.stringify(body) });
 }

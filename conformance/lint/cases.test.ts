@@ -19,7 +19,10 @@ describe('conformance cases', () => {
   it('expect every provokable error code, and exempt only a few MUST clauses', () => {
     const sources = findCaseFiles(CASES_ROOT).map((p) => readFileSync(p, 'utf8'));
     const expected = new Set(sources.flatMap((s) => expectedCodes(s)));
-    assert.deepEqual(PROVOKABLE_CODES.filter((c) => !expected.has(c)), []);
+    assert.deepEqual(
+      PROVOKABLE_CODES.filter((c) => !expected.has(c)),
+      [],
+    );
     const exempt = Object.keys(EXEMPT_CLAUSES);
     assert.ok(exempt.length <= 3, `the exemption list stays small: ${exempt.join(', ')}`);
     for (const id of exempt) assert.equal(clauses().get(id)?.keyword, 'MUST', `${id} is a MUST clause`);

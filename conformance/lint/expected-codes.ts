@@ -19,7 +19,8 @@ export function expectedCodes(source: string, fileName = 'case.ts'): string[] {
     if (ts.isCallExpression(node)) {
       const name = calleeName(node.expression);
       const code = node.arguments[1];
-      if (name !== null && EXPECTATIONS.has(name) && code && (ts.isStringLiteral(code) || ts.isNoSubstitutionTemplateLiteral(code))) codes.add(code.text);
+      if (name !== null && EXPECTATIONS.has(name) && code && (ts.isStringLiteral(code) || ts.isNoSubstitutionTemplateLiteral(code)))
+        codes.add(code.text);
     }
     ts.forEachChild(node, visit);
   };

@@ -16,7 +16,9 @@ import { LINT_CODES, type LintCode } from './rules.ts';
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 function expectLine(path: string): string[] {
-  const line = readFileSync(path, 'utf8').split('\n').find((l) => l.startsWith('// lint-expect:'));
+  const line = readFileSync(path, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('// lint-expect:'));
   assert.ok(line, `${path} names no lint code (// lint-expect: CODE ... or none)`);
   const codes = line.replace('// lint-expect:', '').trim().split(/\s+/);
   return codes[0] === 'none' ? [] : codes;
@@ -28,27 +30,47 @@ describe('conformance lint on its fixtures', () => {
     const found = (await lintTree({ root, exemptions: {}, provokableCodes: [] })).filter((d) => d.file !== '');
     const seen = new Set<LintCode>();
     for (const path of findCaseFiles(root)) {
-      const rel = path.slice(root.length + 1).split('\\').join('/');
+      const rel = path
+        .slice(root.length + 1)
+        .split('\\')
+        .join('/');
       const codes = found.filter((d) => d.file === rel).map((d) => d.code);
       codes.forEach((c) => seen.add(c));
       assert.deepEqual([...codes].sort(), expectLine(path).sort(), rel);
     }
-    const perFile = (Object.keys(LINT_CODES) as LintCode[]).filter((c) => !['CLAUSE_UNCOVERED', 'CODE_UNEXPECTED', 'EXEMPTION_INVALID'].includes(c));
-    assert.deepEqual(perFile.filter((c) => !seen.has(c)), [], 'every per-file rule has a fixture that triggers it');
+    const perFile = (Object.keys(LINT_CODES) as LintCode[]).filter(
+      (c) => !['CLAUSE_UNCOVERED', 'CODE_UNEXPECTED', 'EXEMPTION_INVALID'].includes(c),
+    );
+    assert.deepEqual(
+      perFile.filter((c) => !seen.has(c)),
+      [],
+      'every per-file rule has a fixture that triggers it',
+    );
   });
 
   for (const scenario of readdirSync(join(FIXTURES, 'suite'))) {
     it(`suite fixture ${scenario} triggers exactly what its fixture.json names`, async () => {
       const dir = join(FIXTURES, 'suite', scenario);
-      const spec = JSON.parse(readFileSync(join(dir, 'fixture.json'), 'utf8')) as { clauses: string[]; exemptions: Record<string, string>; provokable: string[]; expect: string[] };
+      const spec = JSON.parse(readFileSync(join(dir, 'fixture.json'), 'utf8')) as {
+        clauses: string[];
+        exemptions: Record<string, string>;
+        provokable: string[];
+        expect: string[];
+      };
       const subset = new Map(spec.clauses.map((id) => [id, clauses().get(id)!]));
-      const found = await lintTree({ root: join(dir, 'cases'), clauses: subset, exemptions: spec.exemptions, provokableCodes: spec.provokable });
+      const found = await lintTree({
+        root: join(dir, 'cases'),
+        clauses: subset,
+        exemptions: spec.exemptions,
+        provokableCodes: spec.provokable,
+      });
       assert.deepEqual(found.map((d) => d.code).sort(), [...spec.expect].sort(), found.map(formatDiagnostic).join('\n'));
     });
   }
 
   it('reads expected codes from expectError calls only', () => {
-    const source = "expectError(await x.call('a', { b: 1 }), 'FENCE_LOST'); other(r, 'CONFLICT'); ctx.h.expectError(r, 'STALE_CURSOR', { scope: 'x' });";
+    const source =
+      "expectError(await x.call('a', { b: 1 }), 'FENCE_LOST'); other(r, 'CONFLICT'); ctx.h.expectError(r, 'STALE_CURSOR', { scope: 'x' });";
     assert.deepEqual(expectedCodes(source), ['FENCE_LOST', 'STALE_CURSOR']);
   });
 });

@@ -75,7 +75,8 @@ export function lintCaseFile(file: CaseFile, clauses: ReadonlyMap<string, Clause
   const expectedId = idOfPath(file.relative);
   if (c.id !== expectedId) report('ID_MISMATCH', `id ${JSON.stringify(c.id)} should be ${JSON.stringify(expectedId)}`);
   if (!isCategory(c.category)) report('CATEGORY_UNKNOWN', `category ${JSON.stringify(c.category)} is not in the closed list`);
-  else if (pathMatch && c.category !== pathMatch[1]) report('CATEGORY_FOLDER', `category ${c.category} but the file is in ${pathMatch[1]}/`);
+  else if (pathMatch && c.category !== pathMatch[1])
+    report('CATEGORY_FOLDER', `category ${c.category} but the file is in ${pathMatch[1]}/`);
   const clause = clauses.get(c.clause);
   if (!clause) report('CLAUSE_UNKNOWN', `clause ${JSON.stringify(c.clause)} is not an anchor of spec.md`);
   else if (c.severity !== severityOf(clause.keyword) || c.keyword !== clause.keyword) {
@@ -83,9 +84,16 @@ export function lintCaseFile(file: CaseFile, clauses: ReadonlyMap<string, Clause
   }
   for (const f of c.features) if (!isFeature(f)) report('FEATURE_UNKNOWN', `feature ${JSON.stringify(f)} is not declared by the contract`);
   for (const f of c.flags) if (!isFlag(f)) report('FLAG_UNKNOWN', `flag ${JSON.stringify(f)} is not in the closed list`);
-  if (clause?.severity === 'required' && c.features.length > 0) report('FEATURE_ON_REQUIRED', `[${clause.id}] is ${clause.keyword} but the case needs ${c.features.join(', ')}`);
-  if (clause?.severity === 'optional' && c.features.length === 0) report('OPTIONAL_WITHOUT_FEATURE', `[${clause.id}] is MAY but the case names no feature`);
-  if (typeof c.description !== 'string' || c.description.trim() === '' || c.description.includes('\n') || c.description.length > MAX_DESCRIPTION_LENGTH) {
+  if (clause?.severity === 'required' && c.features.length > 0)
+    report('FEATURE_ON_REQUIRED', `[${clause.id}] is ${clause.keyword} but the case needs ${c.features.join(', ')}`);
+  if (clause?.severity === 'optional' && c.features.length === 0)
+    report('OPTIONAL_WITHOUT_FEATURE', `[${clause.id}] is MAY but the case names no feature`);
+  if (
+    typeof c.description !== 'string' ||
+    c.description.trim() === '' ||
+    c.description.includes('\n') ||
+    c.description.length > MAX_DESCRIPTION_LENGTH
+  ) {
     report('DESCRIPTION', `description ${JSON.stringify(c.description).slice(0, 140)}`);
   }
   return out;
@@ -112,7 +120,8 @@ export function lintSuite(inputs: SuiteInputs): Diagnostic[] {
     if (!isConformanceCase(file.exported)) continue;
     const c = file.exported;
     const earlier = byId.get(c.id);
-    if (earlier !== undefined) out.push({ code: 'DUPLICATE_ID', file: file.relative, message: `id ${c.id} is also declared by ${earlier}` });
+    if (earlier !== undefined)
+      out.push({ code: 'DUPLICATE_ID', file: file.relative, message: `id ${c.id} is also declared by ${earlier}` });
     else byId.set(c.id, file.relative);
     covered.add(c.clause);
     for (const code of inputs.expectedCodes(file)) expected.add(code);
@@ -125,8 +134,14 @@ export function lintSuite(inputs: SuiteInputs): Diagnostic[] {
   for (const [id, reason] of Object.entries(inputs.exemptions)) {
     const clause = inputs.clauses.get(id);
     if (!clause) out.push({ code: 'EXEMPTION_INVALID', file: '', message: `exempt clause ${id} is not in spec.md` });
-    else if (clause.severity !== 'required') out.push({ code: 'EXEMPTION_INVALID', file: '', message: `exempt clause ${id} is ${clause.keyword}; only MUST clauses need exemptions` });
-    else if (covered.has(id)) out.push({ code: 'EXEMPTION_INVALID', file: '', message: `exempt clause ${id} has a case; remove the exemption` });
+    else if (clause.severity !== 'required')
+      out.push({
+        code: 'EXEMPTION_INVALID',
+        file: '',
+        message: `exempt clause ${id} is ${clause.keyword}; only MUST clauses need exemptions`,
+      });
+    else if (covered.has(id))
+      out.push({ code: 'EXEMPTION_INVALID', file: '', message: `exempt clause ${id} has a case; remove the exemption` });
     if (reason.trim().length < 20) out.push({ code: 'EXEMPTION_INVALID', file: '', message: `exemption of ${id} needs a real reason` });
   }
   for (const code of inputs.provokableCodes) {

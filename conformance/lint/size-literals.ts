@@ -16,7 +16,11 @@ const num = (text: string) => Number(text.replace(/_/g, ''));
 const PATTERNS: ReadonlyArray<{ re: RegExp; largestLegal: number; what: string }> = [
   // A page size or lease-expiry batch: max_page_size and max_expiry_batch may be 1.
   // (`limit` first in an object literal, or in a query; an admission scope's `limit` follows its kind and key.)
-  { re: /(?:\{\s*|query:\s*\{[^}]*\b)limit:\s*([0-9][0-9_]*)\b/g, largestLegal: 1, what: 'a page size or expiry batch; use pageLimit or walkLimits of harness/sizes.ts' },
+  {
+    re: /(?:\{\s*|query:\s*\{[^}]*\b)limit:\s*([0-9][0-9_]*)\b/g,
+    largestLegal: 1,
+    what: 'a page size or expiry batch; use pageLimit or walkLimits of harness/sizes.ts',
+  },
   // A byte size built by repetition: max_capability_bytes may be 2048.
   { re: /\.repeat\(\s*([0-9][0-9_]*)\s*\)/g, largestLegal: 2047, what: 'a byte size; derive it from ctx.limits' },
   // A list as long as a batch: max_body_bytes may hold fewer items, max_batch_items may be 1000.
@@ -39,7 +43,10 @@ export function sizeLiterals(source: string): SizeLiteral[] {
     }
     const list = CAPABILITY_LIST.exec(text);
     if (list && num(list[1]!) > 1 && !spreads) {
-      out.push({ line: i + 1, message: `${num(list[1]!)} capabilities on line ${i + 1} without spreadCatalog or a max_capabilities_per_version check` });
+      out.push({
+        line: i + 1,
+        message: `${num(list[1]!)} capabilities on line ${i + 1} without spreadCatalog or a max_capabilities_per_version check`,
+      });
     }
   });
   return out;

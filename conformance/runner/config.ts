@@ -80,7 +80,8 @@ export function fromFile(path: string): ConfigInput {
   } catch (err) {
     throw new ConfigError(`config file ${path}: ${(err as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`config file ${path} must hold a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError(`config file ${path} must hold a JSON object`);
   const input: ConfigInput = {};
   for (const [key, value] of Object.entries(parsed)) {
     const field = FILE_KEYS[key];
@@ -91,14 +92,23 @@ export function fromFile(path: string): ConfigInput {
 }
 
 function list(value: unknown, what: string): string[] {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return value
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   throw new ConfigError(`${what} must be a list of names`);
 }
 
 function integer(value: unknown, what: string, min: number, max: number): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${what} must be an integer between ${min} and ${max}, not ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new ConfigError(`${what} must be an integer between ${min} and ${max}, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -114,7 +124,8 @@ export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
     return undefined;
   };
   const targetValue = pick('target');
-  if (targetValue === undefined) throw new ConfigError('no target: give --target URL (or FLEETPROOF_TARGET, or "target" in the config file)');
+  if (targetValue === undefined)
+    throw new ConfigError('no target: give --target URL (or FLEETPROOF_TARGET, or "target" in the config file)');
   const target = text(targetValue, 'target').replace(/\/+$/, '');
   let url: URL;
   try {
@@ -157,7 +168,10 @@ export function redactConfig(config: ConformConfig, keyId: string | null, auth: 
     target: url.toString().replace(/\/$/, ''),
     key: config.keyFile === null && keyId === null ? null : { file: config.keyFile, kid: keyId, private_key: '[redacted]' },
     // The command and the headers may hold secrets: only that they were given, and the headers' names.
-    credentials: { token_cmd: auth.tokenCommand !== undefined, headers: (auth.headers ?? []).map((h) => h.split(':')[0]!.trim().toLowerCase()) },
+    credentials: {
+      token_cmd: auth.tokenCommand !== undefined,
+      headers: (auth.headers ?? []).map((h) => h.split(':')[0]!.trim().toLowerCase()),
+    },
     out: config.out,
     categories: config.categories,
     cases: config.cases,

@@ -74,7 +74,10 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
     finish(result, outDir) {
       if (tty) stream.write(`\r\x1b[K${statusLine()}\n`);
       const s = result.summary;
-      const retired = result.retirement.status === 'retired' ? 'retired' : `retirement ${result.retirement.status} (${result.retirement.failures.length} problems)`;
+      const retired =
+        result.retirement.status === 'retired'
+          ? 'retired'
+          : `retirement ${result.retirement.status} (${result.retirement.failures.length} problems)`;
       stream.write(
         [
           `${s.total} cases: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error in ${(result.timings.duration_ms / 1000).toFixed(1)} s; run data ${retired}`,

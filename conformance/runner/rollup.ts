@@ -35,7 +35,10 @@ function counts(cases: CaseResult[]): Record<CaseStatus, number> {
 }
 
 export function buildResult(i: ResultInputs): ConformanceResult {
-  const judged = i.cases.map((c) => ({ ...c, failure_severity: c.failure_clause ? (i.spec.get(c.failure_clause)?.severity ?? null) : null }));
+  const judged = i.cases.map((c) => ({
+    ...c,
+    failure_severity: c.failure_clause ? (i.spec.get(c.failure_clause)?.severity ?? null) : null,
+  }));
   const clauses: ClauseResult[] = [...i.spec.values()].map((clause) => {
     const own = i.cases.filter((c) => c.clause === clause.id);
     const failedBy = i.cases.filter((c) => c.status === 'fail' && c.failure_clause === clause.id && c.clause !== clause.id);
@@ -66,7 +69,11 @@ export function buildResult(i: ResultInputs): ConformanceResult {
     target: {
       url: i.targetUrl,
       version: i.version,
-      clock: { offset_ms: i.clock.offsetMs, uncertainty_ms: Number.isFinite(i.clock.uncertaintyMs) ? i.clock.uncertaintyMs : null, source: i.clock.source },
+      clock: {
+        offset_ms: i.clock.offsetMs,
+        uncertainty_ms: Number.isFinite(i.clock.uncertaintyMs) ? i.clock.uncertaintyMs : null,
+        source: i.clock.source,
+      },
     },
     config: i.config,
     features: { declared: [...i.declared], effective: [...i.effective], overridden: i.overridden },

@@ -60,7 +60,8 @@ export interface ConformOutcome {
 const SLOW_FACTOR = 4;
 
 /** Why --header alone cannot carry a conformance run. */
-export const ONE_CALLER = '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
+export const ONE_CALLER =
+  '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
 
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const known = new Set(loaded.map((l) => l.id));
@@ -76,7 +77,8 @@ async function measureClock(operator: RegistryClient, dateOffsetMs: number): Pro
   const sent = Date.now();
   try {
     const reply = await operator.call('getFleetStatus');
-    if (reply.status === 200) return clockFrom((reply.json as FleetStatus).observed_at, sent, Date.now(), 'GET /v1/fleet/status observed_at');
+    if (reply.status === 200)
+      return clockFrom((reply.json as FleetStatus).observed_at, sent, Date.now(), 'GET /v1/fleet/status observed_at');
   } catch {
     // fall back to the Date header below
   }
@@ -99,20 +101,50 @@ async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): 
       reject(err);
     }, budget);
   });
-  const base = { id: c.id, clause: c.clause, category: c.category, severity: c.severity, description: c.description, flags: [...c.flags], features: [...c.features] };
+  const base = {
+    id: c.id,
+    clause: c.clause,
+    category: c.category,
+    severity: c.severity,
+    description: c.description,
+    flags: [...c.flags],
+    features: [...c.features],
+  };
   const running = c.run(ctx);
   running.catch(() => {});
   try {
     await Promise.race([running, timedOut]);
-    return { ...base, status: 'pass', started_at: new Date(startedAt).toISOString(), duration_ms: Date.now() - startedAt, message: null, failure_clause: null, exchange: null, exchange_count: exchanges.length };
+    return {
+      ...base,
+      status: 'pass',
+      started_at: new Date(startedAt).toISOString(),
+      duration_ms: Date.now() - startedAt,
+      message: null,
+      failure_clause: null,
+      exchange: null,
+      exchange_count: exchanges.length,
+    };
   } catch (err) {
     const last = exchanges.at(-1) ?? null;
-    const common = { ...base, started_at: new Date(startedAt).toISOString(), duration_ms: Date.now() - startedAt, exchange_count: exchanges.length };
+    const common = {
+      ...base,
+      started_at: new Date(startedAt).toISOString(),
+      duration_ms: Date.now() - startedAt,
+      exchange_count: exchanges.length,
+    };
     if (ConformanceFailure.is(err)) {
       return { ...common, status: 'fail', message: err.message, failure_clause: err.clause ?? c.clause, exchange: err.exchange ?? last };
     }
     if (err instanceof CaseNotProvocable) return { ...common, status: 'skip', message: err.message, failure_clause: null, exchange: null };
-    const message = err instanceof HarnessError ? err.message : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${(err as Error)?.stack?.split('\n').find((l) => l.includes('/conformance/'))?.trim() ?? ''}`.trim();
+    const message =
+      err instanceof HarnessError
+        ? err.message
+        : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${
+            (err as Error)?.stack
+              ?.split('\n')
+              .find((l) => l.includes('/conformance/'))
+              ?.trim() ?? ''
+          }`.trim();
     return { ...common, status: 'error', message, failure_clause: null, exchange: last };
   } finally {
     clearTimeout(timer);
@@ -147,7 +179,9 @@ function staticResult(l: LoadedCase, status: 'skip' | 'error', message: string):
 async function unlessTargetWentAway(r: CaseResult, stillJudgeable: () => Promise<string | null>): Promise<CaseResult> {
   if (r.status !== 'fail') return r;
   const problem = await stillJudgeable();
-  return problem === null ? r : { ...r, status: 'error', message: `no verdict: after this case ${problem} (the case had seen: ${r.message})`, failure_clause: null };
+  return problem === null
+    ? r
+    : { ...r, status: 'error', message: `no verdict: after this case ${problem} (the case had seen: ${r.message})`, failure_clause: null };
 }
 
 async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -174,7 +208,10 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
         throw new CouldNotRun(`signing key: ${(err as Error).message}`);
       }
     }
-    if (!key && !hasOwnCredentials(auth)) throw new CouldNotRun('no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header');
+    if (!key && !hasOwnCredentials(auth))
+      throw new CouldNotRun(
+        'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header',
+      );
     // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
     if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
     const loaded = await loadCases(options.casesRoot);
@@ -183,15 +220,37 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
     const tokens = new HarnessTokens(key, config.audience, auth);
     const ledger = new RetirementLedger();
-    transport = new HttpTransport({ baseUrl: config.target, credentials: tokens.credentials, connections: 256, timeoutMs: config.timeoutMs });
-    const credentials = credentialSource(tokens.credentials, { auth, key, keyPath: config.keyFile, audience: config.audience, signsWithKey: true });
-    const { version, clockOffsetMs } = await preflight({ target: config.target, credentials, maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: config.timeoutMs }).catch((err: unknown) => {
+    transport = new HttpTransport({
+      baseUrl: config.target,
+      credentials: tokens.credentials,
+      connections: 256,
+      timeoutMs: config.timeoutMs,
+    });
+    const credentials = credentialSource(tokens.credentials, {
+      auth,
+      key,
+      keyPath: config.keyFile,
+      audience: config.audience,
+      signsWithKey: true,
+    });
+    const { version, clockOffsetMs } = await preflight({
+      target: config.target,
+      credentials,
+      maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
+      timeoutMs: config.timeoutMs,
+    }).catch((err: unknown) => {
       throw err instanceof PreflightProblem || err instanceof CredentialSourceError ? new CouldNotRun(err.message) : err;
     });
     const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
-    const effective: Feature[] = config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
+    const effective: Feature[] =
+      config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
     const scope: RunScope = { runId, transport, tokens, version, clock, ledger };
-    progress.start({ runId, target: config.target, implementation: `${version.implementation.name} ${version.implementation.version}`, total: selected.length });
+    progress.start({
+      runId,
+      target: config.target,
+      implementation: `${version.implementation.name} ${version.implementation.version}`,
+      total: selected.length,
+    });
 
     const results = new Map<string, CaseResult>();
     const finish = (r: CaseResult) => {
@@ -213,9 +272,14 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const casesStarted = Date.now();
     const alone = (c: ConformanceCase) => c.flags.includes('serial') || c.flags.includes('exclusive');
     progress.phase('concurrent cases');
-    await inPool(runnable.filter(({ c }) => !alone(c)), config.concurrency, async ({ c }) => await judged(await runCase(scope, c, config.timeoutMs)));
+    await inPool(
+      runnable.filter(({ c }) => !alone(c)),
+      config.concurrency,
+      async ({ c }) => await judged(await runCase(scope, c, config.timeoutMs)),
+    );
     progress.phase('serial cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
+    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive')))
+      await judged(await runCase(scope, c, config.timeoutMs));
     progress.phase('exclusive cases');
     for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
     const casesMs = Date.now() - casesStarted;
@@ -225,7 +289,12 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const admin = bare.as({ roles: ['registry:admin'] });
     const retirement: RetirementOutcome = await retire(
       ledger,
-      { admin, lifecycle: bare.as({ roles: ['registry:lifecycle'] }), reader: bare.as({ roles: ['registry:reader'] }), dispatch: (t) => bare.as({ roles: ['registry:dispatch'], tenant: t }) },
+      {
+        admin,
+        lifecycle: bare.as({ roles: ['registry:lifecycle'] }),
+        reader: bare.as({ roles: ['registry:reader'] }),
+        dispatch: (t) => bare.as({ roles: ['registry:dispatch'], tenant: t }),
+      },
       clock,
     );
     const finishedAt = Date.now();
@@ -247,7 +316,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
     if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
-    const exitCode = result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
+    const exitCode =
+      result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
     return { exitCode, result, outDir };
   } catch (err) {
     if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };

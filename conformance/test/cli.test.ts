@@ -17,7 +17,10 @@ let keyFile: string;
 
 function conform(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'conform', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'conform', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -51,7 +54,11 @@ describe('fleetproof conform', () => {
     const config = join(dir, 'conform.json');
     const out = join(dir, 'run');
     await writeFile(config, JSON.stringify({ target: 'http://127.0.0.1:1', categories: ['batch'], timeout_ms: 20000 }));
-    const run = await conform(['--category', 'operations', '--out', out], { FLEETPROOF_CONFIG: config, FLEETPROOF_TARGET: target.url, FLEETPROOF_KEY: keyFile });
+    const run = await conform(['--category', 'operations', '--out', out], {
+      FLEETPROOF_CONFIG: config,
+      FLEETPROOF_TARGET: target.url,
+      FLEETPROOF_KEY: keyFile,
+    });
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /^pass +operations\/health-answers-without-a-token /m, 'plain progress lines when not a TTY');
     assert.match(run.stdout, /verdict: QUALIFIED \(partial run: not a certification\)/);

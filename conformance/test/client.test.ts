@@ -90,10 +90,15 @@ describe('harness client checks every response', () => {
   });
 
   it('fails CAPACITY_EXCEEDED without its guidance against [error-capacity-guidance]', async () => {
-    const resolve = () => client.as({ roles: ['registry:dispatch'], tenant: 't' }).call('resolveRoute', { body: { action_id: 'a', capability_id: 'c' } });
+    const resolve = () =>
+      client.as({ roles: ['registry:dispatch'], tenant: 't' }).call('resolveRoute', { body: { action_id: 'a', capability_id: 'c' } });
     answer = { status: 429, body: error('CAPACITY_EXCEEDED', { retry_after_ms: 100, details: { scope: 'tenant' } }) };
     assert.equal((await failureOf(resolve())).clause, 'error-capacity-guidance');
-    answer = { status: 429, body: error('CAPACITY_EXCEEDED', { retry_after_ms: 1500, details: { scope: 'tenant' } }), headers: { 'retry-after': '2' } };
+    answer = {
+      status: 429,
+      body: error('CAPACITY_EXCEEDED', { retry_after_ms: 1500, details: { scope: 'tenant' } }),
+      headers: { 'retry-after': '2' },
+    };
     assert.equal((await resolve()).status, 429);
   });
 
@@ -128,7 +133,12 @@ describe('harness client checks every response', () => {
   });
 
   it('fails STORAGE_UNAVAILABLE to malformed input while /ready says ready, and errors while it does not', async () => {
-    const malformed = () => client.as({ roles: ['registry:admin'] }).call('putConnectorType', { params: { type_id: 'ctype_x' }, rawBody: '{"id":', refusedBeforeStorage: 'error-no-server-error-on-input' });
+    const malformed = () =>
+      client.as({ roles: ['registry:admin'] }).call('putConnectorType', {
+        params: { type_id: 'ctype_x' },
+        rawBody: '{"id":',
+        refusedBeforeStorage: 'error-no-server-error-on-input',
+      });
     try {
       answer = { status: 503, body: error('STORAGE_UNAVAILABLE') };
       readyAnswer = { status: 200, body: { status: 'ready' } };

@@ -7,7 +7,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScopeKind } from '../../contract/errors.ts';
-import type { AdmissionPolicy, CapabilityBinding, CatalogContext, CatalogQuery, ConnectorReplica, ReplicaProvision, ResolveRequest, RouteView } from '../../contract/records.ts';
+import type {
+  AdmissionPolicy,
+  CapabilityBinding,
+  CatalogContext,
+  CatalogQuery,
+  ConnectorReplica,
+  ReplicaProvision,
+  ResolveRequest,
+  RouteView,
+} from '../../contract/records.ts';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
 import { capacityExceeded, RegistryError, replicaUnavailable } from '../../contract/registry-error.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
@@ -30,7 +39,10 @@ function withBehaviour(build: (inner: MemoryStore) => Partial<RegistryStore>): R
   }) as RegistryStore;
 }
 
-async function runCases(target: { config(o?: Partial<ConformConfig>): ConformConfig; key: SigningKey }, cases: string[]): Promise<ConformOutcome> {
+async function runCases(
+  target: { config(o?: Partial<ConformConfig>): ConformConfig; key: SigningKey },
+  cases: string[],
+): Promise<ConformOutcome> {
   return runConformance({ config: target.config({ cases, categories: [] }), signingKey: target.key, writeReports: false });
 }
 
@@ -82,9 +94,19 @@ describe('conformance fails registries with defects the reference has no switch 
         const text = query.text?.trim() ?? '';
         if (![...wildcards].some((w) => text.includes(w))) return inner.queryCatalog(query, ctx);
         const page = await inner.queryCatalog({ ...query, text: undefined }, ctx);
-        const pattern = [...text].map((ch) => (ch === '%' && wildcards.includes('%') ? '.*' : ch === '_' && wildcards.includes('_') ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+        const pattern = [...text]
+          .map((ch) =>
+            ch === '%' && wildcards.includes('%')
+              ? '.*'
+              : ch === '_' && wildcards.includes('_')
+                ? '.'
+                : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+          )
+          .join('');
         const like = new RegExp(pattern, 'i');
-        const capabilities = page.capabilities.filter((d) => like.test(`${d.capability.id} ${d.capability.name} ${d.capability.description}`));
+        const capabilities = page.capabilities.filter((d) =>
+          like.test(`${d.capability.id} ${d.capability.name} ${d.capability.description}`),
+        );
         return { ...page, capabilities, total: capabilities.length };
       },
     }));
@@ -163,7 +185,10 @@ describe('conformance fails registries with defects the reference has no switch 
     assert.ok(refusedOnce.size > 0, 'the registry refused some resolves as contended');
   });
 
-  const PINNED_LIMITS = ['admission/lowered-limit-still-admits-a-pinned-retry', 'admission/raised-limit-never-admits-a-retry-past-its-pinned-limit'];
+  const PINNED_LIMITS = [
+    'admission/lowered-limit-still-admits-a-pinned-retry',
+    'admission/raised-limit-never-admits-a-retry-past-its-pinned-limit',
+  ];
 
   it('retries checked against the current policy instead of their pinned limits: [admission-limits-pinned]', async () => {
     const store = withBehaviour((inner) => ({
@@ -173,7 +198,8 @@ describe('conformance fails registries with defects the reference has no switch 
         const policy = policyRef ? await inner.getAdmissionPolicy(policyRef) : null;
         if (!held || !policy) return inner.resolve(tenantId, request);
         for (const s of held.assignment.admission.base_scopes) {
-          if ((await inner.getAdmissionCounter(s.kind, s.key)).active >= (policy[POLICY_FIELD[s.kind]] as number)) throw capacityExceeded(s.kind);
+          if ((await inner.getAdmissionCounter(s.kind, s.key)).active >= (policy[POLICY_FIELD[s.kind]] as number))
+            throw capacityExceeded(s.kind);
         }
         try {
           return await inner.resolve(tenantId, request);
@@ -196,7 +222,8 @@ describe('conformance fails registries with defects the reference has no switch 
           return await inner.resolve(tenantId, request);
         } catch (err) {
           const version = held ? await inner.getVersion(held.assignment.version_id) : null;
-          if (RegistryError.is(err) && err.code === 'REPLICA_UNAVAILABLE' && version?.status === 'admitted') return { ...held!, reserved: true };
+          if (RegistryError.is(err) && err.code === 'REPLICA_UNAVAILABLE' && version?.status === 'admitted')
+            return { ...held!, reserved: true };
           throw err;
         }
       },
@@ -211,7 +238,10 @@ describe('conformance fails registries with defects the reference has no switch 
     const server = createRegistryServer({ store, jwks, now: () => Date.now() + skewMs, log: () => {} });
     const url = await server.listen(0, '127.0.0.1');
     try {
-      const target = { key: await signingKeyFromJwk(privateJwk), config: (o: Partial<ConformConfig> = {}) => ({ ...resolveConfig({ target: url, keyFile: '(in memory)' }), ...o }) };
+      const target = {
+        key: await signingKeyFromJwk(privateJwk),
+        config: (o: Partial<ConformConfig> = {}) => ({ ...resolveConfig({ target: url, keyFile: '(in memory)' }), ...o }),
+      };
       return await runCases(target, cases);
     } finally {
       await server.close();
@@ -268,10 +298,14 @@ describe('lease maintenance that skips replicas a concurrent call holds ([lease-
         async expireLeases(limit: number) {
           hidden.clear();
           if (calls++ % 2 === 0) return inner.expireLeases(limit);
-          const live = (await Promise.all([...ids].map((id) => inner.getReplica(id)))).filter((r): r is ConnectorReplica => r !== null && r.status !== 'offline');
+          const live = (await Promise.all([...ids].map((id) => inner.getReplica(id)))).filter(
+            (r): r is ConnectorReplica => r !== null && r.status !== 'offline',
+          );
           const { expired } = await inner.expireLeases(limit + 1);
           if (expired <= limit) return { expired };
-          const taken = (await Promise.all(live.map(async (r) => ((await inner.getReplica(r.id))?.status === 'offline' ? [r] : [])))).flat();
+          const taken = (
+            await Promise.all(live.map(async (r) => ((await inner.getReplica(r.id))?.status === 'offline' ? [r] : [])))
+          ).flat();
           const [first] = taken.sort((a, b) => Date.parse(a.lease_expires_at) - Date.parse(b.lease_expires_at) || (a.id < b.id ? -1 : 1));
           if (first) {
             hidden.set(first.id, first);
@@ -297,7 +331,10 @@ describe('lease maintenance that skips replicas a concurrent call holds ([lease-
   });
 
   it('a registry whose maintenance never takes a stale replica offline fails', async () => {
-    const outcome = await runAgainst(withBehaviour(() => ({ expireLeases: async () => ({ expired: 0 }) })), LEASE_CASES);
+    const outcome = await runAgainst(
+      withBehaviour(() => ({ expireLeases: async () => ({ expired: 0 }) })),
+      LEASE_CASES,
+    );
     assertFailed(outcome, LEASE_CASES, 'lease-expiry-bounded');
   });
 });

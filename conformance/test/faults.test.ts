@@ -35,11 +35,18 @@ describe('conformance fails broken registries', () => {
     it(`${fault}: exit 1, failing [${clause}]`, async () => {
       const target = await startReferenceTarget({ faults: [fault], silent: true });
       try {
-        const outcome = await runConformance({ config: target.config({ categories: CATEGORIES_OF[fault] }), signingKey: target.key, writeReports: false });
+        const outcome = await runConformance({
+          config: target.config({ categories: CATEGORIES_OF[fault] }),
+          signingKey: target.key,
+          writeReports: false,
+        });
         assert.equal(outcome.exitCode, 1, outcome.error);
         const failures = outcome.result!.cases.filter((c) => c.status === 'fail');
         const citing = failures.filter((c) => c.clause === clause || c.failure_clause === clause);
-        assert.ok(citing.length > 0, `no failing case cites [${clause}]; failures: ${failures.map((c) => `${c.id} [${c.failure_clause}]`).join(', ') || 'none'}`);
+        assert.ok(
+          citing.length > 0,
+          `no failing case cites [${clause}]; failures: ${failures.map((c) => `${c.id} [${c.failure_clause}]`).join(', ') || 'none'}`,
+        );
         assert.equal(outcome.result!.clauses.find((c) => c.id === clause)?.status, 'fail');
       } finally {
         await target.close();

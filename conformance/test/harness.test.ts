@@ -25,12 +25,35 @@ describe('configuration', () => {
     const dir = await mkdtemp(join(tmpdir(), 'fleetproof-config-'));
     try {
       const file = join(dir, 'conform.json');
-      await writeFile(file, JSON.stringify({ target: 'http://file.invalid', key: 'file.jwk', categories: ['wire'], timeout_ms: 9000, audience: 'from-file' }));
-      const env = fromEnvironment({ FLEETPROOF_TARGET: 'http://env.invalid/', FLEETPROOF_CATEGORIES: 'routing, pinned', FLEETPROOF_CONCURRENCY: '3' });
+      await writeFile(
+        file,
+        JSON.stringify({ target: 'http://file.invalid', key: 'file.jwk', categories: ['wire'], timeout_ms: 9000, audience: 'from-file' }),
+      );
+      const env = fromEnvironment({
+        FLEETPROOF_TARGET: 'http://env.invalid/',
+        FLEETPROOF_CATEGORIES: 'routing, pinned',
+        FLEETPROOF_CONCURRENCY: '3',
+      });
       const config = resolveConfig({ categories: ['batch'] }, env, fromFile(file));
       assert.deepEqual(
-        { target: config.target, key: config.keyFile, categories: config.categories, concurrency: config.concurrency, timeout: config.timeoutMs, audience: config.audience, features: config.features },
-        { target: 'http://env.invalid', key: 'file.jwk', categories: ['batch'], concurrency: 3, timeout: 9000, audience: 'from-file', features: null },
+        {
+          target: config.target,
+          key: config.keyFile,
+          categories: config.categories,
+          concurrency: config.concurrency,
+          timeout: config.timeoutMs,
+          audience: config.audience,
+          features: config.features,
+        },
+        {
+          target: 'http://env.invalid',
+          key: 'file.jwk',
+          categories: ['batch'],
+          concurrency: 3,
+          timeout: 9000,
+          audience: 'from-file',
+          features: null,
+        },
       );
       assert.deepEqual(resolveConfig({ target: 'http://x.invalid', keyFile: 'k' }).concurrency, 8);
     } finally {
@@ -47,7 +70,11 @@ describe('configuration', () => {
       [{ target: 'http://x.invalid', keyFile: 'k', concurrency: '0' }, /concurrency/],
       [{ target: 'http://x.invalid', keyFile: 'k', timeoutMs: '1.5' }, /timeout-ms/],
     ];
-    for (const [input, message] of bad) assert.throws(() => resolveConfig(input), (err) => err instanceof ConfigError && message.test(err.message));
+    for (const [input, message] of bad)
+      assert.throws(
+        () => resolveConfig(input),
+        (err) => err instanceof ConfigError && message.test(err.message),
+      );
     const dir = await mkdtemp(join(tmpdir(), 'fleetproof-config-'));
     await writeFile(join(dir, 'c.json'), '{"target": "http://x.invalid", "tokn": 1}');
     assert.throws(() => fromFile(join(dir, 'c.json')), /unknown member "tokn"/);
@@ -68,8 +95,14 @@ describe('run-scoped ids', () => {
     assert.match(runId, RUN_ID_PATTERN);
     const ids = new Ids(runId, 'settlement/an-unusually-long-behaviour-name-that-goes-on-and-on');
     const checks: Array<[string, string]> = [
-      ['TypeId', ids.type()], ['VersionId', ids.version()], ['InstanceId', ids.instance()], ['ReplicaId', ids.replica('named.one')],
-      ['TenantId', ids.tenant()], ['CapabilityId', ids.capability()], ['ActionId', ids.action()], ['PolicyRef', ids.policy()],
+      ['TypeId', ids.type()],
+      ['VersionId', ids.version()],
+      ['InstanceId', ids.instance()],
+      ['ReplicaId', ids.replica('named.one')],
+      ['TenantId', ids.tenant()],
+      ['CapabilityId', ids.capability()],
+      ['ActionId', ids.action()],
+      ['PolicyRef', ids.policy()],
     ];
     for (const [schema, id] of checks) {
       assert.ok(componentValidator(schema)(id), `${schema} ${id}`);
@@ -80,24 +113,44 @@ describe('run-scoped ids', () => {
   });
 
   it('tag cases distinctly even when their names share a prefix', () => {
-    assert.notEqual(caseTag('routing/a-very-long-name-shared-by-two-cases-one'), caseTag('routing/a-very-long-name-shared-by-two-cases-two'));
+    assert.notEqual(
+      caseTag('routing/a-very-long-name-shared-by-two-cases-one'),
+      caseTag('routing/a-very-long-name-shared-by-two-cases-two'),
+    );
   });
 });
 
 describe('expectations', () => {
   it('throw only branded ConformanceFailures, naming what differs', () => {
-    assert.throws(() => fail('x'), (err) => ConformanceFailure.is(err));
-    assert.throws(() => expectEqual(1, 2, 'count'), (err) => ConformanceFailure.is(err) && /count: got 1, expected 2/.test((err as Error).message));
+    assert.throws(
+      () => fail('x'),
+      (err) => ConformanceFailure.is(err),
+    );
+    assert.throws(
+      () => expectEqual(1, 2, 'count'),
+      (err) => ConformanceFailure.is(err) && /count: got 1, expected 2/.test((err as Error).message),
+    );
     assert.throws(() => expectIdentical({ a: { b: 1 } }, { a: { b: 2 } }, 'record'), /differs at \.a\.b: 1 ≠ 2/);
     assert.ok(!ConformanceFailure.is(new HarnessError('no answer')));
     assert.ok(!ConformanceFailure.is(new TypeError('bug')));
   });
 
   it('expectError checks the catalogue status as well as the code', () => {
-    const reply = (status: number, code: string) => ({ op: 'getInstance', status, headers: {}, text: '', json: { error: { code, message: 'm' } }, exchange: undefined as never }) as never;
+    const reply = (status: number, code: string) =>
+      ({
+        op: 'getInstance',
+        status,
+        headers: {},
+        text: '',
+        json: { error: { code, message: 'm' } },
+        exchange: undefined as never,
+      }) as never;
     assert.doesNotThrow(() => expectError(reply(409, 'FENCE_LOST'), 'FENCE_LOST'));
     assert.throws(() => expectError(reply(400, 'FENCE_LOST'), 'FENCE_LOST'), /expected 409 FENCE_LOST, got 400 FENCE_LOST/);
-    assert.throws(() => expectError(reply(409, 'CONFLICT'), 'FENCE_LOST'), (err) => ConformanceFailure.is(err));
+    assert.throws(
+      () => expectError(reply(409, 'CONFLICT'), 'FENCE_LOST'),
+      (err) => ConformanceFailure.is(err),
+    );
   });
 });
 
@@ -113,9 +166,15 @@ describe('judging global state others may change', () => {
     const quiet = world(() => 0);
     await expectRevisionKept(quiet.ctx, 'a heartbeat', async () => {});
     const guilty = world(() => 0);
-    await assert.rejects(expectRevisionKept(guilty.ctx, 'an identical write', async () => void (guilty.state.revision += 1)), (err) => ConformanceFailure.is(err));
+    await assert.rejects(
+      expectRevisionKept(guilty.ctx, 'an identical write', async () => void (guilty.state.revision += 1)),
+      (err) => ConformanceFailure.is(err),
+    );
     const busy = world(() => 1);
-    await assert.rejects(expectRevisionKept(busy.ctx, 'a heartbeat', async () => {}), (err) => err instanceof HarnessError);
+    await assert.rejects(
+      expectRevisionKept(busy.ctx, 'a heartbeat', async () => {}),
+      (err) => err instanceof HarnessError,
+    );
   });
 
   it('exact effects: pass when exact, fail against quiet controls, error when the controls are busy', async () => {
@@ -129,9 +188,27 @@ describe('judging global state others may change', () => {
       };
     };
     const ctx = { sleep: async () => {} } as unknown as CaseContext;
-    await expectExactEffect(ctx, 'count', effect(1, () => 0));
-    await assert.rejects(expectExactEffect(ctx, 'count', effect(2, () => 0)), (err) => ConformanceFailure.is(err) && /moved by 2/.test((err as Error).message));
-    await assert.rejects(expectExactEffect(ctx, 'count', effect(1, () => 1)), (err) => err instanceof HarnessError);
+    await expectExactEffect(
+      ctx,
+      'count',
+      effect(1, () => 0),
+    );
+    await assert.rejects(
+      expectExactEffect(
+        ctx,
+        'count',
+        effect(2, () => 0),
+      ),
+      (err) => ConformanceFailure.is(err) && /moved by 2/.test((err as Error).message),
+    );
+    await assert.rejects(
+      expectExactEffect(
+        ctx,
+        'count',
+        effect(1, () => 1),
+      ),
+      (err) => err instanceof HarnessError,
+    );
   });
 });
 
@@ -144,9 +221,15 @@ describe('tokens at the edges of [auth-time]', () => {
     const caller = { roles: ['registry:reader'] };
     const expired = decodeJwt(await minter.forged('expired', caller, clock));
     const serverSeconds = clock.now() / 1000;
-    assert.ok(expired.exp! <= serverSeconds - 62 && expired.exp! >= serverSeconds - 64, `exp ${expired.exp} against the target's ${serverSeconds}`);
+    assert.ok(
+      expired.exp! <= serverSeconds - 62 && expired.exp! >= serverSeconds - 64,
+      `exp ${expired.exp} against the target's ${serverSeconds}`,
+    );
     const early = decodeJwt(await minter.forged('not-yet-valid', caller, clock));
-    assert.ok(early.nbf! >= serverSeconds + 62 && early.nbf! <= serverSeconds + 64, `nbf ${early.nbf} against the target's ${serverSeconds}`);
+    assert.ok(
+      early.nbf! >= serverSeconds + 62 && early.nbf! <= serverSeconds + 64,
+      `nbf ${early.nbf} against the target's ${serverSeconds}`,
+    );
     assert.ok(early.exp! > early.nbf!);
   });
 
@@ -154,15 +237,28 @@ describe('tokens at the edges of [auth-time]', () => {
     const { privateJwk } = await generateSigningKeys();
     const minter = new HarnessTokens(await signingKeyFromJwk(privateJwk), 'fleetproof-registry');
     const caller = { roles: ['registry:reader'] };
-    await assert.rejects(minter.forged('expired', caller, new ServerClock(0, 'local clock', Number.POSITIVE_INFINITY)), (err) => err instanceof HarnessError);
-    await assert.rejects(minter.forged('not-yet-valid', caller, new ServerClock(0, 'slow link', 30_000)), (err) => err instanceof HarnessError);
+    await assert.rejects(
+      minter.forged('expired', caller, new ServerClock(0, 'local clock', Number.POSITIVE_INFINITY)),
+      (err) => err instanceof HarnessError,
+    );
+    await assert.rejects(
+      minter.forged('not-yet-valid', caller, new ServerClock(0, 'slow link', 30_000)),
+      (err) => err instanceof HarnessError,
+    );
     await assert.rejects(minter.forged('expired', caller), /ctx\.clock/);
   });
 });
 
 describe('Prometheus sample lines', () => {
   it('accept quoted label values holding braces, commas and the three escapes', () => {
-    for (const line of ['up 1', 'http_requests_total{path="/a}b",le="+Inf"} 3 1700000000000', 'm{v="q\\"uote\\\\back\\nline",} NaN', 'm{} -Inf', 'm{a="1", b="2"} 2.5e-3', 'm 0x1p-2']) {
+    for (const line of [
+      'up 1',
+      'http_requests_total{path="/a}b",le="+Inf"} 3 1700000000000',
+      'm{v="q\\"uote\\\\back\\nline",} NaN',
+      'm{} -Inf',
+      'm{a="1", b="2"} 2.5e-3',
+      'm 0x1p-2',
+    ]) {
       assert.ok(isPrometheusSample(line), line);
     }
   });

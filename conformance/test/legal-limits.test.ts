@@ -31,18 +31,32 @@ describe('conformance against the reference with other legal limits', () => {
       const target = await startReferenceTarget({ limits, silent: true, ...(connections ? { connections } : {}) });
       try {
         const dir = join(out, String(i));
-        const outcome = await runConformance({ config: target.config({ out: dir }), signingKey: target.key, writeReports: writeConformanceReports });
+        const outcome = await runConformance({
+          config: target.config({ out: dir }),
+          signingKey: target.key,
+          writeReports: writeConformanceReports,
+        });
         const result = outcome.result;
         assert.ok(result, outcome.error);
-        assert.deepEqual(result.target.version.limits, { ...result.target.version.limits, ...limits }, 'the target declares the limits it was started with');
-        const unexplained = result.cases.filter((c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)));
-        assert.deepEqual(unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`), []);
+        assert.deepEqual(
+          result.target.version.limits,
+          { ...result.target.version.limits, ...limits },
+          'the target declares the limits it was started with',
+        );
+        const unexplained = result.cases.filter(
+          (c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)),
+        );
+        assert.deepEqual(
+          unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`),
+          [],
+        );
         assert.equal(result.verdict, 'qualified');
         assert.equal(outcome.exitCode, 0);
         const skipped = result.cases.filter((c) => c.status === 'skip');
         for (const report of ['report.md', 'report.html', 'junit.xml']) {
           const text = await readFile(join(dir, report), 'utf8');
-          for (const c of skipped) assert.ok(text.includes(c.id) && text.includes(NOT_PROVOCABLE), `${report} lists the skip of ${c.id} with its reason`);
+          for (const c of skipped)
+            assert.ok(text.includes(c.id) && text.includes(NOT_PROVOCABLE), `${report} lists the skip of ${c.id} with its reason`);
         }
       } finally {
         await target.close();

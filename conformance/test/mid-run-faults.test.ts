@@ -18,7 +18,9 @@ async function proxy(upstream: string, turn: Turn): Promise<{ url: string; close
   let turned = false;
   const server: Server = createServer((req, res) => {
     if (turned && turn === 'refuse-tokens' && req.headers.authorization) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'key rotated' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'key rotated' } }));
       return;
     }
     const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {
@@ -55,7 +57,12 @@ after(() => target.close());
 async function runThrough(turn: Turn) {
   const front = await proxy(target.url, turn);
   try {
-    return await runConformance({ config: target.config({ target: front.url, cases: ['operations/fails'], timeoutMs: 2000 }), signingKey: target.key, casesRoot, writeReports: false });
+    return await runConformance({
+      config: target.config({ target: front.url, cases: ['operations/fails'], timeoutMs: 2000 }),
+      signingKey: target.key,
+      casesRoot,
+      writeReports: false,
+    });
   } finally {
     await front.close();
   }

@@ -32,12 +32,20 @@ function entryOf(op: string): string[] {
 
 describe('harness operation table', () => {
   it('names exactly the operations of openapi.yaml', () => {
-    assert.deepEqual([...OPERATION_IDS].sort(), operations().map((e) => e.operation.operationId).sort());
+    assert.deepEqual(
+      [...OPERATION_IDS].sort(),
+      operations()
+        .map((e) => e.operation.operationId)
+        .sort(),
+    );
   });
 
   it('gives each operation the path parameters of openapi.yaml', () => {
     for (const e of operations()) {
-      const params = e.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort();
+      const params = e.parameters
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort();
       const [paramsType] = entryOf(e.operation.operationId);
       const declared = paramsType === 'None' ? [] : [...paramsType!.matchAll(/(\w+):/g)].map((m) => m[1]!).sort();
       assert.deepEqual(declared, params, e.operation.operationId);

@@ -31,7 +31,11 @@ after(async () => {
 
 describe('conformance runner', () => {
   it('classifies every outcome and rolls it up', async () => {
-    const outcome = await runConformance({ config: target.config({ out, features: [], timeoutMs: 500 }), signingKey: target.key, casesRoot });
+    const outcome = await runConformance({
+      config: target.config({ out, features: [], timeoutMs: 500 }),
+      signingKey: target.key,
+      casesRoot,
+    });
     const result = outcome.result!;
     const status = Object.fromEntries(result.cases.map((c) => [c.id, c.status]));
     assert.deepEqual(status, {
@@ -75,7 +79,12 @@ describe('conformance runner', () => {
 
   it('writes result.json, junit.xml, report.md and a self-contained report.html', async () => {
     const dir = join(out, 'reports');
-    await runConformance({ config: target.config({ out: dir, timeoutMs: 500 }), signingKey: target.key, casesRoot, writeReports: writeConformanceReports });
+    await runConformance({
+      config: target.config({ out: dir, timeoutMs: 500 }),
+      signingKey: target.key,
+      casesRoot,
+      writeReports: writeConformanceReports,
+    });
     const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8'));
     assert.equal(resultSchemaProblems(result), null);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
@@ -89,10 +98,20 @@ describe('conformance runner', () => {
   });
 
   it('could not run (exit 2): unreachable target, unknown case, bad key file', async () => {
-    const unreachable = await runConformance({ config: target.config({ target: 'http://127.0.0.1:1' }), signingKey: target.key, casesRoot, writeReports: false });
+    const unreachable = await runConformance({
+      config: target.config({ target: 'http://127.0.0.1:1' }),
+      signingKey: target.key,
+      casesRoot,
+      writeReports: false,
+    });
     assert.equal(unreachable.exitCode, 2);
     assert.match(unreachable.error!, /^the target http:\/\/127\.0\.0\.1:1 does not answer \(ECONNREFUSED\): start it/);
-    const unknown = await runConformance({ config: target.config({ cases: ['operations/nope'] }), signingKey: target.key, casesRoot, writeReports: false });
+    const unknown = await runConformance({
+      config: target.config({ cases: ['operations/nope'] }),
+      signingKey: target.key,
+      casesRoot,
+      writeReports: false,
+    });
     assert.deepEqual([unknown.exitCode, unknown.error], [2, 'no such case: operations/nope']);
     const keyFile = join(out, 'not-a-key.json');
     await writeFile(keyFile, '{"kty":"RSA"}');
@@ -100,15 +119,31 @@ describe('conformance runner', () => {
     assert.equal(badKey.exitCode, 2);
     assert.match(badKey.error!, /signing key/);
     const noCredentials = await runConformance({ config: target.config({ keyFile: null }), casesRoot, writeReports: false });
-    assert.deepEqual([noCredentials.exitCode, noCredentials.error], [2, 'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header']);
-    const headersAlone = await runConformance({ config: target.config({ keyFile: null }), auth: { headers: ['X-Api-Key: s3cret'] }, casesRoot, writeReports: false });
+    assert.deepEqual(
+      [noCredentials.exitCode, noCredentials.error],
+      [2, 'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header'],
+    );
+    const headersAlone = await runConformance({
+      config: target.config({ keyFile: null }),
+      auth: { headers: ['X-Api-Key: s3cret'] },
+      casesRoot,
+      writeReports: false,
+    });
     assert.deepEqual([headersAlone.exitCode, headersAlone.error], [2, ONE_CALLER], 'static headers cannot speak as many callers');
   });
 
   it('could not run (exit 2, one line naming the fix) with a key the target does not trust', async () => {
     const stranger = await signingKeyFromJwk((await generateSigningKeys()).privateJwk);
-    const outcome = await runConformance({ config: target.config({ keyFile: '/keys/signing-key.jwk.json' }), signingKey: stranger, casesRoot, writeReports: false });
+    const outcome = await runConformance({
+      config: target.config({ keyFile: '/keys/signing-key.jwk.json' }),
+      signingKey: stranger,
+      casesRoot,
+      writeReports: false,
+    });
     assert.deepEqual([outcome.exitCode, outcome.result], [2, null]);
-    assert.equal(outcome.error, `the target refused a token signed with kid=${stranger.kid} (role registry:admin): configure it to trust /keys/jwks.json (audience fleetproof-registry)`);
+    assert.equal(
+      outcome.error,
+      `the target refused a token signed with kid=${stranger.kid} (role registry:admin): configure it to trust /keys/jwks.json (audience fleetproof-registry)`,
+    );
   });
 });

@@ -6,7 +6,9 @@ import { describe, it } from 'node:test';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget } from './reference-target.ts';
 
-const skip = process.env['PG_URL'] ? false : 'PG_URL is not set: run through `npm test`, which starts an embedded PostgreSQL and exports PG_URL';
+const skip = process.env['PG_URL']
+  ? false
+  : 'PG_URL is not set: run through `npm test`, which starts an embedded PostgreSQL and exports PG_URL';
 
 describe('conformance self-check: the reference on the PostgreSQL store', { skip }, async () => {
   const { postgresTestDatabases } = await import('../../reference/store/postgres/test-database.ts');

@@ -5,13 +5,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { commandFor, credentialsOf, parseHeader, splitCommand, tokenCommandCredentials } from './credential-sources.ts';
 
-const jwt = (expS: number) => `${Buffer.from('{"alg":"EdDSA"}').toString('base64url')}.${Buffer.from(JSON.stringify({ exp: expS })).toString('base64url')}.sig`;
+const jwt = (expS: number) =>
+  `${Buffer.from('{"alg":"EdDSA"}').toString('base64url')}.${Buffer.from(JSON.stringify({ exp: expS })).toString('base64url')}.sig`;
 
 describe('credential sources', () => {
   it('splits a template as a shell would, and substitutes each placeholder inside one argument', () => {
     const words = splitCommand(`mint --tenant={tenant} "--scope {roles}" 'a b' c\\ d`);
     assert.deepEqual(words, ['mint', '--tenant={tenant}', '--scope {roles}', 'a b', 'c d']);
-    assert.deepEqual(commandFor(words, { roles: ['registry:reader', 'registry:admin'], tenant: 't-1' }), ['mint', '--tenant=t-1', '--scope registry:admin,registry:reader', 'a b', 'c d']);
+    assert.deepEqual(commandFor(words, { roles: ['registry:reader', 'registry:admin'], tenant: 't-1' }), [
+      'mint',
+      '--tenant=t-1',
+      '--scope registry:admin,registry:reader',
+      'a b',
+      'c d',
+    ]);
     assert.throws(() => splitCommand(`mint 'open`), /unclosed ' quote/);
   });
 

@@ -83,7 +83,12 @@ export type RunCommand = (argv: string[]) => Promise<string>;
 const runCommand: RunCommand = (argv) =>
   new Promise((resolve, reject) => {
     execFile(argv[0]!, argv.slice(1), { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 1 << 20, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) reject(new CredentialSourceError(`--token-cmd ${argv[0]} failed (${(err as { code?: unknown }).code ?? err.message})${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`));
+      if (err)
+        reject(
+          new CredentialSourceError(
+            `--token-cmd ${argv[0]} failed (${(err as { code?: unknown }).code ?? err.message})${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+          ),
+        );
       else resolve(stdout);
     });
   });
@@ -120,7 +125,10 @@ export function tokenCommandCredentials(template: string, options: { run?: RunCo
     if (cached && now() < cached.renewAtMs) return cached.token;
     const token = run(argv).then((stdout) => {
       const t = stdout.trim();
-      if (t === '' || /\s/.test(t)) throw new CredentialSourceError(`--token-cmd ${argv[0]} printed ${t === '' ? 'nothing' : 'more than one word'}; it must print exactly the bearer token`);
+      if (t === '' || /\s/.test(t))
+        throw new CredentialSourceError(
+          `--token-cmd ${argv[0]} printed ${t === '' ? 'nothing' : 'more than one word'}; it must print exactly the bearer token`,
+        );
       const exp = jwtExpiry(t);
       entry.renewAtMs = exp === null ? now() + OPAQUE_TOKEN_REUSE_MS : exp - RENEW_BEFORE_EXP_MS;
       return t;
@@ -134,7 +142,8 @@ export function tokenCommandCredentials(template: string, options: { run?: RunCo
   return {
     async authorize(speaker: Speaker): Promise<Authorization> {
       if (speaker === null) return { headers: {}, caller: null };
-      if ('token' in speaker) return { headers: { authorization: `Bearer ${speaker.token}` }, caller: { roles: [], tenant: null, note: 'token given as is' } };
+      if ('token' in speaker)
+        return { headers: { authorization: `Bearer ${speaker.token}` }, caller: { roles: [], tenant: null, note: 'token given as is' } };
       return { headers: { authorization: `Bearer ${await tokenFor(speaker)}` }, caller: summary(speaker) };
     },
   };
@@ -144,7 +153,8 @@ export function tokenCommandCredentials(template: string, options: { run?: RunCo
 export function parseHeader(text: string): [string, string] {
   const at = text.indexOf(':');
   const name = at < 0 ? '' : text.slice(0, at).trim();
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new CredentialSourceError(`--header ${JSON.stringify(text)} is not "Name: value"; write it as --header 'X-Api-Key: secret'`);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw new CredentialSourceError(`--header ${JSON.stringify(text)} is not "Name: value"; write it as --header 'X-Api-Key: secret'`);
   return [name.toLowerCase(), text.slice(at + 1).trim()];
 }
 

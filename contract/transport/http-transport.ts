@@ -85,7 +85,13 @@ const BROKEN_AFTER_SEND = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND
 function failureOf(err: unknown, callerAborted: boolean): TransportFailure {
   if (callerAborted) return 'aborted';
   const e = err as { name?: string; code?: string; cause?: { code?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return 'timeout';
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    err instanceof errors.HeadersTimeoutError ||
+    err instanceof errors.BodyTimeoutError
+  )
+    return 'timeout';
   const code = e.code ?? e.cause?.code ?? '';
   if (NEVER_SENT.has(code)) return 'unreachable';
   if (BROKEN_AFTER_SEND.has(code)) return 'lost';
@@ -99,10 +105,12 @@ export class HttpTransport {
 
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.baseUrl);
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`the registry URL must be http(s), not ${base.protocol}`);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:')
+      throw new TypeError(`the registry URL must be http(s), not ${base.protocol}`);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, ...(options.connections ? { connections: options.connections } : {}) });
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, ...(options.connections ? { connections: options.connections } : {}) });
   }
 
   /** The same target and pool, recording elsewhere or called off by another signal (one case of a run). */
@@ -150,7 +158,12 @@ export class HttpTransport {
   }
 
   /** The one place a request goes on the wire. */
-  private async perform(method: string, url: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  private async perform(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     const res = await request(url, {
       method: method as Dispatcher.HttpMethod,
       headers,
@@ -176,7 +189,9 @@ export function jsonBody(received: Received): unknown {
   try {
     return JSON.parse(received.text);
   } catch {
-    throw new NotJson(`${received.exchange.request.method} ${received.exchange.request.url} answered ${received.status} with a body that is not JSON`);
+    throw new NotJson(
+      `${received.exchange.request.method} ${received.exchange.request.url} answered ${received.status} with a body that is not JSON`,
+    );
   }
 }
 

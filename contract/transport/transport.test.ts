@@ -49,9 +49,15 @@ after(async () => {
 
 describe('typed operation requests', () => {
   it('percent-encode path parameters, keep raw ones as given and drop absent query values', () => {
-    assert.deepEqual(operationPath('getReplica', { params: { replica_id: 'crepl_a/b' } }), { method: 'GET', path: '/v1/replicas/crepl_a%2Fb' });
+    assert.deepEqual(operationPath('getReplica', { params: { replica_id: 'crepl_a/b' } }), {
+      method: 'GET',
+      path: '/v1/replicas/crepl_a%2Fb',
+    });
     assert.equal(operationPath('getReplica', { rawParams: { replica_id: '..%2f' } }).path, '/v1/replicas/..%2f');
-    assert.equal(operationPath('queryCatalog', { query: { limit: 2, cursor: undefined, unbound: true } }).path, '/v1/catalog?limit=2&unbound=true');
+    assert.equal(
+      operationPath('queryCatalog', { query: { limit: 2, cursor: undefined, unbound: true } }).path,
+      '/v1/catalog?limit=2&unbound=true',
+    );
     assert.throws(() => operationPath('getReplica', {}), /replica_id missing/);
   });
 });
@@ -61,7 +67,10 @@ describe('HTTP transport', () => {
     behaviour = 'answer';
     const recorded: Exchange[] = [];
     const t = transport({ credentials: mintedCredentials(new TokenMinter(key)), record: (e) => recorded.push(e) });
-    const received = await t.operation('resolveRoute', { body: { action_id: 'act-1', capability_id: 'cap-1' }, as: { roles: ['registry:dispatch'], tenant: 'tenant-a' } });
+    const received = await t.operation('resolveRoute', {
+      body: { action_id: 'act-1', capability_id: 'cap-1' },
+      as: { roles: ['registry:dispatch'], tenant: 'tenant-a' },
+    });
     assert.equal(received.status, 200);
     assert.deepEqual(JSON.parse(received.text), { ok: true });
     assert.equal(seen?.method, 'POST');
@@ -83,7 +92,10 @@ describe('HTTP transport', () => {
     assert.equal(seen?.authorization, undefined);
     await transport({ credentials: anonymous }).send({ method: 'GET', path: '/health', as: { token: 'exact' } });
     assert.equal(seen?.authorization, 'Bearer exact');
-    await transport({ credentials: bearerCredentials((c) => `for-${c.tenant ?? 'control'}`) }).operation('getReplica', { params: { replica_id: 'crepl_x' }, as: { roles: ['registry:reader'] } });
+    await transport({ credentials: bearerCredentials((c) => `for-${c.tenant ?? 'control'}`) }).operation('getReplica', {
+      params: { replica_id: 'crepl_x' },
+      as: { roles: ['registry:reader'] },
+    });
     assert.equal(seen?.authorization, 'Bearer for-control');
   });
 

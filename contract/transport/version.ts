@@ -42,6 +42,7 @@ export async function readVersionInfo(transport: HttpTransport): Promise<Version
   } catch (err) {
     throw new VersionUnavailable((err as Error).message, false, undefined, received);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new VersionUnavailable('GET /version did not answer a JSON object', false, undefined, received);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new VersionUnavailable('GET /version did not answer a JSON object', false, undefined, received);
   return { version: body as VersionInfo, date: received.headers['date'], received };
 }

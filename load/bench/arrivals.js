@@ -32,6 +32,12 @@ export async function asyncArrival() {
 export function handleSummary(data) {
   /** @param {string} name */
   const count = (name) => (data.metrics[name] ? data.metrics[name].values.count : 0);
-  const summary = { requests: count('http_reqs'), iterations: count('iterations'), dropped: count('dropped_iterations'), test_ms: data.state.testRunDurationMs, p99_ms: data.metrics.http_req_duration ? data.metrics.http_req_duration.values['p(99)'] : null };
+  const summary = {
+    requests: count('http_reqs'),
+    iterations: count('iterations'),
+    dropped: count('dropped_iterations'),
+    test_ms: data.state.testRunDurationMs,
+    p99_ms: data.metrics.http_req_duration ? data.metrics.http_req_duration.values['p(99)'] : null,
+  };
   return { [String(__ENV.SUMMARY)]: JSON.stringify(summary) };
 }

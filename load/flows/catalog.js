@@ -40,7 +40,12 @@ export async function catalogWalk(plan, data, params) {
   verify(phase, '02 catalog walk: revision and total constant across pages', revisions.size === 1 && totals.size === 1);
   verify(phase, '03 catalog walk: no capability twice', new Set(seen).size === seen.length);
   verify(phase, '04 catalog walk: distinct capabilities equal total', seen.length === [...totals][0]);
-  verify(phase, "05 catalog walk: exactly the tenant's bound capabilities", seen.join() === expected.join(), `${seen.length} seen, ${expected.length} bound`);
+  verify(
+    phase,
+    "05 catalog walk: exactly the tenant's bound capabilities",
+    seen.join() === expected.join(),
+    `${seen.length} seen, ${expected.length} bound`,
+  );
 }
 
 /**
@@ -56,7 +61,11 @@ export async function parallelCatalog(plan, data, params) {
   const requests = [];
   for (let k = 1; k <= tenants; k++) requests.push(client.catalog(k, limit));
   const responses = await sendAll(requests);
-  journalLatencies(phase, 'catalog', responses.map((r) => r.timings.duration));
+  journalLatencies(
+    phase,
+    'catalog',
+    responses.map((r) => r.timings.duration),
+  );
   let right = 0;
   responses.forEach((res, i) => {
     const page = expectResponse(res, ['200']) ? bodyOf(res) : null;

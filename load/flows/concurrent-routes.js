@@ -32,7 +32,12 @@ export function concurrentRouteId(runId, iteration, i) {
  * @param {string[]} replicaIds
  */
 async function readReplicas(client, replicaIds) {
-  return (await sendAll(replicaIds.map((id) => client.replica(id)), 100)).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  return (
+    await sendAll(
+      replicaIds.map((id) => client.replica(id)),
+      100,
+    )
+  ).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
 }
 
 /**
@@ -46,7 +51,8 @@ async function readReplicas(client, replicaIds) {
  * @param {number} count
  */
 async function openConnections(client, replicaIds, count) {
-  if (replicaIds.length > 0) await sendAll(Array.from({ length: count }, (_, i) => client.replica(/** @type {string} */ (replicaIds[i % replicaIds.length]))));
+  if (replicaIds.length > 0)
+    await sendAll(Array.from({ length: count }, (_, i) => client.replica(/** @type {string} */ (replicaIds[i % replicaIds.length]))));
 }
 
 /**
@@ -69,7 +75,11 @@ export async function concurrentRoutes(plan, data, params) {
   const responses = await sendAll(requests);
   const wallMs = Math.max(1, Date.now() - started);
   routeThroughput.add((count * 1000) / wallMs, { phase: PHASE });
-  journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
+  journalLatencies(
+    PHASE,
+    'resolve',
+    responses.map((r) => r.timings.duration),
+  );
 
   /** @type {import('../../contract/records.ts').RouteAssignment[]} */
   const assignments = [];
@@ -89,10 +99,19 @@ export async function concurrentRoutes(plan, data, params) {
   const spread = Math.max(...counts) - Math.min(...counts);
   routeSpread.add(spread, { phase: PHASE });
   verify(PHASE, '02 concurrent routes: only eligible replicas chosen', outside === 0, `${outside} outside`);
-  if (count >= eligible.length) verify(PHASE, '03 concurrent routes: every eligible replica used', counts.every((c) => c > 0));
+  if (count >= eligible.length)
+    verify(
+      PHASE,
+      '03 concurrent routes: every eligible replica used',
+      counts.every((c) => c > 0),
+    );
   verify(PHASE, `04 concurrent routes: max − min per replica ≤ ${spreadLimit}`, spread <= spreadLimit, `spread ${spread}`);
   const capacity = data.dimensions.replica_capacity;
-  verify(PHASE, '05 concurrent routes: no replica holds more than its capacity', counts.every((c) => c <= capacity));
+  verify(
+    PHASE,
+    '05 concurrent routes: no replica holds more than its capacity',
+    counts.every((c) => c <= capacity),
+  );
 
   const replicas = await readReplicas(client, eligible);
   let agree = 0;
@@ -101,10 +120,19 @@ export async function concurrentRoutes(plan, data, params) {
     journal({ k: 'replica', phase: PHASE, id: r.id, active: r.active_assignments, capacity: r.capacity });
     if (r.active_assignments === held[/** @type {string} */ (eligible[i])]) agree++;
   });
-  verify(PHASE, "06 concurrent routes: the registry's active_assignments match the routes held", agree === eligible.length, `${agree} of ${eligible.length}`);
+  verify(
+    PHASE,
+    "06 concurrent routes: the registry's active_assignments match the routes held",
+    agree === eligible.length,
+    `${agree} of ${eligible.length}`,
+  );
 
   const released = await settleAll(client, assignments, () => 1, 'completed');
   verify(PHASE, '07 concurrent routes: every route settles', released === assignments.length);
   const after = await readReplicas(client, eligible);
-  verify(PHASE, '08 concurrent routes: active assignments back to 0', after.every((r) => r && r.active_assignments === 0));
+  verify(
+    PHASE,
+    '08 concurrent routes: active assignments back to 0',
+    after.every((r) => r && r.active_assignments === 0),
+  );
 }

@@ -37,7 +37,12 @@ async function reportHealth(plan, client, replicas, report) {
   const applied = [];
   /** @type {string[]} */
   const unknown = [];
-  (await sendAll(chunks.map((chunk) => client.batch(/** @type {any} */ (chunk))), 4)).forEach((res, c) => {
+  (
+    await sendAll(
+      chunks.map((chunk) => client.batch(/** @type {any} */ (chunk))),
+      4,
+    )
+  ).forEach((res, c) => {
     const ids = /** @type {{ id: string }[]} */ (chunks[c]).map((item) => item.id);
     if (indeterminate(res)) unknown.push(...ids);
     for (const x of batchResults(res)) {
@@ -81,8 +86,20 @@ async function expireUntilDone(client, limit) {
  */
 export async function lapseAndExpire(plan, client, phase, replicas, how) {
   journal({ k: 'may_go_offline', phase, ids: replicas.map((r) => r.id) });
-  const lapse = await reportHealth(plan, client, replicas, (r) => ({ health_revision: r.revision + how.revision, status: 'ready', lease_expires_at: new Date(Date.now() - LAPSED_MS).toISOString(), capacity: how.capacity }));
-  verify(phase, how.check, replicas.length > 0 && lapse.applied.length === replicas.length, replicas.length > 0 ? `${lapse.applied.length} of ${replicas.length} applied, ${lapse.unknown.length} without an answer` : 'no replica to churn');
+  const lapse = await reportHealth(plan, client, replicas, (r) => ({
+    health_revision: r.revision + how.revision,
+    status: 'ready',
+    lease_expires_at: new Date(Date.now() - LAPSED_MS).toISOString(),
+    capacity: how.capacity,
+  }));
+  verify(
+    phase,
+    how.check,
+    replicas.length > 0 && lapse.applied.length === replicas.length,
+    replicas.length > 0
+      ? `${lapse.applied.length} of ${replicas.length} applied, ${lapse.unknown.length} without an answer`
+      : 'no replica to churn',
+  );
   const expiry = await expireUntilDone(client, how.batch);
   expiredReplicas.add(expiry.total, { phase });
   if (expiry.done) journal({ k: 'offline', phase, ids: lapse.applied });
@@ -99,10 +116,34 @@ export async function leaseChurn(plan, data, params) {
   const chosen = qualificationChurn(plan, data);
   const capacity = data.dimensions.replica_capacity;
   const stamp = (/** @type {number} */ ms) => new Date(ms).toISOString();
-  const renewed = await reportHealth(plan, client, chosen, (r) => ({ health_revision: r.revision + 1, status: 'ready', lease_expires_at: stamp(Date.now() + 2 * HOUR_MS), capacity }));
-  verify(PHASE, `01 lease churn: ${chosen.length} leases renewed`, renewed.applied.length === chosen.length, `${renewed.applied.length} renewed`);
-  const total = await lapseAndExpire(plan, client, PHASE, chosen, { revision: 2, capacity, batch: params['batch'] || 200, check: `02 lease churn: ${chosen.length} leases reported expired` });
+  const renewed = await reportHealth(plan, client, chosen, (r) => ({
+    health_revision: r.revision + 1,
+    status: 'ready',
+    lease_expires_at: stamp(Date.now() + 2 * HOUR_MS),
+    capacity,
+  }));
+  verify(
+    PHASE,
+    `01 lease churn: ${chosen.length} leases renewed`,
+    renewed.applied.length === chosen.length,
+    `${renewed.applied.length} renewed`,
+  );
+  const total = await lapseAndExpire(plan, client, PHASE, chosen, {
+    revision: 2,
+    capacity,
+    batch: params['batch'] || 200,
+    check: `02 lease churn: ${chosen.length} leases reported expired`,
+  });
   verify(PHASE, `03 lease churn: lease expiry took at least ${chosen.length} replicas offline`, total >= chosen.length, `${total} expired`);
-  const after = (await sendAll(chosen.map((r) => client.replica(r.id)), 100)).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
-  verify(PHASE, '04 lease churn: every churned replica is offline with no assignments', after.every((r) => r && r.status === 'offline' && r.active_assignments === 0));
+  const after = (
+    await sendAll(
+      chosen.map((r) => client.replica(r.id)),
+      100,
+    )
+  ).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
+  verify(
+    PHASE,
+    '04 lease churn: every churned replica is offline with no assignments',
+    after.every((r) => r && r.status === 'offline' && r.active_assignments === 0),
+  );
 }

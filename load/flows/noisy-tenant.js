@@ -46,14 +46,23 @@ export async function noisyTenant(plan, data, params) {
   for (let i = 0; i < noisy; i++) requests.push(client.resolve(1, id('n', i), data.primaryCapability(1)));
   for (let i = 0; i < healthy; i++) requests.push(client.resolve(2, id('h', i), data.primaryCapability(2)));
   const responses = await sendAll(requests);
-  journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
+  journalLatencies(
+    PHASE,
+    'resolve',
+    responses.map((r) => r.timings.duration),
+  );
 
   const noisyResult = admissions(responses.slice(0, noisy));
   const healthyResult = admissions(responses.slice(noisy));
   for (const a of [...noisyResult.admitted, ...healthyResult.admitted]) journalRoute(PHASE, a);
   routesCreated.add(noisyResult.admitted.length + healthyResult.admitted.length);
   capacityRefusals.add(noisyResult.refusedScopes.length, { scope: 'tenant' });
-  verify(PHASE, `02 noisy tenant: exactly ${limit} admitted`, noisyResult.admitted.length === limit, `${noisyResult.admitted.length} admitted`);
+  verify(
+    PHASE,
+    `02 noisy tenant: exactly ${limit} admitted`,
+    noisyResult.admitted.length === limit,
+    `${noisyResult.admitted.length} admitted`,
+  );
   verify(
     PHASE,
     `03 noisy tenant: exactly ${noisy - limit} refused with scope tenant`,

@@ -29,12 +29,25 @@ export async function retryRotation(plan, data, params, routeParams) {
   for (let i = 0; i < retries; i++) ids.push(concurrentRouteId(plan.run_id, 0, i));
 
   const stored = (await sendAll(ids.map((id) => client.route(1, id)))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
-  verify(PHASE, `01 retry: the ${retries} routes are stored and settled`, stored.every((v) => v && v.reserved === false));
+  verify(
+    PHASE,
+    `01 retry: the ${retries} routes are stored and settled`,
+    stored.every((v) => v && v.reserved === false),
+  );
   const responses = await sendAll(ids.map((id) => client.resolve(1, id, cap)));
-  journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
+  journalLatencies(
+    PHASE,
+    'resolve',
+    responses.map((r) => r.timings.duration),
+  );
   const again = responses.map((res) => (expectResponse(res, ['200']) ? bodyOf(res).assignment : null));
   const identical = again.filter((a, i) => sameAssignment(a, stored[i] && stored[i].assignment)).length;
-  verify(PHASE, '02 retry: every retry returns the identical assignment, fence token included', identical === retries, `${identical} of ${retries}`);
+  verify(
+    PHASE,
+    '02 retry: every retry returns the identical assignment, fence token included',
+    identical === retries,
+    `${identical} of ${retries}`,
+  );
   const admitted = /** @type {import('../../contract/records.ts').RouteAssignment[]} */ (again.filter(Boolean));
   verify(PHASE, '03 retry: every retried route settles', (await settleAll(client, admitted, () => 1, 'completed')) === admitted.length);
 
@@ -53,20 +66,32 @@ export async function retryRotation(plan, data, params, routeParams) {
   }));
   const rotated = await send(client.batch(items));
   const results = batchResults(rotated);
-  verify(PHASE, '04 rotation: every binding rotated', results.length === items.length && results.every((/** @type {{ outcome: string }} */ r) => r.outcome === 'applied'));
+  verify(
+    PHASE,
+    '04 rotation: every binding rotated',
+    results.length === items.length && results.every((/** @type {{ outcome: string }} */ r) => r.outcome === 'applied'),
+  );
 
   const first = stored[0] && stored[0].assignment;
   const pinnedRes = await send(client.resolve(1, ids[0] || '', cap));
   const pinned = expectResponse(pinnedRes, ['200']) ? bodyOf(pinnedRes).assignment : null;
   verify(PHASE, '05 rotation: a pinned route keeps its assignment', sameAssignment(pinned, first));
-  verify(PHASE, '06 rotation: a pinned route keeps credential-revision-1', Boolean(pinned) && pinned.credential_revision_ref === 'credential-revision-1');
+  verify(
+    PHASE,
+    '06 rotation: a pinned route keeps credential-revision-1',
+    Boolean(pinned) && pinned.credential_revision_ref === 'credential-revision-1',
+  );
   const freshRes = await send(client.resolve(1, `act-${plan.run_id}-rotation-${exec.scenario.iterationInTest}-fresh`, cap));
   const fresh = expectResponse(freshRes, ['200']) ? bodyOf(freshRes).assignment : null;
   if (fresh) {
     journalRoute(PHASE, fresh);
     routesCreated.add(1);
   }
-  verify(PHASE, '07 rotation: a new route gets credential-revision-2', Boolean(fresh) && fresh.credential_revision_ref === 'credential-revision-2');
+  verify(
+    PHASE,
+    '07 rotation: a new route gets credential-revision-2',
+    Boolean(fresh) && fresh.credential_revision_ref === 'credential-revision-2',
+  );
   const both = [pinned, fresh].filter(Boolean);
   verify(PHASE, '08 rotation: both routes settle', (await settleAll(client, both, () => 1, 'completed')) === both.length);
 }

@@ -83,15 +83,28 @@ async function storm(plan, data, params, client) {
   const requests = originals.map((a) => client.resolve(1, a.action_id, cap));
   for (let i = 0; i < healthy; i++) requests.push(client.resolve(2, id('h', i), data.primaryCapability(2)));
   const responses = await sendAll(requests);
-  journalLatencies(PHASE, 'resolve', responses.map((r) => r.timings.duration));
+  journalLatencies(
+    PHASE,
+    'resolve',
+    responses.map((r) => r.timings.duration),
+  );
   const retries = admissions(responses.slice(0, originals.length));
   const fresh = admissions(responses.slice(originals.length));
   for (const a of fresh.admitted) journalRoute(PHASE, a);
   capacityRefusals.add(retries.refusedScopes.length, { scope: 'tenant_retry' });
 
   const byAction = Object.fromEntries(originals.map((a) => [a.action_id, a]));
-  verify(PHASE, `03 retry storm: exactly ${limit} retries admitted`, retries.admitted.length === limit, `${retries.admitted.length} admitted`);
-  verify(PHASE, '04 retry storm: every admitted retry returns its pinned assignment', retries.admitted.every((a) => sameAssignment(a, byAction[a.action_id])));
+  verify(
+    PHASE,
+    `03 retry storm: exactly ${limit} retries admitted`,
+    retries.admitted.length === limit,
+    `${retries.admitted.length} admitted`,
+  );
+  verify(
+    PHASE,
+    '04 retry storm: every admitted retry returns its pinned assignment',
+    retries.admitted.every((a) => sameAssignment(a, byAction[a.action_id])),
+  );
   verify(
     PHASE,
     `05 retry storm: exactly ${originals.length - limit} retries refused with scope tenant_retry`,
@@ -100,5 +113,9 @@ async function storm(plan, data, params, client) {
   );
   verify(PHASE, '06 retry storm: every healthy-tenant request admitted', fresh.admitted.length === healthy);
   const admitted = [...retries.admitted, ...fresh.admitted];
-  verify(PHASE, '07 retry storm: every admitted route settles', (await settleAll(client, admitted, tenantNumber, 'completed')) === admitted.length);
+  verify(
+    PHASE,
+    '07 retry storm: every admitted route settles',
+    (await settleAll(client, admitted, tenantNumber, 'completed')) === admitted.length,
+  );
 }

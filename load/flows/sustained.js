@@ -113,9 +113,18 @@ export async function sustainedLeaseChurn(plan, data, params) {
   const client = registryClient(plan, phase);
   const size = params['batch'] || 50;
   const slice = churnSlice(poolsOf(plan, data).churn, exec.scenario.iterationInTest, size);
-  await lapseAndExpire(plan, client, phase, slice, { revision: 1, capacity: data.dimensions.replica_capacity, batch: size, check: '01 sustained churn: leases reported expired' });
+  await lapseAndExpire(plan, client, phase, slice, {
+    revision: 1,
+    capacity: data.dimensions.replica_capacity,
+    batch: size,
+    check: '01 sustained churn: leases reported expired',
+  });
   const after = (await sendAll(slice.map((r) => client.replica(r.id)))).map((res) => (expectResponse(res, ['200']) ? bodyOf(res) : null));
-  verify(phase, '02 sustained churn: the replicas are offline', after.every((r) => r && r.status === 'offline'));
+  verify(
+    phase,
+    '02 sustained churn: the replicas are offline',
+    after.every((r) => r && r.status === 'offline'),
+  );
 }
 
 /**

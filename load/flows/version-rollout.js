@@ -26,7 +26,10 @@ export async function versionRollout(plan, data) {
     { op: 'admit_version', record: next },
     { op: 'put_instance', record: b.instance(r.instance, data.ids.type(r.type), r.newVersion, tenant, { config_revision: 2 }) },
     { op: 'report_health', id: r.oldReplica, report: { health_revision: 2, status: 'draining', lease_expires_at: lease, capacity } },
-    { op: 'provision_replica', record: b.replica(r.newReplica, r.instance, r.newVersion, plan.lease_until_ms, { capacity, health_revision: 2 }) },
+    {
+      op: 'provision_replica',
+      record: b.replica(r.newReplica, r.instance, r.newVersion, plan.lease_until_ms, { capacity, health_revision: 2 }),
+    },
   ];
   const res = await send(client.batch(items));
   const results = batchResults(res);
@@ -34,7 +37,9 @@ export async function versionRollout(plan, data) {
   verify(PHASE, '01 rollout: version, instance, drain and new replica applied', applied === items.length, JSON.stringify(results));
   journal({ k: 'replica_created', phase: PHASE, id: r.newReplica });
 
-  const [fresh, drained] = (await sendAll([client.replica(r.newReplica), client.replica(r.oldReplica)])).map((read) => (expectResponse(read, ['200']) ? bodyOf(read) : null));
+  const [fresh, drained] = (await sendAll([client.replica(r.newReplica), client.replica(r.oldReplica)])).map((read) =>
+    expectResponse(read, ['200']) ? bodyOf(read) : null,
+  );
   const ready = [fresh, drained].filter((x) => x && x.status === 'ready' && x.version_id === r.newVersion);
   verify(PHASE, '02 rollout: exactly one ready replica serves the new version', ready.length === 1);
   verify(PHASE, '03 rollout: the old replica drains', Boolean(drained) && drained.status === 'draining');

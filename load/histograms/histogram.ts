@@ -144,7 +144,8 @@ export class ValueHistogram {
       j.values.forEach((v, k) => h.add(v, j.counts[k]!));
       return h;
     }
-    if (j.sub_bucket_bits !== SUB_BUCKET_BITS) throw new Error(`histogram with ${j.sub_bucket_bits} sub-bucket bits; this harness uses ${SUB_BUCKET_BITS}`);
+    if (j.sub_bucket_bits !== SUB_BUCKET_BITS)
+      throw new Error(`histogram with ${j.sub_bucket_bits} sub-bucket bits; this harness uses ${SUB_BUCKET_BITS}`);
     if (j.buckets.length !== j.counts.length) throw new Error('histogram: buckets and counts differ in length');
     h.exact = null;
     h.buckets = new Map();

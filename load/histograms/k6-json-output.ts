@@ -66,7 +66,8 @@ export function readLine(line: string, sink: PointSink, where: () => string): bo
   }
   if (o.type === 'Point') {
     const value = data['value'];
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new MetricOutputError(`${where()}: point of ${metric} has no finite value`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new MetricOutputError(`${where()}: point of ${metric} has no finite value`);
     const rawTags = (data['tags'] ?? {}) as Record<string, unknown>;
     const tags: Record<string, string> = {};
     for (const [k, v] of Object.entries(rawTags)) if (v !== null && v !== undefined) tags[k] = String(v);

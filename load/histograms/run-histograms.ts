@@ -11,7 +11,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { EXACT_MAX_DISTINCT, ExactSum, RELATIVE_ERROR, SUB_BUCKET_BITS, ValueHistogram, type HistogramJson } from './histogram.ts';
-import { readMetricOutput, type MetricContains, type MetricDeclaration, type MetricPoint, type MetricType, type PointSink } from './k6-json-output.ts';
+import {
+  readMetricOutput,
+  type MetricContains,
+  type MetricDeclaration,
+  type MetricPoint,
+  type MetricType,
+  type PointSink,
+} from './k6-json-output.ts';
 
 export const HISTOGRAMS_FORMAT = 'fleetproof-load-histograms/v1';
 export const HISTOGRAMS_FILE = 'histograms.json';
@@ -299,7 +306,12 @@ export function newInstanceId(): string {
 }
 
 /** Builds a run's histograms from its k6 JSON output; `keptAs` names the raw file the run keeps, if any. */
-export async function histogramsFromOutput(path: string, run: RunIdentity, dimensions: string[], keptAs: string | null): Promise<RunHistograms> {
+export async function histogramsFromOutput(
+  path: string,
+  run: RunIdentity,
+  dimensions: string[],
+  keptAs: string | null,
+): Promise<RunHistograms> {
   const h = new RunHistograms(run, dimensions);
   const read = await readMetricOutput(path, h);
   h.raw = { file: keptAs, lines: read.lines, bytes: read.bytes, sha256: read.sha256 };

@@ -47,7 +47,13 @@ export function validateDimensions(d) {
  * @param {number} limit
  */
 function scopesAt(limit) {
-  return { max_global_in_flight: limit, max_tenant_in_flight: limit, max_connector_type_in_flight: limit, max_instance_in_flight: limit, max_binding_in_flight: limit };
+  return {
+    max_global_in_flight: limit,
+    max_tenant_in_flight: limit,
+    max_connector_type_in_flight: limit,
+    max_instance_in_flight: limit,
+    max_binding_in_flight: limit,
+  };
 }
 
 /**
@@ -141,7 +147,9 @@ export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs, 
       function* () {
         for (let i = 1; i <= d.instances; i++) {
           for (let s = 1; s <= d.bindings_per_instance; s++) {
-            const record = b.binding(ids.tenant(tenantOf(i)), ids.capability(slot(typeOf(i), s)), ids.instance(i), { quota_policy_ref: ids.policy });
+            const record = b.binding(ids.tenant(tenantOf(i)), ids.capability(slot(typeOf(i), s)), ids.instance(i), {
+              quota_policy_ref: ids.policy,
+            });
             yield { op: 'put_binding', record };
           }
         }
@@ -211,7 +219,11 @@ export function scaleDataset({ runId, dimensions = {}, sha256Hex, leaseUntilMs, 
   /** The binding seeded last: once it is readable, the whole dataset is. */
   function lastBinding() {
     const i = d.instances;
-    return { tenant_id: ids.tenant(tenantOf(i)), capability_id: ids.capability(slot(typeOf(i), d.bindings_per_instance)), instance_id: ids.instance(i) };
+    return {
+      tenant_id: ids.tenant(tenantOf(i)),
+      capability_id: ids.capability(slot(typeOf(i), d.bindings_per_instance)),
+      instance_id: ids.instance(i),
+    };
   }
 
   return {

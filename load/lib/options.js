@@ -69,7 +69,9 @@ export function buildOptions(plan) {
     if (!exec) throw new Error(`no scenario function for phase ${phase.name}`);
     if (phase.start !== 'with_previous') groupStart = groupEnd;
     const tags = { phase: phase.name };
-    const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_PHASES)[phase.name];
+    const rateOf = /** @type {Record<string, (p: Record<string, number>) => { rate: number, timeUnit: string }>} */ (RATE_PHASES)[
+      phase.name
+    ];
     if (phase.name === BREAKPOINT_PHASE) {
       const stepS = params['step_s'] || 10;
       breakpointRates(params).forEach((rate, k) => {
@@ -102,14 +104,24 @@ export function buildOptions(plan) {
       groupEnd = Math.max(groupEnd, groupStart + duration + SUSTAINED_GRACE_S);
     } else {
       const budget = budgetS(phase);
-      scenarios[phase.name] = { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: secs(budget), gracefulStop: '0s', startTime: secs(groupStart), exec, tags };
+      scenarios[phase.name] = {
+        executor: 'per-vu-iterations',
+        vus: 1,
+        iterations: 1,
+        maxDuration: secs(budget),
+        gracefulStop: '0s',
+        startTime: secs(groupStart),
+        exec,
+        tags,
+      };
       groupEnd = Math.max(groupEnd, groupStart + budget);
     }
   }
 
   /** @type {Record<string, (string | { threshold: string, abortOnFail: boolean })[]>} */
   const thresholds = {};
-  const add = (/** @type {string} */ metric, /** @type {string | { threshold: string, abortOnFail: boolean }} */ expression) => (thresholds[metric] = thresholds[metric] || []).push(expression);
+  const add = (/** @type {string} */ metric, /** @type {string | { threshold: string, abortOnFail: boolean }} */ expression) =>
+    (thresholds[metric] = thresholds[metric] || []).push(expression);
   for (const t of profile.thresholds) add(t.metric, t.expression);
   const ramp = profile.phases.find((p) => p.name === BREAKPOINT_PHASE);
   for (const rate of ramp ? breakpointRates(ramp.params || {}) : []) {

@@ -66,9 +66,14 @@ export function sha256Hex(text) {
 export function datasetOf(plan) {
   const seed = phaseParams(plan, 'seed');
   const scopeLimit = seed ? seed['scope_limit'] : undefined;
-  return scaleDataset({ runId: plan.run_id, dimensions: plan.profile.dataset, sha256Hex, leaseUntilMs: plan.lease_until_ms, ...(scopeLimit ? { scopeLimit } : {}) });
+  return scaleDataset({
+    runId: plan.run_id,
+    dimensions: plan.profile.dataset,
+    sha256Hex,
+    leaseUntilMs: plan.lease_until_ms,
+    ...(scopeLimit ? { scopeLimit } : {}),
+  });
 }
-
 
 /**
  * Where this instance's share of the test starts, from its execution segment

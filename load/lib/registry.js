@@ -62,10 +62,19 @@ export function registryClient(plan, phase) {
     /** @param {unknown[]} items */
     batch: (items) => request('POST', '/v1/batch', '/v1/batch', 'batch', control, { items }),
     /** @param {import('../../contract/records.ts').AdmissionPolicy} policy */
-    putPolicy: (policy) => request('PUT', `/v1/admission-policies/${enc(policy.policy_ref)}`, '/v1/admission-policies/{policy_ref}', 'policy', control, policy),
+    putPolicy: (policy) =>
+      request('PUT', `/v1/admission-policies/${enc(policy.policy_ref)}`, '/v1/admission-policies/{policy_ref}', 'policy', control, policy),
     /** @param {number} k @param {string} actionId @param {string} capabilityId */
     resolve: (k, actionId, capabilityId) => ({
-      ...request('POST', '/v1/routes', '/v1/routes', 'resolve', tenantToken(k), { action_id: actionId, capability_id: capabilityId }, { responseCallback: OK_OR_CAPACITY }),
+      ...request(
+        'POST',
+        '/v1/routes',
+        '/v1/routes',
+        'resolve',
+        tenantToken(k),
+        { action_id: actionId, capability_id: capabilityId },
+        { responseCallback: OK_OR_CAPACITY },
+      ),
       tenant: k,
       action: actionId,
     }),
@@ -73,7 +82,14 @@ export function registryClient(plan, phase) {
     route: (k, actionId) => request('GET', `/v1/routes/${enc(actionId)}`, '/v1/routes/{action_id}', 'read_route', tenantToken(k)),
     /** @param {number} k @param {import('../../contract/records.ts').RouteAssignment} assignment @param {string} outcome */
     settle: (k, assignment, outcome) => ({
-      ...request('POST', `/v1/routes/${enc(assignment.action_id)}/settlement`, '/v1/routes/{action_id}/settlement', 'settle', tenantToken(k), { assignment, outcome }),
+      ...request(
+        'POST',
+        `/v1/routes/${enc(assignment.action_id)}/settlement`,
+        '/v1/routes/{action_id}/settlement',
+        'settle',
+        tenantToken(k),
+        { assignment, outcome },
+      ),
       tenant: k,
       action: assignment.action_id,
     }),
@@ -83,12 +99,19 @@ export function registryClient(plan, phase) {
     /** @param {string} id */
     replica: (id) => request('GET', `/v1/replicas/${enc(id)}`, '/v1/replicas/{replica_id}', 'read_replica', control),
     /** @param {string} id @param {import('../../contract/records.ts').HealthReport} report */
-    health: (id, report) => request('POST', `/v1/replicas/${enc(id)}/health`, '/v1/replicas/{replica_id}/health', 'health', control, report),
+    health: (id, report) =>
+      request('POST', `/v1/replicas/${enc(id)}/health`, '/v1/replicas/{replica_id}/health', 'health', control, report),
     /** @param {number} limit */
     expire: (limit) => request('POST', '/v1/fleet/lease-expiry', '/v1/fleet/lease-expiry', 'expire', control, { limit }),
     /** @param {{ tenant_id: string, capability_id: string, instance_id: string }} b */
     binding: (b) =>
-      request('GET', `/v1/bindings/${enc(b.tenant_id)}/${enc(b.capability_id)}/${enc(b.instance_id)}`, '/v1/bindings/{tenant_id}/{capability_id}/{instance_id}', 'read_binding', control),
+      request(
+        'GET',
+        `/v1/bindings/${enc(b.tenant_id)}/${enc(b.capability_id)}/${enc(b.instance_id)}`,
+        '/v1/bindings/{tenant_id}/{capability_id}/{instance_id}',
+        'read_binding',
+        control,
+      ),
   };
 }
 
@@ -181,7 +204,14 @@ async function untilDeterminate(requests, first) {
   for (const delay of RETRY_DELAYS_S) {
     const again = requests.flatMap((r, i) => (worthSendingAgain(r, /** @type {Response} */ (out[i])) ? [i] : []));
     if (again.length === 0) break;
-    if (again.some((i) => indeterminate(/** @type {Response} */ (out[i])) && ['resolve', 'settle'].includes(operationOf(/** @type {RegistryRequest} */ (requests[i]))))) markUnjudgeable();
+    if (
+      again.some(
+        (i) =>
+          indeterminate(/** @type {Response} */ (out[i])) &&
+          ['resolve', 'settle'].includes(operationOf(/** @type {RegistryRequest} */ (requests[i]))),
+      )
+    )
+      markUnjudgeable();
     resendWaits.add(delay * 1000);
     await pause(delay);
     const answers = await sendTogether(again.map((i) => /** @type {RegistryRequest} */ (requests[i])));
@@ -200,7 +230,8 @@ function journalOutcome(r, res) {
   // The runner settles, before the audit, what the flows left reserved: what they settled is journalled.
   if (operation === 'settle' && res.status === 200) journal({ k: 'settled', action_id: r.action });
   // Refused with a client error (CAPACITY_EXCEEDED, CONFLICT…): by the contract it changed nothing, so the runner leaves the action to the audit.
-  if (operation === 'resolve' && res.status >= 400 && res.status < 500 && r.tenant !== undefined) journal({ k: 'refused', action_id: r.action });
+  if (operation === 'resolve' && res.status >= 400 && res.status < 500 && r.tenant !== undefined)
+    journal({ k: 'refused', action_id: r.action });
   // Still unknown: the runner settles what such an action may hold before the audit judges.
   if (indeterminate(res) && r.tenant !== undefined && (operation === 'resolve' || operation === 'settle')) {
     journal({ k: 'indeterminate', operation, action_id: r.action, tenant: r.tenant });

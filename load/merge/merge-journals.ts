@@ -41,7 +41,9 @@ export function mergeJournals(journals: Journal[]): Journal {
 
 /** The parts' audits as one: an invariant holds only where it held in every audited part. */
 export function mergeAudits(parts: RunPart[]): AuditResult | null {
-  const audited = parts.map((p, k) => ({ k, audit: p.report?.audit ?? null })).filter((x): x is { k: number; audit: AuditResult } => x.audit !== null);
+  const audited = parts
+    .map((p, k) => ({ k, audit: p.report?.audit ?? null }))
+    .filter((x): x is { k: number; audit: AuditResult } => x.audit !== null);
   if (audited.length === 0) return null;
   const invariants = new Map<string, InvariantResult>();
   const errors: string[] = [];

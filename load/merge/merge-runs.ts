@@ -21,7 +21,13 @@ import { evaluateThreshold, selectSeries, SelectorError, trendStats, type Thresh
 import { loadExitCode } from '../runner/exit-code.ts';
 import { rawOutputName, readRunPart, PartError, type RunPart } from './run-part.ts';
 import { readRunOutput, type RunOutput } from '../runner/run-output.ts';
-import { HISTOGRAMS_FILE, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
+import {
+  HISTOGRAMS_FILE,
+  RunHistograms,
+  writeRunHistograms,
+  type ProfileIdentity,
+  type RunIdentity,
+} from '../histograms/run-histograms.ts';
 import { coverage, fractionText, parseSegment, SegmentError, segmentProblem, union, type Segment } from '../runner/segments.ts';
 import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
@@ -62,24 +68,37 @@ export interface MergedReport extends LoadReport {
 }
 
 export const SCHEME_TEXT =
-  'Percentiles come from the merged histograms: exact values while a sub-metric holds at most 1024 distinct values (k6\'s interpolation between closest ranks), else log-linear buckets of 2^-10 relative width (1024 per power of two) read at their midpoints, within 0.049 % of the exact value; counts, sums, min and max are exact.';
+  "Percentiles come from the merged histograms: exact values while a sub-metric holds at most 1024 distinct values (k6's interpolation between closest ranks), else log-linear buckets of 2^-10 relative width (1024 per power of two) read at their midpoints, within 0.049 % of the exact value; counts, sums, min and max are exact.";
 
 /** The shipped scale contract, read and checked against its schema once per process, only for parts that need it. */
 let shipped: ScaleContract | undefined;
 
 /** How a profile judges its generator and budgets: as recorded, else as the contract's profile of that name says. */
 function profileJudging(p: ProfileIdentity): { max_dropped_iterations: number; budgets_judge_speed: boolean } {
-  const spec = p.max_dropped_iterations === undefined || p.budgets_judge_speed === undefined ? (shipped ??= loadScaleContract()).profiles[p.name] : undefined;
+  const spec =
+    p.max_dropped_iterations === undefined || p.budgets_judge_speed === undefined
+      ? (shipped ??= loadScaleContract()).profiles[p.name]
+      : undefined;
   return {
     max_dropped_iterations: p.max_dropped_iterations ?? spec?.max_dropped_iterations ?? 0,
-    budgets_judge_speed: p.budgets_judge_speed ?? (spec?.budgets_judge_speed !== false),
+    budgets_judge_speed: p.budgets_judge_speed ?? spec?.budgets_judge_speed !== false,
   };
 }
 
 const profileKey = (p: ProfileIdentity) =>
-  canonicalJson({ format: p.format, name: p.name, phase_checks: p.phase_checks, duration_s: p.duration_s, dataset: p.dataset, phases: p.phases, thresholds: p.thresholds, ...profileJudging(p) });
+  canonicalJson({
+    format: p.format,
+    name: p.name,
+    phase_checks: p.phase_checks,
+    duration_s: p.duration_s,
+    dataset: p.dataset,
+    phases: p.phases,
+    thresholds: p.thresholds,
+    ...profileJudging(p),
+  });
 
-const pointsOf = (h: RunHistograms) => [...h.metrics.values()].reduce((n, m) => n + [...m.series.values()].reduce((k, s) => k + s.count, 0), 0);
+const pointsOf = (h: RunHistograms) =>
+  [...h.metrics.values()].reduce((n, m) => n + [...m.series.values()].reduce((k, s) => k + s.count, 0), 0);
 
 /** Refuses parts that are not pieces of one run; returns their segments (null where unknown). */
 export function checkParts(parts: RunPart[]): (Segment | null)[] {
@@ -92,7 +111,8 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
     seenDirs.set(p.realDir, p.dir);
     for (const id of p.histograms.run.instances) {
       const other = seenInstances.get(id);
-      if (other !== undefined) throw new MergeRefusal(`${p.dir} and ${other} hold the same instance's results (${id}): a part is given twice`);
+      if (other !== undefined)
+        throw new MergeRefusal(`${p.dir} and ${other} hold the same instance's results (${id}): a part is given twice`);
       seenInstances.set(id, p.dir);
     }
   }
@@ -101,20 +121,30 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
   for (const p of parts.slice(1)) {
     const b = p.histograms.run;
     if (b.profile.format !== a.profile.format) {
-      throw new MergeRefusal(`${p.dir} ran contract ${b.profile.format}, ${first.dir} ran ${a.profile.format}: different contract versions do not merge`);
+      throw new MergeRefusal(
+        `${p.dir} ran contract ${b.profile.format}, ${first.dir} ran ${a.profile.format}: different contract versions do not merge`,
+      );
     }
-    if (b.profile.name !== a.profile.name) throw new MergeRefusal(`${p.dir} ran profile ${b.profile.name}, ${first.dir} ran ${a.profile.name}: different profiles do not merge`);
+    if (b.profile.name !== a.profile.name)
+      throw new MergeRefusal(`${p.dir} ran profile ${b.profile.name}, ${first.dir} ran ${a.profile.name}: different profiles do not merge`);
     if (profileKey(b.profile) !== profileKey(a.profile)) {
       const judging = [profileJudging(a.profile), profileJudging(b.profile)] as const;
       const differ = [
-        ...(['dataset', 'phases', 'thresholds', 'phase_checks', 'duration_s'] as const).filter((k) => canonicalJson(b.profile[k] ?? null) !== canonicalJson(a.profile[k] ?? null)),
+        ...(['dataset', 'phases', 'thresholds', 'phase_checks', 'duration_s'] as const).filter(
+          (k) => canonicalJson(b.profile[k] ?? null) !== canonicalJson(a.profile[k] ?? null),
+        ),
         ...(['max_dropped_iterations', 'budgets_judge_speed'] as const).filter((k) => judging[0][k] !== judging[1][k]),
       ];
       throw new MergeRefusal(`${p.dir} and ${first.dir} ran profile ${a.profile.name} with different settings (${differ.join(', ')})`);
     }
-    if (b.run_id !== a.run_id) throw new MergeRefusal(`${p.dir} is run ${b.run_id}, ${first.dir} is run ${a.run_id}: only the parts of one run (one shared run plan) merge`);
+    if (b.run_id !== a.run_id)
+      throw new MergeRefusal(
+        `${p.dir} is run ${b.run_id}, ${first.dir} is run ${a.run_id}: only the parts of one run (one shared run plan) merge`,
+      );
     if (p.histograms.dimensions.join() !== first.histograms.dimensions.join()) {
-      throw new MergeRefusal(`${p.dir} and ${first.dir} recorded series by different tags (${p.histograms.dimensions.join(',')} / ${first.histograms.dimensions.join(',')})`);
+      throw new MergeRefusal(
+        `${p.dir} and ${first.dir} recorded series by different tags (${p.histograms.dimensions.join(',')} / ${first.histograms.dimensions.join(',')})`,
+      );
     }
   }
   const segments = parts.map((p) => {
@@ -126,7 +156,9 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
       throw new MergeRefusal(`${p.dir}: ${(err as SegmentError).message}`);
     }
   });
-  const known = parts.flatMap((p, k) => (segments[k] ? [{ dir: p.dir, segment: segments[k]!, sequence: p.histograms.run.execution_segment_sequence }] : []));
+  const known = parts.flatMap((p, k) =>
+    segments[k] ? [{ dir: p.dir, segment: segments[k]!, sequence: p.histograms.run.execution_segment_sequence }] : [],
+  );
   let problem: string | null;
   try {
     // A part that does not say its segment may be the missing share: coverage is checked when every part says.
@@ -142,8 +174,13 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
 function mergedIdentity(parts: RunPart[], segments: (Segment | null)[]): RunIdentity {
   const runs = parts.map((p) => p.histograms.run);
   const a = runs[0]!;
-  const same = <T>(values: T[]): T | null => (values.every((v) => canonicalJson(v ?? null) === canonicalJson(values[0] ?? null)) ? (values[0] ?? null) : null);
-  const times = (f: (r: RunIdentity) => string | null) => runs.map(f).filter((t): t is string => t !== null).sort();
+  const same = <T>(values: T[]): T | null =>
+    values.every((v) => canonicalJson(v ?? null) === canonicalJson(values[0] ?? null)) ? (values[0] ?? null) : null;
+  const times = (f: (r: RunIdentity) => string | null) =>
+    runs
+      .map(f)
+      .filter((t): t is string => t !== null)
+      .sort();
   const durations = runs.map((r) => r.test_run_duration_ms).filter((d): d is number => d !== null);
   const allKnown = segments.every((s) => s !== null);
   return {
@@ -170,7 +207,15 @@ export function mergeParts(parts: RunPart[], segments: (Segment | null)[] = part
 
 export interface Evaluation {
   thresholds: (ProfileIdentity['thresholds'][number] & { ok: boolean; value: number | null; margin: number | null })[];
-  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations: number; resend_wait_ms: number }[];
+  phases: {
+    name: string;
+    checks_ok: boolean;
+    checks: { passes: number; fails: number };
+    latency_ms: Record<string, number> | null;
+    requests: number;
+    dropped_iterations: number;
+    resend_wait_ms: number;
+  }[];
   checks: { name: string; passes: number; fails: number }[];
   thresholds_passed: boolean;
 }
@@ -246,7 +291,13 @@ export function buildMergedReport(
     format: 'fleetproof-load-summary/v1',
     run_id: run.run_id,
     target: run.target ?? '',
-    profile: { name: run.profile.name, format: run.profile.format, duration_s: run.profile.duration_s, ...profileJudging(run.profile), phases: run.profile.phases },
+    profile: {
+      name: run.profile.name,
+      format: run.profile.format,
+      duration_s: run.profile.duration_s,
+      ...profileJudging(run.profile),
+      phases: run.profile.phases,
+    },
     dataset: run.profile.dataset,
     thresholds_passed: evaluation.thresholds_passed,
     thresholds: evaluation.thresholds,
@@ -262,14 +313,22 @@ export function buildMergedReport(
   const withReport = parts.find((p) => p.report !== null)?.report ?? null;
   const environment = withReport
     ? { ...withReport.environment, target: { ...withReport.environment.target } }
-    : captureEnvironment({ name: run.engine?.name === 'node-runner' ? 'node-runner' : 'k6', version: run.engine?.version ?? 'unknown' }, run.target ?? 'unknown', null);
+    : captureEnvironment(
+        { name: run.engine?.name === 'node-runner' ? 'node-runner' : 'k6', version: run.engine?.version ?? 'unknown' },
+        run.target ?? 'unknown',
+        null,
+      );
   const report = buildLoadReport({
     summary,
     journal,
     audit: after ? after.audit : mergeAudits(parts),
     environment,
     engineExitCode: failedEngines[0]?.code ?? 0,
-    engineError: [...failedEngines.map((x) => `part ${x.k + 1} (${parts[x.k]!.dir}) exited with ${x.code}`), ...(after?.error ? [`the audit: ${after.error}`] : [])].join('; ') || null,
+    engineError:
+      [
+        ...failedEngines.map((x) => `part ${x.k + 1} (${parts[x.k]!.dir}) exited with ${x.code}`),
+        ...(after?.error ? [`the audit: ${after.error}`] : []),
+      ].join('; ') || null,
     runId: run.run_id,
     profile: run.profile.name,
     overrides: run.profile.overrides,
@@ -283,18 +342,24 @@ export function buildMergedReport(
     metrics: output?.metrics ?? [],
   });
   const notes: string[] = [];
-  if (run.started_at === null || run.finished_at === null) notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');
+  if (run.started_at === null || run.finished_at === null)
+    notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');
   if (after) notes.push('audited after the merge, over the routes of every part');
   const known = segments.filter((s): s is Segment => s !== null);
   let covered: string | null = null;
   if (known.length === segments.length) {
     covered = fractionText(coverage(known));
   } else {
-    notes.push(`${segments.length - known.length} part(s) do not say which execution segment they ran; coverage of the test is not checked`);
+    notes.push(
+      `${segments.length - known.length} part(s) do not say which execution segment they ran; coverage of the test is not checked`,
+    );
   }
   const unaudited = parts.filter((p) => !p.report?.audit).map((p) => p.dir);
   if (!after && unaudited.length > 0 && unaudited.length < parts.length) notes.push(`not audited: ${unaudited.join(', ')}`);
-  if (journals.length < parts.length) notes.push(`${parts.length - journals.length} part(s) without a run journal: the nearest-rank figures and routes over time leave them out`);
+  if (journals.length < parts.length)
+    notes.push(
+      `${parts.length - journals.length} part(s) without a run journal: the nearest-rank figures and routes over time leave them out`,
+    );
   if (report.verdict === 'pass' && report.reasons.length > 0) report.verdict = 'fail';
   return {
     ...report,

@@ -12,7 +12,15 @@ import { readJournal, type Journal } from '../runner/journal.ts';
 import { loadScaleContract } from '../runner/scale-contract.ts';
 import type { LoadReport } from '../runner/load-report.ts';
 import { MetricOutputError } from '../histograms/k6-json-output.ts';
-import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, readRunHistograms, RunHistograms, type ProfileIdentity, type RunIdentity } from '../histograms/run-histograms.ts';
+import {
+  dimensionsFor,
+  histogramsFromOutput,
+  HISTOGRAMS_FILE,
+  readRunHistograms,
+  RunHistograms,
+  type ProfileIdentity,
+  type RunIdentity,
+} from '../histograms/run-histograms.ts';
 
 export const METRICS_FILES = ['metrics.ndjson', 'metrics.ndjson.gz'] as const;
 const SUMMARY_FILES = ['engine-summary.json', 'fleetproof-load-summary.json'] as const;
@@ -31,7 +39,11 @@ export interface RunPart {
   journal: Journal | null;
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The name of the k6 JSON output a part's directory holds, or null. */
 export async function rawOutputName(realDir: string): Promise<(typeof METRICS_FILES)[number] | null> {
@@ -51,7 +63,14 @@ interface ScriptSummary {
   format: string;
   run_id: string;
   target: string;
-  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; budgets_judge_speed?: boolean; phases: ProfileIdentity['phases'] };
+  profile: {
+    name: string;
+    format: string;
+    duration_s: number | null;
+    max_dropped_iterations?: number;
+    budgets_judge_speed?: boolean;
+    phases: ProfileIdentity['phases'];
+  };
   dataset: Record<string, number>;
   thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string }[];
   test_run_duration_ms: number | null;
@@ -74,7 +93,14 @@ function identityFromSummary(s: ScriptSummary, instanceId: string): RunIdentity 
       duration_s: s.profile.duration_s ?? null,
       dataset: s.dataset,
       phases: s.profile.phases,
-      thresholds: s.thresholds.map((t) => ({ id: t.id, label: t.label, metric: t.metric, expression: t.expression, unit: t.unit, ...(t.source ? { source: t.source } : {}) })),
+      thresholds: s.thresholds.map((t) => ({
+        id: t.id,
+        label: t.label,
+        metric: t.metric,
+        expression: t.expression,
+        unit: t.unit,
+        ...(t.source ? { source: t.source } : {}),
+      })),
       overrides: [],
       ...(s.profile.max_dropped_iterations !== undefined ? { max_dropped_iterations: s.profile.max_dropped_iterations } : {}),
       ...(s.profile.budgets_judge_speed !== undefined ? { budgets_judge_speed: s.profile.budgets_judge_speed } : {}),
@@ -102,7 +128,14 @@ export async function readRunPart(dir: string): Promise<RunPart> {
 
   if (await exists(join(realDir, HISTOGRAMS_FILE))) {
     try {
-      return { dir, realDir, source: HISTOGRAMS_FILE, histograms: await readRunHistograms(join(realDir, HISTOGRAMS_FILE)), report, journal };
+      return {
+        dir,
+        realDir,
+        source: HISTOGRAMS_FILE,
+        histograms: await readRunHistograms(join(realDir, HISTOGRAMS_FILE)),
+        report,
+        journal,
+      };
     } catch (err) {
       throw new PartError(`${join(dir, HISTOGRAMS_FILE)}: ${(err as Error).message}`);
     }
@@ -111,12 +144,21 @@ export async function readRunPart(dir: string): Promise<RunPart> {
   if (!output) throw new PartError(`${dir} holds neither ${HISTOGRAMS_FILE} nor k6 JSON output (${METRICS_FILES.join(', ')})`);
   let summaryFile: string | undefined;
   for (const f of SUMMARY_FILES) if (!summaryFile && (await exists(join(realDir, f)))) summaryFile = f;
-  if (!summaryFile) throw new PartError(`${dir}: ${output} without the script's summary (${SUMMARY_FILES.join(' or ')}) cannot say which run and profile it belongs to`);
+  if (!summaryFile)
+    throw new PartError(
+      `${dir}: ${output} without the script's summary (${SUMMARY_FILES.join(' or ')}) cannot say which run and profile it belongs to`,
+    );
   const summary = (await readJson(join(realDir, summaryFile))) as ScriptSummary;
-  if (summary.format !== 'fleetproof-load-summary/v1') throw new PartError(`${join(dir, summaryFile)} is not a fleetproof-load-summary/v1 document`);
+  if (summary.format !== 'fleetproof-load-summary/v1')
+    throw new PartError(`${join(dir, summaryFile)} is not a fleetproof-load-summary/v1 document`);
   const identity = identityFromSummary(summary, '');
   try {
-    const h = await histogramsFromOutput(join(realDir, output), identity, dimensionsFor(identity.profile.thresholds.map((t) => t.metric)), output);
+    const h = await histogramsFromOutput(
+      join(realDir, output),
+      identity,
+      dimensionsFor(identity.profile.thresholds.map((t) => t.metric)),
+      output,
+    );
     // The same output twice is the same instance, whatever directory holds it.
     h.run.instances = [`sha256:${h.raw!.sha256}`];
     return { dir, realDir, source: output, histograms: h, report, journal };

@@ -29,6 +29,11 @@ export async function auditAndRetire(plan: RunPlan, journal: Journal, keepData: 
   // Retire only after the audit has read the state it checks. Retirement judges nothing, so however it
   // ends, the audit stands; a retirement that stops says so in its own result.
   if (keepData) return { audit: audited.result, error: null, retirement: null };
-  const retirement = await retireRun(plan, audited.replicas).catch((err: Error) => ({ types_disabled: 0, replicas_offline: 0, rejected: 0, error: `retirement failed: ${err.message}` }));
+  const retirement = await retireRun(plan, audited.replicas).catch((err: Error) => ({
+    types_disabled: 0,
+    replicas_offline: 0,
+    rejected: 0,
+    error: `retirement failed: ${err.message}`,
+  }));
   return { audit: audited.result, error: null, retirement };
 }

@@ -15,12 +15,18 @@ import { mapLimited } from './map-limited.ts';
 import { planTokenFor, planTransport } from './plan-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
-export type InvariantId = 'routes_pinned' | 'reservations_released' | 'replicas_at_baseline' | 'counters_at_baseline' | 'never_over_capacity' | 'offline_as_expected';
+export type InvariantId =
+  | 'routes_pinned'
+  | 'reservations_released'
+  | 'replicas_at_baseline'
+  | 'counters_at_baseline'
+  | 'never_over_capacity'
+  | 'offline_as_expected';
 
 export const INVARIANTS: Record<InvariantId, string> = {
   routes_pinned: 'every route the load was told about is still pinned identically',
   reservations_released: 'every route is settled: none still holds a reservation',
-  replicas_at_baseline: "every replica of the run is back to 0 active assignments",
+  replicas_at_baseline: 'every replica of the run is back to 0 active assignments',
   counters_at_baseline: 'every admission counter the routes used is back to 0',
   never_over_capacity: 'no replica was ever seen with more active assignments than capacity',
   offline_as_expected: 'exactly the replicas the run expired are offline (those whose expiry got no answer may be either)',
@@ -68,10 +74,16 @@ class Tally {
     if (this.examples.length < MAX_EXAMPLES) this.examples.push(example());
   }
   result(): InvariantResult {
-    return { id: this.id, description: INVARIANTS[this.id], ok: this.violations === 0, checked: this.checked, violations: this.violations, examples: this.examples };
+    return {
+      id: this.id,
+      description: INVARIANTS[this.id],
+      ok: this.violations === 0,
+      checked: this.checked,
+      violations: this.violations,
+      examples: this.examples,
+    };
   }
 }
-
 
 export interface AuditSubject {
   plan: RunPlan;
@@ -85,7 +97,12 @@ export interface AuditSubject {
   unsettled?: readonly string[];
 }
 
-export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: AuditSubject): Promise<{ result: AuditResult; replicas: ReplicaHealth[] }> {
+export async function auditRun({
+  plan,
+  journal,
+  replicaIds,
+  unsettled = [],
+}: AuditSubject): Promise<{ result: AuditResult; replicas: ReplicaHealth[] }> {
   const transport = planTransport(plan, CONCURRENCY);
   const tokenFor = planTokenFor(plan);
   const errors: string[] = [];
@@ -96,7 +113,11 @@ export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: Au
     if (errors.length < MAX_EXAMPLES) errors.push(line);
   };
   /** The answer, or null when there is none to judge by (recorded as an error). A 404 is an answer: the record is not there. */
-  const getJson = async <K extends OperationId>(op: K, req: OperationRequest<K>, as: Caller): Promise<{ status: number; body: any } | null> => {
+  const getJson = async <K extends OperationId>(
+    op: K,
+    req: OperationRequest<K>,
+    as: Caller,
+  ): Promise<{ status: number; body: any } | null> => {
     const path = operationPath(op, req).path;
     try {
       const received = await transport.operation(op, { ...req, as });
@@ -111,17 +132,28 @@ export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: Au
     }
   };
   const open = new Set(unsettled);
-  if (open.size > 0) couldNotRead(`${open.size} action(s) left reserved could not be settled before the audit (no answer): whether replicas and counters are back at baseline is not judged`);
+  if (open.size > 0)
+    couldNotRead(
+      `${open.size} action(s) left reserved could not be settled before the audit (no answer): whether replicas and counters are back at baseline is not judged`,
+    );
   try {
     const pinned = new Tally('routes_pinned');
     const released = new Tally('reservations_released');
     await mapLimited([...journal.routes.values()], CONCURRENCY, async (route) => {
       const dispatcher: Caller = { roles: ['registry:dispatch'], tenant: route.tenant_id };
-      const res = tokenFor(dispatcher) !== undefined ? await getJson('getRoute', { params: { action_id: route.action_id } }, dispatcher) : { status: 0, body: null };
+      const res =
+        tokenFor(dispatcher) !== undefined
+          ? await getJson('getRoute', { params: { action_id: route.action_id } }, dispatcher)
+          : { status: 0, body: null };
       if (res === null) return;
       const digest = res.status === 200 ? sha256Hex(canonicalJson(res.body.assignment)) : '';
-      pinned.check(digest === route.digest, () => `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`);
-      if (res.status === 200 && !open.has(route.action_id)) released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
+      pinned.check(
+        digest === route.digest,
+        () =>
+          `${route.action_id}: ${res.status === 200 ? 'assignment differs from the one first returned' : `read answered ${res.status}`}`,
+      );
+      if (res.status === 200 && !open.has(route.action_id))
+        released.check(res.body.reserved === false, () => `${route.action_id} still holds a reservation on ${route.replica_id}`);
     });
 
     const baseline = new Tally('replicas_at_baseline');
@@ -129,7 +161,10 @@ export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: Au
     const offline = new Tally('offline_as_expected');
     const replicas: ReplicaHealth[] = [];
     for (const o of journal.replicaObservations) {
-      capacity.check(o.active <= o.capacity, () => `${o.id} showed ${o.active} active assignments over capacity ${o.capacity} during ${o.phase}`);
+      capacity.check(
+        o.active <= o.capacity,
+        () => `${o.id} showed ${o.active} active assignments over capacity ${o.capacity} during ${o.phase}`,
+      );
     }
     await mapLimited(replicaIds, CONCURRENCY, async (id) => {
       const res = await getJson('getReplica', { params: { replica_id: id } }, control);
@@ -141,10 +176,17 @@ export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: Au
       const r = res.body;
       replicas.push({ id, health_revision: r.health_revision, status: r.status, capacity: r.capacity });
       if (open.size === 0) baseline.check(r.active_assignments === 0, () => `${id} has ${r.active_assignments} active assignments`);
-      capacity.check(r.active_assignments <= r.capacity, () => `${id} has ${r.active_assignments} active assignments over capacity ${r.capacity}`);
+      capacity.check(
+        r.active_assignments <= r.capacity,
+        () => `${id} has ${r.active_assignments} active assignments over capacity ${r.capacity}`,
+      );
       // A replica whose expiry got no answer somewhere may be offline or not; it judges nothing.
       const expected = journal.offline.has(id) ? true : journal.mayGoOffline.has(id) ? undefined : false;
-      if (expected !== undefined) offline.check((r.status === 'offline') === expected, () => `${id} is ${r.status}, expected ${expected ? 'offline' : 'not offline'}`);
+      if (expected !== undefined)
+        offline.check(
+          (r.status === 'offline') === expected,
+          () => `${id} is ${r.status}, expected ${expected ? 'offline' : 'not offline'}`,
+        );
     });
 
     const counters = new Tally('counters_at_baseline');
@@ -160,7 +202,10 @@ export async function auditRun({ plan, journal, replicaIds, unsettled = [] }: Au
       if ((!key.includes(plan.run_id) && kind !== 'binding') || open.size > 0) return;
       const res = await getJson('getAdmissionCounter', { params: { kind, key } }, control);
       if (res === null) return;
-      counters.check(res.status === 200 && res.body.active === 0, () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`);
+      counters.check(
+        res.status === 200 && res.body.active === 0,
+        () => `${kind}/${key}: ${res.status === 200 ? `active ${res.body.active}` : `read answered ${res.status}`}`,
+      );
     });
     const invariants = [pinned, released, baseline, counters, capacity, offline].map((t) => t.result());
     return { result: { ok: unread === 0 && invariants.every((i) => i.ok), invariants, errors, unread }, replicas };

@@ -46,7 +46,8 @@ export function breakpointCurve(h: RunHistograms, profile: Pick<ProfileIdentity,
   if (!phase) return null;
   const stepMs = (phase.params?.['step_s'] ?? 10) * 1000;
   const scenarios = new Set<string>();
-  for (const m of h.metrics.values()) for (const s of m.series.values()) if (stepRate(s.tags['scenario'] ?? '') !== null) scenarios.add(s.tags['scenario']!);
+  for (const m of h.metrics.values())
+    for (const s of m.series.values()) if (stepRate(s.tags['scenario'] ?? '') !== null) scenarios.add(s.tags['scenario']!);
   const ordered = [...scenarios].map((s) => ({ scenario: s, rate: stepRate(s)! })).sort((a, b) => a.rate - b.rate);
   const steps: BreakpointStep[] = ordered.map(({ scenario, rate }) => {
     const latency = selectSeries(h, `http_req_duration{phase:${BREAKPOINT_PHASE},operation:resolve,scenario:${scenario}}`);

@@ -29,7 +29,7 @@ export function findK6(): string | null {
   const out = spawnSync('k6', ['version'], { encoding: 'utf8', timeout: 10_000 });
   if (out.error || out.status !== 0) return null;
   const m = /k6\s+(v[0-9][^\s]*)/.exec(out.stdout);
-  return m ? m[1]! : out.stdout.trim().split('\n')[0] ?? 'unknown';
+  return m ? m[1]! : (out.stdout.trim().split('\n')[0] ?? 'unknown');
 }
 
 export function chooseEngine(choice: EngineChoice): EngineInfo | { unavailable: string } {
@@ -61,7 +61,11 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
       ...(req.segment ? { segment: req.segment } : {}),
       ...(req.quiet ? { progress: () => {} } : {}),
     });
-    return { engine: req.engine, exitCode: r.exitCode, error: r.error ?? (r.aborted && r.exitCode === EXIT.aborted ? `aborted: ${r.aborted}` : null) };
+    return {
+      engine: req.engine,
+      exitCode: r.exitCode,
+      error: r.error ?? (r.aborted && r.exitCode === EXIT.aborted ? `aborted: ${r.aborted}` : null),
+    };
   }
   const args = ['run', '--log-format', 'raw', '--console-output', req.journalPath];
   if (req.metricsPath) args.push('--out', `json=${req.metricsPath}`);

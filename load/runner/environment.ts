@@ -18,6 +18,12 @@ export function captureEnvironment(engine: EngineInfo, targetUrl: string, versio
     harness: { name, version: harnessVersion, commit, dirty },
     engine,
     target: { url: targetUrl, version },
-    machine: { cpu_model: cpu[0]?.model ?? 'unknown', cpus: cpu.length, memory_bytes: totalmem(), platform: `${platform()} ${release()}`, node: process.version },
+    machine: {
+      cpu_model: cpu[0]?.model ?? 'unknown',
+      cpus: cpu.length,
+      memory_bytes: totalmem(),
+      platform: `${platform()} ${release()}`,
+      node: process.version,
+    },
   };
 }

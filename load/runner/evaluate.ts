@@ -14,7 +14,10 @@ export class SelectorError extends Error {}
 export function selectSeries(h: RunHistograms, key: string): SeriesStats | null {
   const selector = parseSelector(key);
   const missing = Object.keys(selector.filter).filter((k) => !h.dimensions.includes(k));
-  if (missing.length > 0) throw new SelectorError(`${key} filters on ${missing.join(', ')}, which the runs did not record (recorded: ${h.dimensions.join(', ')})`);
+  if (missing.length > 0)
+    throw new SelectorError(
+      `${key} filters on ${missing.join(', ')}, which the runs did not record (recorded: ${h.dimensions.join(', ')})`,
+    );
   const metric = h.metrics.get(selector.metric);
   return metric ? metric.aggregate(selector.filter) : null;
 }
@@ -76,7 +79,13 @@ export function evaluateThreshold(h: RunHistograms, key: string, source: string,
   else if (!THRESHOLD_AGGREGATIONS[s.type].test(expression.aggregation)) value = undefined;
   else value = aggregationOf(s, expression.aggregation, testDurationMs);
   const ok = value !== undefined && compare(value, expression);
-  return { key, expression, ok, value: value ?? null, margin: value === undefined ? null : marginOf(value, expression.operator, expression.limit) };
+  return {
+    key,
+    expression,
+    ok,
+    value: value ?? null,
+    margin: value === undefined ? null : marginOf(value, expression.operator, expression.limit),
+  };
 }
 
 /** A trend's summary values as k6 names them (summaryTrendStats of the scale scripts). */

@@ -6,7 +6,16 @@
 // talking to the others, which global iterations are its own and how many of
 // N VUs or iterations fall to it. Arrival-rate scenarios re-stripe over the
 // segments that hold at least one of their VUs, as k6 does.
-import { cmp, filledSequence as filled, parseSegment, parseSequence, SegmentError, segmentText, sequenceText, type Fraction } from './segments.ts';
+import {
+  cmp,
+  filledSequence as filled,
+  parseSegment,
+  parseSequence,
+  SegmentError,
+  segmentText,
+  sequenceText,
+  type Fraction,
+} from './segments.ts';
 
 export { SegmentError };
 
@@ -58,7 +67,9 @@ export class ExecutionTuple {
     readonly segments: { from: Fraction; to: Fraction }[],
     readonly index: number,
   ) {
-    const lengths = segments.map((s) => ({ n: s.to.n * s.from.d - s.from.n * s.to.d, d: s.to.d * s.from.d })).map((f) => ({ n: f.n / gcd(f.n, f.d), d: f.d / gcd(f.n, f.d) }));
+    const lengths = segments
+      .map((s) => ({ n: s.to.n * s.from.d - s.from.n * s.to.d, d: s.to.d * s.from.d }))
+      .map((f) => ({ n: f.n / gcd(f.n, f.d), d: f.d / gcd(f.n, f.d) }));
     const lcd = lengths.reduce((acc, f) => (acc * f.d) / gcd(acc, f.d), 1n);
     if (lcd > MAX_LCD) throw new SegmentError(`the execution segment sequence's common denominator ${lcd} is too large`);
     this.lcd = Number(lcd);

@@ -28,7 +28,10 @@ describe('profiles fitted to the declared limits', () => {
         if (p['page_limit'] !== undefined) assert.ok(p['page_limit'] <= limits.max_page_size, `${phase.name}.page_limit`);
         if (p['max_batch_bytes'] !== undefined) assert.ok(p['max_batch_bytes'] <= limits.max_body_bytes, `${phase.name}.max_batch_bytes`);
       }
-      assert.ok(fitted.fitted?.some((o) => o.startsWith('dataset.capabilities_per_version=1 ')), fitted.fitted?.join('; '));
+      assert.ok(
+        fitted.fitted?.some((o) => o.startsWith('dataset.capabilities_per_version=1 ')),
+        fitted.fitted?.join('; '),
+      );
     });
   }
 

@@ -18,11 +18,16 @@ test('a refused resolve is refused until the action is resolved again', () => {
     ),
   );
   assert.deepEqual([...j.refused], ['a1'], 'a2 was sent again after its refusal: that resolve may have reserved');
-  assert.deepEqual(j.attempts.map((a) => a.action_id), ['a1', 'a2', 'a2']);
+  assert.deepEqual(
+    j.attempts.map((a) => a.action_id),
+    ['a1', 'a2', 'a2'],
+  );
   assert.equal(j.malformed, 0);
 });
 
 test('a settled action resolved again is no longer settled', () => {
-  const j = parseJournal(lines({ k: 'attempt', action_id: 'a1', tenant: 2 }, { k: 'settled', action_id: 'a1' }, { k: 'attempt', action_id: 'a1', tenant: 2 }));
+  const j = parseJournal(
+    lines({ k: 'attempt', action_id: 'a1', tenant: 2 }, { k: 'settled', action_id: 'a1' }, { k: 'attempt', action_id: 'a1', tenant: 2 }),
+  );
   assert.equal(j.settled.has('a1'), false);
 });

@@ -89,7 +89,22 @@ export interface Journal {
 }
 
 export function emptyJournal(): Journal {
-  return { routes: new Map(), replicaObservations: [], offline: new Set(), mayGoOffline: new Set(), created: new Set(), latencies: [], phases: [], indeterminate: [], unjudged: [], attempts: [], settled: new Set(), refused: new Set(), messages: [], malformed: 0 };
+  return {
+    routes: new Map(),
+    replicaObservations: [],
+    offline: new Set(),
+    mayGoOffline: new Set(),
+    created: new Set(),
+    latencies: [],
+    phases: [],
+    indeterminate: [],
+    unjudged: [],
+    attempts: [],
+    settled: new Set(),
+    refused: new Set(),
+    messages: [],
+    malformed: 0,
+  };
 }
 
 export function parseJournal(text: string): Journal {

@@ -31,16 +31,36 @@ export type MaybeUnderFaults = LoadReport & { faults?: FaultsSummary };
 
 // A phase cut at its budget is measured too: every action whose resolve it may have left in flight was journaled
 // before the request left, so the runner settled what it holds and the baseline invariants judge as always.
-const MEASURED_ONLY = [/^threshold /, /^phase [^:]+: \d+ of \d+ checks failed/, /^phase [^:]+: \d+ check\(s\) not judged/, /^phase [^:]+: interrupted, not finished/, /^could not judge at this rate/];
+const MEASURED_ONLY = [
+  /^threshold /,
+  /^phase [^:]+: \d+ of \d+ checks failed/,
+  /^phase [^:]+: \d+ check\(s\) not judged/,
+  /^phase [^:]+: interrupted, not finished/,
+  /^could not judge at this rate/,
+];
 
 /** Re-judges a finished run's report by its safety invariants alone. */
-export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, replay: string, indeterminateOps: number, timeline: Pick<FaultsSummary, 'bands' | 'traffic'> = { bands: [], traffic: [] }): JudgedReport {
+export function judgeUnderFaults(
+  report: LoadReport,
+  figures: FaultFigures,
+  replay: string,
+  indeterminateOps: number,
+  timeline: Pick<FaultsSummary, 'bands' | 'traffic'> = { bands: [], traffic: [] },
+): JudgedReport {
   const measured = (r: string) => MEASURED_ONLY.some((p) => p.test(r));
   const undecided = report.could_not_judge.filter((r) => !measured(r));
   const reasons = report.reasons.filter((r) => !measured(r) && !report.could_not_judge.includes(r));
   // As in the report: an audit of a dataset that was never seeded reads records the run never wrote, and blames nothing.
   const violated = !report.could_not_judge.includes(NEVER_SEEDED) && (report.audit?.invariants ?? []).some((i) => !i.ok);
-  const verdict: LoadReport['verdict'] = violated ? 'fail' : report.verdict === 'could-not-run' ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : 'pass';
+  const verdict: LoadReport['verdict'] = violated
+    ? 'fail'
+    : report.verdict === 'could-not-run'
+      ? 'could-not-run'
+      : undecided.length > 0
+        ? 'could-not-judge'
+        : reasons.length > 0
+          ? 'fail'
+          : 'pass';
   const noFaults = figures.faults === 0 ? ['no fault was injected during the load: it judged nothing under faults'] : [];
   return {
     ...report,
@@ -48,7 +68,14 @@ export function judgeUnderFaults(report: LoadReport, figures: FaultFigures, repl
     reasons: [...noFaults, ...undecided, ...reasons],
     could_not_judge: [...noFaults, ...undecided],
     measurements_judged: false,
-    faults: { ...figures, indeterminate_ops: indeterminateOps, replay, not_judged: report.reasons.filter(measured), bands: [...timeline.bands], traffic: [...timeline.traffic] },
+    faults: {
+      ...figures,
+      indeterminate_ops: indeterminateOps,
+      replay,
+      not_judged: report.reasons.filter(measured),
+      bands: [...timeline.bands],
+      traffic: [...timeline.traffic],
+    },
   };
 }
 

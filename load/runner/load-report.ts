@@ -17,11 +17,36 @@ export interface EngineSummary {
   format: string;
   run_id: string;
   target: string;
-  profile: { name: string; format: string; duration_s: number | null; max_dropped_iterations?: number; budgets_judge_speed?: boolean; phases: { name: string; budget_s?: number; params?: Record<string, number> }[] };
+  profile: {
+    name: string;
+    format: string;
+    duration_s: number | null;
+    max_dropped_iterations?: number;
+    budgets_judge_speed?: boolean;
+    phases: { name: string; budget_s?: number; params?: Record<string, number> }[];
+  };
   dataset: Record<string, number>;
   thresholds_passed: boolean;
-  thresholds: { id: string; label: string; metric: string; expression: string; unit: string; source?: string; ok: boolean; value: number | null; margin: number | null }[];
-  phases: { name: string; checks_ok: boolean; checks: { passes: number; fails: number }; latency_ms: Record<string, number> | null; requests: number; dropped_iterations?: number; resend_wait_ms?: number }[];
+  thresholds: {
+    id: string;
+    label: string;
+    metric: string;
+    expression: string;
+    unit: string;
+    source?: string;
+    ok: boolean;
+    value: number | null;
+    margin: number | null;
+  }[];
+  phases: {
+    name: string;
+    checks_ok: boolean;
+    checks: { passes: number; fails: number };
+    latency_ms: Record<string, number> | null;
+    requests: number;
+    dropped_iterations?: number;
+    resend_wait_ms?: number;
+  }[];
   checks: { name: string; passes: number; fails: number }[];
   test_run_duration_ms: number | null;
 }
@@ -190,8 +215,13 @@ export function buildLoadReport(args: {
   const droppedBound = summary?.profile.max_dropped_iterations ?? 0;
   const dropped = (summary?.phases ?? []).reduce((n, p) => n + (p.dropped_iterations ?? 0), 0);
   if (dropped > droppedBound) {
-    const where = (summary?.phases ?? []).filter((p) => (p.dropped_iterations ?? 0) > 0).map((p) => `${p.name} ${p.dropped_iterations}`).join(', ');
-    undecided.push(`could not judge at this rate: the load generator could not start ${dropped} iteration(s) (${where}; the profile allows ${droppedBound}); give it more VUs or CPU, or lower the rate`);
+    const where = (summary?.phases ?? [])
+      .filter((p) => (p.dropped_iterations ?? 0) > 0)
+      .map((p) => `${p.name} ${p.dropped_iterations}`)
+      .join(', ');
+    undecided.push(
+      `could not judge at this rate: the load generator could not start ${dropped} iteration(s) (${where}; the profile allows ${droppedBound}); give it more VUs or CPU, or lower the rate`,
+    );
   }
   const thresholds: ThresholdRow[] = (summary?.thresholds ?? []).map((t) => {
     const limit = limitOf(t.expression);
@@ -212,7 +242,9 @@ export function buildLoadReport(args: {
   const ramp = args.breakpoint ?? null;
   if (ramp) {
     if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held. ${ramp.limit}`);
-  } else for (const t of thresholds) if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
+  } else
+    for (const t of thresholds)
+      if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
   // Checks that failed after an indeterminate answer judge nothing ([failure-indeterminate]); they leave the run
   // undecided only where nothing else failed it.
   const unsure: string[] = [];
@@ -236,8 +268,12 @@ export function buildLoadReport(args: {
       // ([failure-indeterminate]: no failure by itself) or was a contention refusal: the cut may be those waits.
       const waitedMs = p.resend_wait_ms ?? 0;
       status = bounds || waitedMs > 0 ? 'error' : 'fail';
-      if (bounds) undecided.push(`${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
-      else if (waitedMs > 0) undecided.push(`${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`);
+      if (bounds)
+        undecided.push(`${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
+      else if (waitedMs > 0)
+        undecided.push(
+          `${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`,
+        );
       else reasons.push(cut);
     } else if (timing?.completed === false) {
       status = 'error';
@@ -247,10 +283,13 @@ export function buildLoadReport(args: {
       undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
     } else if ((p.dropped_iterations ?? 0) > droppedBound) {
       status = 'error';
-    } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE)) reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
+    } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE))
+      reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
     if (notJudged > 0) {
       if (status === 'pass') status = 'error';
-      unsure.push(`phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`);
+      unsure.push(
+        `phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`,
+      );
     }
     return {
       name: p.name,
@@ -266,7 +305,13 @@ export function buildLoadReport(args: {
         .filter((l) => l.phase === p.name)
         .map((l) => {
           const sorted = [...l.ms].sort((a, b) => a - b);
-          return { operation: l.operation, count: sorted.length, p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), p99: nearestRank(sorted, 99) };
+          return {
+            operation: l.operation,
+            count: sorted.length,
+            p50: nearestRank(sorted, 50),
+            p95: nearestRank(sorted, 95),
+            p99: nearestRank(sorted, 99),
+          };
         }),
     };
   });
@@ -275,10 +320,24 @@ export function buildLoadReport(args: {
   if (notRun.length > 0 && !seeded) undecided.push(NEVER_SEEDED);
   const violated = notRun.length > 0 && !seeded ? [] : (audit?.invariants ?? []).filter((i) => !i.ok);
   for (const i of violated) reasons.push(`audit: ${i.description}: ${i.violations} violation(s)`);
-  if (audit && audit.errors.length > 0) undecided.push(`the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`);
+  if (audit && audit.errors.length > 0)
+    undecided.push(
+      `the audit could not make ${audit.unread ?? audit.errors.length} read(s), which judge nothing: ${audit.errors.join('; ')}`,
+    );
   if (!audit) undecided.push(args.auditMissing ?? 'the audit did not run');
   // A violation the audit read back is evidence whatever else went wrong; other failures are not, in a run that could not judge.
-  const verdict = violated.length > 0 ? 'fail' : notRun.length > 0 ? 'could-not-run' : undecided.length > 0 ? 'could-not-judge' : reasons.length > 0 ? 'fail' : unsure.length > 0 ? 'could-not-judge' : 'pass';
+  const verdict =
+    violated.length > 0
+      ? 'fail'
+      : notRun.length > 0
+        ? 'could-not-run'
+        : undecided.length > 0
+          ? 'could-not-judge'
+          : reasons.length > 0
+            ? 'fail'
+            : unsure.length > 0
+              ? 'could-not-judge'
+              : 'pass';
   return {
     format: 'fleetproof-load-report/v1',
     verdict,

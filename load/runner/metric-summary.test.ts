@@ -16,7 +16,11 @@ test('summarizes trends, rates and counters as k6 does', () => {
     sink.point({ metric: 'http_reqs', value: 1, tags: {}, timeMs: i * 100 });
   }
   const rows = sink.rows(20_000);
-  assert.deepEqual(rows.map((r) => r.metric), ['http_req_duration', 'http_req_failed', 'http_reqs'], 'metrics without points are left out');
+  assert.deepEqual(
+    rows.map((r) => r.metric),
+    ['http_req_duration', 'http_req_failed', 'http_reqs'],
+    'metrics without points are left out',
+  );
   const [trend, rate, counter] = rows;
   // Rank p/100 × (n − 1) over 1..101: p50 is 51, p90 91, p99 100.
   assert.deepEqual([trend!.count, trend!.p50, trend!.p90, trend!.p95, trend!.p99, trend!.min, trend!.max], [101, 51, 91, 96, 100, 1, 101]);

@@ -43,7 +43,17 @@ export class MetricSummarySink {
   private last = -Infinity;
 
   declare(d: MetricDeclaration): void {
-    if (!this.metrics.has(d.name)) this.metrics.set(d.name, { type: d.type, contains: d.contains, count: 0, sum: 0, nonZero: 0, min: Infinity, max: -Infinity, histogram: d.type === 'trend' ? new ValueHistogram() : null });
+    if (!this.metrics.has(d.name))
+      this.metrics.set(d.name, {
+        type: d.type,
+        contains: d.contains,
+        count: 0,
+        sum: 0,
+        nonZero: 0,
+        min: Infinity,
+        max: -Infinity,
+        histogram: d.type === 'trend' ? new ValueHistogram() : null,
+      });
   }
 
   point(p: MetricPoint): void {

@@ -25,7 +25,10 @@ export function planTransport(plan: RunPlan, connections: number): HttpTransport
   });
   // Where static headers authenticate, the plan holds no tokens and a caller sends the headers alone.
   const tokenOrHeaders: Credentials = {
-    authorize: async (speaker) => (speaker !== null && !('token' in speaker) && tokenFor(speaker) === '' ? { headers: {}, caller: { roles: [...speaker.roles], tenant: speaker.tenant ?? null } } : bearer.authorize(speaker)),
+    authorize: async (speaker) =>
+      speaker !== null && !('token' in speaker) && tokenFor(speaker) === ''
+        ? { headers: {}, caller: { roles: [...speaker.roles], tenant: speaker.tenant ?? null } }
+        : bearer.authorize(speaker),
   };
   const credentials = withStaticHeaders(tokenOrHeaders, Object.entries(plan.headers ?? {}));
   return new HttpTransport({ baseUrl: plan.target, credentials, connections, timeoutMs: TIMEOUT_MS });

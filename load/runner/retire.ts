@@ -32,7 +32,12 @@ export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promi
   }
   const typeCount = items.length;
   for (const r of replicas) {
-    if (r.status !== 'offline') items.push({ op: 'report_health', id: r.id, report: { health_revision: r.health_revision + 1, status: 'offline', lease_expires_at: now, capacity: r.capacity } });
+    if (r.status !== 'offline')
+      items.push({
+        op: 'report_health',
+        id: r.id,
+        report: { health_revision: r.health_revision + 1, status: 'offline', lease_expires_at: now, capacity: r.capacity },
+      });
   }
   const chunks = bySize(items, bodyLimitOf(plan), BATCH);
   let rejected = 0;
@@ -40,7 +45,10 @@ export async function retireRun(plan: RunPlan, replicas: ReplicaHealth[]): Promi
   let error: string | undefined;
   try {
     for (const chunk of chunks) {
-      const res = await transport.operation('applyBatch', { body: { items: chunk }, as: { roles: ['registry:admin', 'registry:lifecycle'] } });
+      const res = await transport.operation('applyBatch', {
+        body: { items: chunk },
+        as: { roles: ['registry:admin', 'registry:lifecycle'] },
+      });
       const body = jsonBody(res) as { results?: { outcome: string }[] } | undefined;
       rejected += res.status === 200 ? (body?.results ?? []).filter((r) => r.outcome === 'rejected').length : chunk.length;
       sent += chunk.length;

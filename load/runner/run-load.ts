@@ -10,7 +10,16 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
 import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
-import { CLOCK_BOUND_MS, givenTokens, preflight, PreflightProblem, recheck, targetVersionInfo, type PreflightResult, type TokenSource } from '../../contract/preflight.ts';
+import {
+  CLOCK_BOUND_MS,
+  givenTokens,
+  preflight,
+  PreflightProblem,
+  recheck,
+  targetVersionInfo,
+  type PreflightResult,
+  type TokenSource,
+} from '../../contract/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
@@ -75,7 +84,9 @@ export interface LoadRunOutcome {
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
-async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ profile: ResolvedProfile; key: SigningKey | null; limits: RegistryLimits } | LoadRunOutcome> {
+async function prepareFresh(
+  o: Omit<LoadRunOptions, 'planPath'>,
+): Promise<{ profile: ResolvedProfile; key: SigningKey | null; limits: RegistryLimits } | LoadRunOutcome> {
   let profile: ResolvedProfile;
   try {
     profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
@@ -92,7 +103,8 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
     throw err;
   }
   const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
-  if (problems.length > 0) return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
+  if (problems.length > 0)
+    return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
   const fitted = fitProfileToLimits(profile, version.limits!);
   // A token command or static headers authenticate the run without a signing key.
   if (o.keyPath === '' && o.auth && hasOwnCredentials(o.auth)) return { profile: fitted, key: null, limits: version.limits! };
@@ -107,11 +119,20 @@ async function prepareFresh(o: Omit<LoadRunOptions, 'planPath'>): Promise<{ prof
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
   if ('exitCode' in prepared) return prepared;
-  const plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.auth ? { auth: o.auth } : {}) });
+  const plan = await buildRunPlan({
+    target: o.target,
+    profile: prepared.profile,
+    key: prepared.key,
+    limits: prepared.limits,
+    ...(o.auth ? { auth: o.auth } : {}),
+  });
   const checked = await preflightPlan(plan, trustOf(o.keyPath));
   if (typeof checked === 'string') return { exitCode: 2, message: checked };
   await writeRunPlan(path, plan);
-  return { exitCode: 0, message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}` };
+  return {
+    exitCode: 0,
+    message: `run ${plan.run_id} (${plan.profile.name}): plan written to ${path}; it holds bearer tokens until ${new Date(plan.lease_until_ms).toISOString()}`,
+  };
 }
 
 function trustOf(keyPath: string): string {
@@ -138,7 +159,8 @@ async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightRes
 
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const part = o.planPath !== undefined;
-  if (o.segment && !part) return { exitCode: 2, message: 'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares' };
+  if (o.segment && !part)
+    return { exitCode: 2, message: 'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares' };
   let plan: RunPlan;
   if (o.planPath !== undefined) {
     try {
@@ -151,7 +173,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const prepared = await prepareFresh(o);
     if ('exitCode' in prepared) return prepared;
     try {
-      plan = await buildRunPlan({ target: o.target, profile: prepared.profile, key: prepared.key, limits: prepared.limits, ...(o.runId ? { runId: o.runId } : {}), ...(o.auth ? { auth: o.auth } : {}) });
+      plan = await buildRunPlan({
+        target: o.target,
+        profile: prepared.profile,
+        key: prepared.key,
+        limits: prepared.limits,
+        ...(o.runId ? { runId: o.runId } : {}),
+        ...(o.auth ? { auth: o.auth } : {}),
+      });
     } catch (err) {
       if (err instanceof PlanError || err instanceof CredentialSourceError) return { exitCode: 2, message: err.message };
       throw err;
@@ -178,7 +207,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   let run;
   o.onLoadStart?.(journalFile);
   try {
-    run = await runEngine({ engine, env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile }, journalPath: journalFile, metricsPath: metricsFile, ...(o.segment ? { segment: o.segment } : {}), quiet: o.quiet ?? false });
+    run = await runEngine({
+      engine,
+      env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile },
+      journalPath: journalFile,
+      metricsPath: metricsFile,
+      ...(o.segment ? { segment: o.segment } : {}),
+      quiet: o.quiet ?? false,
+    });
   } catch (err) {
     // An engine that crashed ran nothing worth judging: the report says so, and the audit still reads what it left.
     run = { engine, exitCode: 1, error: `it crashed: ${(err as Error)?.message ?? String(err)}` };
@@ -218,27 +254,32 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   } catch (err) {
     histogramNote = `; no histograms.json: ${(err as Error).message}`;
   }
-  const reportWith = (targetProblem: string | null) => buildLoadReport({
-    targetProblem,
-    summary,
-    journal,
-    audit: after.audit,
-    environment: captureEnvironment(engine, target, version),
-    engineExitCode: run.exitCode,
-    engineError: run.error ?? after.error,
-    runId: plan.run_id,
-    profile: profile.name,
-    overrides: profile.overrides,
-    fitted: profile.fitted ?? [],
-    dataset: { ...profile.dataset },
-    startedAt,
-    finishedAt,
-    retirement: after.retirement,
-    breakpoint,
-    overTime: output?.over_time ?? null,
-    metrics: output?.metrics ?? [],
-    ...(part ? { auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)` } : {}),
-  });
+  const reportWith = (targetProblem: string | null) =>
+    buildLoadReport({
+      targetProblem,
+      summary,
+      journal,
+      audit: after.audit,
+      environment: captureEnvironment(engine, target, version),
+      engineExitCode: run.exitCode,
+      engineError: run.error ?? after.error,
+      runId: plan.run_id,
+      profile: profile.name,
+      overrides: profile.overrides,
+      fitted: profile.fitted ?? [],
+      dataset: { ...profile.dataset },
+      startedAt,
+      finishedAt,
+      retirement: after.retirement,
+      breakpoint,
+      overTime: output?.over_time ?? null,
+      metrics: output?.metrics ?? [],
+      ...(part
+        ? {
+            auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)`,
+          }
+        : {}),
+    });
   let report = reportWith(null);
   // A failure, or a read the audit could not make, seen while the target had gone away or had started refusing the
   // tokens it accepted at preflight, is no evidence: the run did not run as planned, and the reason says so first.
@@ -251,9 +292,21 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
     const ran = run.exitCode === 0 || run.exitCode === 99;
-    return { exitCode: ran ? 0 : 2, outDir, report, message: `${ran ? 'part written' : 'part COULD NOT RUN'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}` };
+    return {
+      exitCode: ran ? 0 : 2,
+      outDir,
+      report,
+      message: `${ran ? 'part written' : 'part COULD NOT RUN'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}`,
+    };
   }
   const exitCode = loadExitCode(report);
-  const answer = report.breakpoint ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}` : '';
-  return { exitCode, outDir, report, message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}` };
+  const answer = report.breakpoint
+    ? `; every SLO held up to ${report.breakpoint.highest_held_rate === null ? 'no rate' : `${report.breakpoint.highest_held_rate} routes/s`}. ${report.breakpoint.limit}`
+    : '';
+  return {
+    exitCode,
+    outDir,
+    report,
+    message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}`,
+  };
 }

@@ -8,7 +8,15 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { dimensionsFor, histogramsFromOutput, HISTOGRAMS_FILE, newInstanceId, writeRunHistograms, type RunHistograms, type RunIdentity } from '../histograms/run-histograms.ts';
+import {
+  dimensionsFor,
+  histogramsFromOutput,
+  HISTOGRAMS_FILE,
+  newInstanceId,
+  writeRunHistograms,
+  type RunHistograms,
+  type RunIdentity,
+} from '../histograms/run-histograms.ts';
 import type { EngineInfo } from './engines.ts';
 import type { SegmentChoice } from './execution-segments.ts';
 import type { ResolvedProfile } from './scale-contract.ts';

@@ -11,7 +11,13 @@ const profile = resolveProfile(loadScaleContract(), 'smoke', ['tenants=2', 'sust
 const echo = `${JSON.stringify(process.execPath)} -e "process.stdout.write('tok:' + process.argv[1] + ':' + process.argv[2])" {roles} {tenant}`;
 
 test('a token command gives every caller of the plan its token; static headers ride along', async () => {
-  const plan = await buildRunPlan({ target: 'http://127.0.0.1:9', profile, key: null, auth: { tokenCommand: echo, headers: ['X-Vendor: v1'] }, runId: 'r1' });
+  const plan = await buildRunPlan({
+    target: 'http://127.0.0.1:9',
+    profile,
+    key: null,
+    auth: { tokenCommand: echo, headers: ['X-Vendor: v1'] },
+    runId: 'r1',
+  });
   assert.equal(plan.tokens.control, 'tok:registry:admin,registry:lifecycle,registry:operator,registry:reader:');
   assert.deepEqual(plan.tokens.tenants, [`tok:registry:dispatch:${tenantId('r1', 1)}`, `tok:registry:dispatch:${tenantId('r1', 2)}`]);
   assert.deepEqual(plan.headers, { 'x-vendor': 'v1' });

@@ -38,7 +38,12 @@ export function tenantId(runId: string, k: number): string {
  * of the run: asked for once, before the run, like minted ones. A token
  * command's tokens must outlive the run; the plan cannot renew them.
  */
-async function broughtCredentials(auth: CredentialChoice, minter: TokenMinter | null, control: Caller, tenants: Caller[]): Promise<{ tokens: RunPlan['tokens']; headers: Record<string, string> }> {
+async function broughtCredentials(
+  auth: CredentialChoice,
+  minter: TokenMinter | null,
+  control: Caller,
+  tenants: Caller[],
+): Promise<{ tokens: RunPlan['tokens']; headers: Record<string, string> }> {
   const credentials = credentialsOf(auth, minter);
   let headers: Record<string, string> = {};
   const tokenOf = async (caller: Caller) => {
@@ -54,25 +59,50 @@ async function broughtCredentials(auth: CredentialChoice, minter: TokenMinter | 
   return { tokens: { control: controlToken, tenants: tenantTokens }, headers };
 }
 
-export async function buildRunPlan(args: { target: string; profile: ResolvedProfile; key: SigningKey | null; auth?: CredentialChoice; limits?: RegistryLimits; runId?: string; nowMs?: number }): Promise<RunPlan> {
+export async function buildRunPlan(args: {
+  target: string;
+  profile: ResolvedProfile;
+  key: SigningKey | null;
+  auth?: CredentialChoice;
+  limits?: RegistryLimits;
+  runId?: string;
+  nowMs?: number;
+}): Promise<RunPlan> {
   const runId = args.runId ?? newRunId();
   const nowMs = args.nowMs ?? Date.now();
   // Leases and tokens outlive the longest the run can take: every phase budget, the sustained duration, and an hour.
   const budgetS = args.profile.phases.reduce((n, p) => n + (p.budget_s ?? 0), 0) + (args.profile.duration_s ?? 0) + 1800;
   const ttlSeconds = Math.ceil(budgetS + 3600);
   const leaseUntil = nowMs + ttlSeconds * 1000;
-  const tenantCallers = Array.from({ length: args.profile.dataset.tenants }, (_, i) => ({ roles: ['registry:dispatch'], tenant: tenantId(runId, i + 1) }));
+  const tenantCallers = Array.from({ length: args.profile.dataset.tenants }, (_, i) => ({
+    roles: ['registry:dispatch'],
+    tenant: tenantId(runId, i + 1),
+  }));
   if (args.auth && hasOwnCredentials(args.auth)) {
     const minter = args.key ? new TokenMinter(args.key, { ttlSeconds, subject: `fleetproof-load:${runId}` }) : null;
     const brought = await broughtCredentials(args.auth, minter, { roles: CONTROL_ROLES }, tenantCallers);
-    return { run_id: runId, target: args.target, profile: args.profile, ...brought, lease_until_ms: leaseUntil, ...(args.limits ? { limits: args.limits } : {}) };
+    return {
+      run_id: runId,
+      target: args.target,
+      profile: args.profile,
+      ...brought,
+      lease_until_ms: leaseUntil,
+      ...(args.limits ? { limits: args.limits } : {}),
+    };
   }
   if (!args.key) throw new PlanError('no signing key and no --token-cmd or --header: nothing can authenticate the run');
   const key = args.key;
   const control = await mintToken({ key, roles: [...CONTROL_ROLES], ttlSeconds, subject: `fleetproof-load:${runId}` });
   const tenants: string[] = [];
   for (const caller of tenantCallers) tenants.push(await mintToken({ key, roles: caller.roles, tenant: caller.tenant, ttlSeconds }));
-  return { run_id: runId, target: args.target, profile: args.profile, tokens: { control, tenants }, lease_until_ms: leaseUntil, ...(args.limits ? { limits: args.limits } : {}) };
+  return {
+    run_id: runId,
+    target: args.target,
+    profile: args.profile,
+    tokens: { control, tenants },
+    lease_until_ms: leaseUntil,
+    ...(args.limits ? { limits: args.limits } : {}),
+  };
 }
 
 export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {
@@ -98,7 +128,9 @@ export async function readRunPlan(path: string): Promise<RunPlan> {
           ? 'target is not an http(s) URL'
           : plan.profile?.format !== CONTRACT_FORMAT || typeof plan.profile.name !== 'string'
             ? `profile is not a resolved ${CONTRACT_FORMAT} profile`
-            : typeof plan.tokens?.control !== 'string' || !Array.isArray(plan.tokens.tenants) || plan.tokens.tenants.length !== plan.profile.dataset?.tenants
+            : typeof plan.tokens?.control !== 'string' ||
+                !Array.isArray(plan.tokens.tenants) ||
+                plan.tokens.tenants.length !== plan.profile.dataset?.tenants
               ? 'tokens do not match the profile'
               : typeof plan.lease_until_ms !== 'number'
                 ? 'lease_until_ms is missing'

@@ -8,7 +8,17 @@ test('the contract matches its schema and carries the anchor thresholds in aip-f
   const aip = contract.profiles['aip-fleet-slo-v1']!;
   assert.deepEqual(
     aip.phases.map((p) => p.name),
-    ['seed', 'version_rollout', 'noisy_tenant', 'retry_storm', 'catalog_walk', 'parallel_catalog', 'concurrent_routes', 'retry_rotation', 'lease_churn'],
+    [
+      'seed',
+      'version_rollout',
+      'noisy_tenant',
+      'retry_storm',
+      'catalog_walk',
+      'parallel_catalog',
+      'concurrent_routes',
+      'retry_rotation',
+      'lease_churn',
+    ],
   );
   const bySource = Object.fromEntries(aip.thresholds.filter((t) => t.source).map((t) => [t.source, t.expression]));
   assert.deepEqual(bySource, {
@@ -23,7 +33,12 @@ test('the contract matches its schema and carries the anchor thresholds in aip-f
 
 test('--set overrides dimensions and phase parameters; bad overrides are refused', () => {
   const contract = loadScaleContract();
-  const p = resolveProfile(contract, 'aip-fleet-slo-v1', ['instances=2000', 'connector_types=200', 'concurrent_routes.routes=50', 'lease_churn.budget_s=5'], 30);
+  const p = resolveProfile(
+    contract,
+    'aip-fleet-slo-v1',
+    ['instances=2000', 'connector_types=200', 'concurrent_routes.routes=50', 'lease_churn.budget_s=5'],
+    30,
+  );
   assert.equal(p.dataset.instances, 2000);
   assert.equal(p.phases.find((x) => x.name === 'concurrent_routes')!.params!['routes'], 50);
   assert.equal(p.phases.find((x) => x.name === 'lease_churn')!.budget_s, 5);
@@ -35,8 +50,15 @@ test('--set overrides dimensions and phase parameters; bad overrides are refused
   assert.throws(() => resolveProfile(contract, 'aip-fleet-slo-v1', ['instances=10']), /instances must be at least connector_types/);
   assert.throws(() => resolveProfile(contract, 'nope'), /unknown profile/);
   const partial = resolveProfile(contract, 'sustained', [], undefined, ['sustained_routes', 'heartbeats']);
-  assert.deepEqual(partial.phases.map((x) => x.name), ['seed', 'sustained_routes', 'heartbeats']);
-  assert.deepEqual(partial.thresholds.map((x) => x.id), ['seed_time', 'route_p99', 'settle_p99', 'unexpected_responses', 'dropped_iterations'], 'thresholds of dropped phases go');
+  assert.deepEqual(
+    partial.phases.map((x) => x.name),
+    ['seed', 'sustained_routes', 'heartbeats'],
+  );
+  assert.deepEqual(
+    partial.thresholds.map((x) => x.id),
+    ['seed_time', 'route_p99', 'settle_p99', 'unexpected_responses', 'dropped_iterations'],
+    'thresholds of dropped phases go',
+  );
   assert.throws(() => resolveProfile(contract, 'smoke', [], undefined, ['nope']), /no phase nope/);
   assert.equal(parseDuration('5m'), 300);
   assert.throws(() => parseDuration('soon'), ContractError);
@@ -48,7 +70,14 @@ test('--set threshold.id sets an operator’s own bound, recorded as an override
   assert.equal(p.thresholds.find((t) => t.id === 'route_p99')!.expression, 'p(99)<=200');
   assert.equal(p.thresholds.find((t) => t.id === 'settle_p99')!.expression, 'p(99)<=50', 'the other thresholds keep the contract’s bounds');
   assert.deepEqual(p.overrides, ['threshold.route_p99=p(99)<=200'], 'a run with its own bound is not a qualification');
-  assert.equal(contract.profiles['breakpoint']!.thresholds.find((t) => t.id === 'route_p99')!.expression, 'p(99)<=50', 'the contract itself is untouched');
+  assert.equal(
+    contract.profiles['breakpoint']!.thresholds.find((t) => t.id === 'route_p99')!.expression,
+    'p(99)<=50',
+    'the contract itself is untouched',
+  );
   assert.throws(() => resolveProfile(contract, 'breakpoint', ['threshold.nope=count==0']), /has no threshold nope \(seed_time, route_p99/);
-  assert.throws(() => resolveProfile(contract, 'breakpoint', ['threshold.route_p99=fast']), /invalid threshold expression "fast"; write it as k6 does/);
+  assert.throws(
+    () => resolveProfile(contract, 'breakpoint', ['threshold.route_p99=fast']),
+    /invalid threshold expression "fast"; write it as k6 does/,
+  );
 });

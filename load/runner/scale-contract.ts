@@ -97,7 +97,10 @@ function parseNumber(text: string, what: string): number {
 /** An operator's own bound for one of the profile's thresholds (its SLO, or a looser one for a test bench). */
 function setThreshold(profile: ResolvedProfile, id: string, expression: string): void {
   const threshold = profile.thresholds.find((t) => t.id === id);
-  if (!threshold) throw new ContractError(`--set threshold.${id}: profile ${profile.name} has no threshold ${id} (${profile.thresholds.map((t) => t.id).join(', ')})`);
+  if (!threshold)
+    throw new ContractError(
+      `--set threshold.${id}: profile ${profile.name} has no threshold ${id} (${profile.thresholds.map((t) => t.id).join(', ')})`,
+    );
   try {
     parseExpression(expression);
   } catch (err) {
@@ -130,7 +133,9 @@ function applySet(profile: ResolvedProfile, assignment: string): void {
     return;
   }
   if (!phase.params || !Object.hasOwn(phase.params, param)) {
-    throw new ContractError(`--set ${name}: phase ${phaseName} has no parameter ${param} (${Object.keys(phase.params ?? {}).join(', ') || 'none'})`);
+    throw new ContractError(
+      `--set ${name}: phase ${phaseName} has no parameter ${param} (${Object.keys(phase.params ?? {}).join(', ') || 'none'})`,
+    );
   }
   phase.params[param] = value;
 }
@@ -159,10 +164,22 @@ function keepPhases(profile: ResolvedProfile, only: readonly string[]): void {
  * phases in `only` (and the seed), and the duration of its sustained
  * phases replaced.
  */
-export function resolveProfile(contract: ScaleContract, name: string, sets: readonly string[] = [], durationS?: number, only?: readonly string[]): ResolvedProfile {
+export function resolveProfile(
+  contract: ScaleContract,
+  name: string,
+  sets: readonly string[] = [],
+  durationS?: number,
+  only?: readonly string[],
+): ResolvedProfile {
   const spec = contract.profiles[name];
   if (!spec) throw new ContractError(`unknown profile ${name} (${Object.keys(contract.profiles).join(', ')})`);
-  const profile: ResolvedProfile = { ...structuredClone(spec), name, format: contract.format, phase_checks: contract.phase_checks, overrides: [...sets] };
+  const profile: ResolvedProfile = {
+    ...structuredClone(spec),
+    name,
+    format: contract.format,
+    phase_checks: contract.phase_checks,
+    overrides: [...sets],
+  };
   for (const s of sets) applySet(profile, s);
   if (only && only.length > 0) keepPhases(profile, only);
   if (durationS !== undefined) {

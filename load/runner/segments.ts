@@ -50,7 +50,8 @@ export function parseSegment(text: string): Segment {
   if (parts.length > 2) throw new SegmentError(`execution segment ${JSON.stringify(text)} has more than one colon`);
   const from = parts.length === 2 ? parseFraction(parts[0]!) : { n: 0n, d: 1n };
   const to = parseFraction(parts[parts.length - 1]!);
-  if (cmp(from, to) >= 0 || cmp(to, { n: 1n, d: 1n }) > 0) throw new SegmentError(`execution segment ${JSON.stringify(text)} is not a range within 0:1`);
+  if (cmp(from, to) >= 0 || cmp(to, { n: 1n, d: 1n }) > 0)
+    throw new SegmentError(`execution segment ${JSON.stringify(text)} is not a range within 0:1`);
   return { text, from, to };
 }
 
@@ -84,9 +85,11 @@ export function parseSequence(text: string): Fraction[] {
   const points = text.split(',').map((p) => parseFraction(p));
   if (points.length < 2) throw new SegmentError(`execution segment sequence ${JSON.stringify(text)} needs at least two points`);
   for (let i = 1; i < points.length; i++) {
-    if (cmp(points[i - 1]!, points[i]!) >= 0) throw new SegmentError(`execution segment sequence ${JSON.stringify(text)} is not increasing`);
+    if (cmp(points[i - 1]!, points[i]!) >= 0)
+      throw new SegmentError(`execution segment sequence ${JSON.stringify(text)} is not increasing`);
   }
-  if (cmp(points[points.length - 1]!, { n: 1n, d: 1n }) > 0) throw new SegmentError(`execution segment sequence ${JSON.stringify(text)} goes past 1`);
+  if (cmp(points[points.length - 1]!, { n: 1n, d: 1n }) > 0)
+    throw new SegmentError(`execution segment sequence ${JSON.stringify(text)} goes past 1`);
   return points;
 }
 
@@ -117,12 +120,15 @@ export function segmentProblem(parts: PartSegment[], complete: boolean): string 
   const withSequence = parts.filter((p) => p.sequence !== null).map((p) => ({ ...p, points: filledSequence(parseSequence(p.sequence!)) }));
   const sequence = withSequence[0];
   const other = withSequence.find((p) => sequenceText(p.points) !== sequenceText(sequence!.points));
-  if (sequence && other) return `${other.dir} was split by the sequence ${sequenceText(other.points)}, ${sequence.dir} by ${sequenceText(sequence.points)}: foreign segments of another split`;
+  if (sequence && other)
+    return `${other.dir} was split by the sequence ${sequenceText(other.points)}, ${sequence.dir} by ${sequenceText(sequence.points)}: foreign segments of another split`;
   if (sequence) {
     const points = sequence.points;
-    const inSequence = (s: Segment) => points.some((p, k) => k + 1 < points.length && cmp(p, s.from) === 0 && cmp(points[k + 1]!, s.to) === 0);
+    const inSequence = (s: Segment) =>
+      points.some((p, k) => k + 1 < points.length && cmp(p, s.from) === 0 && cmp(points[k + 1]!, s.to) === 0);
     const foreign = parts.find((p) => !inSequence(p.segment));
-    if (foreign) return `${foreign.dir} ran segment ${foreign.segment.text}, which is not a segment of the run's sequence ${sequenceText(points)}: a foreign segment`;
+    if (foreign)
+      return `${foreign.dir} ran segment ${foreign.segment.text}, which is not a segment of the run's sequence ${sequenceText(points)}: a foreign segment`;
   }
   const clash = overlaps(parts.map((p) => p.segment))[0];
   if (clash) {

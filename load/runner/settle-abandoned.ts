@@ -42,9 +42,11 @@ type Read = { outcome: 'left' | 'open' } | { outcome: 'reserved'; view: RouteVie
 export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<Abandoned> {
   const tenantNumber = new Map(plan.tokens.tenants.map((_, k) => [tenantId(plan.run_id, k + 1), k + 1]));
   const actions = new Map(journal.indeterminate.map((f) => [f.action_id, f.tenant]));
-  for (const r of journal.routes.values()) if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
+  for (const r of journal.routes.values())
+    if (!journal.settled.has(r.action_id) && tenantNumber.has(r.tenant_id)) actions.set(r.action_id, tenantNumber.get(r.tenant_id)!);
   // A resolve refused outright changed nothing, by the contract: reading it back would only hide, from the audit, a registry that reserved anyway.
-  for (const a of journal.attempts) if (!journal.routes.has(a.action_id) && !journal.refused.has(a.action_id)) actions.set(a.action_id, a.tenant);
+  for (const a of journal.attempts)
+    if (!journal.routes.has(a.action_id) && !journal.refused.has(a.action_id)) actions.set(a.action_id, a.tenant);
   const transport = planTransport(plan, CONCURRENCY);
   const dispatcher = (tenant: number) => ({ roles: ['registry:dispatch'], tenant: tenantId(plan.run_id, tenant) });
   /** A read or settlement without an answer (none, or a 5xx) is 'open': sent again, a growing pause apart. */
@@ -69,7 +71,11 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
   const settle = (actionId: string, tenant: number, view: RouteView) =>
     resent(async () => {
       try {
-        const res = await transport.operation('settleRoute', { as: dispatcher(tenant), params: { action_id: actionId }, body: { assignment: view.assignment, outcome: 'outcome_unknown' } });
+        const res = await transport.operation('settleRoute', {
+          as: dispatcher(tenant),
+          params: { action_id: actionId },
+          body: { assignment: view.assignment, outcome: 'outcome_unknown' },
+        });
         return { outcome: res.status === 200 ? 'settled' : res.status >= 500 ? 'open' : 'left' };
       } catch {
         return { outcome: 'open' };
@@ -94,7 +100,10 @@ export async function settleAbandoned(plan: RunPlan, journal: Journal): Promise<
     // capacity ([pinned-reacquire]).
     const first = await readAll(known);
     const reserved = await readAll(first.map((r) => [r.actionId, r.tenant] as const));
-    const observations = await heldAtOnce(transport, reserved.map((r) => r.view.assignment.replica_id));
+    const observations = await heldAtOnce(
+      transport,
+      reserved.map((r) => r.view.assignment.replica_id),
+    );
     const settles = await mapLimited(reserved, CONCURRENCY, (r) => settle(r.actionId, r.tenant, r.view));
     reserved.forEach((r, i) => settles[i]!.outcome === 'open' && unsettled.push(r.actionId));
     return { settled: settles.filter((s) => s.outcome === 'settled').length, unsettled, observations };
@@ -111,7 +120,9 @@ async function heldAtOnce(transport: ReturnType<typeof planTransport>, replicaId
     try {
       const res = await transport.operation('getReplica', { as: { roles: ['registry:reader'] }, params: { replica_id: id } });
       const replica = res.status === 200 ? (jsonBody(res) as { capacity?: unknown } | undefined) : undefined;
-      return typeof replica?.capacity === 'number' ? [{ t: Date.now(), phase: 'abandoned routes, before the runner settled them', id, active: count, capacity: replica.capacity }] : [];
+      return typeof replica?.capacity === 'number'
+        ? [{ t: Date.now(), phase: 'abandoned routes, before the runner settled them', id, active: count, capacity: replica.capacity }]
+        : [];
     } catch {
       // Unread, it judges nothing; the audit reads every replica again.
       return [];

@@ -22,7 +22,8 @@ export interface TimeSeries {
 }
 
 const TARGET_BUCKETS = 60;
-const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const nearestRank = (sorted: number[], p: number) =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** About sixty buckets over the run, each a whole number of seconds (at least one). */
 function bucketWidth(spanMs: number): number {
@@ -49,7 +50,14 @@ export function bucketPoints(durations: Array<[number, number]>, failures: Array
   }
   const buckets = latencies.map((values, i) => {
     const sorted = values.sort((a, b) => a - b);
-    return { t_s: (i * width) / 1000, requests: sorted.length, failed: failed[i]!, p50_ms: nearestRank(sorted, 50), p95_ms: nearestRank(sorted, 95), p99_ms: nearestRank(sorted, 99) };
+    return {
+      t_s: (i * width) / 1000,
+      requests: sorted.length,
+      failed: failed[i]!,
+      p50_ms: nearestRank(sorted, 50),
+      p95_ms: nearestRank(sorted, 95),
+      p99_ms: nearestRank(sorted, 99),
+    };
   });
   return { bucket_ms: width, started_at: new Date(start).toISOString(), buckets };
 }

@@ -45,7 +45,14 @@ test('one async function, each engine: every arrival is one iteration with its r
   });
   const dir = await mkdtemp(join(tmpdir(), 'async-function-engines-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const env = (engine: string) => ({ TARGET: base, RATE: String(ARRIVALS), DURATION_S: '1', VUS: '2', FUNCTION: 'async', SUMMARY: join(dir, `${engine}.json`) });
+  const env = (engine: string) => ({
+    TARGET: base,
+    RATE: String(ARRIVALS),
+    DURATION_S: '1',
+    VUS: '2',
+    FUNCTION: 'async',
+    SUMMARY: join(dir, `${engine}.json`),
+  });
 
   const node = await runWithNodeEngine({ scriptPath: SCRIPT, env: env('node'), progress: () => {} });
   assert.equal(node.error, null);
@@ -58,7 +65,10 @@ test('one async function, each engine: every arrival is one iteration with its r
     const s = JSON.parse(await readFile(join(dir, `${engine}.json`), 'utf8')) as Summary;
     // k6 races the arrival due at the very end of the duration against the end itself, and sometimes starts it.
     const arrivals = engine === 'k6' ? [ARRIVALS, ARRIVALS + 1] : [ARRIVALS];
-    assert.ok(arrivals.includes(s.iterations + s.dropped), `${engine}: ${s.iterations} iterations and ${s.dropped} dropped of ${arrivals.join(' or ')} arrivals`);
+    assert.ok(
+      arrivals.includes(s.iterations + s.dropped),
+      `${engine}: ${s.iterations} iterations and ${s.dropped} dropped of ${arrivals.join(' or ')} arrivals`,
+    );
     assert.equal(s.requests, s.iterations, `${engine}: one request per iteration`);
     assert.equal(byAgent.get(engine) ?? 0, s.requests, `${engine}: the server saw every request the summary counts`);
     assert.ok(s.iterations > 0, `${engine} ran no iteration`);

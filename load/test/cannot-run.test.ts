@@ -30,7 +30,10 @@ test('a run that cannot start exits 2 and says why', async (t) => {
   const base = { target, keyPath: signingKeyPath, engine: 'node' as const, quiet: true };
 
   const unreachable = await runLoad({ ...base, profile: 'smoke' });
-  assert.deepEqual([unreachable.exitCode, unreachable.message], [2, `the target ${target} does not answer (ECONNREFUSED): start it, or point --target at its base URL`]);
+  assert.deepEqual(
+    [unreachable.exitCode, unreachable.message],
+    [2, `the target ${target} does not answer (ECONNREFUSED): start it, or point --target at its base URL`],
+  );
   assert.equal((await runLoad({ ...base, profile: 'nope' })).exitCode, 2);
   assert.equal((await runLoad({ ...base, profile: 'smoke', sets: ['tenants=0'] })).exitCode, 2);
   assert.equal((await runLoad({ ...base, profile: 'smoke', keyPath: join(dir, 'missing.json') })).exitCode, 2);
@@ -54,8 +57,20 @@ test('a key the target does not trust is exit 2 with one line naming the fix, be
   });
   const { signingKeyPath, jwksPath } = await writeSigningKeys(stranger);
   const out = join(stranger, 'run');
-  const outcome = await runLoad({ target: target.url, keyPath: signingKeyPath, profile: 'smoke', engine: 'node', quiet: true, outDir: out });
+  const outcome = await runLoad({
+    target: target.url,
+    keyPath: signingKeyPath,
+    profile: 'smoke',
+    engine: 'node',
+    quiet: true,
+    outDir: out,
+  });
   assert.equal(outcome.exitCode, 2);
-  assert.match(outcome.message, new RegExp(`^the target refused a token signed with kid=\\S+ \\(role [a-z: ]+\\): configure it to trust ${jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`));
+  assert.match(
+    outcome.message,
+    new RegExp(
+      `^the target refused a token signed with kid=\\S+ \\(role [a-z: ]+\\): configure it to trust ${jwksPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(audience fleetproof-registry\\)$`,
+    ),
+  );
   assert.equal(outcome.report ?? null, null, 'no report, so nothing reads as a verdict');
 });

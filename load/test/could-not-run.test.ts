@@ -26,7 +26,16 @@ async function assertCouldNotRun(outcome: LoadRunOutcome, cause: RegExp): Promis
 }
 
 const smoke = (target: InProcessTarget, url: string, engine: 'node' | 'k6') =>
-  runLoad({ target: url, keyPath: target.keyPath, profile: 'smoke', phases: ['concurrent_routes'], engine, quiet: true, outDir: join(target.dir, `report-${engine}`), writeReport: writeLoadReport });
+  runLoad({
+    target: url,
+    keyPath: target.keyPath,
+    profile: 'smoke',
+    phases: ['concurrent_routes'],
+    engine,
+    quiet: true,
+    outDir: join(target.dir, `report-${engine}`),
+    writeReport: writeLoadReport,
+  });
 
 describe('a load run that could not run', () => {
   it('when the engine crashes', async () => {
@@ -47,7 +56,9 @@ describe('a load run that could not run', () => {
 
   it('when the registry does not take the seed', async () => {
     const target = await startTarget(new MemoryStore());
-    const front = await startFront(target.url, (req) => (req.method === 'POST' && req.url === '/v1/batch' ? { answer: 503, code: 'STORAGE_UNAVAILABLE' } : null));
+    const front = await startFront(target.url, (req) =>
+      req.method === 'POST' && req.url === '/v1/batch' ? { answer: 503, code: 'STORAGE_UNAVAILABLE' } : null,
+    );
     try {
       await assertCouldNotRun(await smoke(target, front.url, 'node'), /^the load engine failed: .*seeding failed/);
     } finally {
@@ -65,7 +76,10 @@ describe('a load run that could not run', () => {
       return rotated && req.headers.authorization ? { answer: 401, code: 'UNAUTHENTICATED' } : null;
     });
     try {
-      await assertCouldNotRun(await smoke(target, front.url, 'node'), /^after the load, the target refused a token signed with kid=\S+ \(role [a-z: ]+\)/);
+      await assertCouldNotRun(
+        await smoke(target, front.url, 'node'),
+        /^after the load, the target refused a token signed with kid=\S+ \(role [a-z: ]+\)/,
+      );
     } finally {
       await front.close();
       await target.close();

@@ -17,7 +17,10 @@ import { OVERBOOKING_SETS, startTarget } from './in-process-target.ts';
 const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
 
 function fleetproofLoad(args: string[], path = process.env['PATH']): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST'))), PATH: path };
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FLEETPROOF_') || k.startsWith('FLEETPROOF_TEST'))),
+    PATH: path,
+  };
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, 'load', '--profile', 'smoke', '--quiet', ...args], { env, timeout: 240_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
@@ -37,12 +40,30 @@ describe('fleetproof load exits', { concurrency: true }, () => {
       return first ? { status: 202 } : null;
     });
     try {
-      const run = await fleetproofLoad(['--target', front.url, '--key', target.keyPath, '--phases', 'retry_storm', '--engine', 'node', '--out', join(target.dir, 'out')]);
+      const run = await fleetproofLoad([
+        '--target',
+        front.url,
+        '--key',
+        target.keyPath,
+        '--phases',
+        'retry_storm',
+        '--engine',
+        'node',
+        '--out',
+        join(target.dir, 'out'),
+      ]);
       assert.equal(run.code, 99, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, /threshold unexpected responses \(fleetproof_unexpected_responses count==0\) failed/);
-      const summary = JSON.parse(await readFile(join(target.dir, 'out', 'summary.json'), 'utf8')) as { verdict: string; reasons: string[]; audit: { ok: boolean } };
+      const summary = JSON.parse(await readFile(join(target.dir, 'out', 'summary.json'), 'utf8')) as {
+        verdict: string;
+        reasons: string[];
+        audit: { ok: boolean };
+      };
       assert.deepEqual([summary.verdict, summary.audit.ok], ['fail', true], 'a threshold, not a defect');
-      assert.ok(summary.reasons.every((r) => r.startsWith('threshold ')), summary.reasons.join('\n'));
+      assert.ok(
+        summary.reasons.every((r) => r.startsWith('threshold ')),
+        summary.reasons.join('\n'),
+      );
     } finally {
       await front.close();
       await target.close();
@@ -53,7 +74,19 @@ describe('fleetproof load exits', { concurrency: true }, () => {
     const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
     try {
       const sets = OVERBOOKING_SETS.flatMap((s) => ['--set', s]);
-      const run = await fleetproofLoad(['--target', target.url, '--key', target.keyPath, ...sets, '--phases', 'concurrent_routes', '--engine', 'node', '--out', join(target.dir, 'out')]);
+      const run = await fleetproofLoad([
+        '--target',
+        target.url,
+        '--key',
+        target.keyPath,
+        ...sets,
+        '--phases',
+        'concurrent_routes',
+        '--engine',
+        'node',
+        '--out',
+        join(target.dir, 'out'),
+      ]);
       assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, /NON-CONFORMANT/);
       assert.match(run.stderr, /audit: no replica was ever seen/);
@@ -68,7 +101,21 @@ describe('fleetproof load exits', { concurrency: true }, () => {
     try {
       await writeFile(join(bin, 'k6'), CRASHING_K6);
       await chmod(join(bin, 'k6'), 0o755);
-      const run = await fleetproofLoad(['--target', target.url, '--key', target.keyPath, '--phases', 'concurrent_routes', '--engine', 'k6', '--out', join(target.dir, 'out')], `${bin}:${process.env['PATH']}`);
+      const run = await fleetproofLoad(
+        [
+          '--target',
+          target.url,
+          '--key',
+          target.keyPath,
+          '--phases',
+          'concurrent_routes',
+          '--engine',
+          'k6',
+          '--out',
+          join(target.dir, 'out'),
+        ],
+        `${bin}:${process.env['PATH']}`,
+      );
       assert.equal(run.code, 2, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, /^fleetproof load: COULD NOT RUN: /m);
       assert.match(run.stderr, /the load engine failed: k6 exited with/);

@@ -8,7 +8,10 @@
 // target that went away).
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 
-export type Turn = (req: IncomingMessage, body: string) => { answer: number; code: string } | { status: number } | { holdMs: number } | { drop: true } | null;
+export type Turn = (
+  req: IncomingMessage,
+  body: string,
+) => { answer: number; code: string } | { status: number } | { holdMs: number } | { drop: true } | null;
 
 export async function startFront(upstream: string, turn: Turn): Promise<{ url: string; close(): Promise<void> }> {
   const holds = new Set<NodeJS.Timeout>();
@@ -22,7 +25,9 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
       return;
     }
     if (change && 'answer' in change) {
-      res.writeHead(change.answer, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: change.code, message: 'from the test front' } }));
+      res
+        .writeHead(change.answer, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: change.code, message: 'from the test front' } }));
       return;
     }
     const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {
@@ -33,8 +38,7 @@ export async function startFront(upstream: string, turn: Turn): Promise<{ url: s
       if (change && 'holdMs' in change) {
         const hold = setTimeout(() => (holds.delete(hold), pass()), change.holdMs);
         holds.add(hold);
-      }
-      else pass();
+      } else pass();
     });
     out.on('error', () => res.destroy());
     out.end(body);

@@ -34,8 +34,20 @@ export async function startTarget(store: RegistryStore): Promise<InProcessTarget
 }
 
 /** The smoke profile on the Node runner against the target, quietly, its report in the target's directory; `narrow` picks phases or overrides. */
-export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, 'sets' | 'phases' | 'engine'> = {}): Promise<LoadRunOutcome> {
-  return runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, ...narrow });
+export function runSmoke(
+  target: InProcessTarget,
+  narrow: Pick<LoadRunOptions, 'sets' | 'phases' | 'engine'> = {},
+): Promise<LoadRunOutcome> {
+  return runLoad({
+    target: target.url,
+    keyPath: target.keyPath,
+    profile: 'smoke',
+    engine: 'node',
+    outDir: join(target.dir, 'report'),
+    quiet: true,
+    writeReport: writeLoadReport,
+    ...narrow,
+  });
 }
 
 /**
@@ -48,4 +60,10 @@ export function runSmoke(target: InProcessTarget, narrow: Pick<LoadRunOptions, '
  * cut now and then under faults on a busy machine, where the phase took 2 to
  * 4 s, so these runs give it 20 s.
  */
-export const OVERBOOKING_SETS = ['tenants=8', 'instances=8', 'replica_capacity=1', 'concurrent_routes.routes=64', 'concurrent_routes.budget_s=20'];
+export const OVERBOOKING_SETS = [
+  'tenants=8',
+  'instances=8',
+  'replica_capacity=1',
+  'concurrent_routes.routes=64',
+  'concurrent_routes.budget_s=20',
+];

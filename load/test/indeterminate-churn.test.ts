@@ -24,7 +24,11 @@ class LapseStore extends MemoryStore {
     const lapse = items.length > 0 && items.every((i) => i.op === 'report_health' && Date.parse(i.report.lease_expires_at) <= Date.now());
     if (!lapse) return super.applyBatch(items);
     if (this.answer === 'lost-before-applying') throw storageUnavailable('the storage write failed');
-    if (this.answer === 'acknowledged-not-applied') return { catalog_revision: (await this.fleetStatus()).catalog_revision, results: items.map((_, index) => ({ index, outcome: 'applied' })) };
+    if (this.answer === 'acknowledged-not-applied')
+      return {
+        catalog_revision: (await this.fleetStatus()).catalog_revision,
+        results: items.map((_, index) => ({ index, outcome: 'applied' })),
+      };
     await super.applyBatch(items);
     throw storageUnavailable('the acknowledgement of the commit was lost');
   }
@@ -47,8 +51,15 @@ for (const answer of ['lost-before-applying', 'lost-after-applying'] as const) {
     assert.equal(offline.ok, true, `the audit accepts either state: ${offline.examples.join('; ')}`);
     assert.equal(report.verdict, 'could-not-judge', report.reasons.join('\n'));
     assert.equal(outcome.exitCode, 2);
-    assert.ok(report.could_not_judge.some((r) => /^phase lease_churn: \d+ check\(s\) not judged/.test(r)), report.reasons.join('\n'));
-    assert.deepEqual(report.thresholds.filter((t) => !t.ok).map((t) => t.id), [], 'an indeterminate answer is no unexpected response');
+    assert.ok(
+      report.could_not_judge.some((r) => /^phase lease_churn: \d+ check\(s\) not judged/.test(r)),
+      report.reasons.join('\n'),
+    );
+    assert.deepEqual(
+      report.thresholds.filter((t) => !t.ok).map((t) => t.id),
+      [],
+      'an indeterminate answer is no unexpected response',
+    );
   });
 }
 

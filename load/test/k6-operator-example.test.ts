@@ -28,7 +28,10 @@ interface TestRun {
     parallelism: number;
     script: { volumeClaim: { name: string; file: string } };
     arguments: string;
-    runner: { volumes: { name: string; secret?: { secretName: string }; persistentVolumeClaim?: { claimName: string } }[]; volumeMounts: { name: string; mountPath: string }[] };
+    runner: {
+      volumes: { name: string; secret?: { secretName: string }; persistentVolumeClaim?: { claimName: string } }[];
+      volumeMounts: { name: string; mountPath: string }[];
+    };
   };
 }
 
@@ -53,41 +56,75 @@ test('the k6-operator TestRun runs the scripts on the plan from a Secret and wri
   await readFile(join(ROOT, run.spec.script.volumeClaim.file));
   const mountOf = (name: string) => run.spec.runner.volumeMounts.find((m) => m.name === name)!.mountPath;
   const planVolume = run.spec.runner.volumes.find((v) => v.secret)!;
-  assert.match(run.spec.arguments, new RegExp(`-e FLEETPROOF_RUN_FILE=${mountOf(planVolume.name)}/run-plan.json`), 'the plan, with its tokens, comes from the Secret');
+  assert.match(
+    run.spec.arguments,
+    new RegExp(`-e FLEETPROOF_RUN_FILE=${mountOf(planVolume.name)}/run-plan.json`),
+    'the plan, with its tokens, comes from the Secret',
+  );
   const out = mountOf(run.spec.runner.volumes.find((v) => v.persistentVolumeClaim)!.name);
-  for (const file of ['engine-summary.json', 'metrics.ndjson', 'journal.ndjson']) assert.ok(run.spec.arguments.includes(`${out}/$(POD_NAME)/${file}`), `${file} in the runner's own directory`);
+  for (const file of ['engine-summary.json', 'metrics.ndjson', 'journal.ndjson'])
+    assert.ok(run.spec.arguments.includes(`${out}/$(POD_NAME)/${file}`), `${file} in the runner's own directory`);
 });
 
-test('the runner command the operator builds from the TestRun makes parts that merge into one verdict', { skip: k6 ? false : 'k6 is not on PATH' }, async (t) => {
-  const run = await readTestRun();
-  const target = await startTarget(new MemoryStore());
-  t.after(() => target.close());
-  const planFile = join(target.dir, 'run-plan.json');
-  assert.equal(await main(['load', '--write-plan', planFile, '--target', target.url, '--key', target.keyPath, '--profile', 'smoke', '--phases', 'concurrent_routes,sustained_routes']), 0);
-  const n = run.spec.parallelism;
-  const sequence = Array.from({ length: n + 1 }, (_, k) => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`));
-  const dirs: string[] = [];
-  const codes = await Promise.all(
-    Array.from({ length: n }, async (_, k) => {
-      const pod = `fleetproof-load-${k + 1}`;
-      const dir = join(target.dir, 'out', pod);
-      dirs.push(dir);
-      await mkdir(dir, { recursive: true });
-      const args = run.spec.arguments
-        .replaceAll('$(POD_NAME)', pod)
-        .replaceAll('/plan/run-plan.json', planFile)
-        .replaceAll('/out/', `${join(target.dir, 'out')}/`)
-        .split(/\s+/)
-        .filter(Boolean);
-      return runK6(['run', '--quiet', ...args, `--execution-segment=${sequence[k]}:${sequence[k + 1]}`, `--execution-segment-sequence=${sequence.join(',')}`, join(ROOT, run.spec.script.volumeClaim.file)]);
-    }),
-  );
-  assert.ok(codes.every((c) => c === 0 || c === 99), `k6 exit codes ${codes.join(', ')}`);
-  const merged = join(target.dir, 'merged');
-  assert.equal(await main(['report', '--merge', ...dirs, '--plan', planFile, '--out', merged]), 0);
-  const report = JSON.parse(await readFile(join(merged, 'summary.json'), 'utf8')) as MergedReport;
-  assert.equal(report.verdict, 'pass', report.reasons.join('\n'));
-  assert.equal(report.merge.coverage, '1', 'every part said its segment');
-  assert.deepEqual(report.merge.parts.map((p) => p.execution_segment).sort(), ['0:1/2', '1/2:1']);
-  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
-});
+test(
+  'the runner command the operator builds from the TestRun makes parts that merge into one verdict',
+  { skip: k6 ? false : 'k6 is not on PATH' },
+  async (t) => {
+    const run = await readTestRun();
+    const target = await startTarget(new MemoryStore());
+    t.after(() => target.close());
+    const planFile = join(target.dir, 'run-plan.json');
+    assert.equal(
+      await main([
+        'load',
+        '--write-plan',
+        planFile,
+        '--target',
+        target.url,
+        '--key',
+        target.keyPath,
+        '--profile',
+        'smoke',
+        '--phases',
+        'concurrent_routes,sustained_routes',
+      ]),
+      0,
+    );
+    const n = run.spec.parallelism;
+    const sequence = Array.from({ length: n + 1 }, (_, k) => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`));
+    const dirs: string[] = [];
+    const codes = await Promise.all(
+      Array.from({ length: n }, async (_, k) => {
+        const pod = `fleetproof-load-${k + 1}`;
+        const dir = join(target.dir, 'out', pod);
+        dirs.push(dir);
+        await mkdir(dir, { recursive: true });
+        const args = run.spec.arguments
+          .replaceAll('$(POD_NAME)', pod)
+          .replaceAll('/plan/run-plan.json', planFile)
+          .replaceAll('/out/', `${join(target.dir, 'out')}/`)
+          .split(/\s+/)
+          .filter(Boolean);
+        return runK6([
+          'run',
+          '--quiet',
+          ...args,
+          `--execution-segment=${sequence[k]}:${sequence[k + 1]}`,
+          `--execution-segment-sequence=${sequence.join(',')}`,
+          join(ROOT, run.spec.script.volumeClaim.file),
+        ]);
+      }),
+    );
+    assert.ok(
+      codes.every((c) => c === 0 || c === 99),
+      `k6 exit codes ${codes.join(', ')}`,
+    );
+    const merged = join(target.dir, 'merged');
+    assert.equal(await main(['report', '--merge', ...dirs, '--plan', planFile, '--out', merged]), 0);
+    const report = JSON.parse(await readFile(join(merged, 'summary.json'), 'utf8')) as MergedReport;
+    assert.equal(report.verdict, 'pass', report.reasons.join('\n'));
+    assert.equal(report.merge.coverage, '1', 'every part said its segment');
+    assert.deepEqual(report.merge.parts.map((p) => p.execution_segment).sort(), ['0:1/2', '1/2:1']);
+    assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+  },
+);

@@ -17,17 +17,39 @@ const environment: LoadEnvironment = {
   machine: { cpu_model: 'x', cpus: 1, memory_bytes: 1, platform: 'x', node: 'x' },
 };
 
-const cleanAudit: AuditResult = { ok: true, invariants: [{ id: 'routes_pinned', description: 'pinned', ok: true, checked: 3, violations: 0, examples: [] }], errors: [], unread: 0 };
+const cleanAudit: AuditResult = {
+  ok: true,
+  invariants: [{ id: 'routes_pinned', description: 'pinned', ok: true, checked: 3, violations: 0, examples: [] }],
+  errors: [],
+  unread: 0,
+};
 
 type Phase = EngineSummary['phases'][number];
-const phase = (name: string, over: Partial<Phase> = {}): Phase => ({ name, checks_ok: true, checks: { passes: 2, fails: 0 }, latency_ms: null, requests: 10, ...over });
+const phase = (name: string, over: Partial<Phase> = {}): Phase => ({
+  name,
+  checks_ok: true,
+  checks: { passes: 2, fails: 0 },
+  latency_ms: null,
+  requests: 10,
+  ...over,
+});
 
-function report(phases: Phase[], options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string; budgetsJudgeSpeed?: boolean } = {}) {
+function report(
+  phases: Phase[],
+  options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string; budgetsJudgeSpeed?: boolean } = {},
+) {
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
     run_id: 'r',
     target: 'http://127.0.0.1:1',
-    profile: { name: 'p', format: 'f', duration_s: 4, ...(options.maxDropped !== undefined ? { max_dropped_iterations: options.maxDropped } : {}), ...(options.budgetsJudgeSpeed !== undefined ? { budgets_judge_speed: options.budgetsJudgeSpeed } : {}), phases: phases.map((p) => ({ name: p.name, budget_s: 6 })) },
+    profile: {
+      name: 'p',
+      format: 'f',
+      duration_s: 4,
+      ...(options.maxDropped !== undefined ? { max_dropped_iterations: options.maxDropped } : {}),
+      ...(options.budgetsJudgeSpeed !== undefined ? { budgets_judge_speed: options.budgetsJudgeSpeed } : {}),
+      phases: phases.map((p) => ({ name: p.name, budget_s: 6 })),
+    },
     dataset: {},
     thresholds_passed: true,
     thresholds: [],
@@ -37,10 +59,25 @@ function report(phases: Phase[], options: { timings?: string[]; audit?: AuditRes
   };
   const journal = parseJournal((options.timings ?? []).join('\n'));
   const now = new Date();
-  return buildLoadReport({ summary, journal, audit: options.audit ?? cleanAudit, environment, engineExitCode: options.engineError ? 1 : 0, engineError: options.engineError ?? null, runId: 'r', profile: 'p', overrides: [], dataset: {}, startedAt: now, finishedAt: now, retirement: null });
+  return buildLoadReport({
+    summary,
+    journal,
+    audit: options.audit ?? cleanAudit,
+    environment,
+    engineExitCode: options.engineError ? 1 : 0,
+    engineError: options.engineError ?? null,
+    runId: 'r',
+    profile: 'p',
+    overrides: [],
+    dataset: {},
+    startedAt: now,
+    finishedAt: now,
+    retirement: null,
+  });
 }
 
-const timing = (name: string, completed = true) => `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: name, started: 0, ms: 50, completed })}`;
+const timing = (name: string, completed = true) =>
+  `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: name, started: 0, ms: 50, completed })}`;
 
 test('a run whose phases ran, finished and were audited clean passes', () => {
   const r = report([phase('retry_storm'), phase('sustained_routes')], { timings: [timing('retry_storm')] });
@@ -48,9 +85,15 @@ test('a run whose phases ran, finished and were audited clean passes', () => {
 });
 
 test('dropped iterations above the profile bound make the run could-not-judge, shown first', () => {
-  const r = report([phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } }), phase('sustained_routes', { dropped_iterations: 28 })], { timings: [timing('retry_storm')] });
+  const r = report(
+    [phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } }), phase('sustained_routes', { dropped_iterations: 28 })],
+    { timings: [timing('retry_storm')] },
+  );
   assert.equal(r.verdict, 'could-not-judge');
-  assert.match(r.reasons[0]!, /^could not judge at this rate: the load generator could not start 28 iteration\(s\) \(sustained_routes 28; the profile allows 0\)/);
+  assert.match(
+    r.reasons[0]!,
+    /^could not judge at this rate: the load generator could not start 28 iteration\(s\) \(sustained_routes 28; the profile allows 0\)/,
+  );
   assert.equal(r.phases.find((p) => p.name === 'sustained_routes')!.status, 'error');
   const tolerated = report([phase('sustained_routes', { dropped_iterations: 2 })], { maxDropped: 2 });
   assert.equal(tolerated.verdict, 'pass', 'the profile may state a bound');
@@ -81,34 +124,74 @@ test('reads the audit could not make judge nothing; a violation it read back fai
 });
 
 test('under faults as without: an engine that failed before the seed leaves a violation the audit read of records never written, which blames nothing', () => {
-  const violated: AuditResult = { ...cleanAudit, ok: false, invariants: [{ ...cleanAudit.invariants[0]!, ok: false, violations: 4, examples: ['x'] }] };
+  const violated: AuditResult = {
+    ...cleanAudit,
+    ok: false,
+    invariants: [{ ...cleanAudit.invariants[0]!, ok: false, violations: 4, examples: ['x'] }],
+  };
   const r = report([phase('sustained_routes')], { audit: violated, engineError: 'k6 exited 1 before the seed' });
   assert.equal(r.verdict, 'could-not-run');
-  const figures = { faults: 0, by_fault: {}, recovery_ms_max: null, recovery_ms_median: null, forwarded: 0, reset_before_forward: 0, lost_after_forward: 0 };
+  const figures = {
+    faults: 0,
+    by_fault: {},
+    recovery_ms_max: null,
+    recovery_ms_median: null,
+    forwarded: 0,
+    reset_before_forward: 0,
+    lost_after_forward: 0,
+  };
   for (const faults of [0, 3]) {
     const judged = judgeUnderFaults(r, { ...figures, faults }, '--nemesis proxy', 0);
     assert.equal(judged.verdict, 'could-not-run', `with ${faults} fault(s): ${judged.reasons.join('; ')}`);
   }
-  const seeded = report([phase('sustained_routes')], { audit: violated, engineError: 'k6 exited 1', timings: [`fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'seed', started: 0, ms: 5, completed: true })}`] });
-  assert.equal(judgeUnderFaults(seeded, { ...figures, faults: 3 }, '--nemesis proxy', 0).verdict, 'fail', 'once seeded, a violation the audit read fails the run');
+  const seeded = report([phase('sustained_routes')], {
+    audit: violated,
+    engineError: 'k6 exited 1',
+    timings: [`fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'seed', started: 0, ms: 5, completed: true })}`],
+  });
+  assert.equal(
+    judgeUnderFaults(seeded, { ...figures, faults: 3 }, '--nemesis proxy', 0).verdict,
+    'fail',
+    'once seeded, a violation the audit read fails the run',
+  );
 });
 
 test('a check not judged after an indeterminate answer leaves the run could-not-judge, unless something determinate failed', () => {
   const unjudged = `fleetproof-journal ${JSON.stringify({ k: 'unjudged', phase: 'lease_churn', check: '02 lease churn: leases reported expired' })}`;
   const alone = report([phase('lease_churn')], { timings: [timing('lease_churn'), unjudged] });
   assert.equal(alone.verdict, 'could-not-judge');
-  assert.match(alone.could_not_judge[0]!, /^phase lease_churn: 1 check\(s\) not judged: each failed in an iteration whose outcome an answer left open/);
+  assert.match(
+    alone.could_not_judge[0]!,
+    /^phase lease_churn: 1 check\(s\) not judged: each failed in an iteration whose outcome an answer left open/,
+  );
   assert.equal(alone.phases[0]!.status, 'error');
-  const withFailure = report([phase('lease_churn'), phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } })], { timings: [timing('lease_churn'), timing('retry_storm'), unjudged] });
+  const withFailure = report([phase('lease_churn'), phase('retry_storm', { checks_ok: false, checks: { passes: 1, fails: 1 } })], {
+    timings: [timing('lease_churn'), timing('retry_storm'), unjudged],
+  });
   assert.equal(withFailure.verdict, 'fail', 'a check that failed on answers it could judge still fails the registry');
-  const underFaults = judgeUnderFaults(alone, { faults: 2, by_fault: { proxy: 2 }, recovery_ms_max: 1, recovery_ms_median: 1, forwarded: 10, reset_before_forward: 1, lost_after_forward: 1 }, 'R', 0);
+  const underFaults = judgeUnderFaults(
+    alone,
+    {
+      faults: 2,
+      by_fault: { proxy: 2 },
+      recovery_ms_max: 1,
+      recovery_ms_median: 1,
+      forwarded: 10,
+      reset_before_forward: 1,
+      lost_after_forward: 1,
+    },
+    'R',
+    0,
+  );
   assert.equal(underFaults.verdict, 'pass', 'under faults, phase checks are measured, not judged');
   assert.ok(underFaults.faults.not_judged.some((r) => /not judged/.test(r)));
 });
 
 test('a phase whose every check went unjudged recorded no check: could-not-judge, not "0 of 0 checks failed"', () => {
   const unjudged = `fleetproof-journal ${JSON.stringify({ k: 'unjudged', phase: 'parallel_catalog', check: '01 parallel catalog: every read answered' })}`;
-  const r = report([phase('parallel_catalog', { checks_ok: false, checks: { passes: 0, fails: 0 } })], { timings: [timing('parallel_catalog'), unjudged] });
+  const r = report([phase('parallel_catalog', { checks_ok: false, checks: { passes: 0, fails: 0 } })], {
+    timings: [timing('parallel_catalog'), unjudged],
+  });
   assert.equal(r.verdict, 'could-not-judge', r.reasons.join('; '));
   assert.ok(!r.reasons.some((x) => /0 of 0 checks failed/.test(x)), r.reasons.join('; '));
   assert.equal(r.phases[0]!.status, 'error');
@@ -117,7 +200,10 @@ test('a phase whose every check went unjudged recorded no check: could-not-judge
 test('in a profile whose budgets only bound the run (smoke), a phase cut at its budget could not judge', () => {
   const r = report([phase('retry_storm'), phase('catalog_walk')], { timings: [timing('catalog_walk')], budgetsJudgeSpeed: false });
   assert.equal(r.verdict, 'could-not-judge');
-  assert.match(r.could_not_judge[0]!, /^phase retry_storm: interrupted, not finished within its 6 s budget, which in this profile only bounds the run/);
+  assert.match(
+    r.could_not_judge[0]!,
+    /^phase retry_storm: interrupted, not finished within its 6 s budget, which in this profile only bounds the run/,
+  );
   assert.equal(r.phases.find((p) => p.name === 'retry_storm')!.status, 'error');
 });
 
@@ -125,7 +211,10 @@ test('a phase cut at a budget that judges speed could not judge when the flows w
   // Before, the cut failed the registry though the flows had spent part of the phase's time waiting to resend.
   const resent = report([phase('retry_storm', { resend_wait_ms: 1500 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
   assert.equal(resent.verdict, 'could-not-judge', resent.reasons.join('; '));
-  assert.match(resent.could_not_judge[0]!, /^phase retry_storm: interrupted, not finished within its 6 s budget, and the flows spent 1\.5 s of it waiting to send again/);
+  assert.match(
+    resent.could_not_judge[0]!,
+    /^phase retry_storm: interrupted, not finished within its 6 s budget, and the flows spent 1\.5 s of it waiting to send again/,
+  );
   const slow = report([phase('retry_storm', { resend_wait_ms: 0 }), phase('catalog_walk')], { timings: [timing('catalog_walk')] });
   assert.equal(slow.verdict, 'fail');
 });

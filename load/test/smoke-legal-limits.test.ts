@@ -22,15 +22,29 @@ describe('the smoke profile against the reference with other legal limits', () =
     it(`passes with ${JSON.stringify(limits)}, the fit named in the report`, async (t) => {
       const target = await startTarget(new MemoryStore({ limits }));
       t.after(() => target.close());
-      const outcome = await runLoad({ target: target.url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport });
+      const outcome = await runLoad({
+        target: target.url,
+        keyPath: target.keyPath,
+        profile: 'smoke',
+        engine: 'node',
+        outDir: join(target.dir, 'report'),
+        quiet: true,
+        writeReport: writeLoadReport,
+      });
       const report = outcome.report!;
       assert.deepEqual(report.reasons, []);
       assert.equal(outcome.exitCode, 0);
-      assert.ok(report.fitted.some((o) => fitted.test(o)), `the report names the fit: ${report.fitted.join('; ')}`);
+      assert.ok(
+        report.fitted.some((o) => fitted.test(o)),
+        `the report names the fit: ${report.fitted.join('; ')}`,
+      );
       assert.deepEqual(report.overrides, [], 'fitting to declared limits is no override: the run still qualifies');
       const markdown = await readFile(join(outcome.outDir!, 'report.md'), 'utf8');
       assert.match(markdown, /Fitted to the limits the target declares/);
-      assert.ok(report.audit!.invariants.every((i) => i.ok), 'every audited invariant holds');
+      assert.ok(
+        report.audit!.invariants.every((i) => i.ok),
+        'every audited invariant holds',
+      );
       assert.equal(report.retirement!.rejected, 0);
     });
   }

@@ -14,28 +14,54 @@ const k6 = findK6();
 if (!k6) console.log('notice: k6 is not on PATH; the smoke profile under k6 is skipped (.ci/run installs it)');
 
 for (const engine of ['node', 'k6'] as const) {
-  test(`the smoke profile passes on ${engine} against the reference on the memory store, audit included`, { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false }, async (t) => {
-    const target = await startTarget(new MemoryStore());
-    t.after(() => target.close());
-    const outcome = await runSmoke(target, { engine });
-    const report = outcome.report!;
-    assert.deepEqual(report.reasons, []);
-    assert.equal(outcome.exitCode, 0);
-    assert.deepEqual(report.environment.engine, engine === 'k6' ? { name: 'k6', version: k6 } : { name: 'node-runner', version: NODE_RUNNER_VERSION });
-    assert.deepEqual(report.thresholds.map((x) => [x.id, x.ok, x.value]), [['unexpected_responses', true, 0], ['checks', true, 1]], 'every threshold was evaluated and held');
-    assert.ok(report.phases.every((p) => p.checks_ok && p.checks.passes > 0), 'every phase ran its checks');
-    assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'every invariant was checked on something');
-    assert.ok(report.routes_seen > 100);
-    // After the audit the run retires its records: every type disabled, every replica still up taken offline.
-    assert.deepEqual(report.retirement, { types_disabled: 8, replicas_offline: report.retirement!.replicas_offline, rejected: 0 });
-    assert.ok(report.retirement!.replicas_offline > 0);
-    const html = await readFile(join(outcome.outDir!, 'report.html'), 'utf8');
-    assert.match(html, /<div class="word">QUALIFIED<\/div>/);
-    assert.ok((html.match(/<svg/g) ?? []).length >= 6, 'thresholds, latency per phase, routes, and latency, throughput and failures over time');
-    // The run over time and the end-of-test table come from the engine's raw output.
-    assert.ok(report.over_time!.buckets.reduce((n, b) => n + b.requests, 0) > 100, 'requests over time');
-    assert.ok(report.metrics.some((m) => m.metric === 'http_req_duration' && m.count > 100 && m.p99 !== null));
-    assert.match(await readFile(join(outcome.outDir!, 'junit.xml'), 'utf8'), /<testcase name="checks" classname="fleetproof\.load\.threshold"/);
-    assert.doesNotMatch(html, /<script|<link|src=/, 'the page needs nothing from the network');
-  });
+  test(
+    `the smoke profile passes on ${engine} against the reference on the memory store, audit included`,
+    { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false },
+    async (t) => {
+      const target = await startTarget(new MemoryStore());
+      t.after(() => target.close());
+      const outcome = await runSmoke(target, { engine });
+      const report = outcome.report!;
+      assert.deepEqual(report.reasons, []);
+      assert.equal(outcome.exitCode, 0);
+      assert.deepEqual(
+        report.environment.engine,
+        engine === 'k6' ? { name: 'k6', version: k6 } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
+      );
+      assert.deepEqual(
+        report.thresholds.map((x) => [x.id, x.ok, x.value]),
+        [
+          ['unexpected_responses', true, 0],
+          ['checks', true, 1],
+        ],
+        'every threshold was evaluated and held',
+      );
+      assert.ok(
+        report.phases.every((p) => p.checks_ok && p.checks.passes > 0),
+        'every phase ran its checks',
+      );
+      assert.ok(
+        report.audit!.invariants.every((i) => i.ok && i.checked > 0),
+        'every invariant was checked on something',
+      );
+      assert.ok(report.routes_seen > 100);
+      // After the audit the run retires its records: every type disabled, every replica still up taken offline.
+      assert.deepEqual(report.retirement, { types_disabled: 8, replicas_offline: report.retirement!.replicas_offline, rejected: 0 });
+      assert.ok(report.retirement!.replicas_offline > 0);
+      const html = await readFile(join(outcome.outDir!, 'report.html'), 'utf8');
+      assert.match(html, /<div class="word">QUALIFIED<\/div>/);
+      assert.ok(
+        (html.match(/<svg/g) ?? []).length >= 6,
+        'thresholds, latency per phase, routes, and latency, throughput and failures over time',
+      );
+      // The run over time and the end-of-test table come from the engine's raw output.
+      assert.ok(report.over_time!.buckets.reduce((n, b) => n + b.requests, 0) > 100, 'requests over time');
+      assert.ok(report.metrics.some((m) => m.metric === 'http_req_duration' && m.count > 100 && m.p99 !== null));
+      assert.match(
+        await readFile(join(outcome.outDir!, 'junit.xml'), 'utf8'),
+        /<testcase name="checks" classname="fleetproof\.load\.threshold"/,
+      );
+      assert.doesNotMatch(html, /<script|<link|src=/, 'the page needs nothing from the network');
+    },
+  );
 }

@@ -18,7 +18,20 @@ test('the smoke profile passes against the reference on the PostgreSQL store, au
   const report = outcome.report!;
   assert.deepEqual(report.reasons, []);
   assert.equal(outcome.exitCode, 0);
-  assert.deepEqual(report.thresholds.map((x) => [x.id, x.ok, x.value]), [['unexpected_responses', true, 0], ['checks', true, 1]], 'every threshold was evaluated and held');
-  assert.ok(report.phases.every((p) => p.checks_ok && p.checks.passes > 0), 'every phase ran its checks');
-  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0), 'every invariant was checked on something');
+  assert.deepEqual(
+    report.thresholds.map((x) => [x.id, x.ok, x.value]),
+    [
+      ['unexpected_responses', true, 0],
+      ['checks', true, 1],
+    ],
+    'every threshold was evaluated and held',
+  );
+  assert.ok(
+    report.phases.every((p) => p.checks_ok && p.checks.passes > 0),
+    'every phase ran its checks',
+  );
+  assert.ok(
+    report.audit!.invariants.every((i) => i.ok && i.checked > 0),
+    'every invariant was checked on something',
+  );
 });

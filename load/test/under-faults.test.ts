@@ -32,7 +32,17 @@ const NEMESIS: NemesisRequest = {
 
 function underFaults(target: InProcessTarget, sets: string[], phases = ['concurrent_routes'], url = target.url) {
   return runLoadUnderFaults(
-    { target: url, keyPath: target.keyPath, profile: 'smoke', engine: 'node', outDir: join(target.dir, 'report'), quiet: true, writeReport: writeLoadReport, sets, phases },
+    {
+      target: url,
+      keyPath: target.keyPath,
+      profile: 'smoke',
+      engine: 'node',
+      outDir: join(target.dir, 'report'),
+      quiet: true,
+      writeReport: writeLoadReport,
+      sets,
+      phases,
+    },
     NEMESIS,
     () => {},
   );
@@ -53,7 +63,10 @@ test('the reference passes a load run under faults on its audit, and the report 
   const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
   assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<svg[^>]*faults shaded/);
   assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
-  assert.ok(report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0, 'the timeline has its faults and traffic');
+  assert.ok(
+    report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0,
+    'the timeline has its faults and traffic',
+  );
 });
 
 test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
@@ -76,9 +89,16 @@ test('a registry that overbooks fails the load run under faults through its audi
  */
 async function cutWithResolveInFlight(target: InProcessTarget, sets: string[]) {
   let held = 0;
-  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-rotation-') && held++ === 0 ? { holdMs: 120_000 } : null));
+  const front = await startFront(target.url, (req, body) =>
+    req.method === 'POST' && req.url === '/v1/routes' && body.includes('-rotation-') && held++ === 0 ? { holdMs: 120_000 } : null,
+  );
   try {
-    const outcome = await underFaults(target, [...sets, 'retry_rotation.retries=4', 'retry_rotation.budget_s=5'], ['concurrent_routes', 'retry_rotation'], front.url);
+    const outcome = await underFaults(
+      target,
+      [...sets, 'retry_rotation.retries=4', 'retry_rotation.budget_s=5'],
+      ['concurrent_routes', 'retry_rotation'],
+      front.url,
+    );
     return { outcome, report: outcome.report as JudgedReport, held };
   } finally {
     await front.close();
@@ -92,7 +112,10 @@ test('under faults, a phase cut at its budget with a resolve in flight: the runn
   t.after(() => target.close());
   const { outcome, report, held } = await cutWithResolveInFlight(target, ['concurrent_routes.routes=64']);
   assert.ok(held > 0, 'no resolve was held in flight');
-  assert.ok(report.faults.not_judged.some((r) => /^phase retry_rotation: interrupted/.test(r)), `the phase was not cut: ${report.faults.not_judged.join('; ')}`);
+  assert.ok(
+    report.faults.not_judged.some((r) => /^phase retry_rotation: interrupted/.test(r)),
+    `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
+  );
   assert.deepEqual(report.could_not_judge, []);
   assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
   const baseline = report.audit!.invariants.filter((i) => BASELINE.includes(i.id));
@@ -109,21 +132,80 @@ test('under faults, a phase cut at its budget still fails the overbooking store,
   assert.ok(report.reasons.some((r) => r.startsWith('audit: ')));
 });
 
-const FIGURES: NemesisFigures = { faults: 3, by_fault: { proxy: 3 }, recovery_ms_max: 40, recovery_ms_median: 10, forwarded: 100, reset_before_forward: 5, lost_after_forward: 9 };
+const FIGURES: NemesisFigures = {
+  faults: 3,
+  by_fault: { proxy: 3 },
+  recovery_ms_max: 40,
+  recovery_ms_median: 10,
+  forwarded: 100,
+  reset_before_forward: 5,
+  lost_after_forward: 9,
+};
 
 /** A finished run's report: a latency threshold crossed, a phase check a fault failed, and the audit as given. */
 function reportWith(violated: InvariantId[], cut = false) {
   const phases = [{ name: 'concurrent_routes', checks_ok: false, checks: { passes: 7, fails: 1 }, latency_ms: null, requests: 130 }];
   const summary: EngineSummary = {
-    format: 'fleetproof-load-summary/v1', run_id: 'r', target: 'http://127.0.0.1:1', dataset: {}, checks: [], test_run_duration_ms: 1, phases, thresholds_passed: false,
+    format: 'fleetproof-load-summary/v1',
+    run_id: 'r',
+    target: 'http://127.0.0.1:1',
+    dataset: {},
+    checks: [],
+    test_run_duration_ms: 1,
+    phases,
+    thresholds_passed: false,
     profile: { name: 'smoke', format: 'f', duration_s: 4, phases: [{ name: 'concurrent_routes', budget_s: 5 }] },
-    thresholds: [{ id: 'p99', label: 'resolve p99', metric: 'http_req_duration', expression: 'p(99)<250', unit: 'ms', ok: false, value: 900, margin: -650 }],
+    thresholds: [
+      {
+        id: 'p99',
+        label: 'resolve p99',
+        metric: 'http_req_duration',
+        expression: 'p(99)<250',
+        unit: 'ms',
+        ok: false,
+        value: 900,
+        margin: -650,
+      },
+    ],
   };
   const ids: InvariantId[] = ['routes_pinned', 'replicas_at_baseline', 'never_over_capacity'];
-  const audit: AuditResult = { ok: violated.length === 0, errors: [], unread: 0, invariants: ids.map((id) => ({ id, description: id, ok: !violated.includes(id), checked: 5, violations: violated.includes(id) ? 1 : 0, examples: [] })) };
-  const timings = cut ? '' : `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'concurrent_routes', started: 0, ms: 50, completed: true })}`;
-  const environment: LoadEnvironment = { harness: { name: 'fleetproof', version: '0', commit: null, dirty: null }, engine: { name: 'node-runner', version: '0' }, target: { url: 'x', version: null }, machine: { cpu_model: 'x', cpus: 1, memory_bytes: 1, platform: 'x', node: 'x' } };
-  return buildLoadReport({ summary, journal: parseJournal(timings), audit, environment, engineExitCode: 0, engineError: null, runId: 'r', profile: 'smoke', overrides: [], dataset: {}, startedAt: new Date(), finishedAt: new Date(), retirement: null });
+  const audit: AuditResult = {
+    ok: violated.length === 0,
+    errors: [],
+    unread: 0,
+    invariants: ids.map((id) => ({
+      id,
+      description: id,
+      ok: !violated.includes(id),
+      checked: 5,
+      violations: violated.includes(id) ? 1 : 0,
+      examples: [],
+    })),
+  };
+  const timings = cut
+    ? ''
+    : `fleetproof-journal ${JSON.stringify({ k: 'phase', phase: 'concurrent_routes', started: 0, ms: 50, completed: true })}`;
+  const environment: LoadEnvironment = {
+    harness: { name: 'fleetproof', version: '0', commit: null, dirty: null },
+    engine: { name: 'node-runner', version: '0' },
+    target: { url: 'x', version: null },
+    machine: { cpu_model: 'x', cpus: 1, memory_bytes: 1, platform: 'x', node: 'x' },
+  };
+  return buildLoadReport({
+    summary,
+    journal: parseJournal(timings),
+    audit,
+    environment,
+    engineExitCode: 0,
+    engineError: null,
+    runId: 'r',
+    profile: 'smoke',
+    overrides: [],
+    dataset: {},
+    startedAt: new Date(),
+    finishedAt: new Date(),
+    retirement: null,
+  });
 }
 
 test('under faults, a crossed latency threshold and a failed phase check are measured, not judged', () => {
@@ -142,7 +224,11 @@ test('under faults, an audited violation still fails, a phase cut at its budget 
   const cut = judgeUnderFaults(reportWith([], true), FIGURES, 'R', 0);
   assert.equal(cut.verdict, 'pass', cut.reasons.join('; '));
   assert.ok(cut.faults.not_judged.some((r) => /interrupted/.test(r)));
-  assert.equal(judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict, 'could-not-judge', 'no fault fell: nothing was judged under faults');
+  assert.equal(
+    judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict,
+    'could-not-judge',
+    'no fault fell: nothing was judged under faults',
+  );
 });
 
 test('under faults, a concurrent_routes phase cut before it reads a replica still fails the overbooking store: what its routes held at once is counted before they are settled', async (t) => {
@@ -151,13 +237,18 @@ test('under faults, a concurrent_routes phase cut before it reads a replica stil
   // The burst's first answer is held until the test ends: the flow never gets past the burst, so the phase is cut
   // at its budget before it reads any replica, and under faults a cut judges nothing.
   let held = 0;
-  const front = await startFront(target.url, (req, body) => (req.method === 'POST' && req.url === '/v1/routes' && body.includes('-routes-') && held++ === 0 ? { holdMs: 120_000 } : null));
+  const front = await startFront(target.url, (req, body) =>
+    req.method === 'POST' && req.url === '/v1/routes' && body.includes('-routes-') && held++ === 0 ? { holdMs: 120_000 } : null,
+  );
   t.after(() => front.close());
   const sets = [...OVERBOOKING_SETS.filter((s) => !s.startsWith('concurrent_routes.budget_s=')), 'concurrent_routes.budget_s=5'];
   const outcome = await underFaults(target, sets, ['concurrent_routes'], front.url);
   const report = outcome.report as JudgedReport;
   assert.ok(held > 0, 'no resolve was held in flight');
-  assert.ok(report.faults.not_judged.some((r) => /^phase concurrent_routes: interrupted/.test(r)), `the phase was not cut: ${report.faults.not_judged.join('; ')}`);
+  assert.ok(
+    report.faults.not_judged.some((r) => /^phase concurrent_routes: interrupted/.test(r)),
+    `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
+  );
   assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
   const capacity = report.audit!.invariants.find((i) => i.id === 'never_over_capacity')!;
   assert.ok(!capacity.ok && capacity.examples.some((e) => /before the runner settled them/.test(e)), JSON.stringify(capacity));

@@ -43,7 +43,11 @@ function runK6(scriptPath: string, consoleOutput: string): Promise<number | null
   });
 }
 
-const linesOf = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '').sort();
+const linesOf = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
 
 test('an indeterminate answer leaves open its own VU and iteration only, on each engine', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'unjudged-per-vu-'));

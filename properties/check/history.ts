@@ -39,7 +39,12 @@ export function logicalClock(): Instant {
 }
 
 export function describeOp(op: Op): string {
-  const ok = op.kind === 'health' || op.kind === 'expire' ? '→ applied' : op.view ? `→ ${op.view.assignment.replica_id}` : `→ released ${op.released}`;
+  const ok =
+    op.kind === 'health' || op.kind === 'expire'
+      ? '→ applied'
+      : op.view
+        ? `→ ${op.view.assignment.replica_id}`
+        : `→ released ${op.released}`;
   const outcome = op.type === 'ok' ? ok : `→ ${op.type} ${op.error ?? ''}`;
   return `client ${op.client} ${op.kind} ${op.action} [${op.invoke.toFixed(1)}, ${op.complete.toFixed(1)}] ${outcome}`.trim();
 }

@@ -63,7 +63,8 @@ async function runClient(b: Burst, client: number, steps: ContentionScenario['cl
       if ((await shrink(b, client, m.u.replica(shrunkInstance(m.u.layout, step), step.slot))).type === 'info') return;
       continue;
     }
-    if (step.kind === 'resolve') latest = { tenant: m.u.tenant(step.tenant), action: `${m.u.ns}c${client}.${++count}`, capability: m.u.capability(step.capability) };
+    if (step.kind === 'resolve')
+      latest = { tenant: m.u.tenant(step.tenant), action: `${m.u.ns}c${client}.${++count}`, capability: m.u.capability(step.capability) };
     if (!latest || (step.kind === 'settle' && !latest.view)) continue;
     const { tenant, action } = latest;
     const op: Op = { client, kind: step.kind, tenant, action, invoke: now(), complete: 0, type: 'ok' };
@@ -82,7 +83,13 @@ async function runClient(b: Burst, client: number, steps: ContentionScenario['cl
 }
 
 /** `acting` learns which of the burst's requests may still take effect after it. */
-export async function runClients(m: RegistryModel, access: StoreAccess, s: ContentionScenario, now: Instant, acting: StillActing): Promise<Op[]> {
+export async function runClients(
+  m: RegistryModel,
+  access: StoreAccess,
+  s: ContentionScenario,
+  now: Instant,
+  acting: StillActing,
+): Promise<Op[]> {
   const history: Op[] = [];
   let revision = Math.max(...Object.values(m.s.replicas).map((r) => r.health.health_revision));
   const burst: Burst = { m, access, s, now, history, nextRevision: () => ++revision, acting };
@@ -96,7 +103,8 @@ export async function runClients(m: RegistryModel, access: StoreAccess, s: Conte
  * same lower value, and none raises it.
  */
 function capacityTimeline(history: readonly Op[], s: ContentionScenario): CapacityTimeline {
-  const lowered = (replica: string) => history.filter((op) => op.kind === 'health' && op.action === replica && op.type === 'ok').map((op) => op.complete);
+  const lowered = (replica: string) =>
+    history.filter((op) => op.kind === 'health' && op.action === replica && op.type === 'ok').map((op) => op.complete);
   return {
     at: (replica, t) => (lowered(replica).some((c) => c <= t) ? shrunkCapacity(s) : s.capacity),
     changes: lowered,
@@ -140,7 +148,13 @@ export function reservedByRetry(history: readonly Op[], action: string): boolean
 }
 
 /** Reads every route the burst touched and every replica and counter they name. */
-export async function auditQuiescence(m: RegistryModel, store: TargetStore, history: Op[], baseline: Record<string, number>, phase: string): Promise<RouteView[]> {
+export async function auditQuiescence(
+  m: RegistryModel,
+  store: TargetStore,
+  history: Op[],
+  baseline: Record<string, number>,
+  phase: string,
+): Promise<RouteView[]> {
   const actions = [...new Map(history.filter((op) => op.kind !== 'health').map((op) => [op.action, op])).values()];
   const views = (await Promise.all(actions.map((op) => store.route(op.tenant, op.action)))).filter((v): v is RouteView => v !== null);
   const changed = changedAssignments(history, views);
@@ -153,7 +167,8 @@ export async function auditQuiescence(m: RegistryModel, store: TargetStore, hist
     for (const s of scopesOf(v, true)) if (!expectedCounters.has(`${s.kind}/${s.key}`)) expectedCounters.set(`${s.kind}/${s.key}`, 0);
     if (!v.reserved) continue;
     expectedReplicas.set(v.assignment.replica_id, (expectedReplicas.get(v.assignment.replica_id) ?? 0) + 1);
-    for (const s of scopesOf(v, reservedByRetry(history, v.assignment.action_id))) expectedCounters.set(`${s.kind}/${s.key}`, expectedCounters.get(`${s.kind}/${s.key}`)! + 1);
+    for (const s of scopesOf(v, reservedByRetry(history, v.assignment.action_id)))
+      expectedCounters.set(`${s.kind}/${s.key}`, expectedCounters.get(`${s.kind}/${s.key}`)! + 1);
   }
   const replicaIds = [...expectedReplicas.keys()];
   const counterKeys = [...expectedCounters.keys()];
@@ -163,13 +178,25 @@ export async function auditQuiescence(m: RegistryModel, store: TargetStore, hist
   ]);
   replicaIds.forEach((id, i) => {
     const seen = replicas[i]?.active_assignments;
-    expectProperty('no-overbooking', seen === expectedReplicas.get(id), () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its routes hold ${expectedReplicas.get(id)}`);
+    expectProperty(
+      'no-overbooking',
+      seen === expectedReplicas.get(id),
+      () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its routes hold ${expectedReplicas.get(id)}`,
+    );
     const capacity = replicas[i]!.capacity;
-    expectProperty('no-overbooking', seen! <= capacity, () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments with capacity ${capacity}`);
+    expectProperty(
+      'no-overbooking',
+      seen! <= capacity,
+      () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments with capacity ${capacity}`,
+    );
   });
   counterKeys.forEach((k, i) => {
     const seen = counters[i]!.active;
-    expectProperty('no-overbooking', seen === expectedCounters.get(k), () => `${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${expectedCounters.get(k)}`);
+    expectProperty(
+      'no-overbooking',
+      seen === expectedCounters.get(k),
+      () => `${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${expectedCounters.get(k)}`,
+    );
   });
   return views;
 }

@@ -26,7 +26,10 @@ export interface ContentionScenario {
 }
 
 /** The routes of a burst: mostly tenant a's search. */
-const route = { tenant: fc.constantFrom<TenantKey>('a', 'a', 'b'), capability: fc.constantFrom<CapabilityKey>('search', 'search', 'fetch') };
+const route = {
+  tenant: fc.constantFrom<TenantKey>('a', 'a', 'b'),
+  capability: fc.constantFrom<CapabilityKey>('search', 'search', 'fetch'),
+};
 
 const resolveStep: fc.Arbitrary<ClientStep> = fc.record({ kind: fc.constant('resolve' as const), ...route });
 

@@ -85,7 +85,12 @@ export function constantCapacity(capacity: number): CapacityTimeline {
  * with different limits may legitimately pass a smaller one
  * ([admission-counters]), but never every limit of the reservations it holds.
  */
-function sweep(key: string, intervals: Interval[], limitAt: (instant: number, open: Interval[]) => number, probes: number[]): Overbooking | null {
+function sweep(
+  key: string,
+  intervals: Interval[],
+  limitAt: (instant: number, open: Interval[]) => number,
+  probes: number[],
+): Overbooking | null {
   const events = [
     ...intervals.flatMap((i) => [
       { t: i.hold.start, kind: 1, i },

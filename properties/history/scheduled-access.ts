@@ -24,14 +24,19 @@ export function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: 
           const result = await f(...args);
           for (const id of Object.keys(m.s.replicas)) {
             const { active_assignments: active, capacity } = (await run.store.getReplica(id))!;
-            expectProperty('no-overbooking', active <= capacity, () => `replica ${m.u.describe(id)} holds ${active} assignments with capacity ${capacity}`);
+            expectProperty(
+              'no-overbooking',
+              active <= capacity,
+              () => `replica ${m.u.describe(id)} holds ${active} assignments with capacity ${capacity}`,
+            );
           }
           return result;
         }),
       'name',
       { value: name },
     );
-  const unwrap = <A extends unknown[], R>(f: (...a: A) => Promise<PromiseSettledResult<R>>) =>
+  const unwrap =
+    <A extends unknown[], R>(f: (...a: A) => Promise<PromiseSettledResult<R>>) =>
     async (...args: A): Promise<R> => {
       const r = await f(...args);
       if (r.status === 'rejected') throw r.reason;
@@ -39,7 +44,13 @@ export function scheduledAccess(scheduler: fc.Scheduler, m: RegistryModel, run: 
     };
   // Settlements are scheduled by action and outcome, so the report's lines stay short.
   const presented = new Map<string, RouteAssignment>();
-  const settle = unwrap(scheduler.scheduleFunction(guarded('settle', (tenant: string, action: string, outcome: SettlementOutcome) => run.store.settle(tenant, action, presented.get(action)!, outcome))));
+  const settle = unwrap(
+    scheduler.scheduleFunction(
+      guarded('settle', (tenant: string, action: string, outcome: SettlementOutcome) =>
+        run.store.settle(tenant, action, presented.get(action)!, outcome),
+      ),
+    ),
+  );
   return {
     resolve: unwrap(scheduler.scheduleFunction(guarded('resolve', run.store.resolve.bind(run.store)))),
     reportHealth: unwrap(scheduler.scheduleFunction(guarded('reportHealth', run.store.reportHealth.bind(run.store)))),

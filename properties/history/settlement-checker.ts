@@ -18,7 +18,9 @@ export function lostSettlements(history: readonly Op[], views: readonly RouteVie
     if (op.kind !== 'settle' || op.type !== 'ok' || op.released !== true) continue;
     const view = byAction.get(op.action);
     if (!view?.reserved) continue;
-    const mayReserveAgain = history.some((o) => o !== op && o.action === op.action && o.kind !== 'settle' && o.type !== 'fail' && o.complete >= op.invoke);
+    const mayReserveAgain = history.some(
+      (o) => o !== op && o.action === op.action && o.kind !== 'settle' && o.type !== 'fail' && o.complete >= op.invoke,
+    );
     if (!mayReserveAgain) lost.push({ settle: op, view });
   }
   return lost;

@@ -19,11 +19,22 @@ interface Bounds {
 
 function releasedBefore(history: readonly Op[], action: string): Bounds {
   const surely = history.some((op) => op.action === action && op.kind === 'settle' && op.type === 'ok' && op.released === true);
-  const maybe = surely || history.some((op) => (op.action === action && op.kind === 'settle' && op.type === 'info') || (op.kind === 'expire' && op.type !== 'fail'));
+  const maybe =
+    surely ||
+    history.some(
+      (op) => (op.action === action && op.kind === 'settle' && op.type === 'info') || (op.kind === 'expire' && op.type !== 'fail'),
+    );
   return { lo: surely ? 1 : 0, hi: maybe ? 1 : 0 };
 }
 
-export async function auditSharedQuiescence(m: RegistryModel, store: TargetStore, history: readonly Op[], actions: string[], baseline: Record<string, number>, phase: string): Promise<RouteView[]> {
+export async function auditSharedQuiescence(
+  m: RegistryModel,
+  store: TargetStore,
+  history: readonly Op[],
+  actions: string[],
+  baseline: Record<string, number>,
+  phase: string,
+): Promise<RouteView[]> {
   const tenant = m.u.tenant('a');
   const views = (await Promise.all(actions.map((a) => store.route(tenant, a)))).filter((v): v is RouteView => v !== null);
   const replicas = new Map<string, number>(Object.keys(m.s.replicas).map((id) => [id, 0]));
@@ -48,12 +59,20 @@ export async function auditSharedQuiescence(m: RegistryModel, store: TargetStore
   ]);
   ids.forEach((id, i) => {
     const seen = states[i]?.active_assignments;
-    expectProperty('no-overbooking', seen === replicas.get(id), () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its reserved routes are ${replicas.get(id)}`);
+    expectProperty(
+      'no-overbooking',
+      seen === replicas.get(id),
+      () => `${phase}: replica ${m.u.describe(id)} holds ${seen} assignments; its reserved routes are ${replicas.get(id)}`,
+    );
   });
   keys.forEach((k, i) => {
     const seen = read[i]!.active;
     const { lo, hi } = counters.get(k)!;
-    expectProperty('no-overbooking', seen >= lo && seen <= hi, () => `${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${lo === hi ? lo : `${lo} to ${hi}`}`);
+    expectProperty(
+      'no-overbooking',
+      seen >= lo && seen <= hi,
+      () => `${phase}: counter ${k} is ${seen}; the reservations the routes hold make it ${lo === hi ? lo : `${lo} to ${hi}`}`,
+    );
   });
   return views;
 }

@@ -20,7 +20,9 @@ import { describeOp, type Op } from '../check/history.ts';
 import { constantCapacity, findOverbooking, type Hold } from './overbooking-checker.ts';
 
 const releasedSurely = (op: Op) => op.kind === 'settle' && op.type === 'ok' && op.released === true;
-const mayRelease = (op: Op, action: string) => (op.kind === 'settle' && op.action === action && (op.type === 'info' || releasedSurely(op))) || (op.kind === 'expire' && op.type !== 'fail');
+const mayRelease = (op: Op, action: string) =>
+  (op.kind === 'settle' && op.action === action && (op.type === 'info' || releasedSurely(op))) ||
+  (op.kind === 'expire' && op.type !== 'fail');
 const mayAcquire = (op: Op) => op.kind === 'resolve' && op.type !== 'fail';
 
 interface Span {
@@ -59,7 +61,15 @@ export function sharedHolds(history: readonly Op[], quiescence: number): Hold[] 
       return { start: r.complete, end: Math.min(quiescence, ...ends), retry };
     });
     const a = resolves[0]!.view!.assignment;
-    holds.push(...mergeSpans(action, a.replica_id, [...a.admission.base_scopes], a.admission.retry_scope, spans.filter((s) => s.end > s.start)));
+    holds.push(
+      ...mergeSpans(
+        action,
+        a.replica_id,
+        [...a.admission.base_scopes],
+        a.admission.retry_scope,
+        spans.filter((s) => s.end > s.start),
+      ),
+    );
   }
   return holds;
 }
@@ -71,7 +81,11 @@ export function checkSharedHistory(history: readonly Op[], quiescence: number, c
   const tokens = new Map<string, string>();
   for (const [action, ops] of byAction) {
     const differing = ops.find((op) => !isDeepStrictEqual(op.view!.assignment, ops[0]!.view!.assignment));
-    expectProperty('pinned-routes', differing === undefined, () => `two answers for ${action} carry different assignments:\n    ${[ops[0]!, differing!].map(describeOp).join('\n    ')}`);
+    expectProperty(
+      'pinned-routes',
+      differing === undefined,
+      () => `two answers for ${action} carry different assignments:\n    ${[ops[0]!, differing!].map(describeOp).join('\n    ')}`,
+    );
     const token = ops[0]!.view!.assignment.fence_token;
     expectProperty('pinned-routes', !tokens.has(token), () => `${action} and ${tokens.get(token)} carry the same fence token ${token}`);
     tokens.set(token, action);
@@ -79,10 +93,16 @@ export function checkSharedHistory(history: readonly Op[], quiescence: number, c
   for (const action of byAction.keys()) {
     const released = history.filter((op) => op.action === action && releasedSurely(op));
     const acquisitions = history.filter((op) => op.action === action && mayAcquire(op));
-    const between = (first: Op, second: Op) => first.invoke < second.complete && acquisitions.some((r) => r.complete > first.invoke && r.invoke < second.complete);
+    const between = (first: Op, second: Op) =>
+      first.invoke < second.complete && acquisitions.some((r) => r.complete > first.invoke && r.invoke < second.complete);
     for (const [i, s1] of released.entries()) {
       for (const s2 of released.slice(i + 1)) {
-        expectProperty('idempotent-settlement', between(s1, s2) || between(s2, s1), () => `two settlements released ${action} with no resolve between them that could have reserved it again:\n    ${[s1, s2].map(describeOp).join('\n    ')}`);
+        expectProperty(
+          'idempotent-settlement',
+          between(s1, s2) || between(s2, s1),
+          () =>
+            `two settlements released ${action} with no resolve between them that could have reserved it again:\n    ${[s1, s2].map(describeOp).join('\n    ')}`,
+        );
       }
     }
   }

@@ -58,10 +58,19 @@ async function runStep(b: SharedBurst, client: number, step: SharedStep): Promis
   const base = { client, tenant, invoke: b.now(), complete: 0, type: 'ok' as const };
   if (step.kind === 'lapse') {
     const replica = b.m.u.replica('a-alpha', step.slot);
-    const report = { status: 'ready' as const, capacity: b.s.capacity, health_revision: b.nextRevision(), lease_expires_at: new Date(b.run.clock.now() - LAPSED_BY_MS).toISOString() };
-    const lapsed = await record(b, { ...base, kind: 'health', action: replica }, () => b.access.reportHealth(replica, report).then(() => {}));
+    const report = {
+      status: 'ready' as const,
+      capacity: b.s.capacity,
+      health_revision: b.nextRevision(),
+      lease_expires_at: new Date(b.run.clock.now() - LAPSED_BY_MS).toISOString(),
+    };
+    const lapsed = await record(b, { ...base, kind: 'health', action: replica }, () =>
+      b.access.reportHealth(replica, report).then(() => {}),
+    );
     if (lapsed.type === 'info') return lapsed;
-    return record(b, { ...base, kind: 'expire', action: replica, invoke: b.now() }, () => b.access.expireLeases(expiryLimit(b.run)).then(() => {}));
+    return record(b, { ...base, kind: 'expire', action: replica, invoke: b.now() }, () =>
+      b.access.expireLeases(expiryLimit(b.run)).then(() => {}),
+    );
   }
   const action = sharedActionId(b.m, step.action);
   if (step.kind === 'resolve') {
@@ -78,7 +87,14 @@ async function runStep(b: SharedBurst, client: number, step: SharedStep): Promis
 }
 
 /** `acting` learns which of the burst's requests may still take effect after it. */
-export async function runSharedClients(m: RegistryModel, run: RunContext, access: SharedAccess, s: SharedScenario, now: Instant, acting: StillActing): Promise<Op[]> {
+export async function runSharedClients(
+  m: RegistryModel,
+  run: RunContext,
+  access: SharedAccess,
+  s: SharedScenario,
+  now: Instant,
+  acting: StillActing,
+): Promise<Op[]> {
   let revision = Math.max(...Object.values(m.s.replicas).map((r) => r.health.health_revision));
   const b: SharedBurst = { m, run, access, s, now, history: [], known: new Map(), nextRevision: () => ++revision, acting };
   await Promise.all(

@@ -88,7 +88,9 @@ export function takeBranch<T, V>(
     obs.indeterminate.candidates.push(...branches.map((b) => ({ state: b.state, revision: 'same' as const })));
     return branches[0]!;
   }
-  const hit = branches.find((b) => (b.outcome.ok ? obs.ok && okMatches(b.outcome.value, obs.value) : !obs.ok && errorMatches(b.outcome, obs.error)));
+  const hit = branches.find((b) =>
+    b.outcome.ok ? obs.ok && okMatches(b.outcome.value, obs.value) : !obs.ok && errorMatches(b.outcome, obs.error),
+  );
   if (hit) return hit;
   const expected = [...new Set(branches.map((b) => describeOutcome(b.outcome)))].join(' or ');
   const fields = obs.ok ? differingFields(branches, predictedPart(obs.value)) : '';
@@ -99,14 +101,25 @@ export function takeBranch<T, V>(
 function differingFields<T>(branches: Branch<T>[], observed: unknown): string {
   const lists = branches.flatMap((b) => (b.outcome.ok ? [differences(observed, b.outcome.value)] : [])).filter((d) => d.length > 0);
   if (lists.length === 0) return '';
-  return lists.map((d, i) => `\n  differs from ${lists.length > 1 ? `predicted success ${i + 1}` : 'the model'} at:\n${d.map((x) => `    ${x}`).join('\n')}`).join('');
+  return lists
+    .map(
+      (d, i) =>
+        `\n  differs from ${lists.length > 1 ? `predicted success ${i + 1}` : 'the model'} at:\n${d.map((x) => `    ${x}`).join('\n')}`,
+    )
+    .join('');
 }
 
 /**
  * Checks the revision a write reports ([revision-advances], [revision-stable],
  * [revision-in-results]) and records it in the state the model moves to.
  */
-export function adoptWriteRevision(what: string, before: number, next: ModelState, result: WriteResult<unknown>, changesCatalog: boolean): void {
+export function adoptWriteRevision(
+  what: string,
+  before: number,
+  next: ModelState,
+  result: WriteResult<unknown>,
+  changesCatalog: boolean,
+): void {
   const moved = result.catalog_revision !== before;
   if (changesCatalog && result.outcome === 'applied' && !(result.catalog_revision > before)) {
     diverged(`${what}: an applied catalog write reported revision ${result.catalog_revision}, not above ${before}`);
@@ -118,20 +131,39 @@ export function adoptWriteRevision(what: string, before: number, next: ModelStat
 }
 
 /** Applies a write's branch: the registry's answer must be one of the predicted outcomes. */
-export async function performWrite<R>(m: RegistryModel, run: RunContext, what: string, changesCatalog: boolean, rule: (s: ModelState) => Branch<'applied' | 'unchanged'>[], call: () => Promise<WriteResult<R>>): Promise<void> {
+export async function performWrite<R>(
+  m: RegistryModel,
+  run: RunContext,
+  what: string,
+  changesCatalog: boolean,
+  rule: (s: ModelState) => Branch<'applied' | 'unchanged'>[],
+  call: () => Promise<WriteResult<R>>,
+): Promise<void> {
   const { obs } = await observe(run, call);
   const branches = rule(structuredClone(m.s));
   if (isIndeterminate(obs)) {
     const advances = (b: Branch<'applied' | 'unchanged'>) => changesCatalog && b.outcome.ok && b.outcome.value === 'applied';
-    obs.indeterminate.candidates.push(...branches.map((b) => ({ state: b.state, revision: advances(b) ? ('advanced' as const) : ('same' as const) })));
+    obs.indeterminate.candidates.push(
+      ...branches.map((b) => ({ state: b.state, revision: advances(b) ? ('advanced' as const) : ('same' as const) })),
+    );
     return;
   }
-  const branch = takeBranch(what, branches, obs, (predicted, observed) => predicted === observed.outcome, (observed) => observed.outcome);
+  const branch = takeBranch(
+    what,
+    branches,
+    obs,
+    (predicted, observed) => predicted === observed.outcome,
+    (observed) => observed.outcome,
+  );
   if (obs.ok) adoptWriteRevision(what, m.s.revision, branch.state, obs.value, changesCatalog);
   m.s = branch.state;
 }
 
 /** [auth-tenant-from-token], [auth-route-isolation]: a caller only ever sees its own tenant's routes. */
 export function expectOwnRoute(what: string, caller: string, tenantOfRoute: string): void {
-  expectProperty('tenant-isolation', tenantOfRoute === caller, () => `${what}: tenant ${caller} was shown a route of tenant ${tenantOfRoute}`);
+  expectProperty(
+    'tenant-isolation',
+    tenantOfRoute === caller,
+    () => `${what}: tenant ${caller} was shown a route of tenant ${tenantOfRoute}`,
+  );
 }

@@ -64,10 +64,15 @@ export type CommandName = keyof typeof COMMANDS;
 export type CommandMix = Partial<Record<CommandName, number>>;
 
 export function commandArbitraries(mix: CommandMix, layout: FleetLayout): fc.Arbitrary<RegistryCommand>[] {
-  return (Object.entries(mix) as Array<[CommandName, number]>).flatMap(([name, weight]) => Array.from({ length: weight }, () => COMMANDS[name](layout)));
+  return (Object.entries(mix) as Array<[CommandName, number]>).flatMap(([name, weight]) =>
+    Array.from({ length: weight }, () => COMMANDS[name](layout)),
+  );
 }
 
 /** Every command once, routing and settlement twice: the sequential model suite. */
 export const EVERY_COMMAND: CommandMix = Object.fromEntries(
-  (Object.keys(COMMANDS) as CommandName[]).map((n) => [n, n === 'resolve-new-action' || n === 'settle-route' || n === 're-resolve-action' ? 2 : 1]),
+  (Object.keys(COMMANDS) as CommandName[]).map((n) => [
+    n,
+    n === 'resolve-new-action' || n === 'settle-route' || n === 're-resolve-action' ? 2 : 1,
+  ]),
 );

@@ -47,12 +47,14 @@ function largestHeldLimit(s: ModelState, kind: string, key: string): number {
 
 function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, read: TimeWindow, after: string): void {
   const c = seen.circuit;
-  if (c.consecutive_failures !== r.failures) diverged(`after ${after}: replica ${name} has ${c.consecutive_failures} consecutive failures, the model ${r.failures}`);
+  if (c.consecutive_failures !== r.failures)
+    diverged(`after ${after}: replica ${name} has ${c.consecutive_failures} consecutive failures, the model ${r.failures}`);
   const openUntil = c.open_until === null ? null : Date.parse(c.open_until);
   if (r.openUntil === 0) {
     // Never opened, or closed by a completion: nothing to wait for. A completion may leave open_until at its own
     // instant ([circuit-read]), which is no later than the registry's now at the read, itself as late as read.hi.
-    if (openUntil !== null && openUntil > read.hi) diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until}; the model has it closed`);
+    if (openUntil !== null && openUntil > read.hi)
+      diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until}; the model has it closed`);
     if (c.state !== 'closed') diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; the model has it closed`);
     return;
   }
@@ -63,19 +65,26 @@ function compareCircuit(name: string, r: ModelReplica, seen: ConnectorReplica, r
     return;
   }
   if (openUntil === null || openUntil < r.openUntil || openUntil > r.openUntil + r.openUntilSpan) {
-    diverged(`after ${after}: replica ${name}'s circuit is open until ${c.open_until ?? 'never'}; the model expects ${new Date(r.openUntil).toISOString()}${r.openUntilSpan ? ` to +${r.openUntilSpan} ms` : ''}`);
+    diverged(
+      `after ${after}: replica ${name}'s circuit is open until ${c.open_until ?? 'never'}; the model expects ${new Date(r.openUntil).toISOString()}${r.openUntilSpan ? ` to +${r.openUntilSpan} ms` : ''}`,
+    );
   }
   // The registry stamped the instant; from now on the model knows it exactly.
   r.openUntil = openUntil;
   r.openUntilSpan = 0;
   const expected = openUntil > read.hi ? 'open' : openUntil <= read.lo ? 'closed' : null;
-  if (expected !== null && c.state !== expected) diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; open until ${c.open_until} it must be ${expected}`);
+  if (expected !== null && c.state !== expected)
+    diverged(`after ${after}: replica ${name}'s circuit is ${c.state}; open until ${c.open_until} it must be ${expected}`);
 }
 
 function compareReplica(m: RegistryModel, r: ModelReplica, seen: ConnectorReplica | null, read: TimeWindow, after: string): void {
   const name = m.u.describe(r.provision.id);
   if (!seen) return diverged(`after ${after}: replica ${name} is missing`);
-  expectProperty('no-overbooking', seen.active_assignments <= seen.capacity, () => `after ${after}: replica ${name} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}`);
+  expectProperty(
+    'no-overbooking',
+    seen.active_assignments <= seen.capacity,
+    () => `after ${after}: replica ${name} holds ${seen.active_assignments} assignments with capacity ${seen.capacity}`,
+  );
   const { active_assignments, circuit, ...record } = seen;
   const expected = { ...r.provision, ...r.health };
   const seenLease = Date.parse(record.lease_expires_at);
@@ -84,9 +93,16 @@ function compareReplica(m: RegistryModel, r: ModelReplica, seen: ConnectorReplic
     Object.assign(r, { leaseMs: seenLease, health: { ...r.health, lease_expires_at: record.lease_expires_at } });
     delete r.leaseNoLaterThan;
   }
-  const differing = differences({ ...record, lease_expires_at: seenLease }, { ...expected, lease_expires_at: r.leaseNoLaterThan === undefined ? r.leaseMs : `no later than ${new Date(r.leaseNoLaterThan).toISOString()}` });
+  const differing = differences(
+    { ...record, lease_expires_at: seenLease },
+    {
+      ...expected,
+      lease_expires_at: r.leaseNoLaterThan === undefined ? r.leaseMs : `no later than ${new Date(r.leaseNoLaterThan).toISOString()}`,
+    },
+  );
   if (differing.length > 0) diverged(`after ${after}: replica ${name} differs from the model at:\n${listed(differing)}`);
-  if (active_assignments !== r.active) diverged(`after ${after}: replica ${name} holds ${active_assignments} assignments, the model ${r.active}`);
+  if (active_assignments !== r.active)
+    diverged(`after ${after}: replica ${name} holds ${active_assignments} assignments, the model ${r.active}`);
   compareCircuit(name, r, seen, read, after);
 }
 
@@ -95,8 +111,15 @@ function compareRoute(m: RegistryModel, actionId: string, seen: RouteView | null
   const name = m.u.describe(actionId);
   if (!seen) return diverged(`after ${after}: the route of ${name} is missing`);
   const changed = differences(seen.assignment, route.assignment);
-  expectProperty('pinned-routes', changed.length === 0, () => `after ${after}: the stored assignment of ${name} changed at:\n${listed(changed)}`);
-  const bookkeeping = differences({ reserved: seen.reserved, last_settlement: seen.last_settlement }, { reserved: route.reserved, last_settlement: route.last });
+  expectProperty(
+    'pinned-routes',
+    changed.length === 0,
+    () => `after ${after}: the stored assignment of ${name} changed at:\n${listed(changed)}`,
+  );
+  const bookkeeping = differences(
+    { reserved: seen.reserved, last_settlement: seen.last_settlement },
+    { reserved: route.reserved, last_settlement: route.last },
+  );
   if (bookkeeping.length > 0) diverged(`after ${after}: the route of ${name} differs from the model at:\n${listed(bookkeeping)}`);
 }
 
@@ -105,7 +128,11 @@ function compareCounter(m: RegistryModel, ref: CounterRef, seen: AdmissionCounte
   const expected = m.s.counters[counterName(ref.kind, ref.key)] ?? 0;
   const held = largestHeldLimit(m.s, ref.kind, ref.key);
   const overbooked = held > 0 && seen.active > held && seen.active > expected;
-  expectProperty('no-overbooking', !overbooked, () => `after ${after}: ${name} is ${seen.active}, above every limit pinned by the reservations it holds (at most ${held})`);
+  expectProperty(
+    'no-overbooking',
+    !overbooked,
+    () => `after ${after}: ${name} is ${seen.active}, above every limit pinned by the reservations it holds (at most ${held})`,
+  );
   if (seen.active !== expected) diverged(`after ${after}: ${name} is ${seen.active}, the model ${expected}`);
 }
 
@@ -129,7 +156,12 @@ function alsoRead(s: ModelState, others: readonly ModelState[]) {
 }
 
 /** `others`: the states the registry could be in instead, when the model must tell them apart. */
-export async function compareWithModel(m: RegistryModel, run: RunContext, after: string, others: readonly ModelState[] = []): Promise<void> {
+export async function compareWithModel(
+  m: RegistryModel,
+  run: RunContext,
+  after: string,
+  others: readonly ModelState[] = [],
+): Promise<void> {
   const s = m.s;
   const replicas = Object.values(s.replicas);
   const actions = Object.keys(s.routes);
@@ -153,10 +185,13 @@ export async function compareWithModel(m: RegistryModel, run: RunContext, after:
   }
   const [revision, seenReplicas, seenCounters, seenRoutes, seenAbsentReplicas, seenAbsentRoutes] = result.value;
   if (revision !== s.revision) diverged(`after ${after}: the catalog revision is ${revision}, the model ${s.revision}`);
-  absentReplicas.forEach((id, i) => seenAbsentReplicas[i] && diverged(`after ${after}: replica ${m.u.describe(id)} exists; the model has no such replica`));
-  absentRoutes.forEach(([action], i) => seenAbsentRoutes[i] && diverged(`after ${after}: ${m.u.describe(action)} has a route; the model has none`));
+  absentReplicas.forEach(
+    (id, i) => seenAbsentReplicas[i] && diverged(`after ${after}: replica ${m.u.describe(id)} exists; the model has no such replica`),
+  );
+  absentRoutes.forEach(
+    ([action], i) => seenAbsentRoutes[i] && diverged(`after ${after}: ${m.u.describe(action)} has a route; the model has none`),
+  );
   replicas.forEach((r, i) => compareReplica(m, r, seenReplicas[i]!, window, after));
   counters.forEach((c, i) => compareCounter(m, c, seenCounters[i]!, after));
   actions.forEach((a, i) => compareRoute(m, a, seenRoutes[i]!, after));
 }
-

@@ -46,12 +46,19 @@ export interface IndeterminateObservation {
  * that applies a write later still than that, long after its client gave up, is read back before it did
  * (FAULTS.md says so).
  */
-export async function markIndeterminate(run: RunContext, err: IndeterminateOutcome, window: TimeWindow): Promise<{ obs: IndeterminateObservation; window: TimeWindow }> {
+export async function markIndeterminate(
+  run: RunContext,
+  err: IndeterminateOutcome,
+  window: TimeWindow,
+): Promise<{ obs: IndeterminateObservation; window: TimeWindow }> {
   if (err.mayStillActMs > 0) await sleep(err.mayStillActMs);
   const { window: recovered } = await run.clock.around(() => run.store.catalogRevision());
   const pending: Pending = { why: err.message, window: { lo: window.lo, hi: Math.max(window.hi, recovered.hi) }, candidates: [] };
   pendingByRun.set(run, pending);
-  return { obs: { ok: false, error: new RegistryError('STORAGE_UNAVAILABLE', `indeterminate: ${err.message}`), indeterminate: pending }, window: pending.window };
+  return {
+    obs: { ok: false, error: new RegistryError('STORAGE_UNAVAILABLE', `indeterminate: ${err.message}`), indeterminate: pending },
+    window: pending.window,
+  };
 }
 
 export function isIndeterminate(obs: { ok: boolean }): obs is IndeterminateObservation {
@@ -73,15 +80,25 @@ async function fillFreshFields(m: RegistryModel, run: RunContext, window: TimeWi
     const { fence_token, assigned_at, ...rest } = seen.assignment;
     const { fence_token: _f, assigned_at: _a, ...predicted } = route.assignment;
     if (!sameJson(rest, predicted)) return diverged(`after ${after}: the route of ${m.u.describe(action)} is not the one predicted`);
-    if (m.s.fenceTokens.includes(fence_token)) diverged(`after ${after}: fence token ${fence_token} was already issued ([assignment-fence-token])`);
+    if (m.s.fenceTokens.includes(fence_token))
+      diverged(`after ${after}: fence token ${fence_token} was already issued ([assignment-fence-token])`);
     const at = Date.parse(assigned_at);
-    if (!(at >= window.lo && at <= window.hi + 1)) diverged(`after ${after}: assigned_at ${assigned_at} lies outside the indeterminate call and its recovery`);
+    if (!(at >= window.lo && at <= window.hi + 1))
+      diverged(`after ${after}: assigned_at ${assigned_at} lies outside the indeterminate call and its recovery`);
     route.assignment = seen.assignment as RouteAssignment;
     m.s.fenceTokens.push(fence_token);
   }
 }
 
-async function matches(m: RegistryModel, run: RunContext, c: Candidate, others: ModelState[], before: ModelState, window: TimeWindow, after: string): Promise<ModelState> {
+async function matches(
+  m: RegistryModel,
+  run: RunContext,
+  c: Candidate,
+  others: ModelState[],
+  before: ModelState,
+  window: TimeWindow,
+  after: string,
+): Promise<ModelState> {
   const model = new RegistryModel(m.u, structuredClone(c.state), m.manualClock);
   await fillFreshFields(model, run, window, after);
   if (c.revision === 'advanced') {
@@ -98,14 +115,30 @@ async function matches(m: RegistryModel, run: RunContext, c: Candidate, others: 
  * one of the branches it could have taken. Candidates are tried in that
  * order; the first the registry's state matches in full is adopted.
  */
-export async function settleIndeterminate(m: RegistryModel, run: RunContext, before: ModelState, pending: Pending, what: string): Promise<ModelState> {
+export async function settleIndeterminate(
+  m: RegistryModel,
+  run: RunContext,
+  before: ModelState,
+  pending: Pending,
+  what: string,
+): Promise<ModelState> {
   const after = `${what} (indeterminate: ${pending.why})`;
   const distinct = new Set<string>();
-  const candidates = [{ state: before, revision: 'same' as const }, ...pending.candidates].filter((c) => !distinct.has(JSON.stringify(c)) && !!distinct.add(JSON.stringify(c)));
+  const candidates = [{ state: before, revision: 'same' as const }, ...pending.candidates].filter(
+    (c) => !distinct.has(JSON.stringify(c)) && !!distinct.add(JSON.stringify(c)),
+  );
   const misses: PropertyViolation[] = [];
   for (const c of candidates) {
     try {
-      return await matches(m, run, c, candidates.filter((o) => o !== c).map((o) => o.state), before, pending.window, after);
+      return await matches(
+        m,
+        run,
+        c,
+        candidates.filter((o) => o !== c).map((o) => o.state),
+        before,
+        pending.window,
+        after,
+      );
     } catch (err) {
       if (!PropertyViolation.is(err)) throw err;
       misses.push(err);
@@ -113,6 +146,11 @@ export async function settleIndeterminate(m: RegistryModel, run: RunContext, bef
   }
   // The most telling miss is the one closest to a branch the command could take.
   const telling = misses.find((v) => v.property !== 'model-agreement') ?? misses.at(-1)!;
-  const why = misses.map((v, i) => `  ${i === 0 ? 'had it not taken effect' : `had it taken effect (branch ${i})`}: ${v.detail}`).join('\n');
-  throw new PropertyViolation(telling.property, `${what} got no answer (${pending.why}); read back after recovery, the registry matches no outcome it could have had:\n${why}`);
+  const why = misses
+    .map((v, i) => `  ${i === 0 ? 'had it not taken effect' : `had it taken effect (branch ${i})`}: ${v.detail}`)
+    .join('\n');
+  throw new PropertyViolation(
+    telling.property,
+    `${what} got no answer (${pending.why}); read back after recovery, the registry matches no outcome it could have had:\n${why}`,
+  );
 }

@@ -104,5 +104,17 @@ export function addToCounters(s: ModelState, scopes: readonly ScopeReservation[]
 }
 
 export function emptyState(): ModelState {
-  return { revision: 0, types: {}, versions: {}, instances: {}, bindings: {}, policies: {}, replicas: {}, counters: {}, routes: {}, fenceTokens: [], walks: [] };
+  return {
+    revision: 0,
+    types: {},
+    versions: {},
+    instances: {},
+    bindings: {},
+    policies: {},
+    replicas: {},
+    counters: {},
+    routes: {},
+    fenceTokens: [],
+    walks: [],
+  };
 }

@@ -7,13 +7,27 @@ import type { RunContext } from '../targets/target.ts';
 import { bindingKey, counterName, emptyState, type ModelState } from './model-state.ts';
 import { RegistryModel } from './registry-model.ts';
 import { untilAnswered } from './until-answered.ts';
-import { builders as b, INITIAL_CAPACITY, INITIAL_SLOTS, POLICIES, POLICY_LIMITS, SLOT_TOPOLOGY, TYPES, type InstanceKey, type ReplicaSlot, type Universe } from '../targets/universe.ts';
+import {
+  builders as b,
+  INITIAL_CAPACITY,
+  INITIAL_SLOTS,
+  POLICIES,
+  POLICY_LIMITS,
+  SLOT_TOPOLOGY,
+  TYPES,
+  type InstanceKey,
+  type ReplicaSlot,
+  type Universe,
+} from '../targets/universe.ts';
 
 /** Leases of seeded and provisioned replicas end this far after the run's start. */
 export const LEASE_MS = 3_600_000;
 
 export function replicaRecord(u: Universe, instance: InstanceKey, slot: ReplicaSlot, versionId: string, leaseMs: number): ReplicaProvision {
-  return b.replica(u.replica(instance, slot), u.instance(instance), versionId, leaseMs, { capacity: INITIAL_CAPACITY, topology: SLOT_TOPOLOGY[slot] });
+  return b.replica(u.replica(instance, slot), u.instance(instance), versionId, leaseMs, {
+    capacity: INITIAL_CAPACITY,
+    topology: SLOT_TOPOLOGY[slot],
+  });
 }
 
 export function seedItems(u: Universe, nowMs: number): BatchItem[] {
@@ -21,16 +35,24 @@ export function seedItems(u: Universe, nowMs: number): BatchItem[] {
   const { versions, instances, bindings } = u.layout;
   for (const t of TYPES) items.push({ op: 'put_connector_type', record: b.connectorType(u.type(t)) });
   for (const [v, spec] of Object.entries(versions)) {
-    const record = b.version(u.version(v), u.type(spec.type), spec.capabilities.map((c) => u.capabilityRecord(c)), {
-      version: spec.version,
-      status: spec.status,
-      profiles: spec.profiles.map((p) => u.profile(p)),
-    });
+    const record = b.version(
+      u.version(v),
+      u.type(spec.type),
+      spec.capabilities.map((c) => u.capabilityRecord(c)),
+      {
+        version: spec.version,
+        status: spec.status,
+        profiles: spec.profiles.map((p) => u.profile(p)),
+      },
+    );
     items.push({ op: 'admit_version', record });
   }
   for (const p of POLICIES) items.push({ op: 'put_admission_policy', record: { policy_ref: u.policy(p), ...POLICY_LIMITS[p] } });
   for (const [key, spec] of Object.entries(instances)) {
-    items.push({ op: 'put_instance', record: b.instance(u.instance(key), u.type(spec.type), u.version(spec.version), u.tenant(spec.tenant)) });
+    items.push({
+      op: 'put_instance',
+      record: b.instance(u.instance(key), u.type(spec.type), u.version(spec.version), u.tenant(spec.tenant)),
+    });
   }
   for (const bs of bindings) {
     const record = b.binding(u.tenant(bs.tenant), u.capability(bs.capability), u.instance(bs.instance), {
@@ -41,7 +63,8 @@ export function seedItems(u: Universe, nowMs: number): BatchItem[] {
     items.push({ op: 'put_binding', record });
   }
   for (const [key, spec] of Object.entries(instances)) {
-    for (const slot of INITIAL_SLOTS) items.push({ op: 'provision_replica', record: replicaRecord(u, key, slot, u.version(spec.version), nowMs + LEASE_MS) });
+    for (const slot of INITIAL_SLOTS)
+      items.push({ op: 'provision_replica', record: replicaRecord(u, key, slot, u.version(spec.version), nowMs + LEASE_MS) });
   }
   return items;
 }
@@ -57,7 +80,14 @@ export function stateAfterSeed(items: BatchItem[], revision: number): ModelState
         break;
       case 'admit_version': {
         const r = item.record;
-        s.versions[r.id] = { id: r.id, type: r.connector_type_id, status: r.status, capabilities: r.manifest.capabilities.map((c) => c.id), profiles: [...r.manifest.profiles], manifestDigest: r.manifest_digest };
+        s.versions[r.id] = {
+          id: r.id,
+          type: r.connector_type_id,
+          status: r.status,
+          capabilities: r.manifest.capabilities.map((c) => c.id),
+          profiles: [...r.manifest.profiles],
+          manifestDigest: r.manifest_digest,
+        };
         break;
       }
       case 'put_admission_policy':

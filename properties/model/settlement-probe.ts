@@ -19,7 +19,11 @@ export interface SettlementSnapshot {
   window: TimeWindow;
 }
 
-export async function probeSettlement(run: RunContext, route: ModelRoute, asTenant: string = route.assignment.tenant_id): Promise<SettlementSnapshot> {
+export async function probeSettlement(
+  run: RunContext,
+  route: ModelRoute,
+  asTenant: string = route.assignment.tenant_id,
+): Promise<SettlementSnapshot> {
   const a = route.assignment;
   const scopes = [...a.admission.base_scopes, ...(a.admission.retry_scope ? [a.admission.retry_scope] : [])];
   const { result, window } = await run.clock.around(() =>
@@ -60,7 +64,8 @@ export function openUntilKept(before: SettlementSnapshot, after: SettlementSnaps
 export function changesBetween(before: SettlementSnapshot, after: SettlementSnapshot): string[] {
   const changes: string[] = [];
   if (before.active !== after.active) changes.push(`replica active_assignments ${before.active} → ${after.active}`);
-  for (const [k, v] of Object.entries(before.counters)) if (after.counters[k] !== v) changes.push(`counter ${k} ${v} → ${after.counters[k]}`);
+  for (const [k, v] of Object.entries(before.counters))
+    if (after.counters[k] !== v) changes.push(`counter ${k} ${v} → ${after.counters[k]}`);
   if (before.circuit.consecutive_failures !== after.circuit.consecutive_failures || !openUntilKept(before, after)) {
     changes.push(`circuit ${JSON.stringify(before.circuit)} → ${JSON.stringify(after.circuit)}`);
   }

@@ -10,7 +10,10 @@ import type { RunContext } from '../targets/target.ts';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `resent` says an earlier attempt may have taken effect, so "unchanged" answers are the retry's, not a refusal. */
-export async function untilAnswered<T>(run: Pick<RunContext, 'resendUnansweredMs'>, call: () => Promise<T>): Promise<{ value: T; resent: boolean }> {
+export async function untilAnswered<T>(
+  run: Pick<RunContext, 'resendUnansweredMs'>,
+  call: () => Promise<T>,
+): Promise<{ value: T; resent: boolean }> {
   const limitMs = run.resendUnansweredMs ?? 0;
   const started = performance.now();
   for (let attempt = 0, backoff = 100; ; attempt++, backoff = Math.min(backoff * 2, 2000)) {

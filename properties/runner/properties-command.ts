@@ -36,7 +36,8 @@ export interface PropertiesCommand {
 }
 
 /** A run under a nemesis that injected nothing tested nothing under faults: a pass there is no verdict. */
-const NO_FAULT = 'no fault was injected while the suites ran: they judged nothing under faults (give more --runs, or a shorter calm in --nemesis-interval)';
+const NO_FAULT =
+  'no fault was injected while the suites ran: they judged nothing under faults (give more --runs, or a shorter calm in --nemesis-interval)';
 
 function withoutFaults(result: PropertiesResult): PropertiesResult {
   return { ...result, suites: result.suites.map((s) => (s.status === 'pass' ? { ...s, status: 'error' as const, error: NO_FAULT } : s)) };
@@ -49,7 +50,12 @@ async function httpTokens(http: NonNullable<PropertiesCommand['http']>): Promise
 
 async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Promise<void> {
   try {
-    await preflight({ target: http.url, credentials: await httpTokens(http), maxClockOffsetMs: CLOCK_BOUND_MS.tokens, timeoutMs: http.requestTimeoutMs });
+    await preflight({
+      target: http.url,
+      credentials: await httpTokens(http),
+      maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
+      timeoutMs: http.requestTimeoutMs,
+    });
   } catch (err) {
     throw err instanceof PreflightProblem ? new Error(err.message) : err;
   }
@@ -70,7 +76,8 @@ function replayCommandFor(argv: string[]): ReplayCommand {
   const quote = (s: string) => (/^[A-Za-z0-9_./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const env = kept.some((a) => a.startsWith('--fault')) ? ['FLEETPROOF_ALLOW_FAULTS=1'] : [];
   // `--seed=N`, not `--seed N`: seeds can be negative, and a separate "-5" reads as a flag.
-  return (s) => [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, `--seed=${s.seed}`, '--path', quote(s.path!)].join(' ');
+  return (s) =>
+    [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, `--seed=${s.seed}`, '--path', quote(s.path!)].join(' ');
 }
 
 export async function runPropertiesCommand(c: PropertiesCommand): Promise<number> {
@@ -82,7 +89,8 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   } catch (err) {
     throw new RunnerUsageError((err as Error).message);
   }
-  if (c.path !== undefined && c.suites.length !== 1) throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
+  if (c.path !== undefined && c.suites.length !== 1)
+    throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
   const runId = newRunId();
   let target: Target;
   try {
@@ -103,7 +111,15 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
       log: (line) => console.log(line),
-      ...(c.http ? { stillJudgeable: sharedRecheck({ target: c.http.url, credentials: await httpTokens(c.http), timeoutMs: c.http.requestTimeoutMs }) } : {}),
+      ...(c.http
+        ? {
+            stillJudgeable: sharedRecheck({
+              target: c.http.url,
+              credentials: await httpTokens(c.http),
+              timeoutMs: c.http.requestTimeoutMs,
+            }),
+          }
+        : {}),
     });
     const result = c.faultsFell && !c.faultsFell() ? withoutFaults(ran) : ran;
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
@@ -112,7 +128,9 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);
-    const why = { hold: 'every property holds', counterexample: 'counterexample found', error: 'some suites could not be judged' }[doc.verdict];
+    const why = { hold: 'every property holds', counterexample: 'counterexample found', error: 'some suites could not be judged' }[
+      doc.verdict
+    ];
     console.log(`\n${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}: ${why}; result: ${file}`);
     return code;
   } catch (err) {

@@ -15,6 +15,9 @@ export function formatReplayPath(p: ReplayPath): string {
 export function parseReplayPath(text: string): ReplayPath {
   const at = text.indexOf('@');
   const path = at === -1 ? text : text.slice(0, at);
-  if (!/^[0-9]+(:[0-9]+)*$/.test(path)) throw new RangeError(`a path is fast-check's counterexample path such as 12:3:0, optionally followed by @ and a replay path; not ${text}`);
+  if (!/^[0-9]+(:[0-9]+)*$/.test(path))
+    throw new RangeError(
+      `a path is fast-check's counterexample path such as 12:3:0, optionally followed by @ and a replay path; not ${text}`,
+    );
   return at === -1 ? { path } : { path, commands: text.slice(at + 1) };
 }

@@ -89,7 +89,18 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
   const replay = path === undefined ? undefined : parseReplayPath(path);
   const runs = options.runs ?? suite.defaultRuns[options.target.kind];
   const started = performance.now();
-  const base = { name, property: suite.property, seed, runs: 0, indeterminateRuns: 0, shrinks: 0, path: null, violation: null, counterexample: null, error: null };
+  const base = {
+    name,
+    property: suite.property,
+    seed,
+    runs: 0,
+    indeterminateRuns: 0,
+    shrinks: 0,
+    path: null,
+    violation: null,
+    counterexample: null,
+    error: null,
+  };
   takeIndeterminateNotes();
   const built = suite.build(options.target, replay?.commands !== undefined ? { replayPath: replay.commands } : {});
   const details = await built.check({
@@ -99,14 +110,27 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: true } : {}),
   });
   const notes = takeIndeterminateNotes();
-  const common = { ...base, runs: details.numRuns, indeterminateRuns: details.numSkips, shrinks: details.numShrinks, durationMs: Math.round(performance.now() - started) };
+  const common = {
+    ...base,
+    runs: details.numRuns,
+    indeterminateRuns: details.numSkips,
+    shrinks: details.numShrinks,
+    durationMs: Math.round(performance.now() - started),
+  };
   if (!details.failed) return { ...common, status: 'pass' };
   if (details.interrupted) return { ...common, status: 'error', error: `stopped after the time limit of ${options.timeLimitMs} ms` };
   if (details.counterexample === null) {
-    return { ...common, status: 'error', error: `too many runs were indeterminate to judge the property (${details.numSkips}); first: ${notes[0] ?? 'unknown'}` };
+    return {
+      ...common,
+      status: 'error',
+      error: `too many runs were indeterminate to judge the property (${details.numSkips}); first: ${notes[0] ?? 'unknown'}`,
+    };
   }
   const counterexample = built.render(details.counterexample);
-  const replayPath = formatReplayPath({ path: details.counterexamplePath!, ...(built.replayPathOf(details.counterexample) ? { commands: built.replayPathOf(details.counterexample)! } : {}) });
+  const replayPath = formatReplayPath({
+    path: details.counterexamplePath!,
+    ...(built.replayPathOf(details.counterexample) ? { commands: built.replayPathOf(details.counterexample)! } : {}),
+  });
   const err = details.errorInstance;
   if (PropertyViolation.is(err)) {
     return { ...common, status: 'fail', path: replayPath, violation: { property: err.property, message: err.detail }, counterexample };
@@ -127,11 +151,23 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   for (const [index, name] of suites.entries()) {
     let result = await runSuite(name, options, seed.seed, path);
     const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
-    if (problem !== null) result = { ...result, status: 'error', error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})` };
+    if (problem !== null)
+      result = {
+        ...result,
+        status: 'error',
+        error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})`,
+      };
     results.push(result);
     log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
   }
-  return { runId, target: { kind: options.target.kind, description: options.target.description }, seed, startedAt, finishedAt: new Date().toISOString(), suites: results };
+  return {
+    runId,
+    target: { kind: options.target.kind, description: options.target.description },
+    seed,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    suites: results,
+  };
 }
 
 export function summaryLine(r: SuiteResult): string {

@@ -13,7 +13,16 @@ export interface SeedChoice {
   from?: string;
 }
 
-const CI_IDENTIFIERS = ['GITHUB_SHA', 'GITHUB_RUN_ID', 'GITHUB_RUN_ATTEMPT', 'CI_COMMIT_SHA', 'CI_PIPELINE_ID', 'CI_JOB_ID', 'BUILD_ID', 'BUILD_NUMBER'];
+const CI_IDENTIFIERS = [
+  'GITHUB_SHA',
+  'GITHUB_RUN_ID',
+  'GITHUB_RUN_ATTEMPT',
+  'CI_COMMIT_SHA',
+  'CI_PIPELINE_ID',
+  'CI_JOB_ID',
+  'BUILD_ID',
+  'BUILD_NUMBER',
+];
 
 export function parseSeed(text: string): number {
   if (!/^-?[0-9]{1,10}$/.test(text)) throw new RangeError(`a seed is a 32-bit integer, not ${text}`);

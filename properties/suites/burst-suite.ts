@@ -21,9 +21,20 @@ export function burstProperty<S>(
   };
   const replayPathOf = () => undefined;
   if (target.kind === 'memory') {
-    const property = fc.asyncProperty(scenario(6), fc.scheduler(), stopOnHarnessError((s: S, scheduler: fc.Scheduler) => burst(target, s, scheduler)));
-    return { check: (p) => fc.check(property, p as fc.Parameters<[S, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
+    const property = fc.asyncProperty(
+      scenario(6),
+      fc.scheduler(),
+      stopOnHarnessError((s: S, scheduler: fc.Scheduler) => burst(target, s, scheduler)),
+    );
+    return {
+      check: (p) => fc.check(property, p as fc.Parameters<[S, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>,
+      render,
+      replayPathOf,
+    };
   }
-  const property = fc.asyncProperty(scenario(8), stopOnHarnessError((s: S) => burst(target, s, null)));
+  const property = fc.asyncProperty(
+    scenario(8),
+    stopOnHarnessError((s: S) => burst(target, s, null)),
+  );
   return { check: (p) => fc.check(property, p as fc.Parameters<[S]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
 }

@@ -57,11 +57,18 @@ export function modelSuite(spec: ModelSuiteSpec): SuiteDefinition {
         size: 'max',
         ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}),
       });
-      const property = fc.asyncProperty(commands, stopOnHarnessError((cmds) => runSequence(target, cmds)));
+      const property = fc.asyncProperty(
+        commands,
+        stopOnHarnessError((cmds) => runSequence(target, cmds)),
+      );
       return {
-        check: (parameters) => fc.check(property, parameters as fc.Parameters<[Iterable<fc.AsyncCommand<RegistryModel, RunContext, boolean>>]>) as Promise<fc.RunDetails<unknown>>,
+        check: (parameters) =>
+          fc.check(property, parameters as fc.Parameters<[Iterable<fc.AsyncCommand<RegistryModel, RunContext, boolean>>]>) as Promise<
+            fc.RunDetails<unknown>
+          >,
         // Only the commands that ran are the counterexample; the rest were skipped by their preconditions.
-        render: (counterexample) => [...((counterexample as [Iterable<RanCommand>])[0])].filter((c) => c.hasRan !== false).map((c) => c.toString()),
+        render: (counterexample) =>
+          [...(counterexample as [Iterable<RanCommand>])[0]].filter((c) => c.hasRan !== false).map((c) => c.toString()),
         replayPathOf: (counterexample) => /replayPath="([^"]*)"/.exec(String((counterexample as unknown[])[0]))?.[1],
       };
     },

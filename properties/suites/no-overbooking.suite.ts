@@ -29,7 +29,12 @@ async function prepare(m: RegistryModel, run: RunContext, s: ContentionScenario)
     await untilAnswered(run, () => run.store.reportHealth(r.provision.id, r.health));
   }
   const ref = m.u.policy('tight');
-  const tight: AdmissionPolicy = { ...m.s.policies[ref]!, max_binding_in_flight: s.bindingLimit, max_instance_in_flight: s.instanceLimit, revision: m.s.policies[ref]!.revision + 1 };
+  const tight: AdmissionPolicy = {
+    ...m.s.policies[ref]!,
+    max_binding_in_flight: s.bindingLimit,
+    max_instance_in_flight: s.instanceLimit,
+    revision: m.s.policies[ref]!.revision + 1,
+  };
   await untilAnswered(run, () => run.store.putAdmissionPolicy(tight));
   m.s.policies[ref] = tight;
 }
@@ -49,14 +54,21 @@ async function burst(target: Target, s: ContentionScenario, scheduler: fc.Schedu
     }
     // Rejections are collected at once so none goes unhandled while the scheduler runs.
     const acting = new StillActing();
-    const done = runClients(m, access, s, now, acting).then((history) => ({ history }), (error: unknown) => ({ error }));
+    const done = runClients(m, access, s, now, acting).then(
+      (history) => ({ history }),
+      (error: unknown) => ({ error }),
+    );
     if (scheduler) await scheduler.waitIdle();
     const outcome = await done;
     if ('error' in outcome) throw outcome.error;
     await acting.waitOut();
     checkHistory(outcome.history, now(), s);
     const views = await auditQuiescence(m, run.store, outcome.history, baseline, 'after the burst');
-    await Promise.all(views.filter((v) => v.reserved).map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))));
+    await Promise.all(
+      views
+        .filter((v) => v.reserved)
+        .map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))),
+    );
     await auditQuiescence(m, run.store, outcome.history, baseline, 'after settling every route');
   } catch (err) {
     // A timeout while preparing or auditing leaves the burst unjudged, like one inside it.

@@ -33,7 +33,13 @@ async function prepare(m: RegistryModel, run: RunContext, s: SharedScenario): Pr
   }
   const ref = m.u.policy('tight');
   const old = m.s.policies[ref]!;
-  const tight: AdmissionPolicy = { ...old, max_binding_in_flight: s.bindingLimit, max_tenant_retry_in_flight: s.retryLimit, circuit_failure_threshold: 10_000, revision: old.revision + 1 };
+  const tight: AdmissionPolicy = {
+    ...old,
+    max_binding_in_flight: s.bindingLimit,
+    max_tenant_retry_in_flight: s.retryLimit,
+    circuit_failure_threshold: 10_000,
+    revision: old.revision + 1,
+  };
   await untilAnswered(run, () => run.store.putAdmissionPolicy(tight));
   m.s.policies[ref] = tight;
 }
@@ -49,7 +55,10 @@ async function burst(target: Target, s: SharedScenario, scheduler: fc.Scheduler 
     const now: Instant = scheduler ? logicalClock() : wallClock();
     // Rejections are collected at once so none goes unhandled while the scheduler runs.
     const acting = new StillActing();
-    const done = runSharedClients(m, run, access, s, now, acting).then((history) => ({ history }), (error: unknown) => ({ error }));
+    const done = runSharedClients(m, run, access, s, now, acting).then(
+      (history) => ({ history }),
+      (error: unknown) => ({ error }),
+    );
     if (scheduler) await scheduler.waitIdle();
     const outcome = await done;
     if ('error' in outcome) throw outcome.error;
@@ -57,7 +66,11 @@ async function burst(target: Target, s: SharedScenario, scheduler: fc.Scheduler 
     checkSharedHistory(outcome.history, now(), s.capacity);
     const actions = Array.from({ length: s.actions }, (_, i) => sharedActionId(m!, i + 1));
     const views = await auditSharedQuiescence(m, run.store, outcome.history, actions, baseline, 'after the burst');
-    await Promise.all(views.filter((v: RouteView) => v.reserved).map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))));
+    await Promise.all(
+      views
+        .filter((v: RouteView) => v.reserved)
+        .map((v) => untilAnswered(run, () => run.store.settle(v.assignment.tenant_id, v.assignment.action_id, v.assignment, 'cancelled'))),
+    );
     await auditSharedQuiescence(m, run.store, outcome.history, actions, baseline, 'after settling every route');
   } catch (err) {
     if (IndeterminateOutcome.is(err)) skipIndeterminateRun(err);

@@ -5,7 +5,16 @@ import type fc from 'fast-check';
 import type { PropertyName } from '../check/violations.ts';
 import type { Target } from '../targets/target.ts';
 
-export const SUITE_NAMES = ['pinned-routes', 'idempotent-settlement', 'stale-cursor', 'no-overbooking', 'tenant-isolation', 'circuit-behaviour', 'model-agreement', 'shared-actions'] as const;
+export const SUITE_NAMES = [
+  'pinned-routes',
+  'idempotent-settlement',
+  'stale-cursor',
+  'no-overbooking',
+  'tenant-isolation',
+  'circuit-behaviour',
+  'model-agreement',
+  'shared-actions',
+] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export function isSuiteName(s: string): s is SuiteName {

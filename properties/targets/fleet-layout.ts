@@ -43,7 +43,13 @@ export type Bindable = Pick<BindingSpec, 'tenant' | 'capability' | 'instance'>;
 /** `archive` is declared only by beta-1 and bound to nobody at first. */
 const DESIGN_VERSIONS: Record<string, VersionSpec> = {
   'alpha-1': { type: 'alpha', version: '1.0.0', capabilities: ['search', 'fetch'], profiles: ['http'], status: 'active' },
-  'alpha-2': { type: 'alpha', version: '2.0.0', capabilities: ['search', 'fetch', 'notify'], profiles: ['http', 'grpc'], status: 'admitted' },
+  'alpha-2': {
+    type: 'alpha',
+    version: '2.0.0',
+    capabilities: ['search', 'fetch', 'notify'],
+    profiles: ['http', 'grpc'],
+    status: 'admitted',
+  },
   'beta-1': { type: 'beta', version: '1.0.0', capabilities: ['search', 'notify', 'archive'], profiles: ['grpc'], status: 'active' },
 };
 
@@ -115,6 +121,8 @@ export function fleetLayout(limits: Pick<RegistryLimits, 'max_capabilities_per_v
     instances,
     instanceKeys,
     bindings: DESIGN_BINDINGS.map((b) => ({ ...b, instance: host[b.instance]![b.capability]! })),
-    bindable: instanceKeys.flatMap((instance) => CAPABILITIES.map((capability) => ({ tenant: instances[instance]!.tenant, capability, instance }))),
+    bindable: instanceKeys.flatMap((instance) =>
+      CAPABILITIES.map((capability) => ({ tenant: instances[instance]!.tenant, capability, instance })),
+    ),
   };
 }

@@ -45,7 +45,14 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
       limits: store.limits,
       store,
       async openRun(): Promise<RunContext> {
-        return { store, clock, u: universeOf(freshNamespace(options.runId), store.limits), shared: true, resendUnansweredMs: options.faults?.readRetryMs ?? 0, close: async () => {} };
+        return {
+          store,
+          clock,
+          u: universeOf(freshNamespace(options.runId), store.limits),
+          shared: true,
+          resendUnansweredMs: options.faults?.readRetryMs ?? 0,
+          close: async () => {},
+        };
       },
       close: () => store.close(),
     };

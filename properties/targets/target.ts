@@ -99,5 +99,7 @@ let runCounter = 0;
  */
 export function freshNamespace(runId?: string): string {
   runCounter += 1;
-  return runId === undefined ? `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.` : `${runId}.${runCounter.toString(36)}.`;
+  return runId === undefined
+    ? `p${Math.random().toString(36).slice(2, 7)}${runCounter.toString(36)}.`
+    : `${runId}.${runCounter.toString(36)}.`;
 }

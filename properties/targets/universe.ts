@@ -14,11 +14,21 @@ import { recordBuilders, SCOPE_OFF } from '../../contract/builders.js';
 import { sha256Hex } from '../../contract/digest.ts';
 import type { AdmissionPolicy, Capability, Topology } from '../../contract/records.ts';
 import type { FleetLayout, InstanceKey, VersionKey } from './fleet-layout.ts';
-import { CAPABILITIES, POLICIES, PROFILES, TENANTS, TYPES, type CapabilityKey, type PolicyKey, type ProfileKey, type TenantKey, type TypeKey } from './fleet-names.ts';
+import {
+  CAPABILITIES,
+  POLICIES,
+  PROFILES,
+  TENANTS,
+  TYPES,
+  type CapabilityKey,
+  type PolicyKey,
+  type ProfileKey,
+  type TenantKey,
+  type TypeKey,
+} from './fleet-names.ts';
 
 export type { InstanceKey, VersionKey, CapabilityKey, PolicyKey, ProfileKey, TenantKey, TypeKey };
 export { CAPABILITIES, POLICIES, PROFILES, TENANTS, TYPES };
-
 
 /** Replica slots per instance: the first two exist from the start, the others are provisioned by commands. */
 export const REPLICA_SLOTS = [1, 2, 3, 4] as const;

@@ -13,8 +13,11 @@ export interface Ran {
 
 export function fleetproofProperties(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/fleetproof.js', 'properties', ...args], { cwd: root, env: { ...process.env, FC_SEED: '', FC_PATH: '', FC_SUITE: '', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['bin/fleetproof.js', 'properties', ...args],
+      { cwd: root, env: { ...process.env, FC_SEED: '', FC_PATH: '', FC_SUITE: '', ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -40,7 +40,18 @@ describe('fleetproof properties', () => {
 
   it('exits 0 when the properties hold, printing the seed', async () => {
     const out = join(dir, 'hold');
-    const run = await fleetproofProperties(['--suite', 'stale-cursor', '--suite', 'no-overbooking', '--runs', '5', '--seed', '11', '--out', out]);
+    const run = await fleetproofProperties([
+      '--suite',
+      'stale-cursor',
+      '--suite',
+      'no-overbooking',
+      '--runs',
+      '5',
+      '--seed',
+      '11',
+      '--out',
+      out,
+    ]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed 11 \(given\)/);
     const doc = await result(out);
@@ -81,7 +92,10 @@ describe('fleetproof properties', () => {
   });
 
   it('derives and prints a seed in CI when none is given', async () => {
-    const run = await fleetproofProperties(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], { CI: 'true', GITHUB_RUN_ID: '4242' });
+    const run = await fleetproofProperties(['--suite', 'circuit-behaviour', '--runs', '2', '--out', join(dir, 'ci')], {
+      CI: 'true',
+      GITHUB_RUN_ID: '4242',
+    });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed -?[0-9]+ \(derived from GITHUB_RUN_ID=4242\)/);
   });
@@ -91,7 +105,24 @@ describe('fleetproof properties', () => {
     const reference = await startEmbeddedReference();
     try {
       const out = join(dir, 'no-fault');
-      const run = await fleetproofProperties(['--target', reference.url, '--key', reference.signingKeyPath, '--nemesis', 'proxy', '--nemesis-interval', '1s/600s', '--suite', 'stale-cursor', '--runs', '3', '--seed', '11', '--out', out]);
+      const run = await fleetproofProperties([
+        '--target',
+        reference.url,
+        '--key',
+        reference.signingKeyPath,
+        '--nemesis',
+        'proxy',
+        '--nemesis-interval',
+        '1s/600s',
+        '--suite',
+        'stale-cursor',
+        '--runs',
+        '3',
+        '--seed',
+        '11',
+        '--out',
+        out,
+      ]);
       assert.equal(run.code, 2, run.stdout + run.stderr);
       assert.match(run.stdout, /no fault was injected while the suites ran: they judged nothing under faults/);
       const doc = await result(out);
@@ -106,8 +137,18 @@ describe('fleetproof properties', () => {
     assert.equal((await fleetproofProperties(['--path', '1:2'])).code, 2);
     assert.equal((await fleetproofProperties(['--fault', 'settle-skip-fence'])).code, 2, 'faults need FLEETPROOF_ALLOW_FAULTS=1');
     const keys = await writeSigningKeys(join(dir, 'keys'));
-    const unreachable = await fleetproofProperties(['--target', 'http://127.0.0.1:9', '--key', keys.signingKeyPath, '--out', join(dir, 'none')]);
+    const unreachable = await fleetproofProperties([
+      '--target',
+      'http://127.0.0.1:9',
+      '--key',
+      keys.signingKeyPath,
+      '--out',
+      join(dir, 'none'),
+    ]);
     assert.equal(unreachable.code, 2, unreachable.stdout + unreachable.stderr);
-    assert.match(unreachable.stderr, /^fleetproof properties: could not run: the target http:\/\/127\.0\.0\.1:9 does not answer \(ECONNREFUSED\): start it/m);
+    assert.match(
+      unreachable.stderr,
+      /^fleetproof properties: could not run: the target http:\/\/127\.0\.0\.1:9 does not answer \(ECONNREFUSED\): start it/m,
+    );
   });
 });

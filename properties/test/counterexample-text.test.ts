@@ -36,7 +36,9 @@ describe('counterexamples explain themselves', () => {
 
   it("a divergence names the differing field and prints the registry's answer and the model's in full", () => {
     const state = {} as ModelState;
-    const message = violationOf(() => takeBranch('re-resolve a-1', [success(state, model), failure(state, 'CONFLICT')], { ok: true, value: registry }, sameJson));
+    const message = violationOf(() =>
+      takeBranch('re-resolve a-1', [success(state, model), failure(state, 'CONFLICT')], { ok: true, value: registry }, sameJson),
+    );
     assert.match(message, /last_settlement: registry "outcome_unknown", model null/);
     assert.ok(message.includes(`the registry answered ok ${JSON.stringify(registry)}`), 'the whole answer of the registry');
     assert.ok(message.includes(`ok ${JSON.stringify(model)}`), 'the whole prediction of the model');

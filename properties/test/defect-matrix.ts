@@ -30,4 +30,3 @@ export const DEFECTS: readonly Detection[] = [
   { fault: 'race-scope-reservation', suite: 'no-overbooking', property: 'no-overbooking', seed: 113 },
   { fault: 'race-replica-capacity', suite: 'no-overbooking', property: 'no-overbooking', seed: 114 },
 ];
-

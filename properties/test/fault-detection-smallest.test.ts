@@ -22,7 +22,10 @@ describe('the suites catch the store defects at the smallest legal limits', () =
     if (d.fault === 'circuits-never-count' || d.over === 'http') continue;
     const fault = d.fault as FaultName;
     it(`${fault} fails ${d.suite}`, async () => {
-      const target = memoryTarget({ description: `memory store at the smallest limits with fault ${fault}`, openStore: (clock) => new MemoryStore({ clock, faults: new Set([fault]), limits: SMALLEST }) });
+      const target = memoryTarget({
+        description: `memory store at the smallest limits with fault ${fault}`,
+        openStore: (clock) => new MemoryStore({ clock, faults: new Set([fault]), limits: SMALLEST }),
+      });
       assert.equal(target.limits.max_capabilities_per_version, 1);
       const found = (await runProperties({ target, suites: [d.suite], runs: 200, seed: d.seed, env: {} })).suites[0]!;
       const report = failureReport(found, testReplay('properties/test/fault-detection-smallest.test.ts'));

@@ -28,11 +28,15 @@ describe('fleet layout', () => {
     it(`fits ${n} capability(ies) per version and keeps every design route`, () => {
       const l = at(n);
       const design = at(DESIGN_CAPABILITIES_PER_VERSION);
-      for (const [key, v] of Object.entries(l.versions)) assert.ok(v.capabilities.length >= 1 && v.capabilities.length <= n, `${key} declares ${v.capabilities.length}`);
+      for (const [key, v] of Object.entries(l.versions))
+        assert.ok(v.capabilities.length >= 1 && v.capabilities.length <= n, `${key} declares ${v.capabilities.length}`);
       // Every capability a design version declares, some part of it of the same type still declares.
       for (const [key, v] of Object.entries(design.versions)) {
         const parts = Object.entries(l.versions).filter(([k]) => k === key || k.startsWith(`${key}_`));
-        assert.deepEqual(parts.flatMap(([, p]) => p.capabilities), [...v.capabilities]);
+        assert.deepEqual(
+          parts.flatMap(([, p]) => p.capabilities),
+          [...v.capabilities],
+        );
         assert.ok(parts.every(([, p]) => p.type === v.type && p.status === v.status));
       }
       // Version strings stay unique per type.
@@ -58,8 +62,12 @@ describe('fleet layout', () => {
     assert.ok(bytes({ items }) <= LIMIT_MINIMUMS.max_body_bytes, `${bytes({ items })} bytes`);
     for (const item of items) {
       if (item.op !== 'admit_version') continue;
-      assert.ok(Buffer.byteLength(canonicalJson(item.record.manifest)) <= LIMIT_MINIMUMS.max_manifest_bytes, `${item.record.id}'s manifest`);
-      for (const c of item.record.manifest.capabilities) assert.ok(Buffer.byteLength(canonicalJson(definitionOf(c))) <= LIMIT_MINIMUMS.max_capability_bytes, `${c.id}'s definition`);
+      assert.ok(
+        Buffer.byteLength(canonicalJson(item.record.manifest)) <= LIMIT_MINIMUMS.max_manifest_bytes,
+        `${item.record.id}'s manifest`,
+      );
+      for (const c of item.record.manifest.capabilities)
+        assert.ok(Buffer.byteLength(canonicalJson(definitionOf(c))) <= LIMIT_MINIMUMS.max_capability_bytes, `${c.id}'s definition`);
     }
   });
 });

@@ -13,7 +13,12 @@ import { TargetUnreachable } from '../targets/http/http-client.ts';
 import { HttpRegistryStore } from '../targets/http/http-registry-store.ts';
 import { startReferenceServer, type ReferenceServer } from './reference-server.ts';
 
-const VERSION = { implementation: { name: 'scripted', version: '0' }, contract: 'fleetproof-registry/v1', limits: { max_page_size: 200 }, features: [] };
+const VERSION = {
+  implementation: { name: 'scripted', version: '0' },
+  contract: 'fleetproof-registry/v1',
+  limits: { max_page_size: 200 },
+  features: [],
+};
 
 /** A server that answers GET /version, then whatever `reply` decides for every other request. */
 async function scripted(reply: (path: string, res: import('node:http').ServerResponse) => void): Promise<{ server: Server; url: string }> {
@@ -79,11 +84,16 @@ describe('HTTP adapter', () => {
   });
 
   it('treats an error whose status is not its code’s as a violation of the contract', async () => {
-    const { server, url } = await scripted((_path, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'CONFLICT', message: 'x' } })));
+    const { server, url } = await scripted((_path, res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'CONFLICT', message: 'x' } })),
+    );
     servers.push(server);
     const store = await HttpRegistryStore.open({ url, key });
     try {
-      await assert.rejects(store.putAdmissionPolicy({ policy_ref: 'pol-x' } as never), (err) => PropertyViolation.is(err) && err.property === 'model-agreement');
+      await assert.rejects(
+        store.putAdmissionPolicy({ policy_ref: 'pol-x' } as never),
+        (err) => PropertyViolation.is(err) && err.property === 'model-agreement',
+      );
     } finally {
       await store.close();
     }

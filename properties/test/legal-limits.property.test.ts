@@ -25,7 +25,12 @@ describe('property suites against the reference with other legal limits', () => 
       const target = await httpTarget({ url: server.url, key: server.key });
       try {
         const result = await runProperties({ target, suites: SUITE_NAMES, runs: RUNS, seed: 13, env: {} });
-        for (const s of result.suites) assert.equal(s.status, 'pass', `${describeLimits(limits)}\n${failureReport(s, testReplay('properties/test/legal-limits.property.test.ts'))}`);
+        for (const s of result.suites)
+          assert.equal(
+            s.status,
+            'pass',
+            `${describeLimits(limits)}\n${failureReport(s, testReplay('properties/test/legal-limits.property.test.ts'))}`,
+          );
       } finally {
         await target.close();
         await server.close();

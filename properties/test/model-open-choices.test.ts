@@ -25,22 +25,35 @@ describe('model rules where the contract leaves a choice open', () => {
     const original = structuredClone(s.replicas[id]!.provision);
     const [drained] = reportHealth(s, id, { ...s.replicas[id]!.health, status: 'draining', health_revision: original.health_revision + 1 });
     assert.equal(drained!.outcome.ok, true);
-    assert.deepEqual(outcomes(provisionReplica(drained!.state, original)), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: true, value: 'unchanged' })].sort());
+    assert.deepEqual(
+      outcomes(provisionReplica(drained!.state, original)),
+      [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: true, value: 'unchanged' })].sort(),
+    );
     // Any other body is a conflict whichever way the registry compares.
-    assert.deepEqual(outcomes(provisionReplica(drained!.state, { ...original, endpoint: `${original.endpoint}/other` })), [JSON.stringify({ ok: false, code: 'CONFLICT' })]);
+    assert.deepEqual(outcomes(provisionReplica(drained!.state, { ...original, endpoint: `${original.endpoint}/other` })), [
+      JSON.stringify({ ok: false, code: 'CONFLICT' }),
+    ]);
   });
 
   it('[error-precedence] an existing replica at another version may be CONFLICT or INVALID_REQUEST', () => {
     const s = fresh();
     const record = { ...s.replicas[u.replica('a-alpha', 1)]!.provision, version_id: u.version('alpha-2') };
-    assert.deepEqual(outcomes(provisionReplica(s, record)), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
+    assert.deepEqual(outcomes(provisionReplica(s, record)), [
+      JSON.stringify({ ok: false, code: 'CONFLICT' }),
+      JSON.stringify({ ok: false, code: 'INVALID_REQUEST' }),
+    ]);
   });
 
   it('[error-precedence] a policy out of bounds with a stale revision may be INVALID_REQUEST or CONFLICT', () => {
     const s = fresh();
     const tight = s.policies[u.policy('tight')]!;
-    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50 })), [JSON.stringify({ ok: false, code: 'CONFLICT' }), JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
-    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50, revision: tight.revision + 1 })), [JSON.stringify({ ok: false, code: 'INVALID_REQUEST' })]);
+    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50 })), [
+      JSON.stringify({ ok: false, code: 'CONFLICT' }),
+      JSON.stringify({ ok: false, code: 'INVALID_REQUEST' }),
+    ]);
+    assert.deepEqual(outcomes(putPolicy(s, { ...tight, circuit_open_ms: 50, revision: tight.revision + 1 })), [
+      JSON.stringify({ ok: false, code: 'INVALID_REQUEST' }),
+    ]);
   });
 
   it('[circuit-read] a past open_until may be kept or cleared, a future one only kept', () => {
@@ -69,7 +82,10 @@ const bindingLookedUpFirst = (named: 'caller' | 'body') =>
       const smuggled = (req as { tenant_id?: string }).tenant_id;
       if (smuggled !== undefined && !(await store.route(tenant, req.action_id)) && !(await store.route(smuggled, req.action_id))) {
         const visible = await store.getCapability(req.capability_id, { tenant_id: tenant, allow_unbound: false });
-        if (!visible) throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', { details: { tenant_id: named === 'caller' ? tenant : smuggled, capability_id: req.capability_id } });
+        if (!visible)
+          throw new RegistryError('BINDING_UNAVAILABLE', 'no binding', {
+            details: { tenant_id: named === 'caller' ? tenant : smuggled, capability_id: req.capability_id },
+          });
       }
       return store.resolve(tenant, req);
     },
@@ -78,14 +94,19 @@ const bindingLookedUpFirst = (named: 'caller' | 'body') =>
 describe('suites against registries that make another legal choice', () => {
   it('[error-precedence] a resolve body naming a tenant may be refused for the binding it lacks', async () => {
     // Before, the model allowed only INVALID_REQUEST (or CONFLICT for another tenant's action) and failed it.
-    const [s] = (await runProperties({ target: bindingLookedUpFirst('caller'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    const [s] = (await runProperties({ target: bindingLookedUpFirst('caller'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} }))
+      .suites;
     assert.equal(s!.status, 'pass', s!.violation?.message ?? s!.error ?? undefined);
   });
 
   it('[auth-tenant-from-token] but not with a refusal that names the tenant the body gave', async () => {
     // The code is one the model allows, the details are not.
-    const [s] = (await runProperties({ target: bindingLookedUpFirst('body'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} })).suites;
+    const [s] = (await runProperties({ target: bindingLookedUpFirst('body'), suites: ['tenant-isolation'], runs: 60, seed: 4, env: {} }))
+      .suites;
     assert.equal(s!.status, 'fail');
-    assert.match(s!.violation!.message, /answered BINDING_UNAVAILABLE .*a body naming a tenant must be INVALID_REQUEST or BINDING_UNAVAILABLE/s);
+    assert.match(
+      s!.violation!.message,
+      /answered BINDING_UNAVAILABLE .*a body naming a tenant must be INVALID_REQUEST or BINDING_UNAVAILABLE/s,
+    );
   });
 });

@@ -17,7 +17,12 @@ const u = universeOf('', DEFAULT_LIMITS);
 const fresh = (): ModelState => stateAfterSeed(seedItems(u, T0), 1);
 const at = { lo: T0, hi: T0 };
 
-function routeNew(s: ModelState, action: string, capability = u.capability('search'), tenant = u.tenant('a')): { s: ModelState; a: RouteAssignment } {
+function routeNew(
+  s: ModelState,
+  action: string,
+  capability = u.capability('search'),
+  tenant = u.tenant('a'),
+): { s: ModelState; a: RouteAssignment } {
   const [branch] = resolveNew(s, tenant, { action_id: action, capability_id: capability }, T0);
   assert.ok(branch?.outcome.ok, JSON.stringify(branch?.outcome));
   const a = { ...branch.outcome.value, fence_token: `route_${action}`, assigned_at: new Date(T0).toISOString() };
@@ -46,7 +51,10 @@ describe('model rules', () => {
     let s = routeNew(fresh(), 'one').s;
     s = routeNew(s, 'two').s;
     const branches = resolveNew(s, u.tenant('a'), { action_id: 'three', capability_id: u.capability('search') }, T0);
-    assert.deepEqual(branches.map((b) => b.outcome), [{ ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } }]);
+    assert.deepEqual(
+      branches.map((b) => b.outcome),
+      [{ ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } }],
+    );
   });
 
   it('[error-precedence] a new route through a disabled policy whose scope is full may be ADMISSION_REJECTED or CAPACITY_EXCEEDED', () => {
@@ -55,7 +63,13 @@ describe('model rules', () => {
     const tight = s.policies[u.policy('tight')]!;
     s = putPolicy(s, { ...tight, enabled: false, revision: tight.revision + 1 })[0]!.state;
     const branches = resolveNew(s, u.tenant('a'), { action_id: 'three', capability_id: u.capability('search') }, T0);
-    assert.deepEqual(branches.map((b) => b.outcome), [{ ok: false, code: 'ADMISSION_REJECTED' }, { ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } }]);
+    assert.deepEqual(
+      branches.map((b) => b.outcome),
+      [
+        { ok: false, code: 'ADMISSION_REJECTED' },
+        { ok: false, code: 'CAPACITY_EXCEEDED', details: { scope: 'binding' } },
+      ],
+    );
   });
 
   it('[pinned-precedence] a retry checks scopes before the replica: both failing is CAPACITY_EXCEEDED', () => {
@@ -110,7 +124,10 @@ describe('model rules', () => {
 
   it('[lease-expiry-bounded] expiry takes the earliest lease first and no more than the limit', () => {
     const s = fresh();
-    for (const [id, ms] of [[u.replica('b-alpha', 2), T0 - 5], [u.replica('a-beta', 1), T0 - 9]] as const) {
+    for (const [id, ms] of [
+      [u.replica('b-alpha', 2), T0 - 5],
+      [u.replica('a-beta', 1), T0 - 9],
+    ] as const) {
       const r = s.replicas[id]!;
       const [b] = reportHealth(s, id, { ...r.health, health_revision: 2, lease_expires_at: new Date(ms).toISOString() });
       assert.equal(b!.outcome.ok, true);
@@ -118,14 +135,26 @@ describe('model rules', () => {
     const [once] = expireLeases(s, 1, T0, T0 + 3);
     assert.deepEqual(once!.outcome, { ok: true, value: { expired: 1 } });
     assert.equal(once!.state.replicas[u.replica('a-beta', 1)]!.health.status, 'offline');
-    assert.equal(once!.state.replicas[u.replica('a-beta', 1)]!.leaseNoLaterThan, T0 + 3, '[lease-expiry-effect]: any lease up to the last instant expiry could act at');
+    assert.equal(
+      once!.state.replicas[u.replica('a-beta', 1)]!.leaseNoLaterThan,
+      T0 + 3,
+      '[lease-expiry-effect]: any lease up to the last instant expiry could act at',
+    );
     assert.equal(once!.state.replicas[u.replica('b-alpha', 2)]!.health.status, 'ready');
   });
 
   it('[catalog-tenant-visibility] and [records-binding-references]: a binding shows only what the instance’s active version implements', () => {
     const s = fresh();
     assert.deepEqual(visibleCapabilities(s, u.tenant('b')), [u.capability('fetch'), u.capability('search')]);
-    const notify = { ...s.bindings[bindingKey({ tenant_id: u.tenant('a'), capability_id: u.capability('search'), instance_id: u.instance('a-alpha') })]!, capability_id: u.capability('notify'), tenant_id: u.tenant('b'), instance_id: u.instance('b-alpha') };
-    assert.deepEqual(putBinding(s, notify).map((b) => b.outcome), [{ ok: false, code: 'INVALID_REQUEST' }]);
+    const notify = {
+      ...s.bindings[bindingKey({ tenant_id: u.tenant('a'), capability_id: u.capability('search'), instance_id: u.instance('a-alpha') })]!,
+      capability_id: u.capability('notify'),
+      tenant_id: u.tenant('b'),
+      instance_id: u.instance('b-alpha'),
+    };
+    assert.deepEqual(
+      putBinding(s, notify).map((b) => b.outcome),
+      [{ ok: false, code: 'INVALID_REQUEST' }],
+    );
   });
 });

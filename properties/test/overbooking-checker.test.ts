@@ -8,8 +8,19 @@ import type { Op } from '../check/history.ts';
 import { certainHolds, constantCapacity, findOverbooking } from '../history/overbooking-checker.ts';
 
 function view(action: string, replica: string, scopes: ScopeReservation[] = [], retry: ScopeReservation | null = null): RouteView {
-  const admission = { policy_ref: null, policy_revision: 1, base_scopes: scopes, retry_scope: retry, circuit_failure_threshold: 5, circuit_open_ms: 30000 };
-  return { assignment: { action_id: action, replica_id: replica, admission } as unknown as RouteView['assignment'], reserved: true, last_settlement: null };
+  const admission = {
+    policy_ref: null,
+    policy_revision: 1,
+    base_scopes: scopes,
+    retry_scope: retry,
+    circuit_failure_threshold: 5,
+    circuit_open_ms: 30000,
+  };
+  return {
+    assignment: { action_id: action, replica_id: replica, admission } as unknown as RouteView['assignment'],
+    reserved: true,
+    last_settlement: null,
+  };
 }
 
 const resolve = (client: number, action: string, invoke: number, complete: number, v?: RouteView, type: Op['type'] = 'ok'): Op => ({
@@ -22,7 +33,16 @@ const resolve = (client: number, action: string, invoke: number, complete: numbe
   type,
   ...(v ? { view: v } : {}),
 });
-const settle = (client: number, action: string, invoke: number, complete: number, type: Op['type'] = 'ok'): Op => ({ client, kind: 'settle', tenant: 't', action, invoke, complete, type, released: true });
+const settle = (client: number, action: string, invoke: number, complete: number, type: Op['type'] = 'ok'): Op => ({
+  client,
+  kind: 'settle',
+  tenant: 't',
+  action,
+  invoke,
+  complete,
+  type,
+  released: true,
+});
 const capacityOne = constantCapacity(1);
 
 describe('overbooking checker', () => {
@@ -57,10 +77,22 @@ describe('overbooking checker', () => {
     // same reservation, was counted as a retry holding the tenant retry scope: overbooked at its limit of 1.
     const tenant: ScopeReservation = { kind: 'tenant', key: 't', limit: 5 };
     const retry: ScopeReservation = { kind: 'tenant_retry', key: 't', limit: 1 };
-    const other = [resolve(2, 'b', 0, 1, view('b', 'r2', [tenant], retry)), settle(2, 'b', 2, 3), resolve(2, 'b', 4, 5, view('b', 'r2', [tenant], retry))];
-    const h = [resolve(1, 'a', 0, 1, view('a', 'r1', [tenant], retry)), settle(1, 'a', 2, 3, 'fail'), resolve(1, 'a', 4, 5, view('a', 'r1', [tenant], retry)), ...other];
+    const other = [
+      resolve(2, 'b', 0, 1, view('b', 'r2', [tenant], retry)),
+      settle(2, 'b', 2, 3),
+      resolve(2, 'b', 4, 5, view('b', 'r2', [tenant], retry)),
+    ];
+    const h = [
+      resolve(1, 'a', 0, 1, view('a', 'r1', [tenant], retry)),
+      settle(1, 'a', 2, 3, 'fail'),
+      resolve(1, 'a', 4, 5, view('a', 'r1', [tenant], retry)),
+      ...other,
+    ];
     const holds = certainHolds(h, 10).filter((x) => x.action === 'a');
-    assert.deepEqual(holds.map((x) => [x.start, x.end, x.scopes.map((sc) => sc.kind)]), [[1, 10, ['tenant']]]);
+    assert.deepEqual(
+      holds.map((x) => [x.start, x.end, x.scopes.map((sc) => sc.kind)]),
+      [[1, 10, ['tenant']]],
+    );
     assert.equal(findOverbooking(certainHolds(h, 10), constantCapacity(2)), null);
   });
 

@@ -36,7 +36,16 @@ describe('the run id of a property run', () => {
       return { ...target, openRun: async () => target.openRun().then((run) => (namespaces.push(run.u.ns), run)) };
     };
     const out = join(dir, 'out');
-    const code = await runPropertiesCommand({ openTarget, http, runs: 2, seed: '5', path: undefined, suites: ['stale-cursor'], out, argv: [] });
+    const code = await runPropertiesCommand({
+      openTarget,
+      http,
+      runs: 2,
+      seed: '5',
+      path: undefined,
+      suites: ['stale-cursor'],
+      out,
+      argv: [],
+    });
     const doc = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ResultDocument;
     assert.equal(code, 0);
     assert.match(doc.run_id, RUN_ID_PATTERN);

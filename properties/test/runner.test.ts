@@ -36,7 +36,9 @@ describe('property runner', () => {
     // done nothing, and then it routed.
     const late = withStore((store) => {
       let calls = 0;
-      const slow = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => async (...a: A) => (await sleep(3), f(...a));
+      const slow =
+        <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+        async (...a: A) => (await sleep(3), f(...a));
       return {
         resolve: slow((tenant: string, req: ResolveRequest) => {
           if (++calls % 4 !== 0) return store.resolve(tenant, req);
@@ -49,7 +51,11 @@ describe('property runner', () => {
       };
     });
     // The model suites read it back; the contention suites audit the burst (before, its reservation landed mid-audit).
-    for (const [suite, runs] of [['pinned-routes', 40], ['no-overbooking', 20], ['shared-actions', 20]] as const) {
+    for (const [suite, runs] of [
+      ['pinned-routes', 40],
+      ['no-overbooking', 20],
+      ['shared-actions', 20],
+    ] as const) {
       const [s] = (await runProperties({ target: late, suites: [suite], runs, seed: 7, env: {} })).suites;
       assert.equal(s!.status, 'pass', `${suite}: ${s!.violation?.message ?? s!.error}`);
       assert.equal(s!.indeterminateRuns, 0, suite);
@@ -74,7 +80,13 @@ describe('property runner', () => {
 
   it('finds a write that, its answer lost, took effect twice', async () => {
     // The lost resolve also books a second route: no outcome of one resolve explains the state read back.
-    const twice = withStore((store) => ({ resolve: (tenant, req) => store.resolve(tenant, req).then(() => store.resolve(tenant, { ...req, action_id: `${req.action_id}.again` })).then(timedOut) }));
+    const twice = withStore((store) => ({
+      resolve: (tenant, req) =>
+        store
+          .resolve(tenant, req)
+          .then(() => store.resolve(tenant, { ...req, action_id: `${req.action_id}.again` }))
+          .then(timedOut),
+    }));
     const [s] = (await runProperties({ target: twice, suites: ['pinned-routes'], runs: 20, seed: 7, env: {} })).suites;
     assert.equal(s!.status, 'fail');
     assert.match(s!.violation!.message, /got no answer .*matches no outcome it could have had/s);

@@ -6,8 +6,18 @@ import type { RouteView } from '../../contract/records.ts';
 import type { Op } from '../check/history.ts';
 import { lostSettlements } from '../history/settlement-checker.ts';
 
-const view = (action: string, reserved: boolean) => ({ reserved, assignment: { action_id: action, replica_id: 'r1' } }) as unknown as RouteView;
-const op = (kind: Op['kind'], invoke: number, type: Op['type'], released?: boolean): Op => ({ client: 1, kind, tenant: 't', action: 'a', invoke, complete: invoke + 1, type, ...(released !== undefined ? { released } : {}) });
+const view = (action: string, reserved: boolean) =>
+  ({ reserved, assignment: { action_id: action, replica_id: 'r1' } }) as unknown as RouteView;
+const op = (kind: Op['kind'], invoke: number, type: Op['type'], released?: boolean): Op => ({
+  client: 1,
+  kind,
+  tenant: 't',
+  action: 'a',
+  invoke,
+  complete: invoke + 1,
+  type,
+  ...(released !== undefined ? { released } : {}),
+});
 
 describe('the lost-settlement checker', () => {
   it('flags an acknowledged release whose route still holds its reservation', () => {

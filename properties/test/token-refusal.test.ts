@@ -35,13 +35,30 @@ describe('properties with tokens the target does not take', () => {
   it('a key the target does not trust: could not run, exit 2, the preflight line, and no suite ran', async () => {
     const untrusted = await writeSigningKeys(join(dir, 'untrusted'));
     const out = join(dir, 'untrusted-run');
-    const run = await fleetproofProperties(['--target', server.url, '--key', untrusted.signingKeyPath, '--suite', 'pinned-routes', '--runs', '2', '--out', out]);
+    const run = await fleetproofProperties([
+      '--target',
+      server.url,
+      '--key',
+      untrusted.signingKeyPath,
+      '--suite',
+      'pinned-routes',
+      '--runs',
+      '2',
+      '--out',
+      out,
+    ]);
     assert.equal(run.code, 2, run.stdout + run.stderr);
     // Where the target and key came from, then the one line that ends the run.
-    const lines = run.stderr.trim().split('\n').filter((l) => l.includes('could not run'));
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('could not run'));
     assert.equal(lines.length, 1, run.stderr);
     assert.ok(run.stderr.trim().endsWith(lines[0]!), run.stderr);
-    assert.match(lines[0]!, /^fleetproof properties: could not run: the target refused a token signed with kid=\S+ \(role [^)]+\): configure it to trust \S+ \(audience \S+\)$/);
+    assert.match(
+      lines[0]!,
+      /^fleetproof properties: could not run: the target refused a token signed with kid=\S+ \(role [^)]+\): configure it to trust \S+ \(audience \S+\)$/,
+    );
     assert.doesNotMatch(run.stdout, /pinned-routes|NON-CONFORMANT|counterexample/);
     await assert.rejects(access(join(out, 'result.json')), 'nothing that reads as a verdict is written');
   });
@@ -53,10 +70,24 @@ describe('properties with tokens the target does not take', () => {
     const out = join(dir, 'turned');
     try {
       const http = { url: front.url, key: trustedKey, requestTimeoutMs: 2000 };
-      const code = await runPropertiesCommand({ openTarget: () => httpTarget(http), http, runs: 5, seed: '3', path: undefined, suites: ['pinned-routes', 'stale-cursor'], out, argv: [] });
+      const code = await runPropertiesCommand({
+        openTarget: () => httpTarget(http),
+        http,
+        runs: 5,
+        seed: '3',
+        path: undefined,
+        suites: ['pinned-routes', 'stale-cursor'],
+        out,
+        argv: [],
+      });
       const doc = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ResultDocument;
       assert.deepEqual([code, doc.verdict, doc.suites.map((s) => s.status)], [2, 'error', ['error', 'error']]);
-      for (const s of doc.suites) assert.match(s.error ?? '', /^no verdict: after this suite the target refused a token signed with kid=\S+ .*: configure it to trust /, `${s.name}: ${s.error}`);
+      for (const s of doc.suites)
+        assert.match(
+          s.error ?? '',
+          /^no verdict: after this suite the target refused a token signed with kid=\S+ .*: configure it to trust /,
+          `${s.name}: ${s.error}`,
+        );
     } finally {
       await front.close();
     }

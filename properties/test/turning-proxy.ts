@@ -9,7 +9,11 @@ import { createServer, request as forward, type Server } from 'node:http';
 export type Turn = 'refuse-tokens' | 'gateway-down';
 
 /** Forwards to `upstream`; after `turnAfter` requests it answers as `turn` says. */
-export async function turningProxy(upstream: string, turnAfter: number, turn: Turn = 'refuse-tokens'): Promise<{ url: string; close(): Promise<void> }> {
+export async function turningProxy(
+  upstream: string,
+  turnAfter: number,
+  turn: Turn = 'refuse-tokens',
+): Promise<{ url: string; close(): Promise<void> }> {
   let seen = 0;
   const server: Server = createServer((req, res) => {
     if (++seen > turnAfter && turn === 'gateway-down') {
@@ -17,7 +21,9 @@ export async function turningProxy(upstream: string, turnAfter: number, turn: Tu
       return;
     }
     if (seen > turnAfter && req.headers.authorization) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'unknown key' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'unknown key' } }));
       return;
     }
     const out = forward(new URL(req.url!, upstream), { method: req.method, headers: req.headers }, (answer) => {

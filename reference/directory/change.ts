@@ -3,7 +3,15 @@
 // delta must nevertheless be exactly the difference to the previous state.
 import { compareInstances, createInstance, instancesEqual, isValidInstance, type Instance } from './instance.ts';
 import { invalidInput } from './outcome.ts';
-import { createSnapshot, isValidSnapshot, revisionsEqual, SNAPSHOT_STATES, type InstanceSnapshot, type Revision, type SnapshotState } from './snapshot.ts';
+import {
+  createSnapshot,
+  isValidSnapshot,
+  revisionsEqual,
+  SNAPSHOT_STATES,
+  type InstanceSnapshot,
+  type Revision,
+  type SnapshotState,
+} from './snapshot.ts';
 import { compareText, deepFreeze, isExactText, isStrictlySorted } from './text.ts';
 
 export const CHANGE_KINDS = ['instances_changed', 'state_changed', 'target_deleted'] as const;
@@ -54,7 +62,8 @@ export function isValidChange(value: unknown): value is InstanceChange {
   const c = value as Record<string, unknown>;
   const snapshot = c['snapshot'];
   const revision = c['revision'] as Revision;
-  if (!isValidSnapshot(snapshot) || !revisionsEqual(revision ?? ({} as Revision), snapshot.revision) || revision.localOrder < 1) return false;
+  if (!isValidSnapshot(snapshot) || !revisionsEqual(revision ?? ({} as Revision), snapshot.revision) || revision.localOrder < 1)
+    return false;
   const upserts = c['upserts'];
   const deleted = c['deletedInstanceIds'];
   if (!Array.isArray(upserts) || !Array.isArray(deleted)) return false;
@@ -67,7 +76,8 @@ export function isValidChange(value: unknown): value is InstanceChange {
 }
 
 export function createChange(input: ChangeInput): InstanceChange {
-  if (typeof input !== 'object' || input === null || !Array.isArray(input.upserts) || !Array.isArray(input.deletedInstanceIds)) throw invalidInput();
+  if (typeof input !== 'object' || input === null || !Array.isArray(input.upserts) || !Array.isArray(input.deletedInstanceIds))
+    throw invalidInput();
   const snapshot = createSnapshot(input.snapshot);
   const candidate = {
     kind: input.kind,

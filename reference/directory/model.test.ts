@@ -57,7 +57,11 @@ test('stored values are copies: changing inputs or outputs never alters them', (
   endpoints.push(tcpEndpoint('10.0.0.9'));
   (endpoints[0] as { address: string }).address = '10.9.9.9';
   metadata['k'] = 'changed';
-  assert.deepEqual(made.endpoints.map((e) => e.address), ['10.0.0.1', '10.0.0.2'], 'sorted and unaffected');
+  assert.deepEqual(
+    made.endpoints.map((e) => e.address),
+    ['10.0.0.1', '10.0.0.2'],
+    'sorted and unaffected',
+  );
   assert.equal(made.metadata['k'], 'v');
   assert.equal(made.weight, 0, 'an explicit zero weight stays present');
   assert.equal(made.zone, 'z1');
@@ -72,7 +76,11 @@ test('stored values are copies: changing inputs or outputs never alters them', (
   const instances = [instance('pod-2'), instance('pod-1', { endpoints: [tcpEndpoint('10.0.0.7')] })];
   const snap = snapshot('populated', instances);
   instances.pop();
-  assert.deepEqual(snap.instances.map((i) => i.id), ['pod-1', 'pod-2'], 'sorted by id, unaffected');
+  assert.deepEqual(
+    snap.instances.map((i) => i.id),
+    ['pod-1', 'pod-2'],
+    'sorted by id, unaffected',
+  );
 
   const upserts = [snap.instances[0]!];
   const deleted = ['pod-9'];
@@ -108,9 +116,23 @@ test('lifecycle follows the whole truth table', () => {
 });
 
 test('an instance refuses a stated lifecycle that disagrees with its conditions', () => {
-  throwsOutcome(() => createInstance({ id: 'p', endpoints: [tcpEndpoint('10.0.0.1')], ready: true, serving: true, terminating: false, state: 'draining' }), 'invalid');
+  throwsOutcome(
+    () =>
+      createInstance({ id: 'p', endpoints: [tcpEndpoint('10.0.0.1')], ready: true, serving: true, terminating: false, state: 'draining' }),
+    'invalid',
+  );
   throwsOutcome(() => createInstance({ id: 'p', endpoints: [], ready: true, serving: true, terminating: false }), 'invalid');
-  throwsOutcome(() => createInstance({ id: 'p', endpoints: [tcpEndpoint('10.0.0.1'), tcpEndpoint('10.0.0.1')], ready: true, serving: true, terminating: false }), 'invalid');
+  throwsOutcome(
+    () =>
+      createInstance({
+        id: 'p',
+        endpoints: [tcpEndpoint('10.0.0.1'), tcpEndpoint('10.0.0.1')],
+        ready: true,
+        serving: true,
+        terminating: false,
+      }),
+    'invalid',
+  );
 });
 
 test('an upsert must equal the copy in the result snapshot', () => {
@@ -123,21 +145,50 @@ test('an upsert must equal the copy in the result snapshot', () => {
 });
 
 test('state_changed needs a real missing<->empty transition and no delta', () => {
-  const ok = createChange({ kind: 'state_changed', upserts: [], deletedInstanceIds: [], previousState: 'missing', snapshot: snapshot('empty', [], 1) });
+  const ok = createChange({
+    kind: 'state_changed',
+    upserts: [],
+    deletedInstanceIds: [],
+    previousState: 'missing',
+    snapshot: snapshot('empty', [], 1),
+  });
   assert.equal(ok.previousState, 'missing');
   assert.equal(ok.revision.localOrder, 1);
   const base = { kind: 'state_changed' as const, upserts: [], deletedInstanceIds: [] };
   throwsOutcome(() => createChange({ ...base, previousState: 'empty', snapshot: snapshot('empty', [], 1) }), 'invalid');
   throwsOutcome(() => createChange({ ...base, previousState: 'populated', snapshot: snapshot('empty', [], 1) }), 'invalid');
   throwsOutcome(() => createChange({ ...base, previousState: 'empty', snapshot: snapshot('populated', [instance('p')], 1) }), 'invalid');
-  throwsOutcome(() => createChange({ ...base, deletedInstanceIds: ['p'], previousState: 'missing', snapshot: snapshot('empty', [], 1) }), 'invalid');
+  throwsOutcome(
+    () => createChange({ ...base, deletedInstanceIds: ['p'], previousState: 'missing', snapshot: snapshot('empty', [], 1) }),
+    'invalid',
+  );
   throwsOutcome(() => createChange({ ...base, previousState: null, snapshot: snapshot('empty', [], 1) }), 'invalid');
 });
 
 test('target_deleted carries a missing snapshot and no delta; changes start at local order 1', () => {
   createChange({ kind: 'target_deleted', upserts: [], deletedInstanceIds: [], previousState: null, snapshot: snapshot('missing', [], 3) });
-  throwsOutcome(() => createChange({ kind: 'target_deleted', upserts: [], deletedInstanceIds: [], previousState: null, snapshot: snapshot('empty', [], 3) }), 'invalid');
-  throwsOutcome(() => createChange({ kind: 'target_deleted', upserts: [], deletedInstanceIds: ['p'], previousState: null, snapshot: snapshot('missing', [], 3) }), 'invalid');
+  throwsOutcome(
+    () =>
+      createChange({
+        kind: 'target_deleted',
+        upserts: [],
+        deletedInstanceIds: [],
+        previousState: null,
+        snapshot: snapshot('empty', [], 3),
+      }),
+    'invalid',
+  );
+  throwsOutcome(
+    () =>
+      createChange({
+        kind: 'target_deleted',
+        upserts: [],
+        deletedInstanceIds: ['p'],
+        previousState: null,
+        snapshot: snapshot('missing', [], 3),
+      }),
+    'invalid',
+  );
   throwsOutcome(() => instancesChanged(snapshot('populated', [instance('p')], 0), [instance('p')]), 'invalid');
 });
 
@@ -146,7 +197,13 @@ test('diff gives upserts for any changed field, deletions, state changes, or not
   const after = snapshot('populated', [instance('a', { terminating: true }), instance('c', { endpoints: [tcpEndpoint('10.0.0.3')] })], 1);
   const change = diffSnapshots(before, after)!;
   assert.equal(change.kind, 'instances_changed');
-  assert.deepEqual(change.upserts.map((i) => [i.id, i.state]), [['a', 'draining'], ['c', 'ready']]);
+  assert.deepEqual(
+    change.upserts.map((i) => [i.id, i.state]),
+    [
+      ['a', 'draining'],
+      ['c', 'ready'],
+    ],
+  );
   assert.deepEqual(change.deletedInstanceIds, ['b']);
   assert.equal(diffSnapshots(before, snapshot('populated', [...before.instances], 1)), null, 'no change, no event');
   const toEmpty = diffSnapshots(before, snapshot('empty', [], 1))!;
@@ -195,7 +252,15 @@ test('validators catch corrupted retained state', () => {
 
 test('endpoints are validated field by field and totally ordered', () => {
   const e = tcpEndpoint('10.0.0.1');
-  for (const over of [{ address: '' }, { portName: ' x' }, { port: 0 }, { port: 65536 }, { port: 1.5 }, { protocol: 'UDP' }, { addressType: 'FQDN' }]) {
+  for (const over of [
+    { address: '' },
+    { portName: ' x' },
+    { port: 0 },
+    { port: 65536 },
+    { port: 1.5 },
+    { protocol: 'UDP' },
+    { addressType: 'FQDN' },
+  ]) {
     throwsOutcome(() => createEndpoint({ ...e, ...over } as never), 'invalid');
   }
   const ordered = [
@@ -214,7 +279,9 @@ test('revisions need at least one safe token and a non-negative local order', ()
   throwsOutcome(() => createRevision(['a b'], 0), 'invalid');
   throwsOutcome(() => createRevision(['a'], -1), 'invalid');
   assert.equal(createRevision(['a'], 2).localOrder, 2);
-  assert.ok(isValidSnapshot(createSnapshot({ target: referenceTarget(), revision: createRevision(['x'], 0), state: 'empty', instances: [] })));
+  assert.ok(
+    isValidSnapshot(createSnapshot({ target: referenceTarget(), revision: createRevision(['x'], 0), state: 'empty', instances: [] })),
+  );
 });
 
 test('the key construction matches the published length-prefixed vector', () => {

@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Capabilities, CAPABILITY_VALUES } from './capabilities.ts';
 import { createObservation } from './directory.ts';
-import {
-  canceledBy,
-  CAUSES_BY_OUTCOME,
-  DirectoryError,
-  directoryError,
-  isOutcome,
-  OUTCOMES,
-  outcomeOf,
-  terminalFrom,
-} from './outcome.ts';
+import { canceledBy, CAUSES_BY_OUTCOME, DirectoryError, directoryError, isOutcome, OUTCOMES, outcomeOf, terminalFrom } from './outcome.ts';
 import { throwsOutcome } from './testkit/assert-outcome.ts';
 import { instance, snapshot } from './testkit/fixtures.ts';
 import { createInstanceWatch } from './watch.ts';

@@ -38,7 +38,11 @@ export function createRevision(sourceTokens: readonly string[], localOrder: numb
 }
 
 export function revisionsEqual(a: Revision, b: Revision): boolean {
-  return a.localOrder === b.localOrder && a.sourceTokens.length === b.sourceTokens.length && a.sourceTokens.every((t, i) => t === b.sourceTokens[i]);
+  return (
+    a.localOrder === b.localOrder &&
+    a.sourceTokens.length === b.sourceTokens.length &&
+    a.sourceTokens.every((t, i) => t === b.sourceTokens[i])
+  );
 }
 
 export interface InstanceSnapshot {

@@ -14,13 +14,7 @@ function hasControl(value: string): boolean {
 
 /** Non-empty, bounded, no surrounding whitespace and no control characters. */
 export function isExactText(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    value.length > 0 &&
-    value.length <= MAX_TEXT_CHARS &&
-    value.trim() === value &&
-    !hasControl(value)
-  );
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT_CHARS && value.trim() === value && !hasControl(value);
 }
 
 /**

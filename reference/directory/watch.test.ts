@@ -8,7 +8,13 @@ import { createInstanceWatch } from './watch.ts';
 
 const change = (order: number) => instancesChanged(snapshot('populated', [instance(`pod-${order}`)], order), [instance(`pod-${order}`)]);
 const deleted = (order: number) =>
-  createChange({ kind: 'target_deleted', upserts: [], deletedInstanceIds: [], previousState: null, snapshot: snapshot('missing', [], order) });
+  createChange({
+    kind: 'target_deleted',
+    upserts: [],
+    deletedInstanceIds: [],
+    previousState: null,
+    snapshot: snapshot('missing', [], order),
+  });
 
 test('capacity must be given and positive', () => {
   for (const bad of [0, -1, 1.5, Number.NaN, undefined]) assert.throws(() => createInstanceWatch(bad as number));

@@ -1,5 +1,11 @@
 // Building the immutable route assignment (spec.md [assignment-fields]).
-import type { AdmissionReservation, CapabilityBinding, ConnectorInstance, ReplicaProvision, RouteAssignment } from '../../contract/records.ts';
+import type {
+  AdmissionReservation,
+  CapabilityBinding,
+  ConnectorInstance,
+  ReplicaProvision,
+  RouteAssignment,
+} from '../../contract/records.ts';
 import { toTimestamp } from './time.ts';
 
 export interface AssignmentSources {

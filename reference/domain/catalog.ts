@@ -131,7 +131,8 @@ export function assemblePage(
     catalog_revision: revision,
     capabilities: page,
     // [page-fill]: an empty page never carries a cursor, so a walk ends whatever the choice.
-    next_cursor: (more || choices.trailingCursor) && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id, choices) : null,
+    next_cursor:
+      (more || choices.trailingCursor) && page.length > 0 ? encodeCursor(revision, page[page.length - 1]!.capability.id, choices) : null,
     total: matches.length,
   };
 }

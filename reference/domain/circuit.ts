@@ -28,7 +28,8 @@ export function circuitAfterSettlement(
   choices: CircuitChoices = REFERENCE_CHOICES,
 ): Circuit {
   // A completed settlement closes the circuit: a kept open-until moves no later than now.
-  if (outcome === 'completed') return { consecutive_failures: 0, open_until_ms: choices.keepOpenUntilOnCompleted ? Math.min(c.open_until_ms, nowMs) : 0 };
+  if (outcome === 'completed')
+    return { consecutive_failures: 0, open_until_ms: choices.keepOpenUntilOnCompleted ? Math.min(c.open_until_ms, nowMs) : 0 };
   if (outcome !== 'outcome_unknown') return c;
   const failures = c.consecutive_failures + 1;
   const opens = failures >= admission.circuit_failure_threshold;

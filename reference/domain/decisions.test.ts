@@ -9,7 +9,12 @@ import type { RegistryError } from '../../contract/registry-error.ts';
 import { capacityRefusal, newRouteScopes, noReplicaRefusal, pinnedRouteUsable, reacquireRefusal, resolvePath } from './resolve-decision.ts';
 import { settlePath } from './settle-decision.ts';
 
-const admission = buildReservation(null, IMPLICIT_DEFAULT_POLICY, { tenantId: 't1', connectorTypeId: 'ct', instanceId: 'cinst_1', bindingKey: 'b1' });
+const admission = buildReservation(null, IMPLICIT_DEFAULT_POLICY, {
+  tenantId: 't1',
+  connectorTypeId: 'ct',
+  instanceId: 'cinst_1',
+  bindingKey: 'b1',
+});
 const assignment: RouteAssignment = {
   action_id: 'a1',
   capability_id: 'cap:x',
@@ -53,8 +58,14 @@ describe('resolve decision', () => {
   });
 
   it('an action routed for another tenant or capability is CONFLICT', () => {
-    assert.equal(code(() => resolvePath({ assignment, reserved: true }, 't2', req, NO_FAULT_HOOKS)), 'CONFLICT');
-    assert.equal(code(() => resolvePath({ assignment, reserved: true }, 't1', { ...req, capability_id: 'cap:y' }, NO_FAULT_HOOKS)), 'CONFLICT');
+    assert.equal(
+      code(() => resolvePath({ assignment, reserved: true }, 't2', req, NO_FAULT_HOOKS)),
+      'CONFLICT',
+    );
+    assert.equal(
+      code(() => resolvePath({ assignment, reserved: true }, 't1', { ...req, capability_id: 'cap:y' }, NO_FAULT_HOOKS)),
+      'CONFLICT',
+    );
   });
 
   it('no eligible binding is BINDING_UNAVAILABLE; eligible bindings without a replica, REPLICA_UNAVAILABLE of the first', () => {
@@ -64,9 +75,15 @@ describe('resolve decision', () => {
   });
 
   it('a disabled policy is ADMISSION_REJECTED; the first scope at its limit is CAPACITY_EXCEEDED', () => {
-    assert.equal(code(() => newRouteScopes({ ...IMPLICIT_DEFAULT_POLICY, enabled: false }, admission)), 'ADMISSION_REJECTED');
+    assert.equal(
+      code(() => newRouteScopes({ ...IMPLICIT_DEFAULT_POLICY, enabled: false }, admission)),
+      'ADMISSION_REJECTED',
+    );
     const scopes = newRouteScopes(IMPLICIT_DEFAULT_POLICY, admission);
-    assert.equal(capacityRefusal(scopes, () => 0), null);
+    assert.equal(
+      capacityRefusal(scopes, () => 0),
+      null,
+    );
     const full = capacityRefusal(scopes, (s) => (s.kind === 'instance' || s.kind === 'binding' ? s.limit : 0));
     assert.deepEqual(full?.details, { scope: 'instance' });
   });
@@ -79,9 +96,26 @@ describe('resolve decision', () => {
   });
 
   it('[pinned-replica-conditions]: a gone replica or chain cannot take the retry', () => {
-    const replica = { version_id: 'v1', status: 'draining' as const, lease_expires_at_ms: 2000, capacity: 1, active: 0, consecutive_failures: 0, open_until_ms: 0, topology: assignment.topology };
+    const replica = {
+      version_id: 'v1',
+      status: 'draining' as const,
+      lease_expires_at_ms: 2000,
+      capacity: 1,
+      active: 0,
+      consecutive_failures: 0,
+      open_until_ms: 0,
+      topology: assignment.topology,
+    };
     const chain = {
-      instance: { id: 'i1', connector_type_id: 'ct', version_id: 'v1', tenant_id: 't1', config_revision: 1, secret_provider_ref: 's', status: 'enabled' as const },
+      instance: {
+        id: 'i1',
+        connector_type_id: 'ct',
+        version_id: 'v1',
+        tenant_id: 't1',
+        config_revision: 1,
+        secret_provider_ref: 's',
+        status: 'enabled' as const,
+      },
       version: { status: 'active' as const, supply_chain_qualified: true },
       type: { enabled: true },
     };
@@ -94,19 +128,34 @@ describe('resolve decision', () => {
 
 describe('settlement decision', () => {
   it('[settle-fence]: no route of this tenant is NOT_FOUND, a different assignment FENCE_LOST, bad input INVALID_REQUEST', () => {
-    assert.equal(code(() => settlePath(undefined, 't1', 'a1', assignment, NO_FAULT_HOOKS)), 'NOT_FOUND');
-    assert.equal(code(() => settlePath({ assignment, reserved: true }, 't2', 'a1', assignment, NO_FAULT_HOOKS)), 'NOT_FOUND');
+    assert.equal(
+      code(() => settlePath(undefined, 't1', 'a1', assignment, NO_FAULT_HOOKS)),
+      'NOT_FOUND',
+    );
+    assert.equal(
+      code(() => settlePath({ assignment, reserved: true }, 't2', 'a1', assignment, NO_FAULT_HOOKS)),
+      'NOT_FOUND',
+    );
     const other = { ...assignment, fence_token: '0190f3b2-7c00-7000-8000-000000000002' };
-    assert.equal(code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', other, NO_FAULT_HOOKS)), 'FENCE_LOST');
+    assert.equal(
+      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', other, NO_FAULT_HOOKS)),
+      'FENCE_LOST',
+    );
     const bad = { ...assignment, fence_token: 7 } as unknown as RouteAssignment;
-    assert.equal(code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', bad, NO_FAULT_HOOKS)), 'INVALID_REQUEST');
+    assert.equal(
+      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', bad, NO_FAULT_HOOKS)),
+      'INVALID_REQUEST',
+    );
     assert.equal(settlePath({ assignment, reserved: true }, 't1', 'a1', other, faultHooks(new Set(['settle-skip-fence']))), 'release');
   });
 
   it('[settle-release-once], [settle-idempotent]: release once, then answer unreleased', () => {
     assert.equal(settlePath({ assignment, reserved: true }, 't1', 'a1', assignment, NO_FAULT_HOOKS), 'release');
     assert.equal(settlePath({ assignment, reserved: false }, 't1', 'a1', assignment, NO_FAULT_HOOKS), 'unreleased');
-    assert.equal(settlePath({ assignment, reserved: false }, 't1', 'a1', assignment, faultHooks(new Set(['settle-release-twice']))), 'release-again');
+    assert.equal(
+      settlePath({ assignment, reserved: false }, 't1', 'a1', assignment, faultHooks(new Set(['settle-release-twice']))),
+      'release-again',
+    );
   });
 });
 
@@ -115,9 +164,14 @@ describe('fault switches', () => {
     const hooks = Object.values(FAULT_SWITCHES).map((s) => s.hook);
     assert.equal(new Set(hooks).size, hooks.length);
     assert.ok(Object.values(NO_FAULT_HOOKS).every((on) => on === false));
-    for (const [name, s] of Object.entries(FAULT_SWITCHES) as Array<[keyof typeof FAULT_SWITCHES, (typeof FAULT_SWITCHES)[keyof typeof FAULT_SWITCHES]]>) {
+    for (const [name, s] of Object.entries(FAULT_SWITCHES) as Array<
+      [keyof typeof FAULT_SWITCHES, (typeof FAULT_SWITCHES)[keyof typeof FAULT_SWITCHES]]
+    >) {
       const on = faultHooks(new Set([name]));
-      assert.deepEqual(Object.keys(on).filter((h) => on[h as keyof typeof on]), [s.hook]);
+      assert.deepEqual(
+        Object.keys(on).filter((h) => on[h as keyof typeof on]),
+        [s.hook],
+      );
       assert.equal(FAULTS[name], s.clause);
     }
   });

@@ -13,7 +13,10 @@ const manifest = {
 };
 
 test('[digest-canonical-json] a manifest assembled from its capabilities serialises as a whole one does', () => {
-  const assembled = manifestFacts(manifest, manifest.capabilities.map((c) => sizedCapabilityDefinition(c).canonicalCapability));
+  const assembled = manifestFacts(
+    manifest,
+    manifest.capabilities.map((c) => sizedCapabilityDefinition(c).canonicalCapability),
+  );
   const whole = manifestFacts(manifest);
   assert.deepEqual(assembled, whole);
   assert.equal(whole.digest, digestOf(manifest));

@@ -3,7 +3,6 @@ import type { Capability, CapabilityDefinition, Manifest } from '../../contract/
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { digestOf, sha256Hex } from '../../contract/digest.ts';
 
-
 /**
  * The digest and canonical byte length of a manifest. Given the canonical
  * JSON of its capabilities (in order), the manifest's is assembled from them:
@@ -22,7 +21,11 @@ export function manifestFacts(manifest: Manifest, canonicalCapabilities?: readon
  * capability < contract_digest < schema_digest, so its canonical form is
  * assembled from the capability's.
  */
-export function sizedCapabilityDefinition(capability: Capability): { definition: CapabilityDefinition; size: number; canonicalCapability: string } {
+export function sizedCapabilityDefinition(capability: Capability): {
+  definition: CapabilityDefinition;
+  size: number;
+  canonicalCapability: string;
+} {
   const canonicalCapability = canonicalJson(capability);
   const contract_digest = `sha256:${sha256Hex(canonicalCapability)}`;
   const schema_digest = digestOf({ input: capability.input_schema, output: capability.output_schema ?? null });

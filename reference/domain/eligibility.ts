@@ -73,10 +73,7 @@ export function replicaTakesNewRoute(r: ReplicaFacts, instanceVersionId: string,
 /** [pinned-replica-conditions], the replica half: may the pinned replica take a retry? */
 export function replicaTakesRetry(r: ReplicaFacts, nowMs: number): boolean {
   return (
-    (r.status === 'ready' || r.status === 'draining') &&
-    r.lease_expires_at_ms > nowMs &&
-    r.active < r.capacity &&
-    circuitClosed(r, nowMs)
+    (r.status === 'ready' || r.status === 'draining') && r.lease_expires_at_ms > nowMs && r.active < r.capacity && circuitClosed(r, nowMs)
   );
 }
 

@@ -18,7 +18,6 @@ export function emptyRank(): Rank {
   return { priority: 0, regionMiss: 0, zoneMiss: 0, active: 0, tiebreak: 0, instanceId: '', replicaId: '' };
 }
 
-
 /** Writes the rank of one candidate into `slot` and returns it. */
 export function fillRank(
   slot: Rank,

@@ -7,7 +7,11 @@ import { FAULT_SWITCHES, type FaultName } from './faults.ts';
 export type RaceName = Extract<FaultName, `race-${string}`>;
 
 /** Each race switch's clause, by name. */
-export const RACES = Object.fromEntries(Object.entries(FAULT_SWITCHES).filter(([name]) => name.startsWith('race-')).map(([name, s]) => [name, s.clause])) as {
+export const RACES = Object.fromEntries(
+  Object.entries(FAULT_SWITCHES)
+    .filter(([name]) => name.startsWith('race-'))
+    .map(([name, s]) => [name, s.clause]),
+) as {
   readonly [N in RaceName]: (typeof FAULT_SWITCHES)[N]['clause'];
 };
 

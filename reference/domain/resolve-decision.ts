@@ -15,7 +15,14 @@ import type {
 import { attemptScopes } from './admission.ts';
 import { pinnedTargetValid, replicaTakesRetry, type ReplicaFacts, type VersionFacts } from './eligibility.ts';
 import type { FaultHooks } from './faults.ts';
-import { admissionRejected, bindingUnavailable, capacityExceeded, conflict, replicaUnavailable, type RegistryError } from '../../contract/registry-error.ts';
+import {
+  admissionRejected,
+  bindingUnavailable,
+  capacityExceeded,
+  conflict,
+  replicaUnavailable,
+  type RegistryError,
+} from '../../contract/registry-error.ts';
 
 /** The action's stored route, as far as the choice of path needs it. */
 interface StoredRouteFacts {
@@ -56,7 +63,11 @@ export function noReplicaRefusal(tenantId: string, capabilityId: string, firstEl
  * bindings in priority order: the first, or the last of those sharing the
  * lowest priority (which of them is open, decision 30).
  */
-export function namedBinding<T extends object>(eligible: readonly T[], priorityOf: (t: T) => number, pick: 'first' | 'last'): T | undefined {
+export function namedBinding<T extends object>(
+  eligible: readonly T[],
+  priorityOf: (t: T) => number,
+  pick: 'first' | 'last',
+): T | undefined {
   const first = eligible[0];
   if (first === undefined || pick === 'first') return first;
   let named = first;
@@ -89,7 +100,9 @@ interface PinnedFacts {
 
 /** [pinned-replica-conditions]: may the pinned replica and chain take the retry? */
 export function pinnedRouteUsable(pinnedVersionId: string, f: PinnedFacts, nowMs: number): boolean {
-  return f.replica !== undefined && replicaTakesRetry(f.replica, nowMs) && pinnedTargetValid(pinnedVersionId, f.instance, f.version, f.type);
+  return (
+    f.replica !== undefined && replicaTakesRetry(f.replica, nowMs) && pinnedTargetValid(pinnedVersionId, f.instance, f.version, f.type)
+  );
 }
 
 /** [pinned-precedence]: a scope at its limit refuses before an unusable replica; null when the retry proceeds. */

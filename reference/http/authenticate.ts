@@ -130,7 +130,8 @@ export class TokenVerifier {
     // jose grants one skew to both edges; each edge gets the leeway this registry chose.
     const expiresAtMs = (payload.exp as number) * 1000 + this.choices.expLeewaySeconds * 1000;
     if (nowMs >= expiresAtMs) throw unauthenticated('the token has expired');
-    if (typeof payload.nbf === 'number' && nowMs < (payload.nbf - this.choices.nbfLeewaySeconds) * 1000) throw unauthenticated('the token is not valid yet');
+    if (typeof payload.nbf === 'number' && nowMs < (payload.nbf - this.choices.nbfLeewaySeconds) * 1000)
+      throw unauthenticated('the token is not valid yet');
     return { principal: this.principalOf(payload), expiresAtMs, movedAt: 0 };
   }
 

@@ -46,7 +46,8 @@ export function resolveConnectionLimits(given: Partial<ConnectionLimits> = {}): 
     if (!Number.isInteger(value) || value <= 0) throw new Error(`connection limit ${name} must be a positive integer, not ${value}`);
   }
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('headersTimeoutMs cannot exceed requestTimeoutMs');
-  if (limits.maxUrlBytes + limits.maxHeaderBytes > limits.maxHeadBytes) throw new Error('maxHeadBytes must hold maxUrlBytes and maxHeaderBytes');
+  if (limits.maxUrlBytes + limits.maxHeaderBytes > limits.maxHeadBytes)
+    throw new Error('maxHeadBytes must hold maxUrlBytes and maxHeaderBytes');
   return limits;
 }
 
@@ -64,10 +65,12 @@ export function serverOptions(limits: ConnectionLimits): ServerOptions {
 /** URI_TOO_LONG or HEADERS_TOO_LARGE for a head the parser read but the limits refuse; null when it fits. */
 export function headRefusal(limits: ConnectionLimits, url: string, rawHeaders: readonly string[]): RegistryError | null {
   const urlBytes = Buffer.byteLength(url);
-  if (urlBytes > limits.maxUrlBytes) return new RegistryError('URI_TOO_LONG', `the request target is ${urlBytes} bytes, above ${limits.maxUrlBytes}`);
+  if (urlBytes > limits.maxUrlBytes)
+    return new RegistryError('URI_TOO_LONG', `the request target is ${urlBytes} bytes, above ${limits.maxUrlBytes}`);
   let headerBytes = 0;
   for (const field of rawHeaders) headerBytes += Buffer.byteLength(field);
-  if (headerBytes > limits.maxHeaderBytes) return new RegistryError('HEADERS_TOO_LARGE', `the header fields are ${headerBytes} bytes, above ${limits.maxHeaderBytes}`);
+  if (headerBytes > limits.maxHeaderBytes)
+    return new RegistryError('HEADERS_TOO_LARGE', `the header fields are ${headerBytes} bytes, above ${limits.maxHeaderBytes}`);
   return null;
 }
 
@@ -97,7 +100,12 @@ export function guardConnections(server: Server, limits: ConnectionLimits, nextR
       return;
     }
     if (err.code === 'HPE_HEADER_OVERFLOW') {
-      answer(socket, new RegistryError('HEADERS_TOO_LARGE', `the request head is above ${limits.maxHeadBytes} bytes`), nextRequestId(), log);
+      answer(
+        socket,
+        new RegistryError('HEADERS_TOO_LARGE', `the request head is above ${limits.maxHeadBytes} bytes`),
+        nextRequestId(),
+        log,
+      );
     } else if (typeof err.code === 'string' && err.code.startsWith('HPE_')) {
       answer(socket, new RegistryError('INVALID_REQUEST', 'the request is not well-formed HTTP/1.1'), nextRequestId(), log);
     } else {
@@ -109,7 +117,9 @@ export function guardConnections(server: Server, limits: ConnectionLimits, nextR
 /** The soft open-file limit (ulimit -n), on platforms that say (Linux's /proc); each connection holds one. */
 export function openFileLimit(): number | null {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     return soft === undefined || soft === 'unlimited' ? null : Number(soft);
   } catch {

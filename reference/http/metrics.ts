@@ -40,7 +40,8 @@ export class HttpMetrics {
       '# TYPE fleetproof_http_requests_total counter',
     ];
     for (const [op, byStatus] of this.requests) {
-      for (const [status, n] of byStatus) lines.push(`fleetproof_http_requests_total{operation="${escapeLabel(op)}",status="${status}"} ${n}`);
+      for (const [status, n] of byStatus)
+        lines.push(`fleetproof_http_requests_total{operation="${escapeLabel(op)}",status="${status}"} ${n}`);
     }
     lines.push(
       '# HELP fleetproof_http_request_duration_seconds Time from request start to response end, by operation.',

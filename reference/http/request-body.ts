@@ -27,7 +27,8 @@ export function checkMediaType(req: IncomingMessage, emptyAnswer: 'INVALID_REQUE
     if (declaresNoBody(req) && emptyAnswer === 'INVALID_REQUEST') throw invalid('a JSON request body is required');
     throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
   }
-  if (!JSON_MEDIA_TYPE.test(type)) throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', `media type ${type.slice(0, 100)} is not application/json`);
+  if (!JSON_MEDIA_TYPE.test(type))
+    throw new RegistryError('UNSUPPORTED_MEDIA_TYPE', `media type ${type.slice(0, 100)} is not application/json`);
 }
 
 /**
@@ -126,7 +127,8 @@ export function parseJson(bytes: Buffer, maxDepth = Infinity): unknown {
   if (bytes.length === 0) throw invalid('a JSON request body is required');
   if (!isUtf8(bytes)) throw invalid('the request body is not valid UTF-8');
   // A body of n bytes cannot nest deeper than n/2 levels, so small bodies skip the scan.
-  if (bytes.length > 2 * maxDepth && nestsDeeperThan(bytes, maxDepth)) throw invalid(`the request body nests deeper than ${maxDepth} levels`);
+  if (bytes.length > 2 * maxDepth && nestsDeeperThan(bytes, maxDepth))
+    throw invalid(`the request body nests deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch {

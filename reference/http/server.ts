@@ -98,7 +98,8 @@ function pathParamsReader(answer: ReferenceChoices['badPathParameter']) {
     try {
       return op.validators.params(raw);
     } catch (err) {
-      if (answer === 'NOT_FOUND' && RegistryError.is(err) && err.code === 'INVALID_REQUEST') throw new RegistryError('NOT_FOUND', 'no record has this id');
+      if (answer === 'NOT_FOUND' && RegistryError.is(err) && err.code === 'INVALID_REQUEST')
+        throw new RegistryError('NOT_FOUND', 'no record has this id');
       throw err;
     }
   };
@@ -135,7 +136,14 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   const nextRequestId = choices.requestIds === 'uuid' ? randomUUID : () => `${idPrefix}-${(++requestCounter).toString(36)}`;
   let closing = false;
 
-  function send(res: ServerResponse, started: number, operationId: string, requestId: string, reply: Reply, extra?: Record<string, string>): void {
+  function send(
+    res: ServerResponse,
+    started: number,
+    operationId: string,
+    requestId: string,
+    reply: Reply,
+    extra?: Record<string, string>,
+  ): void {
     const payload = reply.text ?? JSON.stringify(reply.body);
     const headers: Record<string, string | number> = {
       'content-type': reply.contentType ?? 'application/json',

@@ -79,7 +79,8 @@ export function drawVariant(seed: number): Variant {
 
 /** A seed given as text (a flag, FLEETPROOF_VARIANT), or a RangeError naming what is wrong. */
 export function parseVariantSeed(text: string): number {
-  if (!/^[0-9]{1,10}$/.test(text) || !isVariantSeed(Number(text))) throw new RangeError(`a variant seed is an integer from 0 to ${MAX_VARIANT_SEED}, not ${text}`);
+  if (!/^[0-9]{1,10}$/.test(text) || !isVariantSeed(Number(text)))
+    throw new RangeError(`a variant seed is an integer from 0 to ${MAX_VARIANT_SEED}, not ${text}`);
   return Number(text);
 }
 

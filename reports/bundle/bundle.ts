@@ -6,7 +6,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { envelopeVerifies, privateKeyFromJwk, signEnvelope, type DsseEnvelope } from './dsse.ts';
 import { BundleInputError, describeKey, readJson, verificationKeys } from './verification-key.ts';
-import { fileDigest, PAYLOAD_TYPE, PREDICATE_TYPE, STATEMENT_TYPE, statementOf, subjectsOf, type CertificationPredicate, type Statement, type Verdict } from './statement.ts';
+import {
+  fileDigest,
+  PAYLOAD_TYPE,
+  PREDICATE_TYPE,
+  STATEMENT_TYPE,
+  statementOf,
+  subjectsOf,
+  type CertificationPredicate,
+  type Statement,
+  type Verdict,
+} from './statement.ts';
 
 export const BUNDLE_FILE = 'bundle.json';
 export const BUNDLE_PUBLIC_KEY_FILE = 'bundle.pub.jwk.json';
@@ -21,12 +31,14 @@ export interface SignerKey {
 export async function loadSigner(jwkPath?: string): Promise<SignerKey> {
   if (jwkPath) {
     const jwk = JSON.parse(await readFile(jwkPath, 'utf8')) as Record<string, unknown>;
-    if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['d'] !== 'string' || typeof jwk['x'] !== 'string') throw new Error(`${jwkPath} is not a private Ed25519 JWK (kty OKP, crv Ed25519, d and x)`);
+    if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['d'] !== 'string' || typeof jwk['x'] !== 'string')
+      throw new Error(`${jwkPath} is not a private Ed25519 JWK (kty OKP, crv Ed25519, d and x)`);
     const privateKey = privateKeyFromJwk(jwk);
     // The public half shipped beside the bundle is the one the private half derives: a JWK whose "x" belongs to
     // another key would sign a bundle no one can verify, so it is refused before the run.
     const derived = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, unknown>;
-    if (!Buffer.from(jwk['x'] as string, 'base64url').equals(Buffer.from(derived['x'] as string, 'base64url'))) throw new Error(`${jwkPath}: its public half ("x") is not the one its private half ("d") derives`);
+    if (!Buffer.from(jwk['x'] as string, 'base64url').equals(Buffer.from(derived['x'] as string, 'base64url')))
+      throw new Error(`${jwkPath}: its public half ("x") is not the one its private half ("d") derives`);
     const { d: _d, ...publicJwk } = jwk;
     return { privateKey, publicJwk, keyid: String(jwk['kid'] ?? 'fleetproof') };
   }
@@ -36,7 +48,12 @@ export async function loadSigner(jwkPath?: string): Promise<SignerKey> {
 }
 
 /** Signs every named file of `dir` (relative names) and writes the bundle and public key there. */
-export async function writeBundle(dir: string, files: readonly string[], predicate: CertificationPredicate, signer: SignerKey): Promise<string> {
+export async function writeBundle(
+  dir: string,
+  files: readonly string[],
+  predicate: CertificationPredicate,
+  signer: SignerKey,
+): Promise<string> {
   const statement = statementOf(await subjectsOf(dir, files), predicate);
   const envelope = signEnvelope(PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), signer.privateKey, signer.keyid);
   const path = join(dir, BUNDLE_FILE);
@@ -87,12 +104,15 @@ export async function verifyBundle(
   });
   if (envelope.payloadType !== PAYLOAD_TYPE) problems.push(`payload type is ${envelope.payloadType}, not ${PAYLOAD_TYPE}`);
   if (!used) {
-    problems.push(`the signature does not verify under ${candidates.length === 1 ? describeKey(candidates[0]!) : `any of the ${candidates.length} keys`} in ${keyName}`);
+    problems.push(
+      `the signature does not verify under ${candidates.length === 1 ? describeKey(candidates[0]!) : `any of the ${candidates.length} keys`} in ${keyName}`,
+    );
     return report(null);
   }
   checked.push('signature');
   const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
-  if (statement._type !== STATEMENT_TYPE || statement.predicateType !== PREDICATE_TYPE) problems.push('the payload is not a fleetproof certification statement');
+  if (statement._type !== STATEMENT_TYPE || statement.predicateType !== PREDICATE_TYPE)
+    problems.push('the payload is not a fleetproof certification statement');
   for (const s of statement.subject) {
     let actual: string;
     try {

@@ -35,7 +35,9 @@ export interface Statement {
 }
 
 export async function fileDigest(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** Subjects for files named relative to `dir`, in a stable order. */

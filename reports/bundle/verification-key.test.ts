@@ -20,7 +20,15 @@ async function signedBy(signingKeyPath: string) {
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-vkey-'));
   dirs.push(dir);
   await writeFile(join(dir, 'result.json'), '{}');
-  const predicate = { verdict: 'qualified', harness: { name: 'fleetproof', version: '0', commit: 't' }, contract: 'fleetproof-registry/v1', target: { url: null, implementation: null }, profile: 'smoke', run_id: 'r', finished_at: '2026-12-01T00:00:00.000Z' } as const;
+  const predicate = {
+    verdict: 'qualified',
+    harness: { name: 'fleetproof', version: '0', commit: 't' },
+    contract: 'fleetproof-registry/v1',
+    target: { url: null, implementation: null },
+    profile: 'smoke',
+    run_id: 'r',
+    finished_at: '2026-12-01T00:00:00.000Z',
+  } as const;
   return writeBundle(dir, ['result.json'], predicate, await loadSigner(signingKeyPath));
 }
 
@@ -44,12 +52,18 @@ describe('verification key', () => {
   });
 
   it('a missing bundle or a key file without an Ed25519 public key is an input error naming the fix', async () => {
-    await assert.rejects(verifyBundle('/nonexistent/bundle.json', rederive), (err) => err instanceof BundleInputError && /no such file; give the bundle.json a certify run wrote/.test(err.message));
+    await assert.rejects(
+      verifyBundle('/nonexistent/bundle.json', rederive),
+      (err) => err instanceof BundleInputError && /no such file; give the bundle.json a certify run wrote/.test(err.message),
+    );
     const keysDir = await mkdtemp(join(tmpdir(), 'fleetproof-signer-'));
     dirs.push(keysDir);
     const bundle = await signedBy((await writeSigningKeys(keysDir)).signingKeyPath);
     const rsa = join(keysDir, 'rsa.json');
     await writeFile(rsa, JSON.stringify({ kty: 'RSA', n: 'x', e: 'AQAB' }));
-    await assert.rejects(verifyBundle(bundle, rederive, rsa), /holds no Ed25519 public key .*give --pubkey a public Ed25519 JWK or JWK set/);
+    await assert.rejects(
+      verifyBundle(bundle, rederive, rsa),
+      /holds no Ed25519 public key .*give --pubkey a public Ed25519 JWK or JWK set/,
+    );
   });
 });

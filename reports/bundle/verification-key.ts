@@ -48,10 +48,16 @@ export async function readJson(path: string, what: string, fix: string): Promise
 export async function verificationKeys(path: string, keyid: string | undefined): Promise<VerificationKey[]> {
   const fix = 'give --pubkey a public Ed25519 JWK or JWK set (the jwks.json `fleetproof keys` writes)';
   const json = await readJson(path, 'public key', fix);
-  const set = typeof json === 'object' && json !== null && Array.isArray((json as { keys?: unknown }).keys) ? (json as { keys: unknown[] }).keys : [json];
+  const set =
+    typeof json === 'object' && json !== null && Array.isArray((json as { keys?: unknown }).keys)
+      ? (json as { keys: unknown[] }).keys
+      : [json];
   const keys = set.filter(isEd25519);
   if (keys.length === 0) throw new BundleInputError(`the public key ${path} holds no Ed25519 public key (kty OKP, crv Ed25519); ${fix}`);
-  const ordered = [...keys.filter((k) => keyid !== undefined && k['kid'] === keyid), ...keys.filter((k) => keyid === undefined || k['kid'] !== keyid)];
+  const ordered = [
+    ...keys.filter((k) => keyid !== undefined && k['kid'] === keyid),
+    ...keys.filter((k) => keyid === undefined || k['kid'] !== keyid),
+  ];
   return ordered.map((jwk) => {
     const { d: _private, ...publicJwk } = jwk;
     return { key: publicKeyFromJwk(publicJwk), kid: typeof jwk['kid'] === 'string' ? jwk['kid'] : null, thumbprint: thumbprint(jwk) };

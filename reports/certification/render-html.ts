@@ -26,8 +26,15 @@ function failureBlock(f: Failure): string {
 
 /** Every skip with its reason: skips never block the verdict, but a reader sees what was not judged and why. */
 function skipsBlock(r: CertificationResult): string {
-  const rows = r.stages.flatMap((s) => (s.skips ?? []).map((k) => `<tr><td>${esc(s.name)}</td><td><code>${esc(k.subject)}</code></td><td><code>${esc(k.clause)}</code></td><td>${esc(k.reason)}</td></tr>`));
-  return rows.length ? `<h2>Skipped (${rows.length}, never blocking)</h2>${scrollTable(`<tr><th>Stage</th><th>Subject</th><th>Clause</th><th>Reason</th></tr>${rows.join('')}`)}` : '';
+  const rows = r.stages.flatMap((s) =>
+    (s.skips ?? []).map(
+      (k) =>
+        `<tr><td>${esc(s.name)}</td><td><code>${esc(k.subject)}</code></td><td><code>${esc(k.clause)}</code></td><td>${esc(k.reason)}</td></tr>`,
+    ),
+  );
+  return rows.length
+    ? `<h2>Skipped (${rows.length}, never blocking)</h2>${scrollTable(`<tr><th>Stage</th><th>Subject</th><th>Clause</th><th>Reason</th></tr>${rows.join('')}`)}`
+    : '';
 }
 
 /** Failures of one cause together, largest group first: the first open, the rest collapsed. */
@@ -40,7 +47,9 @@ function failureGroups(failures: Failure[]): string {
   return [...groups]
     .sort(([, a], [, b]) => b.length - a.length)
     .map(([cause, [first, ...rest]], i) => {
-      const others = rest.length ? `<details><summary>${rest.length} more with this cause</summary>${rest.map((f) => `<details><summary><code>${esc(f.subject)}</code></summary>${failureBlock(f)}</details>`).join('')}</details>` : '';
+      const others = rest.length
+        ? `<details><summary>${rest.length} more with this cause</summary>${rest.map((f) => `<details><summary><code>${esc(f.subject)}</code></summary>${failureBlock(f)}</details>`).join('')}</details>`
+        : '';
       return `<div class="group"><details${i < 3 ? ' open' : ''}><summary><strong>${rest.length + 1}</strong> × <code>${esc(cause)}</code></summary>${failureBlock(first!)}${others}</details></div>`;
     })
     .join('');
@@ -56,13 +65,20 @@ function clauseRow(c: ClauseCoverage): string {
 function sweepParagraph(doc: FaultsDocument): string {
   const w = doc.sweep;
   if (!w) return '';
-  const found = w.violations.length === 0 ? '<p>It found no violation.</p>' : `<ul class="bad">${w.violations.map((v) => `<li><pre>${esc(v)}</pre></li>`).join('')}</ul>`;
+  const found =
+    w.violations.length === 0
+      ? '<p>It found no violation.</p>'
+      : `<ul class="bad">${w.violations.map((v) => `<li><pre>${esc(v)}</pre></li>`).join('')}</ul>`;
   return `<p>After the faults, the sweep read back ${w.routes} route(s) of ${w.ops} resolve and settle operation(s): ${w.indeterminate} indeterminate (${w.indeterminate_resolves.took_effect} resolve(s) took effect once, ${w.indeterminate_resolves.no_effect} not at all), ${w.not_forwarded} never forwarded; it settled ${w.settled_by_sweep} route(s) still held.</p>${found}`;
 }
 
 function faultsSection(doc: FaultsDocument): string {
   const f = doc.figures;
-  return `<p>${f.faults} fault(s) (${esc(Object.entries(f.by_fault).map(([k, n]) => `${k} ${n}`).join(', ') || 'none')}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding (failed: the registry never saw them) and lost ${f.lost_after_forward} response(s) after the registry acted (indeterminate: read back to decide). Schedule: <code>${esc(doc.replay)}</code>.</p>
+  return `<p>${f.faults} fault(s) (${esc(
+    Object.entries(f.by_fault)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none',
+  )}); the registry was ready again within ${f.recovery_ms_max ?? '-'} ms of a heal (median ${f.recovery_ms_median ?? '-'} ms). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding (failed: the registry never saw them) and lost ${f.lost_after_forward} response(s) after the registry acted (indeterminate: read back to decide). Schedule: <code>${esc(doc.replay)}</code>.</p>
 ${doc.error ? `<p class="bad">${esc(doc.error)}</p>` : ''}
 ${sweepParagraph(doc)}
 ${faultsTimeline(doc)}

@@ -24,8 +24,18 @@ export interface StageDocuments {
 function stageVerdict(stage: CertificationResult['stages'][number]): JunitSuite {
   const reason = stage.reasons.join('\n') || stage.status;
   const outcome: Outcome =
-    stage.status === 'passed' ? { kind: 'pass' } : stage.status === 'skipped' ? { kind: 'skip', message: reason } : stage.status === 'failed' ? { kind: 'fail', message: reason, type: 'StageFailed' } : { kind: 'error', message: reason, type: 'CouldNotRun' };
-  return { name: stage.name, seconds: stage.duration_ms / 1000, cases: [{ classname: `fleetproof.${stage.name}`, name: `${stage.name} stage`, seconds: stage.duration_ms / 1000, outcome }] };
+    stage.status === 'passed'
+      ? { kind: 'pass' }
+      : stage.status === 'skipped'
+        ? { kind: 'skip', message: reason }
+        : stage.status === 'failed'
+          ? { kind: 'fail', message: reason, type: 'StageFailed' }
+          : { kind: 'error', message: reason, type: 'CouldNotRun' };
+  return {
+    name: stage.name,
+    seconds: stage.duration_ms / 1000,
+    cases: [{ classname: `fleetproof.${stage.name}`, name: `${stage.name} stage`, seconds: stage.duration_ms / 1000, outcome }],
+  };
 }
 
 export function renderCertificationJunit(r: CertificationResult, docs: StageDocuments): string {

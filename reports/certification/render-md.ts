@@ -11,7 +11,11 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     `# fleetproof certification: ${VERDICT_WORDS[r.verdict]}`,
     ...(r.grounds ?? []).flatMap((g) => ['', `**${g}**`]),
     '',
-    ...(r.reasons.length ? r.reasons.map((x) => `- ${x}`) : ['Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.']),
+    ...(r.reasons.length
+      ? r.reasons.map((x) => `- ${x}`)
+      : [
+          'Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.',
+        ]),
     '',
     `Target ${r.target.url}${impl ? ` (${impl.name} ${impl.version})` : ''}; contract \`${r.contract}\`; profile \`${r.profile}\`; run \`${r.run_id}\`, ${r.started_at} → ${r.finished_at}.`,
     '',
@@ -19,13 +23,31 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     '',
     '| stage | status | time | figures | reasons |',
     '|---|---|---|---|---|',
-    ...r.stages.map((s) => `| ${s.name} | ${s.status} | ${(s.duration_ms / 1000).toFixed(1)} s | ${cell(Object.entries(s.figures).map(([k, v]) => `${k} ${v}`).join(', '))} | ${cell(s.reasons.join('; '))} |`),
+    ...r.stages.map(
+      (s) =>
+        `| ${s.name} | ${s.status} | ${(s.duration_ms / 1000).toFixed(1)} s | ${cell(
+          Object.entries(s.figures)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
+        )} | ${cell(s.reasons.join('; '))} |`,
+    ),
     '',
     `## Failures (${r.failures.length})`,
     '',
   ];
   for (const f of r.failures) {
-    lines.push(`### ${f.stage}: \`${f.subject}\`${f.clause ? ` [${f.clause}]` : ''}`, '', f.message, '', 'To reproduce:', '', '```', f.reproduce, '```', '');
+    lines.push(
+      `### ${f.stage}: \`${f.subject}\`${f.clause ? ` [${f.clause}]` : ''}`,
+      '',
+      f.message,
+      '',
+      'To reproduce:',
+      '',
+      '```',
+      f.reproduce,
+      '```',
+      '',
+    );
   }
   if (r.failures.length === 0) lines.push('None.', '');
   const skips = r.stages.flatMap((s) => (s.skips ?? []).map((k) => ({ stage: s.name, ...k })));
@@ -35,10 +57,17 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     lines.push('');
   }
   const required = r.clauses.filter((c) => c.severity === 'required');
-  lines.push('## Clauses', '', `${required.length} required clauses; ${required.filter((c) => c.status === 'unknown').length} had no check that ran.`, '');
+  lines.push(
+    '## Clauses',
+    '',
+    `${required.length} required clauses; ${required.filter((c) => c.status === 'unknown').length} had no check that ran.`,
+    '',
+  );
   lines.push('| clause | keyword | status | cases | properties and audit |', '|---|---|---|---|---|');
   for (const c of r.clauses) {
-    lines.push(`| ${c.id} | ${c.keyword} | ${c.status} | ${c.cases.length} | ${cell(c.properties.map((p) => `${p.suite} ${p.status}`).join(', '))} |`);
+    lines.push(
+      `| ${c.id} | ${c.keyword} | ${c.status} | ${c.cases.length} | ${cell(c.properties.map((p) => `${p.suite} ${p.status}`).join(', '))} |`,
+    );
   }
   const e = r.environment;
   lines.push(

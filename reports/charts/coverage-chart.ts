@@ -23,7 +23,10 @@ export function coverageChart(clauses: ReadonlyArray<{ section: string; status: 
   const sectionNumber = (s: string) => Number(/^(\d+)/.exec(s)?.[1] ?? Infinity);
   const rows = [...sections]
     .sort(([a], [b]) => sectionNumber(a) - sectionNumber(b))
-    .map(([section, counts]) => ({ label: section, parts: STATUSES.map((s) => ({ name: LEGEND_NAMES[s.name] ?? s.name, value: counts.get(s.name) ?? 0, color: s.color })) }));
+    .map(([section, counts]) => ({
+      label: section,
+      parts: STATUSES.map((s) => ({ name: LEGEND_NAMES[s.name] ?? s.name, value: counts.get(s.name) ?? 0, color: s.color })),
+    }));
   return stackedBars({
     label: 'clauses per section of the contract, by status (share of the section; the number is its clause count)',
     rows,

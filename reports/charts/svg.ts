@@ -2,7 +2,8 @@
 // chart scales down to a phone's width instead of being cropped, and never
 // grows past the width it was drawn for. No scripts, no fonts, nothing fetched.
 
-export const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A figure for a chart label: three significant digits at most. */
 export const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -18,7 +19,8 @@ export function svgFrame(width: number, height: number, label: string, body: str
   return `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${width} ${height}" style="max-width:${width}px" role="img" aria-label="${escapeXml(label)}"><title>${escapeXml(label)}</title>${body}</svg>`;
 }
 
-export const text = (x: number, y: number, content: string, attrs = '') => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="12"${attrs ? ` ${attrs}` : ''}>${escapeXml(content)}</text>`;
+export const text = (x: number, y: number, content: string, attrs = '') =>
+  `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="12"${attrs ? ` ${attrs}` : ''}>${escapeXml(content)}</text>`;
 
 export const rect = (x: number, y: number, w: number, h: number, fill: string, tooltip?: string) =>
   `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, w).toFixed(1)}" height="${Math.max(0, h).toFixed(1)}" fill="${fill}">${tooltip ? `<title>${escapeXml(tooltip)}</title>` : ''}</rect>`;
@@ -57,7 +59,10 @@ export function lineChart(args: { label: string; yTitle: string; xTitle: string;
   const yMax = yTicks[yTicks.length - 1]!;
   const px = (x: number) => plot.left + (x / xMax) * (plot.right - plot.left);
   const py = (y: number) => plot.bottom - (y / yMax) * (plot.bottom - plot.top);
-  const grid = yTicks.map((t) => `<line x1="${plot.left}" x2="${plot.right}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#eaeef2"/>${text(plot.left - 6, py(t) + 4, tick(t), 'text-anchor="end" font-size="11"')}`);
+  const grid = yTicks.map(
+    (t) =>
+      `<line x1="${plot.left}" x2="${plot.right}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#eaeef2"/>${text(plot.left - 6, py(t) + 4, tick(t), 'text-anchor="end" font-size="11"')}`,
+  );
   const xTicks = niceTicks(xMax).filter((t) => t <= xMax * 1.0001);
   const xAxis = xTicks.map((t) => text(px(t), plot.bottom + 15, tick(t), 'text-anchor="middle" font-size="11"'));
   const lines = args.series.map((s) => {
@@ -71,7 +76,9 @@ export function lineChart(args: { label: string; yTitle: string; xTitle: string;
       })
       .join('');
     // A dot per point as well, so a bucket between two gaps still shows.
-    const dots = s.points.filter((p): p is [number, number] => p[1] !== null).map(([x, y]) => `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2" fill="${s.color}"/>`);
+    const dots = s.points
+      .filter((p): p is [number, number] => p[1] !== null)
+      .map(([x, y]) => `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2" fill="${s.color}"/>`);
     return `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"/>${dots.join('')}`;
   });
   let legendX = plot.left;

@@ -25,7 +25,8 @@ export function exchangeText(e: Exchange): string {
   }
   if (e.request.body) {
     lines.push('', e.request.body.truncated ? e.request.body.text : prettyBody(e.request.body.text));
-    if (e.request.body.truncated) lines.push(`# … request body of ${e.request.body.bytes} bytes, first ${Buffer.byteLength(e.request.body.text)} shown`);
+    if (e.request.body.truncated)
+      lines.push(`# … request body of ${e.request.body.bytes} bytes, first ${Buffer.byteLength(e.request.body.text)} shown`);
   }
   lines.push('');
   if (!e.response) {
@@ -36,7 +37,8 @@ export function exchangeText(e: Exchange): string {
   for (const h of SHOWN_RESPONSE_HEADERS) if (e.response.headers[h] !== undefined) lines.push(`${h}: ${e.response.headers[h]}`);
   if (e.response.body) {
     lines.push('', e.response.body.truncated ? e.response.body.text : prettyBody(e.response.body.text));
-    if (e.response.body.truncated) lines.push(`# … response body of ${e.response.body.bytes} bytes, first ${Buffer.byteLength(e.response.body.text)} shown`);
+    if (e.response.body.truncated)
+      lines.push(`# … response body of ${e.response.body.bytes} bytes, first ${Buffer.byteLength(e.response.body.text)} shown`);
   }
   return lines.join('\n');
 }

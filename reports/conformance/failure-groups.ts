@@ -17,7 +17,10 @@ export function operationOf(e: Exchange): string {
   }));
   const path = new URL(e.request.url).pathname;
   // A path outside the contract still groups: segments that carry a digit are taken for ids.
-  return templates.find((t) => t.method === e.request.method && t.pattern.test(path))?.id ?? `${e.request.method} ${path.replace(/\/[^/]*[0-9][^/]*/g, '/{id}')}`;
+  return (
+    templates.find((t) => t.method === e.request.method && t.pattern.test(path))?.id ??
+    `${e.request.method} ${path.replace(/\/[^/]*[0-9][^/]*/g, '/{id}')}`
+  );
 }
 
 function errorCode(e: Exchange): string {

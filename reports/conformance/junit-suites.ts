@@ -19,10 +19,15 @@ export function conformanceSuites(r: ConformanceResult): JunitSuite[] {
       timestamp: starts.length ? new Date(Math.min(...starts)).toISOString() : r.timings.started_at,
       cases: cases.map((c): JunitCase => {
         const clause = `clause [${c.failure_clause ?? c.clause}] (${c.severity ?? 'unknown'})`;
-        const detail = () => [clause, c.message ?? '', '', ...(c.exchange ? [exchangeText(c.exchange), ''] : []), 'To reproduce:', reproduction(r, c)].join('\n');
+        const detail = () =>
+          [clause, c.message ?? '', '', ...(c.exchange ? [exchangeText(c.exchange), ''] : []), 'To reproduce:', reproduction(r, c)].join(
+            '\n',
+          );
         const base = { classname: `fleetproof.conformance.${c.category}`, name: c.id, seconds: c.duration_ms / 1000, output: clause };
-        if (c.status === 'fail') return { ...base, outcome: { kind: 'fail', message: c.message ?? 'failed', detail: detail(), type: 'ConformanceFailure' } };
-        if (c.status === 'error') return { ...base, outcome: { kind: 'error', message: c.message ?? 'error', detail: detail(), type: 'HarnessError' } };
+        if (c.status === 'fail')
+          return { ...base, outcome: { kind: 'fail', message: c.message ?? 'failed', detail: detail(), type: 'ConformanceFailure' } };
+        if (c.status === 'error')
+          return { ...base, outcome: { kind: 'error', message: c.message ?? 'error', detail: detail(), type: 'HarnessError' } };
         if (c.status === 'skip') return { ...base, outcome: { kind: 'skip', message: c.message ?? 'skipped' } };
         return { ...base, outcome: { kind: 'pass' } };
       }),

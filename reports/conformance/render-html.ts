@@ -35,25 +35,50 @@ export function renderHtml(r: ConformanceResult): string {
     ['Target', r.target.url],
     ['Contract', r.contract.version],
     ['Run', r.run_id],
-    ['Harness', `${r.harness.name} ${r.harness.version}, commit ${r.harness.commit}${r.harness.dirty ? ' (modified)' : ''}, Node ${r.harness.node}`],
-    ['Features', `declared: ${r.features.declared.join(', ') || '(none)'}; tested: ${r.features.effective.join(', ') || '(none)'}${r.features.overridden ? ' (overridden)' : ''}`],
+    [
+      'Harness',
+      `${r.harness.name} ${r.harness.version}, commit ${r.harness.commit}${r.harness.dirty ? ' (modified)' : ''}, Node ${r.harness.node}`,
+    ],
+    [
+      'Features',
+      `declared: ${r.features.declared.join(', ') || '(none)'}; tested: ${r.features.effective.join(', ') || '(none)'}${r.features.overridden ? ' (overridden)' : ''}`,
+    ],
     ['Started', `${r.timings.started_at}, ${(r.timings.duration_ms / 1000).toFixed(1)} s`],
     ['Server clock', `offset ${r.target.clock.offset_ms} ms (${r.target.clock.source})`],
-    ['Limits', Object.entries(v.limits).map(([k, n]) => `${k} ${n}`).join(', ')],
+    [
+      'Limits',
+      Object.entries(v.limits)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', '),
+    ],
     ['Retirement', `${r.retirement.status}${r.retirement.failures.length ? `, ${r.retirement.failures.length} problems` : ''}`],
     ['Configuration', JSON.stringify(r.config)],
   ];
   const clauseRows = r.clauses
     .map((c) => {
-      const cases = c.exempt ? `<span class="muted">exempt: ${esc(c.exempt)}</span>` : c.cases.length ? c.cases.map((id) => `<code>${esc(id)}</code>`).join('<br>') : '<span class="muted">no case run</span>';
-      const by = c.failed_by.length ? `<br><span class="muted">broken by</span> ${c.failed_by.map((id) => `<code>${esc(id)}</code>`).join(', ')}` : '';
+      const cases = c.exempt
+        ? `<span class="muted">exempt: ${esc(c.exempt)}</span>`
+        : c.cases.length
+          ? c.cases.map((id) => `<code>${esc(id)}</code>`).join('<br>')
+          : '<span class="muted">no case run</span>';
+      const by = c.failed_by.length
+        ? `<br><span class="muted">broken by</span> ${c.failed_by.map((id) => `<code>${esc(id)}</code>`).join(', ')}`
+        : '';
       return `<tr id="clause-${esc(c.id)}"><td>${badge(c.status)}</td><td><code>[${esc(c.id)}]</code></td><td>${esc(c.keyword)}</td><td>${esc(c.section)}</td><td>${cases}${by}</td></tr>`;
     })
     .join('\n');
   const caseRows = r.cases
-    .map((c) => `<tr><td>${badge(c.status)}</td><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.description)}</span></td><td><code>${esc(c.clause)}</code></td><td>${esc(c.severity ?? '')}</td><td>${c.duration_ms} ms</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${badge(c.status)}</td><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.description)}</span></td><td><code>${esc(c.clause)}</code></td><td>${esc(c.severity ?? '')}</td><td>${c.duration_ms} ms</td></tr>`,
+    )
     .join('\n');
-  const categoryRows = r.categories.map((c) => `<tr><td>${badge(c.status)}</td><td>${esc(c.id)}</td><td>${c.counts.pass}</td><td>${c.counts.fail}</td><td>${c.counts.skip}</td><td>${c.counts.error}</td></tr>`).join('\n');
+  const categoryRows = r.categories
+    .map(
+      (c) =>
+        `<tr><td>${badge(c.status)}</td><td>${esc(c.id)}</td><td>${c.counts.pass}</td><td>${c.counts.fail}</td><td>${c.counts.skip}</td><td>${c.counts.error}</td></tr>`,
+    )
+    .join('\n');
   const problems = groups.reduce((n, g) => n + g.cases.length, 0);
   const skipped = r.cases.filter((c) => c.status === 'skip');
   const summary = `${esc(v.implementation.name)} ${esc(v.implementation.version)} against ${esc(r.contract.version)}: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error; ${s.blocking} block qualification.${r.selection.complete ? '' : '<div class="partial">Partial run (a selection of cases, or overridden features): not a certification.</div>'}`;

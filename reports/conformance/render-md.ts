@@ -32,10 +32,20 @@ export function renderMarkdown(r: ConformanceResult): string {
   const groups = groupFailures(r.cases);
   if (groups.length > 0) {
     // One cause, one section: its first case in full, the others by id.
-    out.push(`## Failures and errors (${groups.reduce((n, g) => n + g.cases.length, 0)}, ${groups.length} cause${groups.length === 1 ? '' : 's'})`, '');
+    out.push(
+      `## Failures and errors (${groups.reduce((n, g) => n + g.cases.length, 0)}, ${groups.length} cause${groups.length === 1 ? '' : 's'})`,
+      '',
+    );
     for (const g of groups) {
       const [c, ...rest] = g.cases;
-      out.push(`### ${g.cases.length} × \`${g.cause}\``, '', `${c!.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c!.id}\`: clause [${c!.failure_clause ?? c!.clause}] (${c!.severity ?? 'unknown'}). ${c!.description}`, '', `> ${c!.message ?? ''}`, '');
+      out.push(
+        `### ${g.cases.length} × \`${g.cause}\``,
+        '',
+        `${c!.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c!.id}\`: clause [${c!.failure_clause ?? c!.clause}] (${c!.severity ?? 'unknown'}). ${c!.description}`,
+        '',
+        `> ${c!.message ?? ''}`,
+        '',
+      );
       if (c!.exchange) out.push('```http', exchangeText(c!.exchange), '```', '');
       out.push('To reproduce:', '', '```sh', reproduction(r, c!), '```', '');
       if (rest.length) out.push(`Also: ${rest.map((x) => `\`${x.id}\``).join(', ')}.`, '');
@@ -55,7 +65,8 @@ export function renderMarkdown(r: ConformanceResult): string {
     out.push(`| ${c.status} | [${c.id}] | ${c.keyword} | ${cell(note + by)} |`);
   }
   out.push('', '## Categories', '', '| status | category | pass | fail | skip | error |', '|---|---|---|---|---|---|');
-  for (const c of r.categories) out.push(`| ${c.status} | ${c.id} | ${c.counts.pass} | ${c.counts.fail} | ${c.counts.skip} | ${c.counts.error} |`);
+  for (const c of r.categories)
+    out.push(`| ${c.status} | ${c.id} | ${c.counts.pass} | ${c.counts.fail} | ${c.counts.skip} | ${c.counts.error} |`);
   if (r.retirement.failures.length > 0) {
     out.push('', '## Retirement problems', '');
     for (const f of r.retirement.failures) out.push(`- ${f.kind} \`${f.id}\`: ${cell(f.message)}`);

@@ -19,7 +19,10 @@ function mintingOf(r: ConformanceResult): { keyFile: string | null; audience: st
   const key = r.config['key'] as { file?: unknown } | null | undefined;
   const ownCommand = (r.config['credentials'] as { token_cmd?: unknown } | undefined)?.token_cmd === true;
   const audience = r.config['audience'];
-  return { keyFile: ownCommand ? null : typeof key?.file === 'string' ? key.file : 'KEY', audience: typeof audience === 'string' && audience !== 'fleetproof-registry' ? audience : null };
+  return {
+    keyFile: ownCommand ? null : typeof key?.file === 'string' ? key.file : 'KEY',
+    audience: typeof audience === 'string' && audience !== 'fleetproof-registry' ? audience : null,
+  };
 }
 
 /** The result records that a token command was given, never the command (it may hold secrets). */
@@ -36,7 +39,8 @@ export function tokenCommand(r: ConformanceResult, e: Exchange): string | null {
   const caller = e.request.caller;
   if (!caller) return null;
   const { keyFile, audience } = mintingOf(r);
-  if (keyFile === null) return `# export FLEETPROOF_TOKEN=<what your --token-cmd prints for {tenant}=${caller.tenant ?? "''"} {roles}=${caller.roles.join(',') || "''"}>`;
+  if (keyFile === null)
+    return `# export FLEETPROOF_TOKEN=<what your --token-cmd prints for {tenant}=${caller.tenant ?? "''"} {roles}=${caller.roles.join(',') || "''"}>`;
   const args = ['npx', 'fleetproof', 'token', '--key', keyFile, '--roles', caller.roles.join(',')];
   if (caller.tenant) args.push('--tenant', caller.tenant);
   if (audience) args.push('--audience', audience);
@@ -59,8 +63,12 @@ export function reproduction(r: ConformanceResult, c: CaseResult): string {
   out.push('', '# replay the exchange that showed it');
   const token = tokenCommand(r, e);
   if (token) out.push(token);
-  if (e.request.caller?.note) out.push(`# the case sent a token that was ${e.request.caller.note}; this one is a valid token for the same caller`);
-  if (e.request.body?.truncated) out.push(`# the request body was ${e.request.body.bytes} bytes; only the first ${Buffer.byteLength(e.request.body.text)} were recorded, so this replay sends less`);
+  if (e.request.caller?.note)
+    out.push(`# the case sent a token that was ${e.request.caller.note}; this one is a valid token for the same caller`);
+  if (e.request.body?.truncated)
+    out.push(
+      `# the request body was ${e.request.body.bytes} bytes; only the first ${Buffer.byteLength(e.request.body.text)} were recorded, so this replay sends less`,
+    );
   out.push(curlCommand(e));
   return out.join('\n');
 }

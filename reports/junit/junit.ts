@@ -48,8 +48,10 @@ const firstLine = (s: string) => s.split('\n')[0] ?? '';
 function testcase(c: JunitCase): string {
   const o = c.outcome;
   let inner = '';
-  if (o.kind === 'fail') inner = `<failure message="${xmlEscape(firstLine(o.message))}" type="${xmlEscape(o.type ?? 'failure')}">${xmlEscape(o.detail ?? o.message)}</failure>`;
-  else if (o.kind === 'error') inner = `<error message="${xmlEscape(firstLine(o.message))}" type="${xmlEscape(o.type ?? 'error')}">${xmlEscape(o.detail ?? o.message)}</error>`;
+  if (o.kind === 'fail')
+    inner = `<failure message="${xmlEscape(firstLine(o.message))}" type="${xmlEscape(o.type ?? 'failure')}">${xmlEscape(o.detail ?? o.message)}</failure>`;
+  else if (o.kind === 'error')
+    inner = `<error message="${xmlEscape(firstLine(o.message))}" type="${xmlEscape(o.type ?? 'error')}">${xmlEscape(o.detail ?? o.message)}</error>`;
   else if (o.kind === 'skip') inner = `<skipped message="${xmlEscape(firstLine(o.message))}"/>`;
   if (c.output) inner += `<system-out>${xmlEscape(c.output)}</system-out>`;
   return `    <testcase name="${xmlEscape(c.name)}" classname="${xmlEscape(c.classname)}" time="${seconds(c.seconds)}">${inner}</testcase>`;
@@ -63,11 +65,18 @@ function counts(cases: JunitCase[]): { tests: number; failures: number; errors: 
 /** The document: totals over every suite on <testsuites>, the run's wall time as its time. */
 export function renderJunitXml(name: string, suites: JunitSuite[], wallSeconds: number): string {
   const all = counts(suites.flatMap((s) => s.cases));
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xmlEscape(name)}" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" time="${seconds(wallSeconds)}">`];
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlEscape(name)}" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" time="${seconds(wallSeconds)}">`,
+  ];
   for (const s of suites) {
     const c = counts(s.cases);
     const stamp = s.timestamp ? ` timestamp="${xmlEscape(s.timestamp)}"` : '';
-    lines.push(`  <testsuite name="${xmlEscape(s.name)}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(s.seconds)}"${stamp}>`, ...s.cases.map(testcase), '  </testsuite>');
+    lines.push(
+      `  <testsuite name="${xmlEscape(s.name)}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(s.seconds)}"${stamp}>`,
+      ...s.cases.map(testcase),
+      '  </testsuite>',
+    );
   }
   lines.push('</testsuites>');
   return lines.join('\n') + '\n';

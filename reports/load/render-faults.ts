@@ -8,14 +8,20 @@ import { faultBandsDetails, faultsTimeline } from '../charts/faults-timeline.ts'
 import { escapeXml as esc } from '../charts/svg.ts';
 import { scrollTable } from '../look.ts';
 
-const MEASURED_NOT_JUDGED = 'Under faults, latency and throughput thresholds, phase checks a fault failed, phases cut at their budget and iterations the generator could not start are measured, not judged: the verdict rests on the audit after the faults healed.';
+const MEASURED_NOT_JUDGED =
+  'Under faults, latency and throughput thresholds, phase checks a fault failed, phases cut at their budget and iterations the generator could not start are measured, not judged: the verdict rests on the audit after the faults healed.';
 
 const kindsOf = (f: FaultsSummary) => Object.entries(f.by_fault);
 const ms = (n: number | null) => (n === null ? '-' : `${n} ms`);
 
 export function faultsHtml(f: FaultsSummary): string {
-  const kinds = kindsOf(f).map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`).join('');
-  const notJudged = f.not_judged.length > 0 ? `<ul>${f.not_judged.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '<p class="muted">Nothing the run measured crossed a limit.</p>';
+  const kinds = kindsOf(f)
+    .map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`)
+    .join('');
+  const notJudged =
+    f.not_judged.length > 0
+      ? `<ul>${f.not_judged.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`
+      : '<p class="muted">Nothing the run measured crossed a limit.</p>';
   return `<h2>Faults</h2>
 <p>${f.faults} fault(s) injected; ${f.indeterminate_ops} operation(s) indeterminate after the flows' retries, each read back and settled before the audit. The registry was ready again within ${ms(f.recovery_ms_max)} of a heal (median ${ms(f.recovery_ms_median)}). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding and lost ${f.lost_after_forward} response(s) after the registry acted.</p>
 ${scrollTable(`<tr><th>fault</th><th>count</th></tr>${kinds || '<tr><td colspan="2" class="muted">none</td></tr>'}`)}

@@ -15,12 +15,17 @@ const mark = (ok: boolean) => (ok ? '<span class="ok">✓</span>' : '<span class
 /** Thresholds, phases, routes over time, audit and dataset: the body shared with the certification page. */
 export function loadSections(r: MaybeUnderFaults): string {
   const thresholdRows = r.thresholds
-    .map((t) => `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? "" : ` (${num(t.margin_pct)}%)`}`}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? '' : ` (${num(t.margin_pct)}%)`}`}</td></tr>`,
+    )
     .join('');
   const phaseRows = r.phases
     .map((p) => {
       const l = p.latency_ms ?? {};
-      const nr = p.nearest_rank.map((x) => `${esc(x.operation)}: p50 ${num(x.p50, 2)}, p95 ${num(x.p95, 2)}, p99 ${num(x.p99, 2)} (n=${x.count})`).join('<br>');
+      const nr = p.nearest_rank
+        .map((x) => `${esc(x.operation)}: p50 ${num(x.p50, 2)}, p95 ${num(x.p95, 2)}, p99 ${num(x.p99, 2)} (n=${x.count})`)
+        .join('<br>');
       return `<tr><td>${esc(p.name)}</td><td>${p.status === 'error' ? '!' : mark(p.status === 'pass')} ${p.checks.passes}/${p.checks.passes + p.checks.fails}</td><td>${p.requests}</td><td>${num(p.wall_ms, 0)}</td><td>${num(p.throughput_rps)}</td><td>${num(l['med'], 2)}</td><td>${num(l['p(95)'], 2)}</td><td>${num(l['p(99)'], 2)}</td><td>${num(l['max'], 2)}</td><td>${nr}</td></tr>`;
     })
     .join('');
@@ -44,7 +49,11 @@ ${throughputChart(r.routes_over_time)}
 ${audit}
 ${r.retirement ? `<p>${esc(retirementLine(r.retirement))}</p>` : ''}
 <h2>Dataset</h2>
-${scrollTable(Object.entries(r.dataset).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join(''))}
+${scrollTable(
+  Object.entries(r.dataset)
+    .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`)
+    .join(''),
+)}
 `;
 }
 

@@ -30,11 +30,18 @@ export function thresholdChart(rows: ThresholdRow[]): string {
       text(0, y + 12, `${t.ok ? '✓' : '✗'} ${t.label}`),
       rect(0, y + 18, scale, 14, '#eaeef2'),
       bar,
-      t.limit === null ? '' : `<line x1="${at(limit).toFixed(1)}" x2="${at(limit).toFixed(1)}" y1="${y + 15}" y2="${y + 35}" stroke="#1b1f24" stroke-dasharray="3,2"/>`,
+      t.limit === null
+        ? ''
+        : `<line x1="${at(limit).toFixed(1)}" x2="${at(limit).toFixed(1)}" y1="${y + 15}" y2="${y + 35}" stroke="#1b1f24" stroke-dasharray="3,2"/>`,
       text(scale + 8, y + 30, valueText, 'font-size="11"'),
     ].join('');
   });
-  return svgFrame(width, height, 'thresholds: measured value (bar) against its limit (dashed line), linear scale from zero', parts.join(''));
+  return svgFrame(
+    width,
+    height,
+    'thresholds: measured value (bar) against its limit (dashed line), linear scale from zero',
+    parts.join(''),
+  );
 }
 
 const LOG_TICKS = [0.1, 1, 10, 100, 1000, 10000, 100000];
@@ -54,7 +61,10 @@ export function latencyChart(phases: PhaseRow[]): string {
   const hi = ticks[ticks.length - 1]!;
   const x = (ms: number) => ((Math.log10(Math.max(ms, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1)) * scale;
   const height = top + rows.length * rowH + 6;
-  const axis = ticks.map((t) => `<line x1="${left + x(t)}" x2="${left + x(t)}" y1="${top - 4}" y2="${height - 4}" stroke="#eaeef2"/>${text(left + x(t), top - 8, `${fmt(t)} ms`, 'text-anchor="middle" font-size="10"')}`);
+  const axis = ticks.map(
+    (t) =>
+      `<line x1="${left + x(t)}" x2="${left + x(t)}" y1="${top - 4}" y2="${height - 4}" stroke="#eaeef2"/>${text(left + x(t), top - 8, `${fmt(t)} ms`, 'text-anchor="middle" font-size="10"')}`,
+  );
   const stats: Array<[string, string, string]> = [
     ['med', 'p50', '#90caf9'],
     ['p(95)', 'p95', '#42a5f5'],
@@ -83,7 +93,14 @@ export function throughputChart(series: { start_ms: number; bucket_ms: number; c
   const barW = (width - plot.left - 10) / perSecond.length;
   const bars = perSecond.map((v, i) => {
     const h = (v / max) * (plot.bottom - plot.top);
-    return rect(plot.left + i * barW, plot.bottom - h, Math.max(1, barW - 1), h, '#6a1b9a', `${fmt(v)} routes/s at +${((i * series.bucket_ms) / 1000).toFixed(1)} s`);
+    return rect(
+      plot.left + i * barW,
+      plot.bottom - h,
+      Math.max(1, barW - 1),
+      h,
+      '#6a1b9a',
+      `${fmt(v)} routes/s at +${((i * series.bucket_ms) / 1000).toFixed(1)} s`,
+    );
   });
   const span = ((series.counts.length * series.bucket_ms) / 1000).toFixed(1);
   const axis = `${text(plot.left - 6, plot.top + 4, `${fmt(max)}/s`, 'text-anchor="end" font-size="10"')}${text(plot.left - 6, plot.bottom, '0', 'text-anchor="end" font-size="10"')}${text(plot.left, height - 10, '0 s', 'font-size="10"')}${text(width - 10, height - 10, `${span} s`, 'text-anchor="end" font-size="10"')}`;
@@ -92,7 +109,8 @@ export function throughputChart(series: { start_ms: number; bucket_ms: number; c
 
 /** Latency, throughput and failures over the run, one chart each, from the raw metric output. */
 export function overTimeCharts(series: TimeSeries | null): string {
-  if (!series || series.buckets.length === 0) return '<p class="muted">The engine wrote no raw metric output, so there is nothing to draw over time.</p>';
+  if (!series || series.buckets.length === 0)
+    return '<p class="muted">The engine wrote no raw metric output, so there is nothing to draw over time.</p>';
   const b = series.buckets;
   const perSecond = 1000 / series.bucket_ms;
   // A bucket without requests has no latency: a gap in the line, not a straight line across it.
@@ -109,7 +127,17 @@ export function overTimeCharts(series: TimeSeries | null): string {
         { name: 'p99', color: '#1565c0', points: pick((x) => x.p99_ms) },
       ],
     }),
-    lineChart({ label: `throughput over time (${seconds})`, yTitle: 'requests/s', xTitle: 'seconds into the run', series: [{ name: 'requests/s', color: '#6a1b9a', points: pick((x) => x.requests * perSecond) }] }),
-    lineChart({ label: `failed requests over time (${seconds})`, yTitle: 'failed/s', xTitle: 'seconds into the run', series: [{ name: 'failed/s', color: '#cf222e', points: pick((x) => x.failed * perSecond) }] }),
+    lineChart({
+      label: `throughput over time (${seconds})`,
+      yTitle: 'requests/s',
+      xTitle: 'seconds into the run',
+      series: [{ name: 'requests/s', color: '#6a1b9a', points: pick((x) => x.requests * perSecond) }],
+    }),
+    lineChart({
+      label: `failed requests over time (${seconds})`,
+      yTitle: 'failed/s',
+      xTitle: 'seconds into the run',
+      series: [{ name: 'failed/s', color: '#cf222e', points: pick((x) => x.failed * perSecond) }],
+    }),
   ].join('\n');
 }

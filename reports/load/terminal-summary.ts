@@ -17,7 +17,8 @@ const kilobytes = (bytes: number) => `${num(bytes / 1000)} kB`;
 function metricLine(m: MetricRow, width: number): string {
   const name = `${m.metric}${'.'.repeat(Math.max(2, width - m.metric.length))}:`;
   const rate = m.per_second === null ? '' : ` ${num(m.per_second)}/s`;
-  if (m.contains === 'data') return `  ${name} ${kilobytes(m.sum)} ${m.per_second === null ? '' : `${kilobytes(m.per_second)}/s`}`.trimEnd();
+  if (m.contains === 'data')
+    return `  ${name} ${kilobytes(m.sum)} ${m.per_second === null ? '' : `${kilobytes(m.per_second)}/s`}`.trimEnd();
   if (m.type === 'trend') {
     const unit = m.contains === 'time' ? 'ms' : '';
     return `  ${name} count=${m.count} avg=${num(m.avg, unit)} p(50)=${num(m.p50, unit)} p(90)=${num(m.p90, unit)} p(95)=${num(m.p95, unit)} p(99)=${num(m.p99, unit)} max=${num(m.max, unit)}`;
@@ -28,13 +29,25 @@ function metricLine(m: MetricRow, width: number): string {
 }
 
 export function renderTerminalSummary(r: LoadReport): string {
-  const lines: string[] = ['', `  fleetproof load ${r.profile}, run ${r.run_id}, engine ${r.environment.engine.name} ${r.environment.engine.version}`, '', '  THRESHOLDS', ''];
-  for (const t of r.thresholds) lines.push(`    ${t.ok ? '✓' : '✗'} ${t.label}: ${t.metric} ${t.expression} → ${num(t.value)}${t.unit ? ` ${t.unit}` : ''}${t.limit === null ? '' : ` (limit ${t.limit})`}`);
+  const lines: string[] = [
+    '',
+    `  fleetproof load ${r.profile}, run ${r.run_id}, engine ${r.environment.engine.name} ${r.environment.engine.version}`,
+    '',
+    '  THRESHOLDS',
+    '',
+  ];
+  for (const t of r.thresholds)
+    lines.push(
+      `    ${t.ok ? '✓' : '✗'} ${t.label}: ${t.metric} ${t.expression} → ${num(t.value)}${t.unit ? ` ${t.unit}` : ''}${t.limit === null ? '' : ` (limit ${t.limit})`}`,
+    );
   if (r.metrics.length > 0) {
     const width = Math.max(...r.metrics.map((m) => m.metric.length)) + 3;
     lines.push('', '  METRICS', '', ...r.metrics.map((m) => metricLine(m, width)));
   }
-  const checks = r.phases.reduce((n, p) => ({ passes: n.passes + p.checks.passes, fails: n.fails + p.checks.fails }), { passes: 0, fails: 0 });
+  const checks = r.phases.reduce((n, p) => ({ passes: n.passes + p.checks.passes, fails: n.fails + p.checks.fails }), {
+    passes: 0,
+    fails: 0,
+  });
   lines.push('', `  checks: ${checks.passes} ✓ ${checks.fails} ✗; audit: ${r.audit ? (r.audit.ok ? 'clean' : 'violations') : 'not run'}`);
   lines.push('', `  ${VERDICT_WORDS[loadVerdictKey(r.verdict)]}`, ...r.reasons.map((x) => `    ${x}`), '');
   return lines.join('\n');

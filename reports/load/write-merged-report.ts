@@ -23,7 +23,10 @@ function mergeMarkdown(r: MergedReport): string {
     '',
     '| part | segment | engine | exit | audited | points | from |',
     '|---|---|---|---|---|---|---|',
-    ...m.parts.map((p) => `| \`${p.dir}\` | ${p.execution_segment ?? 'unknown'} | ${engineText(p.engine)} | ${p.engine_exit_code ?? 'n/a'} | ${p.audited ? 'yes' : 'no'} | ${p.points} | ${p.source} |`),
+    ...m.parts.map(
+      (p) =>
+        `| \`${p.dir}\` | ${p.execution_segment ?? 'unknown'} | ${engineText(p.engine)} | ${p.engine_exit_code ?? 'n/a'} | ${p.audited ? 'yes' : 'no'} | ${p.points} | ${p.source} |`,
+    ),
     '',
     m.scheme,
     ...(m.notes.length ? ['', ...m.notes.map((n) => `- ${n}`)] : []),
@@ -36,7 +39,10 @@ function mergeMarkdown(r: MergedReport): string {
 function mergeHtml(r: MergedReport): string {
   const m = r.merge;
   const rows = m.parts
-    .map((p) => `<tr><td><code>${esc(p.dir)}</code></td><td>${esc(p.execution_segment ?? 'unknown')}</td><td>${esc(engineText(p.engine))}</td><td>${p.engine_exit_code ?? 'n/a'}</td><td>${p.audited ? 'yes' : 'no'}</td><td>${p.points}</td><td>${esc(p.source)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${esc(p.dir)}</code></td><td>${esc(p.execution_segment ?? 'unknown')}</td><td>${esc(engineText(p.engine))}</td><td>${p.engine_exit_code ?? 'n/a'}</td><td>${p.audited ? 'yes' : 'no'}</td><td>${p.points}</td><td>${esc(p.source)}</td></tr>`,
+    )
     .join('');
   return `<h2>Distributed run</h2>
 <p>${m.parts.length} part(s) merged; execution segments cover ${esc(m.coverage ?? 'an unknown share')} of the test${m.execution_segment ? ` (${esc(m.execution_segment)})` : ''}. Test run duration ${ms(m.test_run_duration_ms)} (the longest part). Thresholds evaluated once on the merged data.</p>

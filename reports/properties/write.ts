@@ -10,7 +10,10 @@ import { renderPropertiesHtml, renderPropertiesMarkdown } from './render.ts';
 
 export async function writePropertiesReports(dir: string, doc: ResultDocument): Promise<string[]> {
   const files: Array<[string, string]> = [
-    ['junit.xml', renderJunitXml(`fleetproof properties ${doc.run_id}`, [propertiesSuite(doc)], spanSeconds(doc.started_at, doc.finished_at))],
+    [
+      'junit.xml',
+      renderJunitXml(`fleetproof properties ${doc.run_id}`, [propertiesSuite(doc)], spanSeconds(doc.started_at, doc.finished_at)),
+    ],
     ['report.md', renderPropertiesMarkdown(doc)],
     ['report.html', renderPropertiesHtml(doc)],
   ];

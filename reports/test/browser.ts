@@ -10,7 +10,9 @@ import { chromium } from 'playwright-core';
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 export function chromiumMissing(): string | false {
-  return existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (install Debian's chromium package, as .ci/run does, or set CHROMIUM_PATH)`;
+  return existsSync(CHROMIUM)
+    ? false
+    : `no Chromium at ${CHROMIUM} (install Debian's chromium package, as .ci/run does, or set CHROMIUM_PATH)`;
 }
 
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1400, height: 900 } } as const;
@@ -53,7 +55,15 @@ const MEASURE_CHARTS = `(() => {
 export async function checkRendering(file: string, screenshots?: string): Promise<RenderCheck[]> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const url = pathToFileURL(file).href;
@@ -71,7 +81,17 @@ export async function checkRendering(file: string, screenshots?: string): Promis
       const horizontalOverflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       const charts = await page.evaluate<{ out: string[]; collapsed: number; count: number; height: number }>(MEASURE_CHARTS);
       if (screenshots) await page.screenshot({ path: `${screenshots}-${name}.png`, fullPage: true });
-      checks.push({ viewport: name, consoleErrors, requests, horizontalOverflow, title: await page.title(), chartsOutOfBox: charts.out, collapsedCharts: charts.collapsed, charts: charts.count, pageHeight: charts.height });
+      checks.push({
+        viewport: name,
+        consoleErrors,
+        requests,
+        horizontalOverflow,
+        title: await page.title(),
+        chartsOutOfBox: charts.out,
+        collapsedCharts: charts.collapsed,
+        charts: charts.count,
+        pageHeight: charts.height,
+      });
       await context.close();
     }
     return checks;

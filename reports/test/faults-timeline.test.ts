@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { faultsTimeline } from '../charts/faults-timeline.ts';
 
-const traffic = [0, 1, 2, 3].map((second) => ({ second, requests: 10 + second, errors: second % 2, latency_ms_mean: 5, latency_ms_max: 9 }));
+const traffic = [0, 1, 2, 3].map((second) => ({
+  second,
+  requests: 10 + second,
+  errors: second % 2,
+  latency_ms_mean: 5,
+  latency_ms_max: 9,
+}));
 const bands = [
   { fault: 'proxy', start: 500, end: 1500, recovery_ms: 4, error: null },
   { fault: 'pg-restart', start: 2000, end: 3000, recovery_ms: 800, error: null },

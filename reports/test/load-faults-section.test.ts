@@ -21,12 +21,22 @@ describe('the load report of a run under faults', () => {
     assert.match(html, new RegExp(`${f.indeterminate_ops} operation\\(s\\) indeterminate`));
     assert.match(html, new RegExp(`within ${f.recovery_ms_max} ms of a heal \\(median ${f.recovery_ms_median} ms\\)`));
     assert.ok(html.includes(`<code>${f.replay}</code>`), 'the replay flags');
-    assert.equal((html.match(/<title>proxy \d+–\d+ ms, ready \d+ ms after the heal<\/title>/g) ?? []).length, 3 * f.bands.length, 'every fault shaded in the three panels');
-    assert.ok(html.indexOf('<h2>Faults</h2>') < html.indexOf('<h2>Thresholds</h2>'), 'the faults come before the thresholds they make unjudged');
+    assert.equal(
+      (html.match(/<title>proxy \d+–\d+ ms, ready \d+ ms after the heal<\/title>/g) ?? []).length,
+      3 * f.bands.length,
+      'every fault shaded in the three panels',
+    );
+    assert.ok(
+      html.indexOf('<h2>Faults</h2>') < html.indexOf('<h2>Thresholds</h2>'),
+      'the faults come before the thresholds they make unjudged',
+    );
   });
 
   it('HTML and Markdown say thresholds and phase checks were measured, not judged, and list them', () => {
-    const forms: Array<[string, (s: string) => string]> = [[renderLoadHtml(judged), escapeXml], [renderLoadMarkdown(judged), (s) => s]];
+    const forms: Array<[string, (s: string) => string]> = [
+      [renderLoadHtml(judged), escapeXml],
+      [renderLoadMarkdown(judged), (s) => s],
+    ];
     for (const [text, as] of forms) {
       assert.match(text, /Measured under faults, not judged/);
       for (const item of f.not_judged) assert.ok(text.includes(as(item)), `lists ${item}`);

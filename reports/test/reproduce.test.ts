@@ -15,7 +15,13 @@ const run = promisify(execFile);
 
 describe('reproduction', () => {
   it('replays the recorded exchange with the token from the environment', async (t) => {
-    if (await run('sh', ['-c', 'command -v curl']).then(() => false, () => true)) return t.skip('no curl on PATH');
+    if (
+      await run('sh', ['-c', 'command -v curl']).then(
+        () => false,
+        () => true,
+      )
+    )
+      return t.skip('no curl on PATH');
     const seen: Array<{ req: IncomingMessage; body: string }> = [];
     const server = createServer((req, res) => {
       let body = '';
@@ -29,7 +35,10 @@ describe('reproduction', () => {
     try {
       const port = (server.address() as { port: number }).port;
       const c = sampleConformance().cases.find((x) => x.status === 'fail')!;
-      const e = { ...c.exchange!, request: { ...c.exchange!.request, url: c.exchange!.request.url.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${port}`) } };
+      const e = {
+        ...c.exchange!,
+        request: { ...c.exchange!.request, url: c.exchange!.request.url.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${port}`) },
+      };
       await run('sh', ['-c', curlCommand(e)], { env: { ...process.env, FLEETPROOF_TOKEN: 'tok.en.value' } });
       assert.equal(seen.length, 1);
       const { req, body } = seen[0]!;
@@ -47,7 +56,10 @@ describe('reproduction', () => {
     const r = sampleConformance();
     const c = r.cases.find((x) => x.status === 'fail')!;
     const text = reproduction(r, c);
-    assert.match(text, new RegExp(`npx fleetproof conform --target ${r.target.url} --key /home/vendor/keys/signing-key.jwk.json --case ${c.id}`));
+    assert.match(
+      text,
+      new RegExp(`npx fleetproof conform --target ${r.target.url} --key /home/vendor/keys/signing-key.jwk.json --case ${c.id}`),
+    );
     assert.match(text, /export FLEETPROOF_TOKEN=\$\(npx fleetproof token --key \S+ --roles registry:dispatch --tenant tenant-fp\w+-001\)/);
     assert.equal(shellQuote(`it's`), `'it'\\''s'`);
   });
@@ -57,16 +69,27 @@ describe('reproduction', () => {
     const r = { ...base, config: { ...base.config, key: null, credentials: { token_cmd: true, headers: [] } } };
     const c = r.cases.find((x) => x.status === 'fail')!;
     const text = reproduction(r, c);
-    assert.match(text, new RegExp(`npx fleetproof conform --target ${r.target.url} --token-cmd 'YOUR TOKEN COMMAND \\{tenant\\} \\{roles\\}' --case ${c.id}`));
-    assert.match(text, /^# export FLEETPROOF_TOKEN=<what your --token-cmd prints for \{tenant\}=tenant-fp\w+-001 \{roles\}=registry:dispatch>$/m);
+    assert.match(
+      text,
+      new RegExp(
+        `npx fleetproof conform --target ${r.target.url} --token-cmd 'YOUR TOKEN COMMAND \\{tenant\\} \\{roles\\}' --case ${c.id}`,
+      ),
+    );
+    assert.match(
+      text,
+      /^# export FLEETPROOF_TOKEN=<what your --token-cmd prints for \{tenant\}=tenant-fp\w+-001 \{roles\}=registry:dispatch>$/m,
+    );
     assert.doesNotMatch(text, /fleetproof token --key/);
   });
 
   it('groups failures by cause, largest first', () => {
     const groups = groupFailures(sampleConformance().cases);
-    assert.deepEqual(groups.map((g) => [g.cause, g.cases.length]), [
-      ['fail: settleRoute → 200 (breaks settle-fence)', 185],
-      ['fail: getFleetStatus → 500 STORAGE_UNAVAILABLE (breaks settle-fence)', 1],
-    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.cause, g.cases.length]),
+      [
+        ['fail: settleRoute → 200 (breaks settle-fence)', 185],
+        ['fail: getFleetStatus → 500 STORAGE_UNAVAILABLE (breaks settle-fence)', 1],
+      ],
+    );
   });
 });

@@ -10,7 +10,10 @@ test('prints thresholds marked, metrics with percentiles, and the verdict', () =
   const text = renderTerminalSummary(sampleLoad());
   assert.match(text, /✗ route p99: http_req_duration\{operation:resolve\} p\(99\)<50 → 61\.0 ms \(limit 50\)/);
   assert.match(text, /✓ catalog p95: .* → 12\.5 ms \(limit 100\)/);
-  assert.match(text, /http_req_duration\.+: count=3000 avg=10\.0ms p\(50\)=6\.00ms p\(90\)=43\.0ms p\(95\)=45\.0ms p\(99\)=50\.0ms max=55\.0ms/);
+  assert.match(
+    text,
+    /http_req_duration\.+: count=3000 avg=10\.0ms p\(50\)=6\.00ms p\(90\)=43\.0ms p\(95\)=45\.0ms p\(99\)=50\.0ms max=55\.0ms/,
+  );
   assert.match(text, /http_req_failed\.+: 0\.20% 6 out of 3000/);
   assert.match(text, /http_reqs\.+: 3000 100\/s/);
   assert.match(text, /data_received\.+: 622 kB 16\.4 kB\/s/);

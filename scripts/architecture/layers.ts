@@ -28,7 +28,13 @@ const TEST_DIRS = new Set(['test', 'testing', 'testkit', 'fixtures']);
 
 /** Tests and their support sit above what they test: they may import anything. */
 export function isTestFile(file: string): boolean {
-  return /\.test\.[cm]?[jt]s$/.test(file) || file.split('/').slice(0, -1).some((segment) => TEST_DIRS.has(segment));
+  return (
+    /\.test\.[cm]?[jt]s$/.test(file) ||
+    file
+      .split('/')
+      .slice(0, -1)
+      .some((segment) => TEST_DIRS.has(segment))
+  );
 }
 
 export function topFolder(file: string): string {
@@ -49,7 +55,8 @@ export function layerViolations(graph: ImportGraph, layers: Readonly<Record<stri
     }
     for (const edge of edges) {
       const to = topFolder(edge.to);
-      if (to !== from && !allowed.includes(to)) problems.push(`layer: ${describeEdge(edge)}: ${from} may import only ${[from, ...allowed].join(', ')}`);
+      if (to !== from && !allowed.includes(to))
+        problems.push(`layer: ${describeEdge(edge)}: ${from} may import only ${[from, ...allowed].join(', ')}`);
     }
   }
   return problems;
@@ -150,7 +157,11 @@ function cycleProblems(kind: string, g: NodeGraph, selfEdges: boolean): string[]
 }
 
 export function fileCycles(graph: ImportGraph): string[] {
-  return cycleProblems('file', collapse(graph, (file) => file), true);
+  return cycleProblems(
+    'file',
+    collapse(graph, (file) => file),
+    true,
+  );
 }
 
 /** The folder of `file` cut to its first `depth` segments; null when it sits higher up. */
@@ -169,7 +180,13 @@ export function folderCycles(graph: ImportGraph): string[] {
   const depths = Math.max(1, ...[...graph.keys()].map((f) => folderOf(f).split('/').length));
   const problems: string[] = [];
   for (let depth = 1; depth <= depths; depth++) {
-    problems.push(...cycleProblems(`folder (depth ${depth})`, collapse(graph, (file) => (isTestFile(file) ? null : folderAtDepth(file, depth))), false));
+    problems.push(
+      ...cycleProblems(
+        `folder (depth ${depth})`,
+        collapse(graph, (file) => (isTestFile(file) ? null : folderAtDepth(file, depth))),
+        false,
+      ),
+    );
   }
   return problems;
 }

@@ -67,15 +67,30 @@ function usesOf(file: string, source: ts.SourceFile): Map<string, Set<string> | 
       const clause = node.importClause;
       if (clause?.name) take(uses, module, ['default']);
       const bindings = clause?.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) take(uses, module, bindings.elements.map((e) => (e.propertyName ?? e.name).text));
+      if (bindings && ts.isNamedImports(bindings))
+        take(
+          uses,
+          module,
+          bindings.elements.map((e) => (e.propertyName ?? e.name).text),
+        );
       if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, module);
       if (!clause) take(uses, module, []);
     }
-    if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
+    if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      node.moduleSpecifier.text.startsWith('.')
+    ) {
       const module = resolve(node.moduleSpecifier.text);
       const clause = node.exportClause;
       if (!clause || ts.isNamespaceExport(clause)) take(uses, module, 'all');
-      else take(uses, module, clause.elements.map((e) => (e.propertyName ?? e.name).text));
+      else
+        take(
+          uses,
+          module,
+          clause.elements.map((e) => (e.propertyName ?? e.name).text),
+        );
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;

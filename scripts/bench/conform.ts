@@ -27,7 +27,8 @@ for (let round = 0; round < ROUNDS; round++) {
     let started = performance.now();
     const outcome = await runConformance({ config: target.config({ out }), signingKey: target.key, writeReports: writeConformanceReports });
     suiteMs.push(performance.now() - started);
-    if (outcome.exitCode !== 0 || !outcome.result) throw new Error(`the suite did not qualify the reference: ${outcome.error ?? outcome.exitCode}`);
+    if (outcome.exitCode !== 0 || !outcome.result)
+      throw new Error(`the suite did not qualify the reference: ${outcome.error ?? outcome.exitCode}`);
     cases = outcome.result.cases.length;
     exchanges = outcome.result.cases.reduce((n, c) => n + c.exchange_count, 0);
     const transport = new HttpTransport({ baseUrl: target.url, timeoutMs: 10_000, connections: 1 });

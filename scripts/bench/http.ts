@@ -83,7 +83,11 @@ function cpuSeconds(pid: number | undefined): number | null {
 }
 
 /** Runs a slice and returns its rate and the server's CPU microseconds per request. */
-async function measured(pid: number | undefined, requestsPerUnit: number, slice: () => Promise<number>): Promise<{ rate: number; cpuUs: number | null }> {
+async function measured(
+  pid: number | undefined,
+  requestsPerUnit: number,
+  slice: () => Promise<number>,
+): Promise<{ rate: number; cpuUs: number | null }> {
   const before = cpuSeconds(pid);
   const rate = await slice();
   const after = cpuSeconds(pid);
@@ -114,11 +118,16 @@ async function seed(url: string, key: SigningKey): Promise<string[]> {
     const instance = b.instance(`cinst_bench_${i}`, type.id, version.id, tenant);
     items.push({ op: 'put_instance', record: instance });
     for (let r = 0; r < 4; r++) {
-      items.push({ op: 'provision_replica', record: b.replica(`crepl_bench_${i}_${r}`, instance.id, version.id, Date.now() + 24 * HOUR, { capacity: 1_000_000 }) });
+      items.push({
+        op: 'provision_replica',
+        record: b.replica(`crepl_bench_${i}_${r}`, instance.id, version.id, Date.now() + 24 * HOUR, { capacity: 1_000_000 }),
+      });
     }
     items.push({ op: 'put_binding', record: b.binding(tenant, 'cap.bench.run', instance.id, { quota_policy_ref: 'policy-bench' }) });
   }
-  const result = JSON.parse(await send(pool, { path: '/v1/batch', body: JSON.stringify({ items }), headers })) as { results: Array<{ outcome: string }> };
+  const result = JSON.parse(await send(pool, { path: '/v1/batch', body: JSON.stringify({ items }), headers })) as {
+    results: Array<{ outcome: string }>;
+  };
   const rejected = result.results.filter((r) => r.outcome === 'rejected');
   if (rejected.length > 0) throw new Error(`seed rejected: ${JSON.stringify(rejected[0])}`);
   await pool.close();
@@ -134,7 +143,9 @@ async function registryRound(pool: Pool, tokens: string[], round: string, ms: nu
       const headers = { authorization: `Bearer ${tokens[w % tokens.length]}`, 'content-type': 'application/json' };
       for (let i = 0; performance.now() < end; i++) {
         const actionId = `act-${round}-${w}-${i}`;
-        const view = JSON.parse(await send(pool, { path: '/v1/routes', body: JSON.stringify({ action_id: actionId, capability_id: 'cap.bench.run' }), headers }));
+        const view = JSON.parse(
+          await send(pool, { path: '/v1/routes', body: JSON.stringify({ action_id: actionId, capability_id: 'cap.bench.run' }), headers }),
+        );
         const body = JSON.stringify({ assignment: view.assignment, outcome: 'completed' });
         await send(pool, { path: `/v1/routes/${actionId}/settlement`, body, headers });
         pairs++;
@@ -167,7 +178,17 @@ async function main(): Promise<void> {
     const files = await writeSigningKeys(dir);
     const key = await loadSigningKey(files.signingKeyPath);
     const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-    const registry = await start([...profile, join(ROOT, 'bin/fleetproof.js'), 'serve', '--store', 'memory', '--port', '0', '--jwks', files.jwksPath]);
+    const registry = await start([
+      ...profile,
+      join(ROOT, 'bin/fleetproof.js'),
+      'serve',
+      '--store',
+      'memory',
+      '--port',
+      '0',
+      '--jwks',
+      files.jwksPath,
+    ]);
     children.push(registry.child);
     const tenants = await seed(registry.url, key);
     const tokens = await Promise.all(tenants.map((tenant) => mintToken({ key, roles: ['registry:dispatch'], tenant })));
@@ -175,7 +196,11 @@ async function main(): Promise<void> {
     // One real pair gives the request and reply sizes the bare server reproduces.
     const pool = new Pool(registry.url, { connections: CONNECTIONS });
     const headers = { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' };
-    const resolve: Exchange = { path: '/v1/routes', body: JSON.stringify({ action_id: 'act-sample', capability_id: 'cap.bench.run' }), headers };
+    const resolve: Exchange = {
+      path: '/v1/routes',
+      body: JSON.stringify({ action_id: 'act-sample', capability_id: 'cap.bench.run' }),
+      headers,
+    };
     const resolveReply = await send(pool, resolve);
     const settle: Exchange = {
       path: '/v1/routes/act-sample/settlement',
@@ -194,8 +219,12 @@ async function main(): Promise<void> {
     children.push(bare.child);
     const barePool = new Pool(bare.url, { connections: CONNECTIONS });
 
-    console.log(`node ${process.version}, ${CONNECTIONS} connections, ${TENANTS} tenants, ${ROUNDS} rounds of ${ROUND_MS} ms each (after one warm-up)`);
-    console.log(`request bytes: resolve ${resolve.body.length}, settle ${settle.body.length}; reply bytes: resolve ${resolveReply.length}, settle ${settleReply.length}`);
+    console.log(
+      `node ${process.version}, ${CONNECTIONS} connections, ${TENANTS} tenants, ${ROUNDS} rounds of ${ROUND_MS} ms each (after one warm-up)`,
+    );
+    console.log(
+      `request bytes: resolve ${resolve.body.length}, settle ${settle.body.length}; reply bytes: resolve ${resolveReply.length}, settle ${settleReply.length}`,
+    );
     await registryRound(pool, tokens, 'warm', Math.min(ROUND_MS, 1000));
     await bareRound(barePool, { resolve, settle }, Math.min(ROUND_MS, 1000));
     const pairs: number[] = [];
@@ -214,7 +243,9 @@ async function main(): Promise<void> {
         bareCpu.push(b.cpuUs);
       }
       const cpu = r.cpuUs !== null && b.cpuUs !== null ? `; server CPU per request ${fmt(r.cpuUs)} µs vs ${fmt(b.cpuUs)} µs` : '';
-      console.log(`round ${round + 1}: registry ${fmt(r.rate)} pairs/s, bare ${fmt(b.rate)} requests/s, ratio ${fmt(roundRatios.at(-1)!, 2)}${cpu}`);
+      console.log(
+        `round ${round + 1}: registry ${fmt(r.rate)} pairs/s, bare ${fmt(b.rate)} requests/s, ratio ${fmt(roundRatios.at(-1)!, 2)}${cpu}`,
+      );
     }
     await Promise.all([pool.close(), barePool.close()]);
     const registryMedian = median(pairs);
@@ -222,7 +253,8 @@ async function main(): Promise<void> {
     console.log(`registry: ${fmt(registryMedian)} resolve+settle pairs/s (median)`);
     console.log(`bare: ${fmt(bareMedian)} requests/s (median)`);
     console.log(`median of round ratios: ${fmt(median(roundRatios), 2)}`);
-    if (registryCpu.length > 0) console.log(`server CPU per request (median): registry ${fmt(median(registryCpu))} µs, bare ${fmt(median(bareCpu))} µs`);
+    if (registryCpu.length > 0)
+      console.log(`server CPU per request (median): registry ${fmt(median(registryCpu))} µs, bare ${fmt(median(bareCpu))} µs`);
     console.log(`ratio: ${fmt((registryMedian / bareMedian) * 2, 2)} (target >= 0.5)`);
   } finally {
     for (const child of children) child.kill('SIGTERM');

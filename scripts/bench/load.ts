@@ -89,7 +89,10 @@ async function measure(engine: 'node' | 'k6', env: Record<string, string>): Prom
 }
 
 function startReference(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bin/fleetproof.js', 'serve', '--store', 'memory', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bin/fleetproof.js', 'serve', '--store', 'memory', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve({ child, url: line.replace('listening on ', '') }));
@@ -102,22 +105,52 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-load-'));
   const reference = await startReference();
   try {
-    console.log(`one GET /version per arrival, ${DURATION_S} s per rate, ${VUS_PER_1000} VUs per 1000/s, reference on the memory store at ${reference.url}, warmed by an unmeasured pass`);
-    console.log(`engines: node-runner${k6 ? `, k6 ${k6}` : ' (no k6 on PATH: k6 not measured)'}; a busy shared machine: figures swing with the neighbours' load`);
+    console.log(
+      `one GET /version per arrival, ${DURATION_S} s per rate, ${VUS_PER_1000} VUs per 1000/s, reference on the memory store at ${reference.url}, warmed by an unmeasured pass`,
+    );
+    console.log(
+      `engines: node-runner${k6 ? `, k6 ${k6}` : ' (no k6 on PATH: k6 not measured)'}; a busy shared machine: figures swing with the neighbours' load`,
+    );
     const wake = await measureWakeRoundTrip();
-    console.log(`this machine: one cross-thread wake round trip takes ${fmt(wake.wallUs)} µs and ${fmt(wake.cpuUs)} µs of CPU; every Node runner request pays at least one (a VU thread sleeps until the main thread answers)`);
+    console.log(
+      `this machine: one cross-thread wake round trip takes ${fmt(wake.wallUs)} µs and ${fmt(wake.cpuUs)} µs of CPU; every Node runner request pays at least one (a VU thread sleeps until the main thread answers)`,
+    );
     // The reference's own code compiles in its first seconds of load; an unmeasured pass keeps whichever engine runs first from meeting it cold.
-    await measure('node', { TARGET: reference.url, RATE: String(Math.min(...RATES)), DURATION_S: '2', VUS: String(VUS_PER_1000), SUMMARY: join(dir, 'warm-up.json') });
-    console.log(['engine', 'function', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''));
+    await measure('node', {
+      TARGET: reference.url,
+      RATE: String(Math.min(...RATES)),
+      DURATION_S: '2',
+      VUS: String(VUS_PER_1000),
+      SUMMARY: join(dir, 'warm-up.json'),
+    });
+    console.log(
+      ['engine', 'function', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''),
+    );
     const perReq = (m: Measured) => m.cpu_s / Math.max(1, m.requests);
     for (const rate of RATES) {
       const results = new Map<string, Measured>();
       for (const fn of FUNCTIONS) {
         for (const engine of k6 ? (['node', 'k6'] as const) : (['node'] as const)) {
-          const env = { TARGET: reference.url, RATE: String(rate), DURATION_S: String(DURATION_S), VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))), FUNCTION: fn, SUMMARY: join(dir, `${engine}-${fn}-${rate}.json`) };
+          const env = {
+            TARGET: reference.url,
+            RATE: String(rate),
+            DURATION_S: String(DURATION_S),
+            VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))),
+            FUNCTION: fn,
+            SUMMARY: join(dir, `${engine}-${fn}-${rate}.json`),
+          };
           const m = await measure(engine, env);
           results.set(`${engine} ${fn}`, m);
-          const row = [engine === 'node' ? 'node-runner' : 'k6', fn, fmt(rate), fmt(m.requests / DURATION_S), fmt(m.dropped), fmt(m.test_ms / 1000, 1), m.p99_ms === null ? '-' : fmt(m.p99_ms, 2), fmt((m.cpu_s * 1e6) / Math.max(1, m.requests))];
+          const row = [
+            engine === 'node' ? 'node-runner' : 'k6',
+            fn,
+            fmt(rate),
+            fmt(m.requests / DURATION_S),
+            fmt(m.dropped),
+            fmt(m.test_ms / 1000, 1),
+            m.p99_ms === null ? '-' : fmt(m.p99_ms, 2),
+            fmt((m.cpu_s * 1e6) / Math.max(1, m.requests)),
+          ];
           console.log(row.map((c) => c.padStart(11)).join(''));
         }
       }
@@ -125,7 +158,10 @@ async function main(): Promise<void> {
       const k = results.get('k6 sync');
       for (const fn of FUNCTIONS) {
         const node = results.get(`node ${fn}`);
-        if (node && k) console.log(`  at ${fmt(rate)}/s node-runner (${fn}) ÷ k6 (sync): rate achieved ${fmt(node.requests / Math.max(1, k.requests), 2)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`);
+        if (node && k)
+          console.log(
+            `  at ${fmt(rate)}/s node-runner (${fn}) ÷ k6 (sync): rate achieved ${fmt(node.requests / Math.max(1, k.requests), 2)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`,
+          );
       }
     }
   } finally {

@@ -54,7 +54,9 @@ do {
   walked += page.capabilities.length;
   cursor = page.next_cursor ?? undefined;
 } while (cursor);
-console.log(`catalog page: p50 ${fmt(percentile(pageMs, 50) * 1000)} µs, p99 ${fmt(percentile(pageMs, 99) * 1000)} µs; internal walk of ${walked} in ${fmt(performance.now() - started, 1)} ms`);
+console.log(
+  `catalog page: p50 ${fmt(percentile(pageMs, 50) * 1000)} µs, p99 ${fmt(percentile(pageMs, 99) * 1000)} µs; internal walk of ${walked} in ${fmt(performance.now() - started, 1)} ms`,
+);
 
 async function pairsRound(round: number): Promise<number> {
   let n = 0;

@@ -33,7 +33,10 @@ const PGBENCH_SECONDS = Number(process.env['BENCH_PGBENCH_SECONDS'] ?? 10);
 const CLIENTS = 8;
 const STATEMENTS = process.env['BENCH_STATEMENTS'] === '1';
 const run = promisify(execFile);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** CPU seconds from /proc: a process's own, and its waited-for children's. */
 const PROC = existsSync('/proc/self/stat');
@@ -94,7 +97,10 @@ try {
   console.log(`dataset: ${JSON.stringify(data.counts)}`);
   console.log(`seed: ${fmt((performance.now() - started) / 1000, 1)} s (target < 30 s)`);
 
-  const tenants = Array.from({ length: data.dimensions.tenants }, (_, k) => ({ id: data.ids.tenant(k + 1), capabilities: data.tenantCapabilities(k + 1) }));
+  const tenants = Array.from({ length: data.dimensions.tenants }, (_, k) => ({
+    id: data.ids.tenant(k + 1),
+    capabilities: data.tenantCapabilities(k + 1),
+  }));
   const routeMs: number[] = [];
 
   /** Pairs per second, and the CPU seconds per pair of the server and of this (the store's) process. */
@@ -149,7 +155,11 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200)); // let the postmaster reap the exited backends
     const shell = stdout.trimEnd().split('\n').at(-1)!;
     const f = shell.slice(shell.lastIndexOf(')') + 2).split(' ');
-    return { rate, serverS: (serverCpuS(postmaster) - server0) / transactions, clientS: ((Number(f[13]) + Number(f[14])) * TICK_S) / transactions };
+    return {
+      rate,
+      serverS: (serverCpuS(postmaster) - server0) / transactions,
+      clientS: ((Number(f[13]) + Number(f[14])) * TICK_S) / transactions,
+    };
   }
 
   await pairsRound(-1); // warm-up: connections, prepared statements, caches
@@ -160,23 +170,33 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     pairRounds.push(await pairsRound(round));
     if (!pgbenchMissing) pgbenchRounds.push(await pgbenchRound());
-    console.log(`round ${round + 1}: ${fmt(pairRounds[round]!.rate)} pairs/s${pgbenchMissing ? '' : `, pgbench ${fmt(pgbenchRounds[round]!.rate)} tps`}`);
+    console.log(
+      `round ${round + 1}: ${fmt(pairRounds[round]!.rate)} pairs/s${pgbenchMissing ? '' : `, pgbench ${fmt(pgbenchRounds[round]!.rate)} tps`}`,
+    );
   }
   const pairs = median(pairRounds.map((r) => r.rate));
   console.log(`pairs: ${fmt(pairs)} resolve+settle pairs/s at ${CLIENTS} clients (median of ${ROUNDS})`);
   console.log(`route: p50 ${fmt(percentile(routeMs, 50), 2)} ms, p99 ${fmt(percentile(routeMs, 99), 2)} ms (target p99 < 20 ms)`);
-  if (STATEMENTS) await printStatementCosts(databaseUrl(server.url, 'registry'), pairRounds.reduce((n, r) => n + (r.rate * PAIR_ROUND_MS) / 1000, 0));
+  if (STATEMENTS)
+    await printStatementCosts(
+      databaseUrl(server.url, 'registry'),
+      pairRounds.reduce((n, r) => n + (r.rate * PAIR_ROUND_MS) / 1000, 0),
+    );
   const status = await store.fleetStatus();
   if (status.active_assignments !== 0) throw new Error(`${status.active_assignments} assignments still active after settling every pair`);
   const ms = (s: number) => fmt(s * 1000, 3);
   if (cpu) {
     const serverPair = median(pairRounds.map((r) => r.serverS));
     const storePair = median(pairRounds.map((r) => r.storeS));
-    console.log(`cpu per pair: server ${ms(serverPair)} ms + store process ${ms(storePair)} ms = ${ms(serverPair + storePair)} ms (medians)`);
+    console.log(
+      `cpu per pair: server ${ms(serverPair)} ms + store process ${ms(storePair)} ms = ${ms(serverPair + storePair)} ms (medians)`,
+    );
     if (!pgbenchMissing) {
       const serverTx = median(pgbenchRounds.map((r) => r.serverS));
       const clientTx = median(pgbenchRounds.map((r) => r.clientS));
-      console.log(`cpu per pgbench transaction: server ${ms(serverTx)} ms + pgbench ${ms(clientTx)} ms = ${ms(serverTx + clientTx)} ms (medians)`);
+      console.log(
+        `cpu per pgbench transaction: server ${ms(serverTx)} ms + pgbench ${ms(clientTx)} ms = ${ms(serverTx + clientTx)} ms (medians)`,
+      );
       console.log(`cpu ratio: ${fmt((serverTx + clientTx) / (serverPair + storePair), 2)} (the ratio when CPU is the limit)`);
     }
   }

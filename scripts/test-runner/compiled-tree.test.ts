@@ -15,7 +15,17 @@ import { fileFailed, runFile } from './file-run.js';
 import { FROM_SOURCES, ROOT, placeOf } from './suite.js';
 
 const BUILD_CONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [], allowImportingTsExtensions: true, rewriteRelativeImportExtensions: true, noCheck: true, rootDir: '.', outDir: '.build/tree' },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: [],
+    allowImportingTsExtensions: true,
+    rewriteRelativeImportExtensions: true,
+    noCheck: true,
+    rootDir: '.',
+    outDir: '.build/tree',
+  },
   include: ['src'],
 };
 
@@ -30,7 +40,11 @@ async function repository(files: Record<string, string>): Promise<string> {
 }
 
 const node = (args: string[], cwd: string) =>
-  new Promise<string>((resolve, reject) => execFile(process.execPath, args, { cwd }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))));
+  new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, args, { cwd }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
 
 test('each module runs as JavaScript beside its source, finding its assets where they are in the repository', async (t) => {
   const root = await repository({
@@ -49,8 +63,10 @@ test('each module runs as JavaScript beside its source, finding its assets where
   const tree = buildCompiledTree(root);
   assert.equal(tree, join(root, '.build', `run-${process.pid}`), 'a tree of its own per run');
   assert.equal((await node([join(tree, 'src', 'main.js')], tree)).trim(), 'compiled beside');
-  for (const kept of ['src/main.ts', 'src/lib/word.ts', 'src/plain.js', 'package.json']) assert.ok(existsSync(join(tree, kept)), `${kept} is copied`);
-  for (const left of ['node_modules', 'reports/runs', '.git', '.build', 'stale.js']) assert.ok(!existsSync(join(tree, left)), `${left} is not in the tree`);
+  for (const kept of ['src/main.ts', 'src/lib/word.ts', 'src/plain.js', 'package.json'])
+    assert.ok(existsSync(join(tree, kept)), `${kept} is copied`);
+  for (const left of ['node_modules', 'reports/runs', '.git', '.build', 'stale.js'])
+    assert.ok(!existsSync(join(tree, left)), `${left} is not in the tree`);
   assert.deepEqual(readdirSync(join(root, '.build')), [`run-${process.pid}`], 'trees of runs that are gone are removed');
 });
 
@@ -61,13 +77,26 @@ test('a source that does not compile stops the build with what tsc said', async 
 });
 
 test('a test file runs from the tree as JavaScript and is reported under its repository name', async (t) => {
-  const root = await repository({ 'src/x.test.ts': `import { test } from 'node:test';\ntest('compiled', () => { if (!import.meta.url.endsWith('/src/x.test.js')) throw new Error(import.meta.url); });` });
+  const root = await repository({
+    'src/x.test.ts': `import { test } from 'node:test';\ntest('compiled', () => { if (!import.meta.url.endsWith('/src/x.test.js')) throw new Error(import.meta.url); });`,
+  });
   t.after(() => rm(root, { recursive: true, force: true }));
   const tree = buildCompiledTree(root);
-  const r = await runFile({ file: 'src/x.test.ts', runs: 'src/x.test.js', root: tree, env: { ...process.env }, testTimeoutMs: 60_000, fileTimeoutMs: 120_000, onChild: () => () => {} });
+  const r = await runFile({
+    file: 'src/x.test.ts',
+    runs: 'src/x.test.js',
+    root: tree,
+    env: { ...process.env },
+    testTimeoutMs: 60_000,
+    fileTimeoutMs: 120_000,
+    onChild: () => () => {},
+  });
   assert.equal(fileFailed(r), false, r.output);
   assert.equal(r.file, 'src/x.test.ts');
-  assert.deepEqual(r.tests.map((x) => [x.name, x.ok]), [['compiled', true]]);
+  assert.deepEqual(
+    r.tests.map((x) => [x.name, x.ok]),
+    [['compiled', true]],
+  );
 });
 
 test('files that read the repository itself run from it; every other file runs from the tree', () => {

@@ -23,7 +23,14 @@ export function runFile(o) {
   const runs = o.runs ?? o.file;
   // Compiled, the stack traces of failures still name the .ts lines (tsconfig.build.json writes source maps).
   const loader = runs.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
-  const args = [...loader, '--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', `--test-timeout=${o.testTimeoutMs}`, runs];
+  const args = [
+    ...loader,
+    '--test',
+    `--test-reporter=${REPORTER}`,
+    '--test-reporter-destination=stdout',
+    `--test-timeout=${o.testTimeoutMs}`,
+    runs,
+  ];
   // Its own process group, so a timeout or Ctrl-C also ends what the file started.
   // Run under node:test itself (the runner's own tests), the child would otherwise report to it instead of to the reporter.
   const { NODE_TEST_CONTEXT: _, ...env } = o.env;
@@ -53,10 +60,24 @@ export function runFile(o) {
       if (e.type === 'test:fail') fileError = e.error ?? 'the file failed outside its tests';
     } else if ((e.type === 'test:pass' || e.type === 'test:fail') && e.kind !== 'suite') {
       const path = running.slice(0, e.nesting);
-      tests.push({ name: e.name, path, ok: e.type === 'test:pass', skipped: e.skip || e.todo, durationMs: e.duration_ms ?? 0, error: e.error });
+      tests.push({
+        name: e.name,
+        path,
+        ok: e.type === 'test:pass',
+        skipped: e.skip || e.todo,
+        durationMs: e.duration_ms ?? 0,
+        error: e.error,
+      });
     } else if (e.type === 'test:fail' && e.kind === 'suite' && e.error && !/subtests? failed/.test(e.error)) {
       // A hook of the suite failed (before/after): no test carries it.
-      tests.push({ name: `${e.name} (suite hook)`, path: running.slice(0, e.nesting), ok: false, skipped: false, durationMs: e.duration_ms ?? 0, error: e.error });
+      tests.push({
+        name: `${e.name} (suite hook)`,
+        path: running.slice(0, e.nesting),
+        ok: false,
+        skipped: false,
+        durationMs: e.duration_ms ?? 0,
+        error: e.error,
+      });
     }
   };
   child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
@@ -83,7 +104,15 @@ export function runFile(o) {
     child.on('close', (code) => {
       clearTimeout(timer);
       forget();
-      resolve({ file: o.file, tests, output, durationMs: Date.now() - started, timedOut, exitCode: code, ...(fileError ? { fileError } : {}) });
+      resolve({
+        file: o.file,
+        tests,
+        output,
+        durationMs: Date.now() - started,
+        timedOut,
+        exitCode: code,
+        ...(fileError ? { fileError } : {}),
+      });
     });
   });
 }

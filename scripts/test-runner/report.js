@@ -30,9 +30,13 @@ export function counts(results) {
 /** The file's failures, the test that was running at a timeout, and what the file printed. */
 export function failureText(/** @type {FileResult} */ r) {
   const lines = [`✖ ${r.file}`];
-  if (r.timedOut) lines.push(`  killed after ${clock(r.durationMs)} (the per-file timeout); still running: ${r.timedOut.length ? r.timedOut.join(' › ') : 'no test (the file hung outside its tests, or after them)'}`);
+  if (r.timedOut)
+    lines.push(
+      `  killed after ${clock(r.durationMs)} (the per-file timeout); still running: ${r.timedOut.length ? r.timedOut.join(' › ') : 'no test (the file hung outside its tests, or after them)'}`,
+    );
   if (r.fileError) lines.push(`  the file failed outside its tests:\n${indent(r.fileError, 4)}`);
-  if (!r.timedOut && !r.fileError && r.tests.every((t) => t.ok)) lines.push(r.exitCode === null ? '  the test process was killed (interrupted)' : `  the test process exited with ${r.exitCode}`);
+  if (!r.timedOut && !r.fileError && r.tests.every((t) => t.ok))
+    lines.push(r.exitCode === null ? '  the test process was killed (interrupted)' : `  the test process exited with ${r.exitCode}`);
   for (const t of r.tests.filter((x) => !x.ok)) lines.push(`  ✖ ${fullName(t)}\n${indent(t.error ?? 'failed', 4)}`);
   if (r.output.trim()) lines.push(`  output of ${r.file}:\n${indent(r.output.trimEnd(), 4)}`);
   return lines.join('\n');
@@ -41,7 +45,10 @@ export function failureText(/** @type {FileResult} */ r) {
 /** @param {string} text @param {number} n */
 function indent(text, n) {
   const pad = ' '.repeat(n);
-  return text.split('\n').map((l) => pad + l).join('\n');
+  return text
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
 }
 
 /** @param {FileResult} r @param {number} done @param {number} total @param {number} failedSoFar @param {number} elapsedMs */
@@ -63,22 +70,34 @@ export function summaryText(results, elapsedMs) {
 }
 
 /** @param {string} s */
-const xml = (s) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch] ?? ch).replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '');
+const xml = (s) =>
+  s
+    .replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch] ?? ch)
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '');
 
 /** One <testsuite> per file; a file that failed outside its tests gets a failing <testcase> of its own. */
 export async function writeJunit(/** @type {string} */ path, /** @type {FileResult[]} */ results) {
   const suites = results.map((r) => {
     const cases = r.tests.map((t) => {
-      const body = t.skipped ? '<skipped/>' : t.ok ? '' : `<failure message="${xml((t.error ?? 'failed').split('\n')[0] ?? '')}">${xml(t.error ?? '')}</failure>`;
+      const body = t.skipped
+        ? '<skipped/>'
+        : t.ok
+          ? ''
+          : `<failure message="${xml((t.error ?? 'failed').split('\n')[0] ?? '')}">${xml(t.error ?? '')}</failure>`;
       return `    <testcase classname="${xml(r.file)}" name="${xml(fullName(t))}" time="${(t.durationMs / 1000).toFixed(3)}">${body}</testcase>`;
     });
     if (fileFailed(r) && r.tests.every((t) => t.ok)) {
-      cases.push(`    <testcase classname="${xml(r.file)}" name="(file)" time="${(r.durationMs / 1000).toFixed(3)}"><failure message="the file failed outside its tests">${xml(failureText(r))}</failure></testcase>`);
+      cases.push(
+        `    <testcase classname="${xml(r.file)}" name="(file)" time="${(r.durationMs / 1000).toFixed(3)}"><failure message="the file failed outside its tests">${xml(failureText(r))}</failure></testcase>`,
+      );
     }
     const c = counts([r]);
     const out = r.output ? `\n    <system-out>${xml(r.output)}</system-out>` : '';
     return `  <testsuite name="${xml(r.file)}" tests="${cases.length}" failures="${c.failed}" skipped="${c.skipped}" time="${(r.durationMs / 1000).toFixed(3)}">\n${cases.join('\n')}${out}\n  </testsuite>`;
   });
   const c = counts(results);
-  await writeFile(path, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${c.passed + c.failed + c.skipped}" failures="${c.failed}">\n${suites.join('\n')}\n</testsuites>\n`);
+  await writeFile(
+    path,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${c.passed + c.failed + c.skipped}" failures="${c.failed}">\n${suites.join('\n')}\n</testsuites>\n`,
+  );
 }

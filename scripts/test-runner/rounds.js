@@ -34,12 +34,18 @@ export async function runRounds(o) {
     for (let round = 1; round <= o.rounds && !wasInterrupted(); round++) {
       console.log(`round ${round}/${o.rounds}: ${o.describe(round)}, ${files.length} files`);
       const started = Date.now();
-      const results = await runSuite({ files, tree, env: o.envOf(round), print: (line) => console.log(`  ${line.split('\n').join('\n  ')}`) });
+      const results = await runSuite({
+        files,
+        tree,
+        env: o.envOf(round),
+        print: (line) => console.log(`  ${line.split('\n').join('\n  ')}`),
+      });
       const c = counts(results);
       rounds.push({ round, wallMs: Date.now() - started, passed: c.passed, failed: c.failed });
       for (const r of results.filter(fileFailed)) {
         const names = r.tests.filter((t) => !t.ok).map((t) => `${r.file}: ${[...t.path, t.name].join(' › ')}`);
-        for (const name of names.length ? names : [`${r.file}: (the file itself)`]) failures.set(name, [...(failures.get(name) ?? []), round]);
+        for (const name of names.length ? names : [`${r.file}: (the file itself)`])
+          failures.set(name, [...(failures.get(name) ?? []), round]);
       }
       console.log(`round ${round}: ${c.passed} passed, ${c.failed} failed in ${clock(Date.now() - started)}`);
     }

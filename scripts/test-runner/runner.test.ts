@@ -20,7 +20,11 @@ test('failures are reported with the file output; a passing file keeps its outpu
   const [mixed, quiet] = await Promise.all([run('mixed'), run('quiet')]);
   assert.deepEqual(
     mixed.tests.map((x) => [[...x.path, x.name].join(' › '), x.ok, x.skipped]),
-    [['group › passes', true, false], ['group › fails', false, false], ['skipped', true, true]],
+    [
+      ['group › passes', true, false],
+      ['group › fails', false, false],
+      ['skipped', true, true],
+    ],
   );
   assert.equal(fileFailed(mixed), true);
   assert.match(failureText(mixed), /✖ group › fails\n\s+AssertionError/);
@@ -50,5 +54,9 @@ test('the longest files start first, and each one the list names exists', () => 
   assert.deepEqual(all.slice(0, LONGEST_FIRST.length), LONGEST_FIRST);
   const rest = all.slice(LONGEST_FIRST.length);
   assert.deepEqual(rest, [...rest].sort(), 'the others in path order');
-  assert.deepEqual(selectFiles(['variant/test/variants', 'draw-variant']), ['reference/variant/test/variants.test.ts', 'reference/variant/test/variants-postgres.test.ts', 'reference/variant/test/draw-variant.test.ts']);
+  assert.deepEqual(selectFiles(['variant/test/variants', 'draw-variant']), [
+    'reference/variant/test/variants.test.ts',
+    'reference/variant/test/variants-postgres.test.ts',
+    'reference/variant/test/draw-variant.test.ts',
+  ]);
 });

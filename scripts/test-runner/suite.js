@@ -61,8 +61,14 @@ export function selectFiles(/** @type {string[]} */ filters) {
  * they would also meet the emitted JavaScript), or start the package's entry
  * point as a user does, through tsx. They run from the repository.
  */
-export const FROM_SOURCES = ['bin/entry-point.test.ts', 'scripts/architecture.test.ts', 'scripts/typecheck.test.ts', 'scripts/unused-exports.test.ts'];
-const fromSources = (/** @type {string} */ file) => process.env['FLEETPROOF_TEST_FROM_SOURCES'] === '1' || FROM_SOURCES.includes(file.split(sep).join('/'));
+export const FROM_SOURCES = [
+  'bin/entry-point.test.ts',
+  'scripts/architecture.test.ts',
+  'scripts/typecheck.test.ts',
+  'scripts/unused-exports.test.ts',
+];
+const fromSources = (/** @type {string} */ file) =>
+  process.env['FLEETPROOF_TEST_FROM_SOURCES'] === '1' || FROM_SOURCES.includes(file.split(sep).join('/'));
 
 /**
  * Where a test file runs: from the compiled tree, as JavaScript, when there
@@ -89,7 +95,8 @@ export function compiledTreeFor(/** @type {string[]} */ files, /** @type {(line:
   return tree;
 }
 
-const positive = (/** @type {string | undefined} */ text, /** @type {number} */ fallback) => (text && Number(text) > 0 ? Number(text) : fallback);
+const positive = (/** @type {string | undefined} */ text, /** @type {number} */ fallback) =>
+  text && Number(text) > 0 ? Number(text) : fallback;
 
 /** A test's own limit, node:test's --test-timeout. */
 const TEST_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_TIMEOUT_S'], 300) * 1000;
@@ -132,7 +139,9 @@ export async function runSuite(o) {
     if (Date.now() - lastLine < HEARTBEAT_MS) return;
     lastLine = Date.now();
     const doing = [...current].map(([file, tests]) => `${file}${tests().length ? ` (${tests().join(' › ')})` : ''}`);
-    print(`… [${results.length}/${o.files.length}] still running: ${doing.join('; ')} · ${failed} failed so far · ${clock(Date.now() - started)} elapsed`);
+    print(
+      `… [${results.length}/${o.files.length}] still running: ${doing.join('; ')} · ${failed} failed so far · ${clock(Date.now() - started)} elapsed`,
+    );
   }, 5_000).unref();
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined && !interrupted; file = queue.shift()) {

@@ -34,7 +34,12 @@ describe('the fault proxy', () => {
     }
   }
 
-  const send = (proxy: FaultProxy, path: string) => request(`${proxy.url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1) } });
+  const send = (proxy: FaultProxy, path: string) =>
+    request(`${proxy.url}${path}`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1) },
+    });
 
   it('listens on loopback and forwards untouched while healed', () =>
     withProxy(async (proxy) => {
@@ -50,7 +55,10 @@ describe('the fault proxy', () => {
       proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
       await assert.rejects(send(proxy, '/reset-me'));
       assert.ok(!seen.includes('POST /reset-me'));
-      assert.deepEqual(proxy.ledger.map((d) => [d.fate, d.requestId, d.status]), [['reset-before-forward', 'reset-me', null]]);
+      assert.deepEqual(
+        proxy.ledger.map((d) => [d.fate, d.requestId, d.status]),
+        [['reset-before-forward', 'reset-me', null]],
+      );
     }));
 
   it('loses a response after forwarding, and the registry did act', () =>
@@ -58,7 +66,10 @@ describe('the fault proxy', () => {
       proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
       await assert.rejects(send(proxy, '/lose-me'));
       assert.ok(seen.includes('POST /lose-me'));
-      assert.deepEqual(proxy.ledger.map((d) => [d.fate, d.requestId, d.status]), [['lost-after-forward', 'lose-me', 200]]);
+      assert.deepEqual(
+        proxy.ledger.map((d) => [d.fate, d.requestId, d.status]),
+        [['lost-after-forward', 'lose-me', 200]],
+      );
       proxy.heal();
       assert.equal((await send(proxy, '/after-heal')).statusCode, 200);
       assert.equal(proxy.ledger.length, 1);

@@ -55,7 +55,8 @@ describe('the nemesis schedule', () => {
     await new Promise((r) => setTimeout(r, 1500));
     arm();
     // Bounded: a schedule that never injects ends the wait after 10 s and fails below.
-    for (let i = 0; i < 1000 && (run.bands.length < 1 || run.bands[0]!.recovery_ms === null); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 1000 && (run.bands.length < 1 || run.bands[0]!.recovery_ms === null); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const bands = await run.stop();
     assert.deepEqual(events, ['inject', 'heal']);
     assert.ok(bands[0]!.start >= 1500, 'bands are timed from the schedule start, as the proxy times its traffic');
@@ -103,7 +104,10 @@ describe('command faults', () => {
   it('runs exactly the commands written, in fault and heal order', async () => {
     const file = join(dir, 'log');
     const faults = commandFaults(parseNemesisCommands([`storage-down=echo down >> ${file}`, `storage-up=echo up >> ${file}`]), () => {});
-    assert.deepEqual(faults.map((f) => f.name), ['storage']);
+    assert.deepEqual(
+      faults.map((f) => f.name),
+      ['storage'],
+    );
     await faults[0]!.inject();
     await faults[0]!.heal();
     assert.equal(await readFile(file, 'utf8'), 'down\nup\n');

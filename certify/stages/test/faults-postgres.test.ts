@@ -24,15 +24,43 @@ describe('the faults stage on PostgreSQL', () => {
     try {
       const reference = await startReferenceProcess(server.url);
       try {
-        const builtin = [...postgresFaults({ url: server.url, version: '', stop: async () => {}, restart: { halt: () => server.halt(), resume: () => server.resume() } }, () => {}), reference.crash];
+        const builtin = [
+          ...postgresFaults(
+            { url: server.url, version: '', stop: async () => {}, restart: { halt: () => server.halt(), resume: () => server.resume() } },
+            () => {},
+          ),
+          reference.crash,
+        ];
         const output = await faultsStage(
-          { out: join(root, 'pg'), runId: 'fp20261201t000000faults01', targetUrl: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, profile: 'smoke', targetFlags: '--target T --key K', log: () => {} },
-          { nemesis: { kinds: ['proxy', 'builtin'], builtin, schedule: { ...DEFAULT_SCHEDULE, faultMs: 1000, quietMs: 500, readyTimeoutMs: 60_000 }, seed: 3 }, runs: 2, minFaults: 4, maxRounds: 8 },
+          {
+            out: join(root, 'pg'),
+            runId: 'fp20261201t000000faults01',
+            targetUrl: reference.url,
+            key: reference.signingKey,
+            keyPath: reference.signingKeyPath,
+            profile: 'smoke',
+            targetFlags: '--target T --key K',
+            log: () => {},
+          },
+          {
+            nemesis: {
+              kinds: ['proxy', 'builtin'],
+              builtin,
+              schedule: { ...DEFAULT_SCHEDULE, faultMs: 1000, quietMs: 500, readyTimeoutMs: 60_000 },
+              seed: 3,
+            },
+            runs: 2,
+            minFaults: 4,
+            maxRounds: 8,
+          },
         );
         assert.equal(output.record.status, 'passed', [...output.record.reasons, ...output.failures.map((f) => f.message)].join('; '));
         const doc = JSON.parse(await readFile(join(root, 'pg', 'faults', 'result.json'), 'utf8')) as FaultsDocument;
         assert.deepEqual(Object.keys(doc.figures.by_fault).sort(), ['pg-restart', 'pg-terminate', 'process-kill', 'proxy']);
-        assert.ok(doc.bands.every((b) => b.recovery_ms !== null && b.error === null), JSON.stringify(doc.bands));
+        assert.ok(
+          doc.bands.every((b) => b.recovery_ms !== null && b.error === null),
+          JSON.stringify(doc.bands),
+        );
       } finally {
         await reference.close();
       }

@@ -30,12 +30,34 @@ const CONTENTION = { suites: ['no-overbooking', 'shared-actions'] as const };
 /** The reference: every suite, a few runs each, one round. */
 const EVERY_SUITE = { runs: 3, minFaults: 2, maxRounds: 1 };
 
-async function stageAgainst(name: string, reference: Awaited<ReturnType<typeof startEmbeddedReference>>, rounds: Partial<FaultsStageOptions>) {
+async function stageAgainst(
+  name: string,
+  reference: Awaited<ReturnType<typeof startEmbeddedReference>>,
+  rounds: Partial<FaultsStageOptions>,
+) {
   const out = join(root, name);
   try {
     const output = await faultsStage(
-      { out, runId: 'fp20261201t000000faults02', targetUrl: reference.url, key: reference.signingKey, keyPath: reference.signingKeyPath, profile: 'smoke', targetFlags: '--target T --key K', log: () => {} },
-      { nemesis: { kinds: ['proxy'], schedule: SCHEDULE, seed: 11, proxyFaults: { latencyMs: [0, 20], resetBeforeForward: 0.1, loseResponse: 0.2 } }, ...rounds, seed: 20261201 },
+      {
+        out,
+        runId: 'fp20261201t000000faults02',
+        targetUrl: reference.url,
+        key: reference.signingKey,
+        keyPath: reference.signingKeyPath,
+        profile: 'smoke',
+        targetFlags: '--target T --key K',
+        log: () => {},
+      },
+      {
+        nemesis: {
+          kinds: ['proxy'],
+          schedule: SCHEDULE,
+          seed: 11,
+          proxyFaults: { latencyMs: [0, 20], resetBeforeForward: 0.1, loseResponse: 0.2 },
+        },
+        ...rounds,
+        seed: 20261201,
+      },
     );
     const doc = JSON.parse(await readFile(join(out, 'faults', 'result.json'), 'utf8')) as FaultsDocument;
     return { output, doc };
@@ -44,7 +66,8 @@ async function stageAgainst(name: string, reference: Awaited<ReturnType<typeof s
   }
 }
 
-const withDefect = async (fault: FaultName) => startEmbeddedReference({ store: await openReferenceStore('memory', { faults: new Set([fault]) }), faults: new Set([fault]) });
+const withDefect = async (fault: FaultName) =>
+  startEmbeddedReference({ store: await openReferenceStore('memory', { faults: new Set([fault]) }), faults: new Set([fault]) });
 
 /** Acknowledges every second settlement of a held route as released, and never makes it. */
 function losingSettlements(store: RegistryStore): RegistryStore {
@@ -81,14 +104,24 @@ describe('the faults stage', { concurrency: true }, () => {
       assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
       assert.ok(output.failures.length > 0 && output.failures.every((f) => f.reproduce.includes('--nemesis proxy')));
       // The registry did answer ready again after the faults: its counterexample fails its own clauses, not that one.
-      assert.deepEqual(output.evidence.filter((e) => e.clause === 'ops-ready').map((e) => e.status), ['pass']);
+      assert.deepEqual(
+        output.evidence.filter((e) => e.clause === 'ops-ready').map((e) => e.status),
+        ['pass'],
+      );
       const sweptClean = doc.sweep !== null && doc.sweep.violations.length === 0;
-      assert.deepEqual(output.evidence.filter((e) => e.clause === 'failure-indeterminate').map((e) => e.status), [sweptClean ? 'pass' : 'fail']);
+      assert.deepEqual(
+        output.evidence.filter((e) => e.clause === 'failure-indeterminate').map((e) => e.status),
+        [sweptClean ? 'pass' : 'fail'],
+      );
     });
   }
 
   it('fails a registry that acknowledges a settlement it then loses', async () => {
-    const { output } = await stageAgainst('lost-settlement', await startEmbeddedReference({ store: losingSettlements(await openReferenceStore('memory')) }), { ...HUNT, suites: ['idempotent-settlement'] });
+    const { output } = await stageAgainst(
+      'lost-settlement',
+      await startEmbeddedReference({ store: losingSettlements(await openReferenceStore('memory')) }),
+      { ...HUNT, suites: ['idempotent-settlement'] },
+    );
     assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
     // Not asserted here: that the stage's final sweep sees it too. This registry makes every other settlement
     // it is asked for, and the suite's clients settle the same actions, so a later settlement may release a

@@ -18,11 +18,18 @@ export default defineCase({
     const units = REPLICAS * CAPACITY;
     const dispatch = ctx.dispatch(fleet.tenant);
     const fresh = () => ({ action_id: ctx.ids.action(), capability_id: fleet.capability });
-    const held = () => heldUnits(ctx, fleet.replicas.map((r) => r.id));
+    const held = () =>
+      heldUnits(
+        ctx,
+        fleet.replicas.map((r) => r.id),
+      );
     await withBurstLine(ctx.tokens, BURST, [dispatch], async (line) => {
       for (let round = 1; round <= BURST_ROUNDS; round++) {
-        const replies = await line.fire((via) => Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body: fresh() })));
-        for (const r of replies.filter((x) => x.status !== 200)) expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a resolve of burst ${round} refused`);
+        const replies = await line.fire((via) =>
+          Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body: fresh() })),
+        );
+        for (const r of replies.filter((x) => x.status !== 200))
+          expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a resolve of burst ${round} refused`);
         const routed = replies.filter((r) => r.status === 200).map((r) => expectOk(r, 'a resolve of the burst'));
         expectAtMost(routed.length, units, `routes of burst ${round} over ${units} units of capacity`);
         expectEqual(await held(), routed.length, `replica units held against the routes of burst ${round}`);
@@ -31,7 +38,12 @@ export default defineCase({
     });
     // Contention may refuse while capacity is left; one at a time, every unit fills and the next resolve finds no replica.
     await fillSequentially(ctx, dispatch, units, fresh, 'a resolve while capacity is left');
-    expectError(await dispatch.call('resolveRoute', { body: fresh() }), 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a resolve with every replica full');
+    expectError(
+      await dispatch.call('resolveRoute', { body: fresh() }),
+      'REPLICA_UNAVAILABLE',
+      { instance_id: fleet.instance.id },
+      'a resolve with every replica full',
+    );
     expectEqual(await held(), units, 'replica units with every replica full');
   },
 });

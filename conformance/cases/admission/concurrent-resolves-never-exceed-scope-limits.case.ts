@@ -22,17 +22,29 @@ export default defineCase({
     };
     await withBurstLine(ctx.tokens, BURST, [dispatch], async (line) => {
       for (let round = 1; round <= BURST_ROUNDS; round++) {
-        const replies = await line.fire((via) => Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body: fresh() })));
-        for (const r of replies.filter((x) => x.status !== 200)) expectBurstRefusal(r, { scope: 'instance', instanceId: fleet.instance.id }, `a resolve of burst ${round} refused`);
+        const replies = await line.fire((via) =>
+          Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body: fresh() })),
+        );
+        for (const r of replies.filter((x) => x.status !== 200))
+          expectBurstRefusal(r, { scope: 'instance', instanceId: fleet.instance.id }, `a resolve of burst ${round} refused`);
         const admitted = replies.filter((r) => r.status === 200).map((r) => expectOk(r, 'a resolve of the burst'));
         expectAtMost(admitted.length, LIMIT, `resolves of burst ${round} admitted under an instance limit of ${LIMIT}`);
-        expectEqual(await held(), { counter: admitted.length, units: admitted.length }, `instance counter and replica units after burst ${round}`);
+        expectEqual(
+          await held(),
+          { counter: admitted.length, units: admitted.length },
+          `instance counter and replica units after burst ${round}`,
+        );
         await Promise.all(admitted.map((v) => ctx.fx.settle(v, 'cancelled')));
       }
     });
     // Contention may refuse below the limit; one at a time, exactly the limit fits and the next is refused for the instance.
     await fillSequentially(ctx, dispatch, LIMIT, fresh, 'a resolve below the instance limit');
-    expectError(await resolveWithRetries(ctx, dispatch, fresh()), 'CAPACITY_EXCEEDED', { scope: 'instance' }, 'a resolve at the instance limit');
+    expectError(
+      await resolveWithRetries(ctx, dispatch, fresh()),
+      'CAPACITY_EXCEEDED',
+      { scope: 'instance' },
+      'a resolve at the instance limit',
+    );
     expectEqual(await held(), { counter: LIMIT, units: LIMIT }, 'instance counter and replica units at the limit');
   },
 });

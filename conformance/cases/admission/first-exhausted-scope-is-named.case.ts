@@ -5,7 +5,7 @@ export default defineCase({
   id: 'admission/first-exhausted-scope-is-named',
   clause: 'admission-all-or-nothing',
   category: 'admission',
-  description: 'CAPACITY_EXCEEDED names the first exhausted scope in the contract\'s order',
+  description: "CAPACITY_EXCEEDED names the first exhausted scope in the contract's order",
   async run(ctx) {
     const roomy = { max_tenant_in_flight: 9, max_connector_type_in_flight: 9, max_instance_in_flight: 9, max_binding_in_flight: 9 };
     const fleet = await ctx.fx.fleet({ capacity: 10, policy: roomy });
@@ -22,8 +22,12 @@ export default defineCase({
     for (const [scope, limits] of cases) {
       const policy = await ctx.fx.policy({ ...roomy, ...limits });
       const params = { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id };
-      expectOk(await ctx.admin.call('putBinding', { params, body: { ...b, quota_policy_ref: policy.policy_ref, policy_revision: ++revision } }));
-      const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+      expectOk(
+        await ctx.admin.call('putBinding', { params, body: { ...b, quota_policy_ref: policy.policy_ref, policy_revision: ++revision } }),
+      );
+      const reply = await ctx
+        .dispatch(fleet.tenant)
+        .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
       expectError(reply, 'CAPACITY_EXCEEDED', { scope }, `with ${scope} the first full scope`);
     }
   },

@@ -9,7 +9,11 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ policy: { max_instance_in_flight: 3 } });
     const a = (await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action())).assignment;
-    expectEqual(a.admission.base_scopes, [{ kind: 'instance', key: fleet.instance.id, limit: 3 }], 'base scopes with only the instance limit set');
+    expectEqual(
+      a.admission.base_scopes,
+      [{ kind: 'instance', key: fleet.instance.id, limit: 3 }],
+      'base scopes with only the instance limit set',
+    );
     expectEqual(a.admission.retry_scope, null, 'retry scope with the retry limit off');
     expectEqual(await ctx.fx.counter('tenant', fleet.tenant), 0, 'the tenant counter of a scope that is off');
   },

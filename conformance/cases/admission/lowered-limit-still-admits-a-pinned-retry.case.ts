@@ -14,11 +14,21 @@ export default defineCase({
     await ctx.fx.settle(first, 'cancelled');
     expectEqual(await ctx.fx.counter('tenant', fleet.tenant), 1, 'tenant counter with one route held');
     const p = fleet.policy!;
-    expectOk(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: p.policy_ref }, body: { ...p, revision: 2, max_tenant_in_flight: 1 } }), 'lowering the tenant limit to 1');
+    expectOk(
+      await ctx.admin.call('putAdmissionPolicy', {
+        params: { policy_ref: p.policy_ref },
+        body: { ...p, revision: 2, max_tenant_in_flight: 1 },
+      }),
+      'lowering the tenant limit to 1',
+    );
 
     // The counter (1) is below the pinned limit (3) and at the current one (1): the pinned one decides.
     const retry = await dispatch.call('resolveRoute', { body: { action_id: first.assignment.action_id, capability_id: fleet.capability } });
-    expectIdentical(expectOk(retry, 'a retry pinned to tenant limit 3 after the policy lowered it to 1').assignment, first.assignment, 'the retried assignment');
+    expectIdentical(
+      expectOk(retry, 'a retry pinned to tenant limit 3 after the policy lowered it to 1').assignment,
+      first.assignment,
+      'the retried assignment',
+    );
     expectEqual(await ctx.fx.counter('tenant', fleet.tenant), 2, 'tenant counter after the retry');
 
     // A new action is governed by the policy as it is now: limit 1, counter 2.

@@ -11,10 +11,17 @@ export default defineCase({
     const first = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.settle(first, 'outcome_unknown');
     const p = fleet.policy!;
-    expectOk(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: p.policy_ref }, body: { ...p, revision: 2, enabled: false, max_tenant_in_flight: 50 } }));
+    expectOk(
+      await ctx.admin.call('putAdmissionPolicy', {
+        params: { policy_ref: p.policy_ref },
+        body: { ...p, revision: 2, enabled: false, max_tenant_in_flight: 50 },
+      }),
+    );
     const retry = await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id);
     expectIdentical(retry.assignment.admission, first.assignment.admission, 'admission of the retry');
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectError(reply, 'ADMISSION_REJECTED', undefined, 'a new action under the disabled policy');
   },
 });

@@ -15,6 +15,10 @@ export default defineCase({
     }
     const fleet = await ctx.fx.fleet({ policy: { max_tenant_in_flight: 5 } });
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
-    expectEqual(expectOk(await ctx.reader.call('getAdmissionCounter', { params: { kind: 'tenant', key: fleet.tenant } })).active, 1, 'a tenant counter with one reservation');
+    expectEqual(
+      expectOk(await ctx.reader.call('getAdmissionCounter', { params: { kind: 'tenant', key: fleet.tenant } })).active,
+      1,
+      'a tenant counter with one reservation',
+    );
   },
 });

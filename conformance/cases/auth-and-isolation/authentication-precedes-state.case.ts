@@ -10,9 +10,19 @@ export default defineCase({
     // None of these may read state, so a STORAGE_UNAVAILABLE answer fails this clause too.
     const before = 'auth-before-state' as const;
     const absent = { instance_id: ctx.ids.instance('absent') };
-    expectError(await ctx.anonymous.call('getInstance', { params: absent, refusedBeforeStorage: before }), 'UNAUTHENTICATED', undefined, 'read of an absent instance, no token');
+    expectError(
+      await ctx.anonymous.call('getInstance', { params: absent, refusedBeforeStorage: before }),
+      'UNAUTHENTICATED',
+      undefined,
+      'read of an absent instance, no token',
+    );
     const dispatcher = ctx.as({ roles: ['registry:dispatch'], tenant: ctx.ids.tenant() });
-    expectError(await dispatcher.call('getInstance', { params: absent, refusedBeforeStorage: before }), 'FORBIDDEN', undefined, 'read of an absent instance, wrong role');
+    expectError(
+      await dispatcher.call('getInstance', { params: absent, refusedBeforeStorage: before }),
+      'FORBIDDEN',
+      undefined,
+      'read of an absent instance, wrong role',
+    );
 
     const malformed = { params: absent, rawBody: '{"id": ', refusedBeforeStorage: before };
     expectError(await ctx.anonymous.call('putInstance', malformed), 'UNAUTHENTICATED', undefined, 'malformed body, no token');

@@ -11,7 +11,12 @@ export default defineCase({
     const params = { instance_id: ctx.ids.instance('absent') };
     for (const kind of ['unknown-key', 'unknown-kid', 'tampered-payload'] as const) {
       const token = await ctx.tokens.forged(kind, caller);
-      expectError(await ctx.api.call('getInstance', { params, as: { token }, refusedBeforeStorage: 'auth-before-state' }), 'UNAUTHENTICATED', undefined, `token: ${kind}`);
+      expectError(
+        await ctx.api.call('getInstance', { params, as: { token }, refusedBeforeStorage: 'auth-before-state' }),
+        'UNAUTHENTICATED',
+        undefined,
+        `token: ${kind}`,
+      );
     }
   },
 });

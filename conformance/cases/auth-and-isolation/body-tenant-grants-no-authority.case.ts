@@ -14,7 +14,11 @@ export default defineCase({
     const body = { action_id: action, capability_id: victim.capability, tenant_id: victim.tenant };
     // The body breaks its shape, and the attacker has no binding for the capability: either error is right
     // ([error-precedence]); what matters is that the victim's tenant is never reached.
-    expectOneOf(await attacker.call('resolveRoute', { body: unchecked(body) }), ['INVALID_REQUEST', 'BINDING_UNAVAILABLE'], 'resolve with tenant_id in the body');
+    expectOneOf(
+      await attacker.call('resolveRoute', { body: unchecked(body) }),
+      ['INVALID_REQUEST', 'BINDING_UNAVAILABLE'],
+      'resolve with tenant_id in the body',
+    );
     const absent = await ctx.dispatch(victim.tenant).call('getRoute', { params: { action_id: action } });
     expectError(absent, 'NOT_FOUND', undefined, "the victim's route after the attempt");
 

@@ -11,7 +11,12 @@ export default defineCase({
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const noTenant = ctx.as({ roles: ['registry:dispatch'] });
     const action = view.assignment.action_id;
-    expectError(await noTenant.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } }), 'FORBIDDEN', undefined, 'resolve');
+    expectError(
+      await noTenant.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } }),
+      'FORBIDDEN',
+      undefined,
+      'resolve',
+    );
     expectError(await noTenant.call('getRoute', { params: { action_id: action } }), 'FORBIDDEN', undefined, 'read route');
     const settle = { assignment: view.assignment, outcome: 'completed' as const };
     expectError(await noTenant.call('settleRoute', { params: { action_id: action }, body: settle }), 'FORBIDDEN', undefined, 'settle');

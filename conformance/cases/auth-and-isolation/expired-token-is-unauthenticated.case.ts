@@ -8,7 +8,11 @@ export default defineCase({
   description: 'a token whose exp passed a minute ago on the registry clock, beyond 30 s of skew, is 401',
   async run(ctx) {
     const token = await ctx.tokens.forged('expired', { roles: ['registry:reader'] }, ctx.clock);
-    const reply = await ctx.api.call('getReplica', { params: { replica_id: ctx.ids.replica('absent') }, as: { token }, refusedBeforeStorage: 'auth-before-state' });
+    const reply = await ctx.api.call('getReplica', {
+      params: { replica_id: ctx.ids.replica('absent') },
+      as: { token },
+      refusedBeforeStorage: 'auth-before-state',
+    });
     expectError(reply, 'UNAUTHENTICATED');
   },
 });

@@ -18,7 +18,11 @@ export default defineCase({
     ];
     const params = { instance_id: ctx.ids.instance('absent') };
     for (const authorization of headers) {
-      const reply = await ctx.anonymous.call('getInstance', { params, headers: { authorization }, refusedBeforeStorage: 'auth-before-state' });
+      const reply = await ctx.anonymous.call('getInstance', {
+        params,
+        headers: { authorization },
+        refusedBeforeStorage: 'auth-before-state',
+      });
       expectError(reply, 'UNAUTHENTICATED', undefined, `Authorization: ${authorization.split(' ')[0]} …`);
     }
   },

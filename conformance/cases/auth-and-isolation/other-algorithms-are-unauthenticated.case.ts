@@ -8,7 +8,11 @@ export default defineCase({
   description: 'a token with alg HS256 keyed with the public key is 401',
   async run(ctx) {
     const token = await ctx.tokens.forged('alg-hs256', { roles: ['registry:admin', 'registry:reader'] });
-    const reply = await ctx.api.call('getConnectorType', { params: { type_id: ctx.ids.type('absent') }, as: { token }, refusedBeforeStorage: 'auth-before-state' });
+    const reply = await ctx.api.call('getConnectorType', {
+      params: { type_id: ctx.ids.type('absent') },
+      as: { token },
+      refusedBeforeStorage: 'auth-before-state',
+    });
     expectError(reply, 'UNAUTHENTICATED', undefined, 'token: alg-hs256');
   },
 });

@@ -8,7 +8,11 @@ export default defineCase({
   description: 'a correctly signed token without an exp claim is 401',
   async run(ctx) {
     const token = await ctx.tokens.forged('without-exp', { roles: ['registry:reader'] });
-    const reply = await ctx.api.call('getReplica', { params: { replica_id: ctx.ids.replica('absent') }, as: { token }, refusedBeforeStorage: 'auth-before-state' });
+    const reply = await ctx.api.call('getReplica', {
+      params: { replica_id: ctx.ids.replica('absent') },
+      as: { token },
+      refusedBeforeStorage: 'auth-before-state',
+    });
     expectError(reply, 'UNAUTHENTICATED');
   },
 });

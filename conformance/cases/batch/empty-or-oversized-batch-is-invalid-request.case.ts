@@ -12,11 +12,20 @@ export default defineCase({
     const admin = ctx.as({ roles: ['registry:admin'] });
     expectError(await admin.call('applyBatch', { body: { items: [] } }), 'INVALID_REQUEST', undefined, 'an empty batch');
     const count = ctx.limits.max_batch_items + 1;
-    const items = Array.from({ length: count }, (_, i) => ({ op: 'put_connector_type' as const, record: ctx.build.connectorType(ctx.ids.type(`t${i}`)) }));
+    const items = Array.from({ length: count }, (_, i) => ({
+      op: 'put_connector_type' as const,
+      record: ctx.build.connectorType(ctx.ids.type(`t${i}`)),
+    }));
     // No rule ties the body limit to the batch limit ([batch-items]): a body above it is a 413 whatever it holds.
     const bytes = Buffer.byteLength(JSON.stringify({ items }));
-    if (bytes > ctx.limits.max_body_bytes) throw new NotProvocable(`${count} items take ${bytes} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
+    if (bytes > ctx.limits.max_body_bytes)
+      throw new NotProvocable(`${count} items take ${bytes} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
     expectError(await admin.call('applyBatch', { body: { items } }), 'INVALID_REQUEST', undefined, `a batch of ${count} items`);
-    expectError(await ctx.reader.call('getConnectorType', { params: { type_id: items[0]!.record.id } }), 'NOT_FOUND', undefined, 'the first item of the refused batch');
+    expectError(
+      await ctx.reader.call('getConnectorType', { params: { type_id: items[0]!.record.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the first item of the refused batch',
+    );
   },
 });

@@ -25,9 +25,22 @@ export default defineCase({
     ];
     const reply = await ctx.as({ roles: ['registry:admin', 'registry:lifecycle'] }).call('applyBatch', { body: { items } });
     const result = expectOk(reply);
-    expectEqual(result.results.map((r) => [r.index, r.outcome]), items.map((_, i) => [i, i === 6 ? 'unchanged' : 'applied']), 'item results', reply.exchange);
+    expectEqual(
+      result.results.map((r) => [r.index, r.outcome]),
+      items.map((_, i) => [i, i === 6 ? 'unchanged' : 'applied']),
+      'item results',
+      reply.exchange,
+    );
     expectEqual((await ctx.fx.replicaState(replicaId)).status, 'draining', 'replica state after the batch');
-    expectEqual(expectOk(await ctx.reader.call('getVersion', { params: { version_id: versionId } })).status, 'admitted', 'version status after the batch');
-    expectEqual(expectOk(await ctx.reader.call('getConnectorType', { params: { type_id: typeId } })).enabled, false, 'type after the batch');
+    expectEqual(
+      expectOk(await ctx.reader.call('getVersion', { params: { version_id: versionId } })).status,
+      'admitted',
+      'version status after the batch',
+    );
+    expectEqual(
+      expectOk(await ctx.reader.call('getConnectorType', { params: { type_id: typeId } })).enabled,
+      false,
+      'type after the batch',
+    );
   },
 });

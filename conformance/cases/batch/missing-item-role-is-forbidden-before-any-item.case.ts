@@ -16,7 +16,12 @@ export default defineCase({
       { op: 'provision_replica', record: replica },
     ];
     for (const roles of [['registry:admin'], ['registry:lifecycle'], ['registry:reader', 'registry:dispatch']]) {
-      expectError(await ctx.as({ roles }).call('applyBatch', { body: { items } }), 'FORBIDDEN', undefined, `a catalog and a replica item with only ${roles.join(' ')}`);
+      expectError(
+        await ctx.as({ roles }).call('applyBatch', { body: { items } }),
+        'FORBIDDEN',
+        undefined,
+        `a catalog and a replica item with only ${roles.join(' ')}`,
+      );
     }
     expectError(await ctx.reader.call('getConnectorType', { params: { type_id: typeId } }), 'NOT_FOUND', undefined, 'the catalog item');
     expectError(await ctx.reader.call('getReplica', { params: { replica_id: replica.id } }), 'NOT_FOUND', undefined, 'the replica item');

@@ -11,7 +11,13 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     const b = fleet.binding;
     expectEqual(await visibleTo(ctx, fleet.tenant, fleet.capability), true, 'visible before');
-    expectOk(await ctx.admin.call('putInstance', { params: { instance_id: fleet.instance.id }, body: { ...fleet.instance, status: 'disabled', config_revision: 2 } }), 'instance disabled');
+    expectOk(
+      await ctx.admin.call('putInstance', {
+        params: { instance_id: fleet.instance.id },
+        body: { ...fleet.instance, status: 'disabled', config_revision: 2 },
+      }),
+      'instance disabled',
+    );
     expectEqual(await visibleTo(ctx, fleet.tenant, fleet.capability), false, 'visible with the instance disabled');
   },
 });

@@ -11,7 +11,10 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     const b = fleet.binding;
     expectEqual(await visibleTo(ctx, fleet.tenant, fleet.capability), true, 'visible before');
-    expectOk(await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id: fleet.type.id }, body: { enabled: false } }), 'type disabled');
+    expectOk(
+      await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id: fleet.type.id }, body: { enabled: false } }),
+      'type disabled',
+    );
     expectEqual(await visibleTo(ctx, fleet.tenant, fleet.capability), false, 'visible with the type disabled');
   },
 });

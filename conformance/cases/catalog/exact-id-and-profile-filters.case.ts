@@ -17,7 +17,9 @@ export default defineCase({
     await ctx.fx.fleet({ tenant, capabilities: [other], profiles: ['p.two'] });
     // Whole walks: the target's pages may be smaller than the matches.
     const ids = async (query: Record<string, string>) =>
-      (await walkCatalog(ctx.catalogFor(tenant), { text: ctx.ids.prefix, ...query })).pages.flatMap((p) => p.capabilities.map((d) => d.capability.id));
+      (await walkCatalog(ctx.catalogFor(tenant), { text: ctx.ids.prefix, ...query })).pages.flatMap((p) =>
+        p.capabilities.map((d) => d.capability.id),
+      );
     expectEqual(await ids({ capability_id: alpha.id }), [alpha.id], 'exact id, not a prefix match');
     expectEqual(await ids({ capability_id: alpha.id.slice(0, -2) }), [], 'a prefix of an id');
     expectEqual(await ids({ profile: 'p.two' }), [other.id], 'profile p.two');

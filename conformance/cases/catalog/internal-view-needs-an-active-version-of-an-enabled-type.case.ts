@@ -9,7 +9,8 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ bound: [] });
     const internal = ctx.as({ roles: ['registry:internal'] });
-    const count = async () => expectOk(await internal.call('queryCatalog', { query: { capability_id: fleet.capability, unbound: true } })).total;
+    const count = async () =>
+      expectOk(await internal.call('queryCatalog', { query: { capability_id: fleet.capability, unbound: true } })).total;
     expectEqual(await count(), 1, 'visible internally at first');
     expectOk(await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id: fleet.type.id }, body: { enabled: false } }));
     expectEqual(await count(), 0, 'with the type disabled');

@@ -18,7 +18,9 @@ export default defineCase({
     const { pages } = await walkCatalog(internal, { text: ctx.ids.prefix, unbound: true });
     const ids = pages.flatMap((p) => p.capabilities.map((d) => d.capability.id));
     expectEqual(ids, capabilities.map((c) => c.id).sort(), "this case's capabilities in the internal view");
-    const single = expectOk(await internal.call('getCatalogCapability', { params: { capability_id: capabilities[1]!.id }, query: { unbound: true } }));
+    const single = expectOk(
+      await internal.call('getCatalogCapability', { params: { capability_id: capabilities[1]!.id }, query: { unbound: true } }),
+    );
     expectEqual(single.definition.capability, capabilities[1], 'single internal read');
   },
 });

@@ -14,7 +14,12 @@ export default defineCase({
       expectEqual([page.total, page.capabilities.length], [0, 0], 'a filtered page without tenant context');
       const all = expectOk(await client.call('queryCatalog', { query: {} }));
       expectEqual([all.total, all.capabilities.length, all.next_cursor], [0, 0, null], 'an unfiltered page without tenant context');
-      expectError(await client.call('getCatalogCapability', { params: { capability_id: fleet.capability } }), 'NOT_FOUND', undefined, 'single read');
+      expectError(
+        await client.call('getCatalogCapability', { params: { capability_id: fleet.capability } }),
+        'NOT_FOUND',
+        undefined,
+        'single read',
+      );
     }
   },
 });

@@ -11,7 +11,11 @@ export default defineCase({
     const { fleet, bound, unbound } = await boundBesideUnbound(ctx);
     const both = ctx.as({ roles: ['registry:internal'], tenant: fleet.tenant });
     const page = expectOk(await both.call('queryCatalog', { query: { text: ctx.ids.prefix, unbound: true } }));
-    expectEqual(page.capabilities.map((d) => d.capability.id), [bound.id], 'the page shows the tenant view');
+    expectEqual(
+      page.capabilities.map((d) => d.capability.id),
+      [bound.id],
+      'the page shows the tenant view',
+    );
     const hidden = await both.call('getCatalogCapability', { params: { capability_id: unbound.id }, query: { unbound: true } });
     expectError(hidden, 'NOT_FOUND', undefined, 'an unbound capability read with a tenant claim');
   },

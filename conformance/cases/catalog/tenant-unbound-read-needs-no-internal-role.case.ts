@@ -13,8 +13,20 @@ export default defineCase({
     // Admitted and active, but bound for no tenant: only an internal read would show it.
     await ctx.fx.fleet({ capabilities: [unbound], bound: [] });
     const catalog = ctx.catalogFor(tenant);
-    const page = expectOk(await catalog.call('queryCatalog', { query: { text: ctx.ids.prefix, unbound: true } }), 'a tenant read asking unbound=true');
-    expectEqual(page.capabilities.map((d) => d.capability.id), [bound.id], 'the page shows the tenant view');
-    expectError(await catalog.call('getCatalogCapability', { params: { capability_id: unbound.id }, query: { unbound: true } }), 'NOT_FOUND', undefined, 'an unbound capability');
+    const page = expectOk(
+      await catalog.call('queryCatalog', { query: { text: ctx.ids.prefix, unbound: true } }),
+      'a tenant read asking unbound=true',
+    );
+    expectEqual(
+      page.capabilities.map((d) => d.capability.id),
+      [bound.id],
+      'the page shows the tenant view',
+    );
+    expectError(
+      await catalog.call('getCatalogCapability', { params: { capability_id: unbound.id }, query: { unbound: true } }),
+      'NOT_FOUND',
+      undefined,
+      'an unbound capability',
+    );
   },
 });

@@ -16,7 +16,9 @@ export default defineCase({
     const { tenant } = await spreadCatalog(ctx, [odd, plain]);
     // Whole walks: the target's pages may be smaller than the matches.
     const ids = async (text: string, capability_id?: string) =>
-      (await walkCatalog(ctx.catalogFor(tenant), { text, ...(capability_id ? { capability_id } : {}) })).pages.flatMap((p) => p.capabilities.map((d) => d.capability.id));
+      (await walkCatalog(ctx.catalogFor(tenant), { text, ...(capability_id ? { capability_id } : {}) })).pages.flatMap((p) =>
+        p.capabilities.map((d) => d.capability.id),
+      );
     expectEqual(await ids('  mixed case words  '), [odd.id], 'trimmed, case-blind description match');
     // Each wildcard probe matches odd's name under LIKE ('%' any run, '_' any one character)
     // and nothing as a literal, so only a literal filter returns nothing.

@@ -10,6 +10,11 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ bound: [] });
     const client = ctx.as({ roles: ['registry:reader', 'registry:admin', 'registry:dispatch'] });
     expectError(await client.call('queryCatalog', { query: { unbound: true } }), 'FORBIDDEN', undefined, 'page');
-    expectError(await client.call('getCatalogCapability', { params: { capability_id: fleet.capability }, query: { unbound: true } }), 'FORBIDDEN', undefined, 'single read');
+    expectError(
+      await client.call('getCatalogCapability', { params: { capability_id: fleet.capability }, query: { unbound: true } }),
+      'FORBIDDEN',
+      undefined,
+      'single read',
+    );
   },
 });

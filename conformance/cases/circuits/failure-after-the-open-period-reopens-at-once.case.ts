@@ -30,13 +30,19 @@ export default defineCase({
     const cycleAfter = async (openUntil: number, outcome: SettlementOutcome) => {
       await ctx.sleep(ctx.clock.until(openUntil) + 300 + Math.min(ctx.clock.uncertaintyMs, 2000));
       const reply = await resolveNew();
-      const view = expectHandled(ctx.clock, reply.exchange, 'after', openUntil, 'a new action after the open period', () => expectOk(reply, 'a new action after the open period'));
-      const settled = await dispatch.call('settleRoute', { params: { action_id: view.assignment.action_id }, body: { assignment: view.assignment, outcome } });
+      const view = expectHandled(ctx.clock, reply.exchange, 'after', openUntil, 'a new action after the open period', () =>
+        expectOk(reply, 'a new action after the open period'),
+      );
+      const settled = await dispatch.call('settleRoute', {
+        params: { action_id: view.assignment.action_id },
+        body: { assignment: view.assignment, outcome },
+      });
       expectOk(settled, `settling with ${outcome}`);
       return settled.exchange;
     };
 
-    for (let i = 0; i < 2; i++) await ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), 'outcome_unknown');
+    for (let i = 0; i < 2; i++)
+      await ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), 'outcome_unknown');
     const first = await readCircuit();
     const firstUntil = openUntilOf(first.circuit.open_until, 'the circuit after 2 unknown outcomes at threshold 2');
 
@@ -45,7 +51,12 @@ export default defineCase({
     expectEqual(reopened.circuit.consecutive_failures, 3, 'consecutive failures kept across the open period');
     const reopenedUntil = openUntilOf(reopened.circuit.open_until, 'the circuit after one more unknown outcome');
     // Reopened by that settlement: until its own time plus the period, not left at the old instant.
-    expectAtLeast(reopenedUntil, handledWindow(ctx.clock, settlement).earliest + PERIOD_MS - 500, 'open_until after one more unknown outcome past the open period', reopened.exchange);
+    expectAtLeast(
+      reopenedUntil,
+      handledWindow(ctx.clock, settlement).earliest + PERIOD_MS - 500,
+      'open_until after one more unknown outcome past the open period',
+      reopened.exchange,
+    );
     expectHandled(ctx.clock, reopened.exchange, 'before', reopenedUntil, 'the replica read after reopening', () =>
       expectEqual(reopened.circuit.state, 'open', 'circuit after one more unknown outcome past the open period', reopened.exchange),
     );

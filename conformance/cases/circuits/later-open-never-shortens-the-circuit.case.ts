@@ -12,7 +12,12 @@ export default defineCase({
     const long = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const shortPolicy = await ctx.fx.policy({ circuit_failure_threshold: 1, circuit_open_ms: 100 });
     const b = fleet.binding;
-    expectOk(await ctx.admin.call('putBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id }, body: { ...b, quota_policy_ref: shortPolicy.policy_ref, policy_revision: 2 } }));
+    expectOk(
+      await ctx.admin.call('putBinding', {
+        params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id },
+        body: { ...b, quota_policy_ref: shortPolicy.policy_ref, policy_revision: 2 },
+      }),
+    );
     const short = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     expectEqual(short.assignment.admission.circuit_open_ms, 100, 'the second route pins the short period');
     await ctx.fx.settle(long, 'outcome_unknown');

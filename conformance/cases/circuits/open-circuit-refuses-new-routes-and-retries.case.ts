@@ -15,7 +15,9 @@ export default defineCase({
     const dispatch = ctx.dispatch(fleet.tenant);
     const fresh = await dispatch.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectError(fresh, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a new action');
-    const retry = await dispatch.call('resolveRoute', { body: { action_id: pinned.assignment.action_id, capability_id: fleet.capability } });
+    const retry = await dispatch.call('resolveRoute', {
+      body: { action_id: pinned.assignment.action_id, capability_id: fleet.capability },
+    });
     expectError(retry, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a retry pinned to the replica');
   },
 });

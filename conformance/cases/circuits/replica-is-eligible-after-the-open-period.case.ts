@@ -21,7 +21,8 @@ export default defineCase({
     await ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), 'outcome_unknown');
     const { open_until } = (await ctx.fx.replicaState(replica)).circuit;
     const openUntil = Date.parse(open_until ?? '');
-    if (!Number.isFinite(openUntil)) fail(`the circuit did not open at its threshold of 1: open_until is ${String(open_until)}`, { clause: 'circuit-opens' });
+    if (!Number.isFinite(openUntil))
+      fail(`the circuit did not open at its threshold of 1: open_until is ${String(open_until)}`, { clause: 'circuit-opens' });
 
     const refused = await resolve(ctx.ids.action());
     expectHandled(ctx.clock, refused.exchange, 'before', openUntil, 'a new action while open', () =>
@@ -30,10 +31,14 @@ export default defineCase({
 
     await ctx.sleep(ctx.clock.until(openUntil) + 300 + Math.min(ctx.clock.uncertaintyMs, 2000));
     const fresh = await resolve(ctx.ids.action());
-    const view = expectHandled(ctx.clock, fresh.exchange, 'after', openUntil, 'a new action after the period', () => expectOk(fresh, 'a new action after the period'));
+    const view = expectHandled(ctx.clock, fresh.exchange, 'after', openUntil, 'a new action after the period', () =>
+      expectOk(fresh, 'a new action after the period'),
+    );
     expectIdentical(view.assignment.replica_id, replica, 'replica of a new action after the period');
     const again = await resolve(pinned.assignment.action_id);
-    const retry = expectHandled(ctx.clock, again.exchange, 'after', openUntil, 'a retry after the period', () => expectOk(again, 'a retry after the period'));
+    const retry = expectHandled(ctx.clock, again.exchange, 'after', openUntil, 'a retry after the period', () =>
+      expectOk(again, 'a retry after the period'),
+    );
     expectIdentical(retry.assignment, pinned.assignment, 'a retry after the period');
   },
 });

@@ -11,7 +11,8 @@ export default defineCase({
     const period = 10 * MINUTE;
     const fleet = await ctx.fx.fleet({ capacity: 10, policy: { circuit_failure_threshold: 3, circuit_open_ms: period } });
     const replica = fleet.replicas[0]!.id;
-    for (let i = 0; i < 2; i++) await ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), 'outcome_unknown');
+    for (let i = 0; i < 2; i++)
+      await ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), 'outcome_unknown');
     expectEqual((await ctx.fx.replicaState(replica)).circuit.state, 'closed', 'circuit below the threshold');
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const before = ctx.clock.now();

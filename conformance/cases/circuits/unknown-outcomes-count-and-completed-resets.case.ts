@@ -10,7 +10,8 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ capacity: 10, policy: { circuit_failure_threshold: 10 } });
     const replica = fleet.replicas[0]!.id;
     const failures = async () => (await ctx.fx.replicaState(replica)).circuit.consecutive_failures;
-    const cycle = async (outcome: 'completed' | 'outcome_unknown') => ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), outcome);
+    const cycle = async (outcome: 'completed' | 'outcome_unknown') =>
+      ctx.fx.settle(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()), outcome);
     for (let i = 1; i <= 3; i++) {
       await cycle('outcome_unknown');
       expectEqual(await failures(), i, `consecutive failures after ${i} unknown outcomes`);

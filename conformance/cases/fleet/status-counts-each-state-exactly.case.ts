@@ -4,9 +4,31 @@ import { MINUTE } from '../../harness/clock.ts';
 import { expectOk } from '../../harness/expect.ts';
 import { expectExactEffect } from '../../harness/observe.ts';
 
-const COUNTS = ['connector_types', 'active_versions', 'enabled_instances', 'replicas', 'ready_replicas', 'draining_replicas', 'offline_replicas', 'expired_leases', 'ready_capacity', 'active_assignments'] as const;
+const COUNTS = [
+  'connector_types',
+  'active_versions',
+  'enabled_instances',
+  'replicas',
+  'ready_replicas',
+  'draining_replicas',
+  'offline_replicas',
+  'expired_leases',
+  'ready_capacity',
+  'active_assignments',
+] as const;
 // Expired ready and draining replicas count in none of ready, draining or offline; expired offline ones count as offline.
-const EXPECTED = { connector_types: 1, active_versions: 1, enabled_instances: 1, replicas: 6, ready_replicas: 1, draining_replicas: 1, offline_replicas: 2, expired_leases: 3, ready_capacity: 7, active_assignments: 1 };
+const EXPECTED = {
+  connector_types: 1,
+  active_versions: 1,
+  enabled_instances: 1,
+  replicas: 6,
+  ready_replicas: 1,
+  draining_replicas: 1,
+  offline_replicas: 2,
+  expired_leases: 3,
+  ready_capacity: 7,
+  active_assignments: 1,
+};
 
 export default defineCase({
   id: 'fleet/status-counts-each-state-exactly',
@@ -21,7 +43,14 @@ export default defineCase({
         const past = ctx.clock.at(-10 * MINUTE);
         const fleet = await ctx.fx.fleet({
           capacity: 7,
-          replicas: [{}, { status: 'draining' }, { status: 'offline' }, { status: 'ready', lease_expires_at: past }, { status: 'draining', lease_expires_at: past }, { status: 'offline', lease_expires_at: past }],
+          replicas: [
+            {},
+            { status: 'draining' },
+            { status: 'offline' },
+            { status: 'ready', lease_expires_at: past },
+            { status: 'draining', lease_expires_at: past },
+            { status: 'offline', lease_expires_at: past },
+          ],
         });
         await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
       },

@@ -6,12 +6,18 @@ export default defineCase({
   id: 'fleet/status-counts-this-runs-records',
   clause: 'fleet-status',
   category: 'fleet',
-  description: "fleet totals are at least what this case alone holds in each state, whatever others hold",
+  description: 'fleet totals are at least what this case alone holds in each state, whatever others hold',
   async run(ctx) {
     const past = ctx.clock.at(-10 * MINUTE);
     const fleet = await ctx.fx.fleet({
       capacity: 7,
-      replicas: [{}, { status: 'draining' }, { status: 'offline' }, { status: 'ready', lease_expires_at: past }, { status: 'offline', lease_expires_at: past }],
+      replicas: [
+        {},
+        { status: 'draining' },
+        { status: 'offline' },
+        { status: 'ready', lease_expires_at: past },
+        { status: 'offline', lease_expires_at: past },
+      ],
     });
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const reply = await ctx.operator.call('getFleetStatus');

@@ -14,7 +14,25 @@ export default defineCase({
     const reply = await ctx.operator.call('getFleetStatus');
     const s = expectOk(reply);
     const x = reply.exchange;
-    expectEqual(Object.keys(s).sort(), ['active_assignments', 'active_versions', 'catalog_revision', 'connector_types', 'draining_replicas', 'enabled_instances', 'expired_leases', 'observed_at', 'offline_replicas', 'ready_capacity', 'ready_replicas', 'replicas'], 'members', x);
+    expectEqual(
+      Object.keys(s).sort(),
+      [
+        'active_assignments',
+        'active_versions',
+        'catalog_revision',
+        'connector_types',
+        'draining_replicas',
+        'enabled_instances',
+        'expired_leases',
+        'observed_at',
+        'offline_replicas',
+        'ready_capacity',
+        'ready_replicas',
+        'replicas',
+      ],
+      'members',
+      x,
+    );
     expectAtMost(s.ready_replicas + s.draining_replicas + s.offline_replicas, s.replicas, 'ready + draining + offline against replicas', x);
     expectAtMost(s.expired_leases, s.replicas, 'expired leases against replicas', x);
     expectAtLeast(s.catalog_revision, before, 'catalog_revision against the revision read before', x);

@@ -9,7 +9,9 @@ export default defineCase({
   description: 'a replica reporting ready with a lease minutes in the past takes no new action',
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: [{ status: 'ready', lease_expires_at: ctx.clock.at(-5 * MINUTE) }], capacity: 10 });
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id });
     expectEqual(await ctx.fx.active(fleet.replicas[0]!.id), 0, 'active assignments of the expired replica');
   },

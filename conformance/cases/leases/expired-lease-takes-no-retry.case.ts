@@ -12,7 +12,9 @@ export default defineCase({
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.settle(view);
     await ctx.fx.health(view.assignment.replica_id, { status: 'ready', lease_expires_at: ctx.clock.at(-5 * MINUTE) });
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id });
     expectEqual((await ctx.fx.route(fleet.tenant, view.assignment.action_id)).reserved, false, 'the refused retry holds nothing');
   },

@@ -14,8 +14,14 @@ export default defineCase({
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.health(replica, { lease_expires_at: ctx.clock.at(-5 * MINUTE) });
     await expireUntilOffline(ctx, [replica]);
-    expectIdentical((await ctx.fx.route(fleet.tenant, view.assignment.action_id)).assignment, view.assignment, 'the assignment after expiry');
-    const early = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
+    expectIdentical(
+      (await ctx.fx.route(fleet.tenant, view.assignment.action_id)).assignment,
+      view.assignment,
+      'the assignment after expiry',
+    );
+    const early = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
     expectError(early, 'REPLICA_UNAVAILABLE', undefined, 'a retry while the replica is offline');
     await ctx.fx.health(replica, { status: 'ready', lease_expires_at: ctx.clock.at(2 * HOUR) });
     const retry = await ctx.fx.resolve(fleet.tenant, fleet.capability, view.assignment.action_id);

@@ -10,7 +10,9 @@ export default defineCase({
   async run(ctx) {
     const byDefault = defaultPageLimit(ctx.limits);
     // One match more than the default page, so a page that ignored the default would show it.
-    const capabilities = Array.from({ length: byDefault + 1 }, (_, i) => ctx.build.capability(ctx.ids.capability(`c${String(i).padStart(2, '0')}`)));
+    const capabilities = Array.from({ length: byDefault + 1 }, (_, i) =>
+      ctx.build.capability(ctx.ids.capability(`c${String(i).padStart(2, '0')}`)),
+    );
     const { tenant } = await spreadCatalog(ctx, capabilities);
     const catalog = ctx.catalogFor(tenant);
     const first = expectOk(await catalog.call('queryCatalog', { query: {} }));
@@ -19,7 +21,11 @@ export default defineCase({
     expectAtLeast(first.capabilities.length, 1, 'items on a page without limit');
     expectEqual(typeof first.next_cursor, 'string', 'next_cursor of a default page with more matches');
     const some = pageLimit(ctx.limits, 7);
-    expectAtMost(expectOk(await catalog.call('queryCatalog', { query: { limit: some } })).capabilities.length, some, `items with limit ${some}`);
+    expectAtMost(
+      expectOk(await catalog.call('queryCatalog', { query: { limit: some } })).capabilities.length,
+      some,
+      `items with limit ${some}`,
+    );
     for (const limit of [0, -1, ctx.limits.max_page_size + 1]) {
       expectError(await catalog.call('queryCatalog', { query: { limit } }), 'INVALID_REQUEST', undefined, `limit ${limit}`);
     }

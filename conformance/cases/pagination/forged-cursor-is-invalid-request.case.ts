@@ -12,7 +12,12 @@ export default defineCase({
     const catalog = ctx.catalogFor(tenant);
     expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
     for (const cursor of ['*', 'not a cursor', '@@@@', '~!~', 'x'.repeat(1025)]) {
-      expectError(await catalog.call('queryCatalog', { query: { limit: 1, cursor } }), 'INVALID_REQUEST', undefined, `cursor ${JSON.stringify(cursor.slice(0, 20))}`);
+      expectError(
+        await catalog.call('queryCatalog', { query: { limit: 1, cursor } }),
+        'INVALID_REQUEST',
+        undefined,
+        `cursor ${JSON.stringify(cursor.slice(0, 20))}`,
+      );
     }
   },
 });

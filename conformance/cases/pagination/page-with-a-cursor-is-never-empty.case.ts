@@ -15,7 +15,8 @@ export default defineCase({
     for (const limit of walkLimits(ctx.limits, capabilities.length)) {
       const { pages } = await walkCatalog(ctx.catalogFor(tenant), { limit });
       // How full each page is stays open; never fuller than its limit, never empty before the end.
-      for (const [i, page] of pages.slice(0, -1).entries()) expectAtLeast(page.capabilities.length, 1, `definitions on page ${i + 1} of a walk with limit ${limit}`);
+      for (const [i, page] of pages.slice(0, -1).entries())
+        expectAtLeast(page.capabilities.length, 1, `definitions on page ${i + 1} of a walk with limit ${limit}`);
       for (const page of pages) expectAtMost(page.capabilities.length, limit, `definitions on a page with limit ${limit}`);
       expectEqual(pages.flatMap((p) => p.capabilities).length, capabilities.length, `definitions over a walk with limit ${limit}`);
     }

@@ -17,7 +17,11 @@ export default defineCase({
     const expected = capabilities.map((c) => c.id).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
     for (const limit of new Set([pageLimit(ctx.limits, 50), pageLimit(ctx.limits, 5)])) {
       const { pages } = await walkCatalog(ctx.catalogFor(tenant), { limit });
-      expectEqual(pages.flatMap((p) => p.capabilities.map((d) => d.capability.id)), expected, `ids of a walk with limit ${limit}`);
+      expectEqual(
+        pages.flatMap((p) => p.capabilities.map((d) => d.capability.id)),
+        expected,
+        `ids of a walk with limit ${limit}`,
+      );
     }
   },
 });

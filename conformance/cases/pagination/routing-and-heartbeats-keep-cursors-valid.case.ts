@@ -23,7 +23,8 @@ export default defineCase({
       expectError(next, 'STALE_CURSOR');
       // Stale is right only if someone else changed the catalog meanwhile.
       const now = expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
-      if (now.catalog_revision === first.catalog_revision) fail('STALE_CURSOR although the catalog revision did not change', { exchange: next.exchange });
+      if (now.catalog_revision === first.catalog_revision)
+        fail('STALE_CURSOR although the catalog revision did not change', { exchange: next.exchange });
     }
     throw new HarnessError('the catalog revision changed during each of 5 attempts; run this case against a quieter target');
   },

@@ -15,9 +15,14 @@ export default defineCase({
     const expected = capabilities.map((c) => c.id).sort();
     for (const limit of walkLimits(ctx.limits, capabilities.length)) {
       const { pages } = await walkCatalog(ctx.catalogFor(tenant), { limit });
-      expectEqual(pages.flatMap((p) => p.capabilities.map((d) => d.capability.id)), expected, `ids of a walk with limit ${limit}`);
+      expectEqual(
+        pages.flatMap((p) => p.capabilities.map((d) => d.capability.id)),
+        expected,
+        `ids of a walk with limit ${limit}`,
+      );
       expectEqual(pages.at(-1)!.next_cursor, null, `next_cursor of the last page with limit ${limit}`);
-      for (const page of pages.slice(0, -1)) expectEqual(typeof page.next_cursor, 'string', `next_cursor of an inner page with limit ${limit}`);
+      for (const page of pages.slice(0, -1))
+        expectEqual(typeof page.next_cursor, 'string', `next_cursor of an inner page with limit ${limit}`);
     }
   },
 });

@@ -11,9 +11,19 @@ export default defineCase({
     const first = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.settle(first, 'cancelled');
     const p = fleet.policy!;
-    expectOk(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: p.policy_ref }, body: { ...p, revision: 2, max_tenant_in_flight: 99 } }));
+    expectOk(
+      await ctx.admin.call('putAdmissionPolicy', {
+        params: { policy_ref: p.policy_ref },
+        body: { ...p, revision: 2, max_tenant_in_flight: 99 },
+      }),
+    );
     const b = fleet.binding;
-    expectOk(await ctx.admin.call('putBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id }, body: { ...b, enabled: false, priority: 3, policy_revision: 9 } }));
+    expectOk(
+      await ctx.admin.call('putBinding', {
+        params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id },
+        body: { ...b, enabled: false, priority: 3, policy_revision: 9 },
+      }),
+    );
     const retried = await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id);
     expectIdentical(retried.assignment, first.assignment, 'the retried assignment');
   },

@@ -25,9 +25,11 @@ export default defineCase({
         await ctx.fx.settle(first, 'cancelled');
         const body = { action_id: first.assignment.action_id, capability_id: fleet.capability };
         const replies = await line.fire((via) => Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body })));
-        for (const r of replies) if (r.status !== 200) expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a retry of burst ${round}`);
+        for (const r of replies)
+          if (r.status !== 200) expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a retry of burst ${round}`);
         const succeeded = replies.filter((r) => r.status === 200).map((r) => expectOk(r, 'a retry'));
-        for (const [i, v] of succeeded.entries()) expectIdentical(v.assignment, first.assignment, `assignment of retry ${i + 1} of burst ${round}`);
+        for (const [i, v] of succeeded.entries())
+          expectIdentical(v.assignment, first.assignment, `assignment of retry ${i + 1} of burst ${round}`);
         const view = succeeded[0] ?? (await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id));
         expectEqual(await held(), { units: 1, tenant: 1, retries: 1 }, `replica units, tenant and retry counters after burst ${round}`);
         expectEqual(await ctx.fx.active(first.assignment.replica_id), 1, `units of the pinned replica after burst ${round}`);

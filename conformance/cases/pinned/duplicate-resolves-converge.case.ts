@@ -21,12 +21,22 @@ export default defineCase({
         const body = { action_id: action, capability_id: fleet.capability };
         const replies = await line.fire((via) => Array.from({ length: BURST }, () => via(dispatch).call('resolveRoute', { body })));
         // Contention may refuse some with REPLICA_UNAVAILABLE ([route-contention]); every success must be the one assignment.
-        for (const r of replies) if (r.status !== 200) expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a duplicate resolve of burst ${round}`);
+        for (const r of replies)
+          if (r.status !== 200) expectBurstRefusal(r, { instanceId: fleet.instance.id }, `a duplicate resolve of burst ${round}`);
         const succeeded = replies.filter((r) => r.status === 200).map((r) => expectOk(r, 'a duplicate resolve'));
         const first = succeeded[0] ?? (await ctx.fx.resolve(fleet.tenant, fleet.capability, action));
-        for (const [i, v] of succeeded.entries()) expectIdentical(v.assignment, first.assignment, `assignment of success ${i + 1} of burst ${round}`);
-        expectIdentical((await ctx.fx.route(fleet.tenant, action)).assignment, first.assignment, `the stored assignment after burst ${round}`);
-        expectEqual([await units(), await ctx.fx.counter('tenant', fleet.tenant)], [1, 1], `replica units and tenant counter after burst ${round}`);
+        for (const [i, v] of succeeded.entries())
+          expectIdentical(v.assignment, first.assignment, `assignment of success ${i + 1} of burst ${round}`);
+        expectIdentical(
+          (await ctx.fx.route(fleet.tenant, action)).assignment,
+          first.assignment,
+          `the stored assignment after burst ${round}`,
+        );
+        expectEqual(
+          [await units(), await ctx.fx.counter('tenant', fleet.tenant)],
+          [1, 1],
+          `replica units and tenant counter after burst ${round}`,
+        );
         await ctx.fx.settle(first, 'cancelled');
       }
     });

@@ -14,9 +14,15 @@ export default defineCase({
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const spare = await ctx.fx.replica(fleet.instance.id, fleet.version.id, { capacity: 10 });
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id });
-    expectEqual([await ctx.fx.active(pinned), await ctx.fx.active(spare.id)], [2, 0], 'active assignments of the pinned and the spare replica');
+    expectEqual(
+      [await ctx.fx.active(pinned), await ctx.fx.active(spare.id)],
+      [2, 0],
+      'active assignments of the pinned and the spare replica',
+    );
     expectEqual((await ctx.fx.route(fleet.tenant, view.assignment.action_id)).reserved, false, 'the refused retry holds nothing');
   },
 });

@@ -10,7 +10,11 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ policy: { max_tenant_in_flight: 5, max_tenant_retry_in_flight: 5 } });
     const first = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     for (let i = 0; i < 3; i++) {
-      expectIdentical(await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id), first, `resolve ${i + 2} of the held action`);
+      expectIdentical(
+        await ctx.fx.resolve(fleet.tenant, fleet.capability, first.assignment.action_id),
+        first,
+        `resolve ${i + 2} of the held action`,
+      );
     }
     expectEqual(await ctx.fx.active(first.assignment.replica_id), 1, 'replica active assignments');
     expectEqual(await ctx.fx.counter('tenant', fleet.tenant), 1, 'tenant counter');

@@ -11,7 +11,12 @@ export default defineCase({
     const other = await ctx.fx.fleet({ capabilities: owner.capabilities });
     const view = await ctx.fx.resolve(owner.tenant, owner.capability, ctx.ids.action());
     const body = { action_id: view.assignment.action_id, capability_id: owner.capability };
-    expectError(await ctx.dispatch(other.tenant).call('resolveRoute', { body }), 'CONFLICT', undefined, 'the same action from another tenant with a valid binding');
+    expectError(
+      await ctx.dispatch(other.tenant).call('resolveRoute', { body }),
+      'CONFLICT',
+      undefined,
+      'the same action from another tenant with a valid binding',
+    );
     expectIdentical(await ctx.fx.route(owner.tenant, view.assignment.action_id), view, "the owner's route");
   },
 });

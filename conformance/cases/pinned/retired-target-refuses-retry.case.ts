@@ -11,12 +11,16 @@ export default defineCase({
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.settle(view);
     const retry = async (what: string) => {
-      const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
+      const reply = await ctx
+        .dispatch(fleet.tenant)
+        .call('resolveRoute', { body: { action_id: view.assignment.action_id, capability_id: fleet.capability } });
       expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, `retry with ${what}`);
       expectEqual(await ctx.fx.active(view.assignment.replica_id), 0, `replica units with ${what}`);
     };
     const instance = { instance_id: fleet.instance.id };
-    expectOk(await ctx.admin.call('putInstance', { params: instance, body: { ...fleet.instance, status: 'disabled', config_revision: 2 } }));
+    expectOk(
+      await ctx.admin.call('putInstance', { params: instance, body: { ...fleet.instance, status: 'disabled', config_revision: 2 } }),
+    );
     await retry('the instance disabled');
     expectOk(await ctx.admin.call('putInstance', { params: instance, body: { ...fleet.instance, config_revision: 3 } }));
     expectOk(await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id: fleet.type.id }, body: { enabled: false } }));

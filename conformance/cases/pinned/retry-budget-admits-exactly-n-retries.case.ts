@@ -27,18 +27,30 @@ export default defineCase({
     // Every round retries all the actions again: settling the admitted retries makes them retryable once more.
     await withBurstLine(ctx.tokens, BURST, [dispatch], async (line) => {
       for (let round = 1; round <= BURST_ROUNDS; round++) {
-        const replies = await line.fire((via) => views.map((v) => via(dispatch).call('resolveRoute', { body: retryOf(v.assignment.action_id) })));
-        for (const r of replies.filter((x) => x.status !== 200)) expectBurstRefusal(r, { scope: 'tenant_retry', instanceId: fleet.instance.id }, `a retry of burst ${round} refused`);
+        const replies = await line.fire((via) =>
+          views.map((v) => via(dispatch).call('resolveRoute', { body: retryOf(v.assignment.action_id) })),
+        );
+        for (const r of replies.filter((x) => x.status !== 200))
+          expectBurstRefusal(r, { scope: 'tenant_retry', instanceId: fleet.instance.id }, `a retry of burst ${round} refused`);
         const admitted = replies.filter((r) => r.status === 200).map((r) => expectOk(r, 'a retry of the burst'));
         expectAtMost(admitted.length, LIMIT, `retries of burst ${round} admitted under a retry limit of ${LIMIT}`);
-        expectEqual(await held(), { counter: admitted.length, units: admitted.length }, `retry counter and replica units after burst ${round}`);
+        expectEqual(
+          await held(),
+          { counter: admitted.length, units: admitted.length },
+          `retry counter and replica units after burst ${round}`,
+        );
         await Promise.all(admitted.map((v) => ctx.fx.settle(v, 'cancelled')));
       }
     });
     // Contention may refuse below the budget; one at a time, exactly the budget fits and the next retry is tenant_retry.
     const waiting = views.map((v) => v.assignment.action_id);
     await fillSequentially(ctx, dispatch, LIMIT, () => retryOf(waiting.shift()!), 'a retry below the retry limit');
-    expectError(await resolveWithRetries(ctx, dispatch, retryOf(waiting.shift()!)), 'CAPACITY_EXCEEDED', { scope: 'tenant_retry' }, 'a retry at the retry limit');
+    expectError(
+      await resolveWithRetries(ctx, dispatch, retryOf(waiting.shift()!)),
+      'CAPACITY_EXCEEDED',
+      { scope: 'tenant_retry' },
+      'a retry at the retry limit',
+    );
     expectEqual(await held(), { counter: LIMIT, units: LIMIT }, 'retry counter and replica units at the limit');
   },
 });

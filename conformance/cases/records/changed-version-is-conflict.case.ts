@@ -19,7 +19,10 @@ export default defineCase({
       expectError(reply, 'CONFLICT', undefined, `version with ${Object.keys(change).join(', ')} changed`);
     }
     // The status alone: a registry may compare the admission without it, as for the original body after a status change.
-    const statusOnly = await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: { ...v, status: v.status === 'admitted' ? 'active' : 'admitted' } });
+    const statusOnly = await ctx.admin.call('admitVersion', {
+      params: { version_id: v.id },
+      body: { ...v, status: v.status === 'admitted' ? 'active' : 'admitted' },
+    });
     expectUnchangedOrConflict(statusOnly, 'version with only its status changed');
     const stored = expectOk(await ctx.reader.call('getVersion', { params: { version_id: v.id } }));
     const { supply_chain_qualified: _q, admitted_at: _a, ...admission } = stored;

@@ -18,8 +18,14 @@ export default defineCase({
       await ctx.admin.call('putInstance', { params: instanceParams, body: unchecked({ ...next, secret_provider_ref: secret }) }),
       await ctx.admin.call('putInstance', { params: instanceParams, body: unchecked({ ...next, api_key: secret }) }),
       await ctx.admin.call('putInstance', { params: instanceParams, body: unchecked({ ...next, credentials: { token: secret } }) }),
-      await ctx.admin.call('putBinding', { params: bindingParams, body: unchecked({ ...b, policy_revision: b.policy_revision + 1, credential: secret }) }),
-      await ctx.admin.call('putBinding', { params: bindingParams, body: unchecked({ ...b, policy_revision: b.policy_revision + 1, credential_revision_ref: `${secret} with spaces` }) }),
+      await ctx.admin.call('putBinding', {
+        params: bindingParams,
+        body: unchecked({ ...b, policy_revision: b.policy_revision + 1, credential: secret }),
+      }),
+      await ctx.admin.call('putBinding', {
+        params: bindingParams,
+        body: unchecked({ ...b, policy_revision: b.policy_revision + 1, credential_revision_ref: `${secret} with spaces` }),
+      }),
     ];
     for (const reply of replies) {
       expectError(reply, 'INVALID_REQUEST');

@@ -18,9 +18,17 @@ export default defineCase({
       const def = page.capabilities.find((d) => d.capability.id === cap.id);
       expectEqual(def?.capability, cap, `the definition of ${cap.id}`);
       expectEqual(def?.contract_digest, ctx.build.digestOf(cap), `contract_digest of ${cap.id}`);
-      expectEqual(def?.schema_digest, ctx.build.digestOf({ input: cap.input_schema, output: cap.output_schema ?? null }), `schema_digest of ${cap.id}`);
+      expectEqual(
+        def?.schema_digest,
+        ctx.build.digestOf({ input: cap.input_schema, output: cap.output_schema ?? null }),
+        `schema_digest of ${cap.id}`,
+      );
     }
     const single = expectOk(await ctx.catalogFor(tenant).call('getCatalogCapability', { params: { capability_id: withoutOutput.id } }));
-    expectEqual(single.definition.schema_digest, ctx.build.digestOf({ input: withoutOutput.input_schema, output: null }), 'schema_digest of a single read');
+    expectEqual(
+      single.definition.schema_digest,
+      ctx.build.digestOf({ input: withoutOutput.input_schema, output: null }),
+      'schema_digest of a single read',
+    );
   },
 });

@@ -11,11 +11,26 @@ export default defineCase({
     const artifact = fleet.version.attestation.artifact_digest;
     const sameType = ctx.build.version(ctx.ids.version(), fleet.type.id, fleet.capabilities, { version: ctx.ids.semver() });
     sameType.attestation.artifact_digest = artifact;
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: sameType.id }, body: sameType }), 'CONFLICT', undefined, 'same type, same artifact');
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: sameType.id }, body: sameType }),
+      'CONFLICT',
+      undefined,
+      'same type, same artifact',
+    );
     const other = await ctx.fx.type();
     const otherType = ctx.build.version(ctx.ids.version(), other.id, fleet.capabilities, { version: ctx.ids.semver() });
     otherType.attestation.artifact_digest = artifact;
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: otherType.id }, body: otherType }), 'CONFLICT', undefined, 'another type, same artifact');
-    expectError(await ctx.reader.call('getVersion', { params: { version_id: otherType.id } }), 'NOT_FOUND', undefined, 'the refused version');
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: otherType.id }, body: otherType }),
+      'CONFLICT',
+      undefined,
+      'another type, same artifact',
+    );
+    expectError(
+      await ctx.reader.call('getVersion', { params: { version_id: otherType.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the refused version',
+    );
   },
 });

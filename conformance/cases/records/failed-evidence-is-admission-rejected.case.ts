@@ -15,8 +15,18 @@ export default defineCase({
       for (const status of ['failed', 'not_evaluated'] as const) {
         const v = ctx.build.version(ctx.ids.version(), type.id, capabilities, { version: ctx.ids.semver() });
         const body = { ...v, attestation: { ...v.attestation, [field]: status } };
-        expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body }), 'ADMISSION_REJECTED', undefined, `${field} ${status}`);
-        expectError(await ctx.reader.call('getVersion', { params: { version_id: v.id } }), 'NOT_FOUND', undefined, `the version with ${field} ${status}`);
+        expectError(
+          await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body }),
+          'ADMISSION_REJECTED',
+          undefined,
+          `${field} ${status}`,
+        );
+        expectError(
+          await ctx.reader.call('getVersion', { params: { version_id: v.id } }),
+          'NOT_FOUND',
+          undefined,
+          `the version with ${field} ${status}`,
+        );
       }
     }
   },

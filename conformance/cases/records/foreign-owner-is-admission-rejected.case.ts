@@ -10,7 +10,15 @@ export default defineCase({
     const type = await ctx.fx.type({ owner: `owner of ${ctx.ids.prefix}` });
     const version = ctx.build.version(ctx.ids.version(), type.id, [ctx.fx.capability()], { owner: 'an impostor' });
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: version.id }, body: version }), 'ADMISSION_REJECTED');
-    const lowered = ctx.build.version(ctx.ids.version(), type.id, [ctx.fx.capability()], { owner: type.owner.toUpperCase(), version: ctx.ids.semver() });
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: lowered.id }, body: lowered }), 'ADMISSION_REJECTED', undefined, 'owner differing in case');
+    const lowered = ctx.build.version(ctx.ids.version(), type.id, [ctx.fx.capability()], {
+      owner: type.owner.toUpperCase(),
+      version: ctx.ids.semver(),
+    });
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: lowered.id }, body: lowered }),
+      'ADMISSION_REJECTED',
+      undefined,
+      'owner differing in case',
+    );
   },
 });

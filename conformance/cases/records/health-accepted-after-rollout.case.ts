@@ -9,7 +9,12 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet();
     const next = await ctx.fx.version(fleet.type.id, fleet.capabilities);
-    expectOk(await ctx.admin.call('putInstance', { params: { instance_id: fleet.instance.id }, body: { ...fleet.instance, version_id: next.id, config_revision: 2 } }));
+    expectOk(
+      await ctx.admin.call('putInstance', {
+        params: { instance_id: fleet.instance.id },
+        body: { ...fleet.instance, version_id: next.id, config_revision: 2 },
+      }),
+    );
     const drained = await ctx.fx.health(fleet.replicas[0]!.id, { status: 'draining' });
     expectEqual(drained.status, 'draining', 'the old replica drains');
     const offline = await ctx.fx.health(fleet.replicas[0]!.id, { status: 'offline' });

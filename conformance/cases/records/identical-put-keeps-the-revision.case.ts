@@ -16,7 +16,10 @@ export default defineCase({
         await ctx.admin.call('putConnectorType', { params: { type_id: fleet.type.id }, body: fleet.type }),
         await ctx.admin.call('admitVersion', { params: { version_id: fleet.version.id }, body: fleet.version }),
         await ctx.admin.call('putInstance', { params: { instance_id: fleet.instance.id }, body: fleet.instance }),
-        await ctx.admin.call('putBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id }, body: b }),
+        await ctx.admin.call('putBinding', {
+          params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id },
+          body: b,
+        }),
       ]) {
         expectEqual(expectOk(reply).outcome, 'unchanged', 'outcome', reply.exchange);
       }

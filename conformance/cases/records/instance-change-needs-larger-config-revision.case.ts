@@ -10,9 +10,17 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     const params = { instance_id: fleet.instance.id };
     const changed = { ...fleet.instance, secret_provider_ref: `vault://${fleet.tenant}/rotated` };
-    expectOk(await ctx.admin.call('putInstance', { params, body: { ...fleet.instance, config_revision: 3 } }), 'raising the revision alone');
+    expectOk(
+      await ctx.admin.call('putInstance', { params, body: { ...fleet.instance, config_revision: 3 } }),
+      'raising the revision alone',
+    );
     for (const config_revision of [3, 2, 0]) {
-      expectError(await ctx.admin.call('putInstance', { params, body: { ...changed, config_revision } }), 'CONFLICT', undefined, `config_revision ${config_revision}`);
+      expectError(
+        await ctx.admin.call('putInstance', { params, body: { ...changed, config_revision } }),
+        'CONFLICT',
+        undefined,
+        `config_revision ${config_revision}`,
+      );
     }
     const applied = expectOk(await ctx.admin.call('putInstance', { params, body: { ...changed, config_revision: 4 } }));
     expectEqual([applied.outcome, applied.record.secret_provider_ref], ['applied', changed.secret_provider_ref], 'config_revision 4');

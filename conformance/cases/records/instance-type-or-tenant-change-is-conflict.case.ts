@@ -11,7 +11,12 @@ export default defineCase({
     const other = await ctx.fx.fleet();
     const next = { ...fleet.instance, config_revision: 5 };
     const params = { instance_id: fleet.instance.id };
-    expectError(await ctx.admin.call('putInstance', { params, body: { ...next, tenant_id: ctx.ids.tenant('elsewhere') } }), 'CONFLICT', undefined, 'tenant changed');
+    expectError(
+      await ctx.admin.call('putInstance', { params, body: { ...next, tenant_id: ctx.ids.tenant('elsewhere') } }),
+      'CONFLICT',
+      undefined,
+      'tenant changed',
+    );
     const moved = { ...next, connector_type_id: other.type.id, version_id: other.version.id };
     // The version belongs to the new type, not to the instance's own: a registry may answer for either rule
     // ([error-precedence]), INVALID_REQUEST for the version; either way nothing changes.

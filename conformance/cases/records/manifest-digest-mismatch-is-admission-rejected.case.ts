@@ -9,9 +9,15 @@ export default defineCase({
   async run(ctx) {
     const type = await ctx.fx.type();
     const v = ctx.build.version(ctx.ids.version(), type.id, [ctx.fx.capability()]);
-    const wrong = [ctx.build.fakeDigest('some other manifest'), ctx.build.digestOf({ ...v.manifest, profiles: [...v.manifest.profiles, 'extra.profile'] })];
+    const wrong = [
+      ctx.build.fakeDigest('some other manifest'),
+      ctx.build.digestOf({ ...v.manifest, profiles: [...v.manifest.profiles, 'extra.profile'] }),
+    ];
     for (const manifest_digest of wrong) {
-      expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: { ...v, manifest_digest } }), 'ADMISSION_REJECTED');
+      expectError(
+        await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: { ...v, manifest_digest } }),
+        'ADMISSION_REJECTED',
+      );
     }
     expectError(await ctx.reader.call('getVersion', { params: { version_id: v.id } }), 'NOT_FOUND', undefined, 'the version afterwards');
   },

@@ -19,7 +19,8 @@ export default defineCase({
       const v = ctx.build.version(ctx.ids.version(), type.id, capabilities, over);
       const reply = await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v });
       // Two capabilities where the registry takes one also break [records-version-limits]: either error is right ([error-precedence]).
-      if (capabilities.length > ctx.limits.max_capabilities_per_version) expectOneOf(reply, ['INVALID_REQUEST', 'ADMISSION_REJECTED'], what);
+      if (capabilities.length > ctx.limits.max_capabilities_per_version)
+        expectOneOf(reply, ['INVALID_REQUEST', 'ADMISSION_REJECTED'], what);
       else expectError(reply, 'INVALID_REQUEST', undefined, what);
     }
   },

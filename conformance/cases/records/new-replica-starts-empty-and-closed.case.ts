@@ -8,7 +8,10 @@ export default defineCase({
   description: 'a new replica has no active assignments, a closed circuit, and the provisioned fields',
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 0 });
-    const r = ctx.build.replica(ctx.ids.replica(), fleet.instance.id, fleet.version.id, ctx.clock.now() + 3_600_000, { capacity: 3, status: 'draining' });
+    const r = ctx.build.replica(ctx.ids.replica(), fleet.instance.id, fleet.version.id, ctx.clock.now() + 3_600_000, {
+      capacity: 3,
+      status: 'draining',
+    });
     const written = expectOk(await ctx.lifecycle.call('provisionReplica', { params: { replica_id: r.id }, body: r }));
     expectEqual(written.outcome, 'applied', 'outcome');
     const read = await ctx.fx.replicaState(r.id);

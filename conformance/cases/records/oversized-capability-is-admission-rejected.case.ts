@@ -16,7 +16,10 @@ export default defineCase({
     const v = ctx.build.version(ctx.ids.version(), ctx.ids.type(), [big]);
     // Above the manifest limit too, the refusal could be for the manifest alone; above the body limit it is a 413.
     const [manifestBytes, bodyBytes] = [Buffer.byteLength(canonicalJson(v.manifest)), Buffer.byteLength(JSON.stringify(v))];
-    if (manifestBytes > manifest || bodyBytes > body) throw new NotProvocable(`a capability above max_capability_bytes ${max} makes a manifest of ${manifestBytes} bytes (max_manifest_bytes ${manifest}) in a body of ${bodyBytes} (max_body_bytes ${body})`);
+    if (manifestBytes > manifest || bodyBytes > body)
+      throw new NotProvocable(
+        `a capability above max_capability_bytes ${max} makes a manifest of ${manifestBytes} bytes (max_manifest_bytes ${manifest}) in a body of ${bodyBytes} (max_body_bytes ${body})`,
+      );
     await ctx.fx.type({ id: v.connector_type_id });
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED');
     expectError(await ctx.reader.call('getVersion', { params: { version_id: v.id } }), 'NOT_FOUND', undefined, 'the version afterwards');

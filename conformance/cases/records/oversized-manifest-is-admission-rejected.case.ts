@@ -14,7 +14,8 @@ export default defineCase({
     const { max_manifest_bytes: max, max_capability_bytes: each, max_capabilities_per_version: count, max_body_bytes: body } = ctx.limits;
     // Each definition as large as max_capability_bytes allows (at most 200 000 bytes), measured, never above it:
     // a capability over its own bound would let the refusal be for the capability instead.
-    const padded = (i: number, padding: number) => ctx.build.capability(ctx.ids.capability(`m${i}`), { input_schema: { description: 'x'.repeat(padding) } });
+    const padded = (i: number, padding: number) =>
+      ctx.build.capability(ctx.ids.capability(`m${i}`), { input_schema: { description: 'x'.repeat(padding) } });
     const target = Math.min(each, 200_000);
     // Measured per capability: ids differ in length, and so does the room they leave.
     const sized = (i: number) => padded(i, target - definitionBytes(padded(i, 0)));
@@ -29,7 +30,13 @@ export default defineCase({
     const largest = Math.max(...capabilities.map(definitionBytes));
     if (largest > each) throw new HarnessError(`a probe capability has ${largest} bytes, above max_capability_bytes ${each}`);
     const sent = Buffer.byteLength(JSON.stringify(v));
-    if (sent > body) throw new NotProvocable(`a manifest above max_manifest_bytes ${max} takes a body of ${sent} bytes, above max_body_bytes ${body}`);
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `a manifest of ${size} bytes`);
+    if (sent > body)
+      throw new NotProvocable(`a manifest above max_manifest_bytes ${max} takes a body of ${sent} bytes, above max_body_bytes ${body}`);
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }),
+      'ADMISSION_REJECTED',
+      undefined,
+      `a manifest of ${size} bytes`,
+    );
   },
 });

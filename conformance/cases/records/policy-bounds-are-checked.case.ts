@@ -19,10 +19,25 @@ export default defineCase({
     ];
     for (const change of bad) {
       const body = ctx.build.policy(ref, change);
-      expectError(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: ref }, body }), 'INVALID_REQUEST', undefined, JSON.stringify(change));
+      expectError(
+        await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: ref }, body }),
+        'INVALID_REQUEST',
+        undefined,
+        JSON.stringify(change),
+      );
     }
-    expectError(await ctx.reader.call('getAdmissionPolicy', { params: { policy_ref: ref } }), 'NOT_FOUND', undefined, 'the policy after the refusals');
-    const edges = ctx.build.policy(ref, { max_global_in_flight: 1, max_tenant_in_flight: 4294967295, circuit_failure_threshold: 1, circuit_open_ms: 100 });
+    expectError(
+      await ctx.reader.call('getAdmissionPolicy', { params: { policy_ref: ref } }),
+      'NOT_FOUND',
+      undefined,
+      'the policy after the refusals',
+    );
+    const edges = ctx.build.policy(ref, {
+      max_global_in_flight: 1,
+      max_tenant_in_flight: 4294967295,
+      circuit_failure_threshold: 1,
+      circuit_open_ms: 100,
+    });
     expectOk(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: ref }, body: edges }), 'a policy at the bounds');
   },
 });

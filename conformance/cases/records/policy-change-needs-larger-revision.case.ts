@@ -10,10 +10,22 @@ export default defineCase({
     const policy = await ctx.fx.policy({ revision: 3 });
     const params = { policy_ref: policy.policy_ref };
     for (const revision of [3, 2]) {
-      expectError(await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, revision, max_tenant_in_flight: 7 } }), 'CONFLICT', undefined, `revision ${revision}`);
+      expectError(
+        await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, revision, max_tenant_in_flight: 7 } }),
+        'CONFLICT',
+        undefined,
+        `revision ${revision}`,
+      );
     }
-    expectError(await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, enabled: false } }), 'CONFLICT', undefined, 'disabling at the same revision');
-    const applied = expectOk(await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, revision: 4, max_tenant_in_flight: 7 } }));
+    expectError(
+      await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, enabled: false } }),
+      'CONFLICT',
+      undefined,
+      'disabling at the same revision',
+    );
+    const applied = expectOk(
+      await ctx.admin.call('putAdmissionPolicy', { params, body: { ...policy, revision: 4, max_tenant_in_flight: 7 } }),
+    );
     expectEqual([applied.outcome, applied.record.max_tenant_in_flight], ['applied', 7], 'revision 4');
   },
 });

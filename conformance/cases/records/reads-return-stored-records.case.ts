@@ -15,9 +15,15 @@ export default defineCase({
     const { supply_chain_qualified: _q, admitted_at: _a, ...admission } = version;
     expectIdentical(admission, fleet.version, 'version');
     expectIdentical(expectOk(await r.call('getInstance', { params: { instance_id: fleet.instance.id } })), fleet.instance, 'instance');
-    const binding = expectOk(await r.call('getBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id } }));
+    const binding = expectOk(
+      await r.call('getBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id } }),
+    );
     expectIdentical(binding, b, 'binding');
-    expectIdentical(expectOk(await r.call('getAdmissionPolicy', { params: { policy_ref: fleet.policy!.policy_ref } })), fleet.policy, 'admission policy');
+    expectIdentical(
+      expectOk(await r.call('getAdmissionPolicy', { params: { policy_ref: fleet.policy!.policy_ref } })),
+      fleet.policy,
+      'admission policy',
+    );
     const replica = await ctx.fx.replicaState(fleet.replicas[0]!.id);
     const { active_assignments, circuit, ...provisioned } = replica;
     expectIdentical(provisioned, fleet.replicas[0], 'replica');

@@ -20,11 +20,16 @@ export default defineCase({
       `/v1/replicas/${fleet.replicas[0]!.id}`,
       `/v1/routes/${view.assignment.action_id}`,
     ];
-    for (const path of paths) expectError(await ctx.api.raw('DELETE', path, { as: { token } }), 'METHOD_NOT_ALLOWED', undefined, `DELETE ${path}`);
+    for (const path of paths)
+      expectError(await ctx.api.raw('DELETE', path, { as: { token } }), 'METHOD_NOT_ALLOWED', undefined, `DELETE ${path}`);
     expectOk(await ctx.reader.call('getConnectorType', { params: { type_id: fleet.type.id } }));
     expectOk(await ctx.reader.call('getVersion', { params: { version_id: fleet.version.id } }));
     expectOk(await ctx.reader.call('getInstance', { params: { instance_id: fleet.instance.id } }));
-    expectOk(await ctx.reader.call('getBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id } }));
+    expectOk(
+      await ctx.reader.call('getBinding', {
+        params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id },
+      }),
+    );
     expectOk(await ctx.reader.call('getReplica', { params: { replica_id: fleet.replicas[0]!.id } }));
     expectOk(await ctx.dispatch(fleet.tenant).call('getRoute', { params: { action_id: view.assignment.action_id } }));
   },

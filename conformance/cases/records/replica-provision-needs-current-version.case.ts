@@ -16,7 +16,13 @@ export default defineCase({
     };
     expectError(await put({ instance_id: ctx.ids.instance('absent') }), 'NOT_FOUND', undefined, 'unknown instance');
     expectError(await put({ version_id: newer.id }), 'INVALID_REQUEST', undefined, 'a version the instance is not at');
-    expectOk(await ctx.admin.call('putInstance', { params: { instance_id: fleet.instance.id }, body: { ...fleet.instance, version_id: newer.id, config_revision: 2 } }), 'rollout');
+    expectOk(
+      await ctx.admin.call('putInstance', {
+        params: { instance_id: fleet.instance.id },
+        body: { ...fleet.instance, version_id: newer.id, config_revision: 2 },
+      }),
+      'rollout',
+    );
     expectError(await put({ version_id: older.id }), 'INVALID_REQUEST', undefined, 'the version the instance left');
   },
 });

@@ -11,7 +11,11 @@ export default defineCase({
     for (const start of ['admitted', 'active'] as const) {
       const v = await ctx.fx.version(type.id, [ctx.fx.capability()], { status: start });
       const params = { version_id: v.id };
-      expectEqual(expectOk(await ctx.admin.call('setVersionStatus', { params, body: { status: 'revoked' } })).outcome, 'applied', `revoking an ${start} version`);
+      expectEqual(
+        expectOk(await ctx.admin.call('setVersionStatus', { params, body: { status: 'revoked' } })).outcome,
+        'applied',
+        `revoking an ${start} version`,
+      );
       for (const status of ['admitted', 'active'] as const) {
         expectError(await ctx.admin.call('setVersionStatus', { params, body: { status } }), 'CONFLICT', undefined, `revoked → ${status}`);
       }

@@ -13,10 +13,17 @@ export default defineCase({
     const narrow = await ctx.fx.version(fleet.type.id, [kept]);
     const params = { instance_id: fleet.instance.id };
     const rollout = { ...fleet.instance, version_id: narrow.id, config_revision: 2 };
-    expectError(await ctx.admin.call('putInstance', { params, body: rollout }), 'CONFLICT', undefined, 'rollout while the binding is enabled');
+    expectError(
+      await ctx.admin.call('putInstance', { params, body: rollout }),
+      'CONFLICT',
+      undefined,
+      'rollout while the binding is enabled',
+    );
     const b = fleet.bindings.find((x) => x.capability_id === dropped.id)!;
     const bindingParams = { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id };
-    expectOk(await ctx.admin.call('putBinding', { params: bindingParams, body: { ...b, enabled: false, policy_revision: b.policy_revision + 1 } }));
+    expectOk(
+      await ctx.admin.call('putBinding', { params: bindingParams, body: { ...b, enabled: false, policy_revision: b.policy_revision + 1 } }),
+    );
     expectOk(await ctx.admin.call('putInstance', { params, body: rollout }), 'rollout once that binding is disabled');
   },
 });

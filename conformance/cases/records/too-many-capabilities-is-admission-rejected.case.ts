@@ -12,13 +12,24 @@ export default defineCase({
   async run(ctx) {
     const count = ctx.limits.max_capabilities_per_version + 1;
     const type = await ctx.fx.type();
-    const capabilities = Array.from({ length: count }, (_, i) => ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }));
+    const capabilities = Array.from({ length: count }, (_, i) =>
+      ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }),
+    );
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
     // Over the manifest's byte bound as well, the refusal could be for the size alone.
     const manifestBytes = Buffer.byteLength(canonicalJson(v.manifest));
-    if (manifestBytes > ctx.limits.max_manifest_bytes) throw new NotProvocable(`${count} capabilities make a manifest of ${manifestBytes} bytes, above max_manifest_bytes ${ctx.limits.max_manifest_bytes}`);
+    if (manifestBytes > ctx.limits.max_manifest_bytes)
+      throw new NotProvocable(
+        `${count} capabilities make a manifest of ${manifestBytes} bytes, above max_manifest_bytes ${ctx.limits.max_manifest_bytes}`,
+      );
     const size = Buffer.byteLength(JSON.stringify(v));
-    if (size > ctx.limits.max_body_bytes) throw new NotProvocable(`${count} capabilities take ${size} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }), 'ADMISSION_REJECTED', undefined, `${count} capabilities`);
+    if (size > ctx.limits.max_body_bytes)
+      throw new NotProvocable(`${count} capabilities take ${size} bytes, above max_body_bytes ${ctx.limits.max_body_bytes}`);
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: v.id }, body: v }),
+      'ADMISSION_REJECTED',
+      undefined,
+      `${count} capabilities`,
+    );
   },
 });

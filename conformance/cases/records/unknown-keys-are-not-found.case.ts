@@ -17,6 +17,11 @@ export default defineCase({
     expectError(await r.call('getAdmissionPolicy', { params: { policy_ref: ids.policy('absent') } }), 'NOT_FOUND', undefined, 'policy');
     const binding = { tenant_id: fleet.tenant, capability_id: ids.capability('absent'), instance_id: fleet.instance.id };
     expectError(await r.call('getBinding', { params: binding }), 'NOT_FOUND', undefined, 'binding of an unbound capability');
-    expectError(await r.call('getBinding', { params: { ...fleet.binding, tenant_id: ids.tenant('absent') } as never }), 'NOT_FOUND', undefined, 'binding of another tenant');
+    expectError(
+      await r.call('getBinding', { params: { ...fleet.binding, tenant_id: ids.tenant('absent') } as never }),
+      'NOT_FOUND',
+      undefined,
+      'binding of another tenant',
+    );
   },
 });

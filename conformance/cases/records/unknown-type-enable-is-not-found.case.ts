@@ -9,7 +9,12 @@ export default defineCase({
   async run(ctx) {
     const type_id = ctx.ids.type('absent');
     for (const enabled of [true, false]) {
-      expectError(await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id }, body: { enabled } }), 'NOT_FOUND', undefined, `enabled ${enabled}`);
+      expectError(
+        await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id }, body: { enabled } }),
+        'NOT_FOUND',
+        undefined,
+        `enabled ${enabled}`,
+      );
     }
     expectError(await ctx.reader.call('getConnectorType', { params: { type_id } }), 'NOT_FOUND', undefined, 'the type afterwards');
   },

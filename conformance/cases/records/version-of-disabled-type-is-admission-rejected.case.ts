@@ -10,6 +10,11 @@ export default defineCase({
     const type = await ctx.fx.type({ enabled: false });
     const version = ctx.build.version(ctx.ids.version(), type.id, [ctx.fx.capability()]);
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: version.id }, body: version }), 'ADMISSION_REJECTED');
-    expectError(await ctx.reader.call('getVersion', { params: { version_id: version.id } }), 'NOT_FOUND', undefined, 'the version afterwards');
+    expectError(
+      await ctx.reader.call('getVersion', { params: { version_id: version.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the version afterwards',
+    );
   },
 });

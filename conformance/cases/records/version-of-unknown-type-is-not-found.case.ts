@@ -9,6 +9,11 @@ export default defineCase({
   async run(ctx) {
     const version = ctx.build.version(ctx.ids.version(), ctx.ids.type('absent'), [ctx.fx.capability()]);
     expectError(await ctx.admin.call('admitVersion', { params: { version_id: version.id }, body: version }), 'NOT_FOUND');
-    expectError(await ctx.reader.call('getVersion', { params: { version_id: version.id } }), 'NOT_FOUND', undefined, 'the version afterwards');
+    expectError(
+      await ctx.reader.call('getVersion', { params: { version_id: version.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the version afterwards',
+    );
   },
 });

@@ -9,7 +9,13 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet();
     const params = { version_id: fleet.version.id };
-    const steps: Array<['admitted' | 'active', 'applied' | 'unchanged']> = [['admitted', 'applied'], ['admitted', 'unchanged'], ['active', 'applied'], ['active', 'unchanged'], ['admitted', 'applied']];
+    const steps: Array<['admitted' | 'active', 'applied' | 'unchanged']> = [
+      ['admitted', 'applied'],
+      ['admitted', 'unchanged'],
+      ['active', 'applied'],
+      ['active', 'unchanged'],
+      ['admitted', 'applied'],
+    ];
     for (const [status, outcome] of steps) {
       const result = expectOk(await ctx.admin.call('setVersionStatus', { params, body: { status } }), `status ${status}`);
       expectEqual([result.outcome, result.record.status], [outcome, status], `setting ${status}`);

@@ -20,7 +20,12 @@ export default defineCase({
     const before = await ctx.fx.revision();
     const reply = await ctx.as({ roles: ['registry:admin'] }).call('applyBatch', { body: { items } });
     const result = expectOk(reply);
-    expectEqual(result.results.map((r) => r.outcome), ['applied', 'applied', 'applied'], 'item outcomes', reply.exchange);
+    expectEqual(
+      result.results.map((r) => r.outcome),
+      ['applied', 'applied', 'applied'],
+      'item outcomes',
+      reply.exchange,
+    );
     expectTrue(result.catalog_revision > before, `batch result revision ${result.catalog_revision} is not above ${before}`, reply.exchange);
     expectAtLeast(await ctx.fx.revision(), result.catalog_revision, 'revision read after the batch');
   },

@@ -17,7 +17,9 @@ export default defineCase({
     };
     for (let i = 2; i <= 12; i++) {
       see(expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } })).catalog_revision, 'of a page');
-      const write = expectOk(await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: policy.policy_ref }, body: { ...policy, revision: i } }));
+      const write = expectOk(
+        await ctx.admin.call('putAdmissionPolicy', { params: { policy_ref: policy.policy_ref }, body: { ...policy, revision: i } }),
+      );
       see(write.catalog_revision, 'of a write result');
       const reads = await Promise.all(Array.from({ length: 4 }, () => catalog.call('queryCatalog', { query: { limit: 1 } })));
       const seen = reads.map((r) => expectOk(r).catalog_revision);

@@ -15,7 +15,9 @@ export default defineCase({
       expectEqual(view.assignment.replica_id, large, `replica for capacity_class large (${i + 1})`);
     }
     expectEqual(await ctx.fx.active(standard!), 0, 'the standard replica took nothing');
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability, topology: { capacity_class: 'gpu' } } });
+    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', {
+      body: { action_id: ctx.ids.action(), capability_id: fleet.capability, topology: { capacity_class: 'gpu' } },
+    });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a class no replica has');
   },
 });

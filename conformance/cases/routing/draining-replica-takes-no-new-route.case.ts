@@ -11,7 +11,9 @@ export default defineCase({
     const replica = fleet.replicas[0]!.id;
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.health(replica, { status: 'draining' });
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id });
     expectEqual(await ctx.fx.active(replica), 1, 'active assignments of the draining replica');
   },

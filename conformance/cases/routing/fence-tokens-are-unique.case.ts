@@ -12,10 +12,15 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ replicas: 4, capacity: 100 });
     const other = await ctx.fx.fleet({ capacity: 100 });
-    const burst = [...Array.from({ length: 40 }, () => fleet), ...Array.from({ length: 20 }, () => other)].map((f) => ({ fleet: f, action: ctx.ids.action() }));
+    const burst = [...Array.from({ length: 40 }, () => fleet), ...Array.from({ length: 20 }, () => other)].map((f) => ({
+      fleet: f,
+      action: ctx.ids.action(),
+    }));
     // Parallel on purpose. A resolve may still meet contention after its retries ([route-contention]); such a
     // refusal changed nothing, and the same resolve sent on its own must then succeed.
-    const replies = await Promise.all(burst.map((b) => resolveWithRetries(ctx, ctx.dispatch(b.fleet.tenant), { action_id: b.action, capability_id: b.fleet.capability })));
+    const replies = await Promise.all(
+      burst.map((b) => resolveWithRetries(ctx, ctx.dispatch(b.fleet.tenant), { action_id: b.action, capability_id: b.fleet.capability })),
+    );
     const views = [];
     for (const [i, reply] of replies.entries()) {
       const { fleet: f, action } = burst[i]!;

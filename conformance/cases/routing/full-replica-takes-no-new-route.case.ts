@@ -10,7 +10,9 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 2 });
     const views = [];
     for (let i = 0; i < 4; i++) views.push(await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action()));
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectError(reply, 'REPLICA_UNAVAILABLE', { instance_id: fleet.instance.id }, 'a fifth action over two full replicas');
     for (const r of fleet.replicas) expectEqual(await ctx.fx.active(r.id), 2, `active assignments of ${r.id}`);
     await ctx.fx.settle(views[0]!);

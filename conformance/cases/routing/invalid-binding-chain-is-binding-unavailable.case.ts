@@ -11,10 +11,20 @@ export default defineCase({
     const dispatch = ctx.dispatch(fleet.tenant);
     const resolve = () => dispatch.call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     expectOk(await ctx.admin.call('setVersionStatus', { params: { version_id: fleet.version.id }, body: { status: 'admitted' } }));
-    expectError(await resolve(), 'BINDING_UNAVAILABLE', { tenant_id: fleet.tenant, capability_id: fleet.capability }, 'version admitted, not active');
+    expectError(
+      await resolve(),
+      'BINDING_UNAVAILABLE',
+      { tenant_id: fleet.tenant, capability_id: fleet.capability },
+      'version admitted, not active',
+    );
     expectOk(await ctx.admin.call('setVersionStatus', { params: { version_id: fleet.version.id }, body: { status: 'active' } }));
     const b = fleet.binding;
-    expectOk(await ctx.admin.call('putBinding', { params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id }, body: { ...b, enabled: false, policy_revision: 2 } }));
+    expectOk(
+      await ctx.admin.call('putBinding', {
+        params: { tenant_id: b.tenant_id, capability_id: b.capability_id, instance_id: b.instance_id },
+        body: { ...b, enabled: false, policy_revision: 2 },
+      }),
+    );
     expectError(await resolve(), 'BINDING_UNAVAILABLE', { tenant_id: fleet.tenant, capability_id: fleet.capability }, 'binding disabled');
   },
 });

@@ -7,7 +7,9 @@ export default defineCase({
   category: 'routing',
   description: 'once a resolve answers, its scopes, replica unit and stored assignment are all visible',
   async run(ctx) {
-    const fleet = await ctx.fx.fleet({ policy: { max_tenant_in_flight: 10, max_instance_in_flight: 10, max_connector_type_in_flight: 10 } });
+    const fleet = await ctx.fx.fleet({
+      policy: { max_tenant_in_flight: 10, max_instance_in_flight: 10, max_connector_type_in_flight: 10 },
+    });
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     expectEqual(view.reserved, true, 'reserved in the resolve answer');
     expectEqual(await ctx.fx.active(view.assignment.replica_id), 1, 'replica active assignments');

@@ -15,6 +15,11 @@ export default defineCase({
     const unknown = ctx.ids.capability('never-admitted');
     const none = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: unknown } });
     expectError(none, 'BINDING_UNAVAILABLE', { tenant_id: fleet.tenant, capability_id: unknown }, 'a capability nobody implements');
-    expectError(await ctx.dispatch(fleet.tenant).call('getRoute', { params: { action_id: action } }), 'NOT_FOUND', undefined, 'the refused action');
+    expectError(
+      await ctx.dispatch(fleet.tenant).call('getRoute', { params: { action_id: action } }),
+      'NOT_FOUND',
+      undefined,
+      'the refused action',
+    );
   },
 });

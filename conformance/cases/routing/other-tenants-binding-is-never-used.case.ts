@@ -9,7 +9,9 @@ export default defineCase({
   async run(ctx) {
     const owner = await ctx.fx.fleet({ capacity: 5 });
     const stranger = ctx.ids.tenant('stranger');
-    const reply = await ctx.dispatch(stranger).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: owner.capability } });
+    const reply = await ctx
+      .dispatch(stranger)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: owner.capability } });
     expectError(reply, 'BINDING_UNAVAILABLE', { tenant_id: stranger, capability_id: owner.capability });
     expectEqual(await ctx.fx.active(owner.replicas[0]!.id), 0, "the owner's replica took nothing");
   },

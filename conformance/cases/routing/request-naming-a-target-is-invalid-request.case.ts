@@ -22,7 +22,12 @@ export default defineCase({
     ];
     for (const field of fields) {
       const body = { action_id: ctx.ids.action(), capability_id: fleet.capability, ...field };
-      expectError(await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: unchecked(body) }), 'INVALID_REQUEST', undefined, `resolve with ${Object.keys(field)[0]}`);
+      expectError(
+        await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: unchecked(body) }),
+        'INVALID_REQUEST',
+        undefined,
+        `resolve with ${Object.keys(field)[0]}`,
+      );
     }
     expectEqual(await ctx.fx.active(r.id), 0, 'active assignments after the refusals');
   },

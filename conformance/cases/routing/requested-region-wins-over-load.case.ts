@@ -10,7 +10,12 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ capacity: 50, topology: { region: 'eu', zone: 'eu-1' } });
     const eu = fleet.replicas[0]!.id;
     for (let i = 0; i < 2; i++) await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
-    const us = (await ctx.fx.replica(fleet.instance.id, fleet.version.id, { capacity: 50, topology: { region: 'us', zone: 'us-1', capacity_class: 'standard' } })).id;
+    const us = (
+      await ctx.fx.replica(fleet.instance.id, fleet.version.id, {
+        capacity: 50,
+        topology: { region: 'us', zone: 'us-1', capacity_class: 'standard' },
+      })
+    ).id;
     const inRegion = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action(), { region: 'eu' });
     expectEqual(inRegion.assignment.replica_id, eu, 'with region eu requested (eu holds 2, us holds 0)');
     const anywhere = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());

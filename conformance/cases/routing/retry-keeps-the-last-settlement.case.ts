@@ -15,6 +15,10 @@ export default defineCase({
     expectIdentical(retry, { assignment: first.assignment, reserved: true, last_settlement: 'cancelled' }, 'the retry');
     expectIdentical(await ctx.fx.route(fleet.tenant, action), retry, 'a read during the retry');
     await ctx.fx.settle(retry, 'completed');
-    expectIdentical(await ctx.fx.route(fleet.tenant, action), { assignment: first.assignment, reserved: false, last_settlement: 'completed' }, 'after the retry settled');
+    expectIdentical(
+      await ctx.fx.route(fleet.tenant, action),
+      { assignment: first.assignment, reserved: false, last_settlement: 'completed' },
+      'after the retry settled',
+    );
   },
 });

@@ -10,8 +10,16 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const action = view.assignment.action_id;
-    expectIdentical(await ctx.fx.route(fleet.tenant, action), { assignment: view.assignment, reserved: true, last_settlement: null }, 'while held');
+    expectIdentical(
+      await ctx.fx.route(fleet.tenant, action),
+      { assignment: view.assignment, reserved: true, last_settlement: null },
+      'while held',
+    );
     await ctx.fx.settle(view, 'outcome_unknown');
-    expectIdentical(await ctx.fx.route(fleet.tenant, action), { assignment: view.assignment, reserved: false, last_settlement: 'outcome_unknown' }, 'after settlement');
+    expectIdentical(
+      await ctx.fx.route(fleet.tenant, action),
+      { assignment: view.assignment, reserved: false, last_settlement: 'outcome_unknown' },
+      'after settlement',
+    );
   },
 });

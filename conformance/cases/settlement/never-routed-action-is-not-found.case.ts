@@ -10,7 +10,10 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const never = ctx.ids.action();
-    const reply = await ctx.dispatch(fleet.tenant).call('settleRoute', { params: { action_id: never }, body: { assignment: { ...view.assignment, action_id: never }, outcome: 'completed' } });
+    const reply = await ctx.dispatch(fleet.tenant).call('settleRoute', {
+      params: { action_id: never },
+      body: { assignment: { ...view.assignment, action_id: never }, outcome: 'completed' },
+    });
     expectError(reply, 'NOT_FOUND');
   },
 });

@@ -10,7 +10,10 @@ export default defineCase({
     const owner = await ctx.fx.fleet();
     const view = await ctx.fx.resolve(owner.tenant, owner.capability, ctx.ids.action());
     const stranger = ctx.dispatch(ctx.ids.tenant('stranger'));
-    const reply = await stranger.call('settleRoute', { params: { action_id: view.assignment.action_id }, body: { assignment: view.assignment, outcome: 'completed' } });
+    const reply = await stranger.call('settleRoute', {
+      params: { action_id: view.assignment.action_id },
+      body: { assignment: view.assignment, outcome: 'completed' },
+    });
     expectError(reply, 'NOT_FOUND');
     expectIdentical(await ctx.fx.route(owner.tenant, view.assignment.action_id), view, "the owner's route");
   },

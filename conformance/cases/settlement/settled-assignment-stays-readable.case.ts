@@ -10,7 +10,11 @@ export default defineCase({
     const fleet = await ctx.fx.fleet({ replicas: 2, capacity: 10 });
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     await ctx.fx.settle(view, 'completed');
-    expectIdentical((await ctx.fx.route(fleet.tenant, view.assignment.action_id)).assignment, view.assignment, 'the assignment read after settlement');
+    expectIdentical(
+      (await ctx.fx.route(fleet.tenant, view.assignment.action_id)).assignment,
+      view.assignment,
+      'the assignment read after settlement',
+    );
     const retry = await ctx.fx.resolve(fleet.tenant, fleet.capability, view.assignment.action_id);
     expectIdentical(retry.assignment, view.assignment, 'the assignment of a later retry');
   },

@@ -12,7 +12,9 @@ export default defineCase({
     const view = await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
     const action = view.assignment.action_id;
     for (const outcome of ['succeeded', 'COMPLETED', 'failed', '', null]) {
-      const reply = await ctx.dispatch(fleet.tenant).call('settleRoute', { params: { action_id: action }, body: unchecked({ assignment: view.assignment, outcome }) });
+      const reply = await ctx
+        .dispatch(fleet.tenant)
+        .call('settleRoute', { params: { action_id: action }, body: unchecked({ assignment: view.assignment, outcome }) });
       expectError(reply, 'INVALID_REQUEST', undefined, `outcome ${JSON.stringify(outcome)}`);
     }
     expectIdentical(await ctx.fx.route(fleet.tenant, action), view, 'the route after the refusals');

@@ -17,7 +17,13 @@ export default defineCase({
         const { [field]: _dropped, ...rest } = write.body;
         expectError(await sendWrite(ctx, fleet, write, rest), 'INVALID_REQUEST', undefined, `${write.name} without ${field}`);
       }
-      if (write.read) expectError(await ctx.reader.call(write.read.op, { params: write.read.params as never }), 'NOT_FOUND', undefined, `${write.name} after the refusals`);
+      if (write.read)
+        expectError(
+          await ctx.reader.call(write.read.op, { params: write.read.params as never }),
+          'NOT_FOUND',
+          undefined,
+          `${write.name} after the refusals`,
+        );
     }
   },
 });

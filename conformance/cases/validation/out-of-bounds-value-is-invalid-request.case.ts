@@ -9,7 +9,13 @@ const OUT_OF_BOUNDS: Record<string, Array<Record<string, unknown>>> = {
   instance: [{ secret_provider_ref: 'not a uri' }, { status: 'paused' }, { tenant_id: '-leading-dash' }],
   binding: [{ priority: -1 }, { priority: 2147483648 }, { credential_revision_ref: '' }],
   'admission policy': [{ max_global_in_flight: 4294967296 }, { max_instance_in_flight: 0 }, { circuit_open_ms: 3600001 }],
-  replica: [{ capacity: 0 }, { capacity: 1000001 }, { endpoint: 'ftp://replica.invalid/' }, { peer_did: 'not-a-did' }, { status: 'broken' }],
+  replica: [
+    { capacity: 0 },
+    { capacity: 1000001 },
+    { endpoint: 'ftp://replica.invalid/' },
+    { peer_did: 'not-a-did' },
+    { status: 'broken' },
+  ],
   'health report': [{ capacity: 0 }, { status: 'sleeping' }],
   resolve: [{ action_id: '' }, { action_id: 'a'.repeat(257) }, { topology: { region: 'has space' } }],
 };
@@ -26,7 +32,13 @@ export default defineCase({
         const reply = await sendWrite(ctx, fleet, write, { ...write.body, ...change });
         expectError(reply, 'INVALID_REQUEST', undefined, `${write.name} with ${JSON.stringify(change).slice(0, 60)}`);
       }
-      if (write.read) expectError(await ctx.reader.call(write.read.op, { params: write.read.params as never }), 'NOT_FOUND', undefined, `${write.name} after the refusals`);
+      if (write.read)
+        expectError(
+          await ctx.reader.call(write.read.op, { params: write.read.params as never }),
+          'NOT_FOUND',
+          undefined,
+          `${write.name} after the refusals`,
+        );
     }
   },
 });

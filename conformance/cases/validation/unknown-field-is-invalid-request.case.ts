@@ -20,7 +20,13 @@ export default defineCase({
         const reply = await sendWrite(ctx, fleet, write, { ...write.body, [key]: { ...(value as object), extra_field: 1 } });
         expectError(reply, 'INVALID_REQUEST', undefined, `${write.name} with ${key}.extra_field`);
       }
-      if (write.read) expectError(await ctx.reader.call(write.read.op, { params: write.read.params as never }), 'NOT_FOUND', undefined, `${write.name} after the refusals`);
+      if (write.read)
+        expectError(
+          await ctx.reader.call(write.read.op, { params: write.read.params as never }),
+          'NOT_FOUND',
+          undefined,
+          `${write.name} after the refusals`,
+        );
     }
   },
 });

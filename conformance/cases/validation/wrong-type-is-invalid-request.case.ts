@@ -24,7 +24,13 @@ export default defineCase({
         const reply = await sendWrite(ctx, fleet, write, { ...write.body, [field]: otherType(value) });
         expectError(reply, 'INVALID_REQUEST', undefined, `${write.name} with ${field} = ${JSON.stringify(otherType(value)).slice(0, 40)}`);
       }
-      if (write.read) expectError(await ctx.reader.call(write.read.op, { params: write.read.params as never }), 'NOT_FOUND', undefined, `${write.name} after the refusals`);
+      if (write.read)
+        expectError(
+          await ctx.reader.call(write.read.op, { params: write.read.params as never }),
+          'NOT_FOUND',
+          undefined,
+          `${write.name} after the refusals`,
+        );
     }
   },
 });

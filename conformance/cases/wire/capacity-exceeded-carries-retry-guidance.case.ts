@@ -9,7 +9,9 @@ export default defineCase({
   async run(ctx) {
     const fleet = await ctx.fx.fleet({ policy: { max_tenant_in_flight: 1 } });
     await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
-    const reply = await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
+    const reply = await ctx
+      .dispatch(fleet.tenant)
+      .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: fleet.capability } });
     const error = expectError(reply, 'CAPACITY_EXCEEDED', { scope: 'tenant' });
     const retryAfterMs = error.retry_after_ms ?? 0;
     expectAtLeast(retryAfterMs, 1, 'retry_after_ms', reply.exchange);

@@ -25,7 +25,8 @@ function deepVersion(ctx: CaseContext, typeId: string, repeats: number) {
   const manifest = withNested(version.manifest);
   const definition = withNested({ capability, contract_digest: SOME_DIGEST, schema_digest: SOME_DIGEST });
   const body = JSON.stringify({ ...version, manifest_digest: `sha256:${sha256Hex(manifest)}` }).replace('"nested"', nested);
-  const withinSizes = Buffer.byteLength(manifest) <= ctx.limits.max_manifest_bytes && Buffer.byteLength(definition) <= ctx.limits.max_capability_bytes;
+  const withinSizes =
+    Buffer.byteLength(manifest) <= ctx.limits.max_manifest_bytes && Buffer.byteLength(definition) <= ctx.limits.max_capability_bytes;
   return { id: version.id, body, withinSizes };
 }
 
@@ -38,16 +39,33 @@ export default defineCase({
     const fleet = await ctx.fx.fleet();
     // Just past the bound, valid in every other rule: only INVALID_REQUEST is right.
     const past = versionNestedTo(ctx, fleet.type.id, 129);
-    expectError(await ctx.admin.call('admitVersion', { params: { version_id: past.id }, body: past }), 'INVALID_REQUEST', undefined, 'a body 129 levels deep');
-    expectError(await ctx.reader.call('getVersion', { params: { version_id: past.id } }), 'NOT_FOUND', undefined, 'the version nested 129 deep');
+    expectError(
+      await ctx.admin.call('admitVersion', { params: { version_id: past.id }, body: past }),
+      'INVALID_REQUEST',
+      undefined,
+      'a body 129 levels deep',
+    );
+    expectError(
+      await ctx.reader.call('getVersion', { params: { version_id: past.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the version nested 129 deep',
+    );
     // As deep as a body within max_body_bytes can hold (at most 10 000 levels), for parsers that recurse. A body this
     // large may also break a size limit of the manifest, and the registry may answer for that instead ([error-precedence]).
-    const room = Math.floor((ctx.limits.max_body_bytes - deepVersion(ctx, fleet.type.id, 0).body.length - 1024) / (OPEN.length + CLOSE.length));
+    const room = Math.floor(
+      (ctx.limits.max_body_bytes - deepVersion(ctx, fleet.type.id, 0).body.length - 1024) / (OPEN.length + CLOSE.length),
+    );
     const deep = deepVersion(ctx, fleet.type.id, Math.max(100, Math.min(5_000, room)));
     const reply = await ctx.admin.call('admitVersion', { params: { version_id: deep.id }, rawBody: deep.body });
     expectTrue(reply.status < 500, `a body nested as deep as the body limit allows answered ${reply.status}`, reply.exchange);
     if (deep.withinSizes) expectError(reply, 'INVALID_REQUEST', undefined, 'a body nested as deep as the body limit allows');
     else expectOneOf(reply, ['INVALID_REQUEST', 'ADMISSION_REJECTED'], 'a body nested past the bound and over a manifest size limit');
-    expectError(await ctx.reader.call('getVersion', { params: { version_id: deep.id } }), 'NOT_FOUND', undefined, 'the deeply nested version');
+    expectError(
+      await ctx.reader.call('getVersion', { params: { version_id: deep.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the deeply nested version',
+    );
   },
 });

@@ -15,7 +15,11 @@ export default defineCase({
     for (const o of sweptOperations().filter((s) => s.roles !== null)) {
       const attempts = o.hasBody ? [unchecked([]), unchecked({ surprise: true }), unchecked('text')] : [undefined];
       for (const body of attempts) {
-        const reply = await ctx.api.call(o.op, { params: absentParams(ctx.ids, o) as never, as: everything, ...(body ? { body, refusedBeforeStorage: 'error-no-server-error-on-input' as const } : {}) });
+        const reply = await ctx.api.call(o.op, {
+          params: absentParams(ctx.ids, o) as never,
+          as: everything,
+          ...(body ? { body, refusedBeforeStorage: 'error-no-server-error-on-input' as const } : {}),
+        });
         if (reply.status === 200) continue;
         const code = (reply.json as ErrorBody).error.code;
         expectTrue(isErrorCode(code), `${o.method} ${o.path}: code ${String(code)} is not in the catalogue`, reply.exchange);

@@ -16,7 +16,9 @@ export default defineCase({
       await ctx.reader.call('getInstance', { params: { instance_id: ctx.ids.instance('absent') } }),
       await ctx.admin.call('putConnectorType', { params: { type_id: fleet.type.id }, body: { ...fleet.type, owner: 'someone else' } }),
       await ctx.admin.call('putConnectorType', { params: { type_id: fleet.type.id }, rawBody: '{' }),
-      await ctx.dispatch(fleet.tenant).call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: ctx.ids.capability('unbound') } }),
+      await ctx
+        .dispatch(fleet.tenant)
+        .call('resolveRoute', { body: { action_id: ctx.ids.action(), capability_id: ctx.ids.capability('unbound') } }),
       await ctx.api.raw('GET', '/v1/no-such-operation', { as: null }),
     ] as never;
     for (const reply of replies) {

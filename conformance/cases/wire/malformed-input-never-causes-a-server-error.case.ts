@@ -13,8 +13,8 @@ const NASTY_BODIES: Array<string | Buffer> = [
   '{"id":"\\u0000"}',
   '{"a":1,"a":2}',
   '\ufeff{}',
-  '[' .repeat(2000) + ']'.repeat(2000),
-  '{"x":' .repeat(300) + '1' + '}'.repeat(300),
+  '['.repeat(2000) + ']'.repeat(2000),
+  '{"x":'.repeat(300) + '1' + '}'.repeat(300),
   Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
   JSON.stringify({ items: Array.from({ length: 50 }, () => ({ op: 'nope' })) }),
 ];
@@ -39,12 +39,26 @@ export default defineCase({
       // The client itself fails the case on a 5xx, citing this clause; a 2xx here would be just as wrong.
       for (const rawBody of o.hasBody ? NASTY_BODIES : []) {
         const reply = await ctx.api.call(o.op, { params, rawBody, as: everything, refusedBeforeStorage: 'error-no-server-error-on-input' });
-        expectTrue(reply.status >= 400 && reply.status < 500, `${o.method} ${o.path} answered ${reply.status} to a malformed body`, reply.exchange);
+        expectTrue(
+          reply.status >= 400 && reply.status < 500,
+          `${o.method} ${o.path} answered ${reply.status} to a malformed body`,
+          reply.exchange,
+        );
       }
       for (const name of o.pathParams) {
         for (const raw of NASTY_IDS) {
-          const reply = await ctx.api.call(o.op, { params, rawParams: { [name]: raw } as never, as: everything, refusedBeforeStorage: 'error-no-server-error-on-input', ...(o.hasBody ? { rawBody: '{}' } : {}) });
-          expectTrue(reply.status >= 400 && reply.status < 500, `${o.method} ${o.path} with ${name}=${raw.slice(0, 20)} answered ${reply.status}`, reply.exchange);
+          const reply = await ctx.api.call(o.op, {
+            params,
+            rawParams: { [name]: raw } as never,
+            as: everything,
+            refusedBeforeStorage: 'error-no-server-error-on-input',
+            ...(o.hasBody ? { rawBody: '{}' } : {}),
+          });
+          expectTrue(
+            reply.status >= 400 && reply.status < 500,
+            `${o.method} ${o.path} with ${name}=${raw.slice(0, 20)} answered ${reply.status}`,
+            reply.exchange,
+          );
         }
       }
     }

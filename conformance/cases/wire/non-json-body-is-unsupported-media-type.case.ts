@@ -13,6 +13,11 @@ export default defineCase({
       const reply = await ctx.admin.call('putConnectorType', { params: { type_id: type.id }, rawBody: json, contentType });
       expectError(reply, 'UNSUPPORTED_MEDIA_TYPE', undefined, `a JSON body labelled ${contentType}`);
     }
-    expectError(await ctx.reader.call('getConnectorType', { params: { type_id: type.id } }), 'NOT_FOUND', undefined, 'the type after the refusals');
+    expectError(
+      await ctx.reader.call('getConnectorType', { params: { type_id: type.id } }),
+      'NOT_FOUND',
+      undefined,
+      'the type after the refusals',
+    );
   },
 });

@@ -20,6 +20,11 @@ export default defineCase({
     };
     expectEqual(items(extra), items(plain), 'undeclared parameters change nothing', extra.exchange);
     expectError(await catalog.raw('GET', '/v1/catalog?limit=1&limit=2'), 'INVALID_REQUEST', undefined, 'limit given twice');
-    expectError(await catalog.raw('GET', `/v1/catalog?capability_id=${encodeURIComponent(fleet.capability)}&capability_id=x`), 'INVALID_REQUEST', undefined, 'capability_id given twice');
+    expectError(
+      await catalog.raw('GET', `/v1/catalog?capability_id=${encodeURIComponent(fleet.capability)}&capability_id=x`),
+      'INVALID_REQUEST',
+      undefined,
+      'capability_id given twice',
+    );
   },
 });

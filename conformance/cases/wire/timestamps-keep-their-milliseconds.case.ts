@@ -20,9 +20,18 @@ export default defineCase({
     expectEqual(stored.lease_expires_at, lease, 'lease after provisioning');
 
     const next = withMillis(ctx.clock.now() + 3 * HOUR, 7);
-    const report = { health_revision: stored.health_revision + 1, status: 'ready' as const, lease_expires_at: next, capacity: stored.capacity };
+    const report = {
+      health_revision: stored.health_revision + 1,
+      status: 'ready' as const,
+      lease_expires_at: next,
+      capacity: stored.capacity,
+    };
     const written = expectOk(await ctx.lifecycle.call('reportHealth', { params: { replica_id: replica.id }, body: report }));
     expectEqual(written.record.lease_expires_at, next, 'lease in the health write result');
-    expectEqual(expectOk(await ctx.reader.call('getReplica', { params: { replica_id: replica.id } })).lease_expires_at, next, 'lease read back');
+    expectEqual(
+      expectOk(await ctx.reader.call('getReplica', { params: { replica_id: replica.id } })).lease_expires_at,
+      next,
+      'lease read back',
+    );
   },
 });

@@ -15,7 +15,11 @@ import { mergeRuns } from '../merge-runs.ts';
 import { equalSegments, histogramsOf, identity, PROFILE, split, syntheticPoints, tempDir, writePart } from './synthetic-run.ts';
 
 /** Without thresholds, so only the phases and the generator decide: a budgeted phase and an arrival-rate one. */
-const BASE: ProfileIdentity = { ...PROFILE, thresholds: [], phases: [{ name: 'seed' }, { name: 'routes', budget_s: 30 }, { name: 'sustained_routes' }] };
+const BASE: ProfileIdentity = {
+  ...PROFILE,
+  thresholds: [],
+  phases: [{ name: 'seed' }, { name: 'routes', budget_s: 30 }, { name: 'sustained_routes' }],
+};
 
 /** The sustained phase's requests and checks, and the arrivals its scenario could not start. */
 function sustainedPoints(from: number, dropped: number): MetricPoint[] {
@@ -35,7 +39,10 @@ async function merged(dir: string, profiles: [ProfileIdentity, ProfileIdentity],
   const segments = equalSegments(2);
   const dirs: string[] = [];
   for (const [k, points] of split(syntheticPoints(5, 400), 2, (_p, i) => i % 2).entries()) {
-    const h = histogramsOf([...points, ...sustainedPoints(points.at(-1)!.timeMs + 1, droppedPerPart)], identity({ profile: profiles[k]!, execution_segment: segments[k]! }));
+    const h = histogramsOf(
+      [...points, ...sustainedPoints(points.at(-1)!.timeMs + 1, droppedPerPart)],
+      identity({ profile: profiles[k]!, execution_segment: segments[k]! }),
+    );
     dirs.push(await writePart(join(dir, `part-${n++}`), h));
   }
   const outcome = await mergeRuns({ dirs, outDir: join(dir, `out-${n++}`) });
@@ -53,20 +60,36 @@ test('a merged run judges its cut phases and dropped arrivals by its profile', a
 
   // Budgets that judge speed: the cut is the registry's failure; ten arrivals dropped are within an allowance of 20.
   const judged = await merged(dir, both({ ...BASE, max_dropped_iterations: 20, budgets_judge_speed: true }), 5);
-  assert.deepEqual([phase(judged, 'routes')?.status, phase(judged, 'sustained_routes')?.status, phase(judged, 'sustained_routes')?.dropped_iterations], ['fail', 'pass', 10]);
+  assert.deepEqual(
+    [phase(judged, 'routes')?.status, phase(judged, 'sustained_routes')?.status, phase(judged, 'sustained_routes')?.dropped_iterations],
+    ['fail', 'pass', 10],
+  );
   assert.ok(judged.reasons.includes(CUT), judged.reasons.join('\n'));
-  assert.deepEqual(judged.could_not_judge.filter((r) => /^(phase routes|phase sustained_routes|could not judge at this rate)\b/.test(r)), []);
+  assert.deepEqual(
+    judged.could_not_judge.filter((r) => /^(phase routes|phase sustained_routes|could not judge at this rate)\b/.test(r)),
+    [],
+  );
 
   // Budgets that only bound the run (smoke): the cut shows the machine, so the run could not judge it.
   const bounded = await merged(dir, both({ ...BASE, max_dropped_iterations: 20, budgets_judge_speed: false }), 5);
   assert.equal(phase(bounded, 'routes')?.status, 'error');
-  assert.ok(bounded.could_not_judge.some((r) => r.startsWith(`${CUT}, which in this profile only bounds the run`)), bounded.could_not_judge.join('\n'));
+  assert.ok(
+    bounded.could_not_judge.some((r) => r.startsWith(`${CUT}, which in this profile only bounds the run`)),
+    bounded.could_not_judge.join('\n'),
+  );
   assert.ok(!bounded.reasons.includes(CUT), 'a bounding budget fails nothing');
 
   // An allowance of 4: the generators did not keep the rate, and the run says so.
   const strict = await merged(dir, both({ ...BASE, max_dropped_iterations: 4, budgets_judge_speed: true }), 5);
   assert.equal(phase(strict, 'sustained_routes')?.status, 'error');
-  assert.ok(strict.could_not_judge.some((r) => /^could not judge at this rate: the load generator could not start 10 iteration\(s\) \(sustained_routes 10; the profile allows 4\)/.test(r)), strict.could_not_judge.join('\n'));
+  assert.ok(
+    strict.could_not_judge.some((r) =>
+      /^could not judge at this rate: the load generator could not start 10 iteration\(s\) \(sustained_routes 10; the profile allows 4\)/.test(
+        r,
+      ),
+    ),
+    strict.could_not_judge.join('\n'),
+  );
 });
 
 test('parts that do not record how their profile judges are judged by the contract, and merge with parts that do', async (t) => {

@@ -30,7 +30,15 @@ test("a real run split into three instances' outputs merges back to the run's ow
     await rm(dir, { recursive: true, force: true });
   });
   const runDir = join(dir, 'run');
-  const outcome = await runLoad({ target: reference.url, keyPath: reference.signingKeyPath, profile: 'smoke', engine: 'node', phases: ['parallel_catalog', 'concurrent_routes'], outDir: runDir, quiet: true });
+  const outcome = await runLoad({
+    target: reference.url,
+    keyPath: reference.signingKeyPath,
+    profile: 'smoke',
+    engine: 'node',
+    phases: ['parallel_catalog', 'concurrent_routes'],
+    outDir: runDir,
+    quiet: true,
+  });
   assert.equal(outcome.exitCode, 0, outcome.report?.reasons.join('\n'));
 
   const lines = (await readFile(join(runDir, 'metrics.ndjson'), 'utf8')).split('\n').filter(Boolean);
@@ -65,7 +73,10 @@ test("a real run split into three instances' outputs merges back to the run's ow
   const own = JSON.parse(await readFile(join(runDir, 'summary.json'), 'utf8')) as LoadReport;
   const merged = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as MergedReport;
   assert.equal(merged.verdict, 'pass');
-  assert.deepEqual(withoutPartials(JSON.parse(await readFile(join(out, 'histograms.json'), 'utf8'))), withoutPartials(JSON.parse(await readFile(join(runDir, 'histograms.json'), 'utf8'))));
+  assert.deepEqual(
+    withoutPartials(JSON.parse(await readFile(join(out, 'histograms.json'), 'utf8'))),
+    withoutPartials(JSON.parse(await readFile(join(runDir, 'histograms.json'), 'utf8'))),
+  );
   // Every sub-metric here holds fewer than 1024 values, so the merged figures are the engine's own, exactly.
   assert.deepEqual(
     merged.thresholds.map((x) => [x.id, x.ok, x.value]),
@@ -73,7 +84,10 @@ test("a real run split into three instances' outputs merges back to the run's ow
   );
   for (const [k, p] of own.phases.entries()) {
     const m = merged.phases[k]!;
-    assert.deepEqual([m.name, m.checks, m.checks_ok, m.requests, m.wall_ms, m.nearest_rank], [p.name, p.checks, p.checks_ok, p.requests, p.wall_ms, p.nearest_rank]);
+    assert.deepEqual(
+      [m.name, m.checks, m.checks_ok, m.requests, m.wall_ms, m.nearest_rank],
+      [p.name, p.checks, p.checks_ok, p.requests, p.wall_ms, p.nearest_rank],
+    );
     const { avg: mergedAvg, ...mergedRest } = m.latency_ms ?? {};
     const { avg: ownAvg, ...ownRest } = p.latency_ms ?? {};
     assert.deepEqual(mergedRest, ownRest, `${p.name}: percentiles, min, max, count`);
@@ -82,11 +96,26 @@ test("a real run split into three instances' outputs merges back to the run's ow
   }
   // The parts' raw points, read together, give the run over time and the end-of-test table of the whole run.
   assert.deepEqual(merged.over_time, own.over_time);
-  assert.deepEqual(merged.metrics.map((m) => [m.metric, m.count, m.p95]), own.metrics.map((m) => [m.metric, m.count, m.p95]));
+  assert.deepEqual(
+    merged.metrics.map((m) => [m.metric, m.count, m.p95]),
+    own.metrics.map((m) => [m.metric, m.count, m.p95]),
+  );
   // Sums are added in another order: at most a rounding apart.
-  for (const [k, m] of own.metrics.entries()) assert.ok(Math.abs(merged.metrics[k]!.sum - m.sum) <= Math.abs(m.sum) * 1e-12, `${m.metric} sum`);
-  assert.deepEqual(merged.merge.parts.map((p) => [p.source, p.audited]), [['metrics.ndjson', true], ['metrics.ndjson', false], ['metrics.ndjson', false]]);
-  assert.deepEqual(merged.merge.parts.map((p) => p.execution_segment), segments, "the script's summary says each instance's segment");
+  for (const [k, m] of own.metrics.entries())
+    assert.ok(Math.abs(merged.metrics[k]!.sum - m.sum) <= Math.abs(m.sum) * 1e-12, `${m.metric} sum`);
+  assert.deepEqual(
+    merged.merge.parts.map((p) => [p.source, p.audited]),
+    [
+      ['metrics.ndjson', true],
+      ['metrics.ndjson', false],
+      ['metrics.ndjson', false],
+    ],
+  );
+  assert.deepEqual(
+    merged.merge.parts.map((p) => p.execution_segment),
+    segments,
+    "the script's summary says each instance's segment",
+  );
   assert.equal(merged.merge.coverage, '1');
   assert.ok(merged.audit!.invariants.every((i) => i.ok && i.checked > 0));
 });

@@ -24,11 +24,26 @@ test('inputs that are not the parts of one run are refused with exit 2', async (
     assert.match(outcome.message, pattern);
   };
 
-  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, name: 'other' } }), /ran profile other, .* ran synthetic: different profiles do not merge/);
-  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, format: 'fleetproof-scale/v2' } }), /different contract versions do not merge/);
-  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, dataset: { tenants: 8 } } }), /with different settings \(dataset\)/);
-  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, budgets_judge_speed: false } }), /with different settings \(budgets_judge_speed\)/);
-  await refused(await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, max_dropped_iterations: 3 } }), /with different settings \(max_dropped_iterations\)/);
+  await refused(
+    await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, name: 'other' } }),
+    /ran profile other, .* ran synthetic: different profiles do not merge/,
+  );
+  await refused(
+    await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, format: 'fleetproof-scale/v2' } }),
+    /different contract versions do not merge/,
+  );
+  await refused(
+    await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, dataset: { tenants: 8 } } }),
+    /with different settings \(dataset\)/,
+  );
+  await refused(
+    await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, budgets_judge_speed: false } }),
+    /with different settings \(budgets_judge_speed\)/,
+  );
+  await refused(
+    await part(b, { execution_segment: '1/2:1', profile: { ...PROFILE, max_dropped_iterations: 3 } }),
+    /with different settings \(max_dropped_iterations\)/,
+  );
   await refused(await part(b, { execution_segment: '1/2:1', run_id: 'another-run' }), /only the parts of one run/);
   await refused(await part(b, { execution_segment: '1/3:1' }), /execution segments 0:1\/2 \(.*\) and 1\/3:1 \(.*\) overlap/);
   await refused(await part(b, { execution_segment: '0:1' }), /overlap/);
@@ -46,9 +61,20 @@ test('inputs that are not the parts of one run are refused with exit 2', async (
   // k6's raw output needs the script's summary to say whose it is, and must be well formed.
   const raw = join(dir, 'raw');
   await mkdir(raw);
-  await writeFile(join(raw, 'metrics.ndjson'), '{"type":"Point","data":{"time":"2026-01-01T00:00:00Z","value":1,"tags":{}},"metric":"http_reqs"}\n');
+  await writeFile(
+    join(raw, 'metrics.ndjson'),
+    '{"type":"Point","data":{"time":"2026-01-01T00:00:00Z","value":1,"tags":{}},"metric":"http_reqs"}\n',
+  );
   await refused(raw, /metrics.ndjson without the script's summary/);
-  const summary = { format: 'fleetproof-load-summary/v1', run_id: 'run-synthetic', target: 'http://127.0.0.1:1', profile: { name: PROFILE.name, format: PROFILE.format, duration_s: 60, phases: PROFILE.phases }, dataset: PROFILE.dataset, thresholds: PROFILE.thresholds, test_run_duration_ms: 60_000 };
+  const summary = {
+    format: 'fleetproof-load-summary/v1',
+    run_id: 'run-synthetic',
+    target: 'http://127.0.0.1:1',
+    profile: { name: PROFILE.name, format: PROFILE.format, duration_s: 60, phases: PROFILE.phases },
+    dataset: PROFILE.dataset,
+    thresholds: PROFILE.thresholds,
+    test_run_duration_ms: 60_000,
+  };
   await writeFile(join(raw, 'engine-summary.json'), JSON.stringify(summary));
   await refused(raw, /metrics.ndjson line 1: a point of http_reqs before its Metric line/);
 
@@ -75,11 +101,17 @@ test('segments that leave part of the test out or come from another split are re
   const halves = await part(b, { execution_segment: '1/3:2/3', execution_segment_sequence: '0,1/3,1/2,2/3,1' });
   const otherSplit = await merge([first, halves, last]);
   assert.equal(otherSplit.exitCode, 2);
-  assert.match(otherSplit.message, /p\d was split by the sequence 0,1\/3,1\/2,2\/3,1, .* by 0,1\/3,2\/3,1: foreign segments of another split/);
+  assert.match(
+    otherSplit.message,
+    /p\d was split by the sequence 0,1\/3,1\/2,2\/3,1, .* by 0,1\/3,2\/3,1: foreign segments of another split/,
+  );
   const foreign = await part(b, { execution_segment: '1/3:1/2', execution_segment_sequence: null });
   const notInSequence = await merge([first, foreign, last]);
   assert.equal(notInSequence.exitCode, 2);
-  assert.match(notInSequence.message, /ran segment 1\/3:1\/2, which is not a segment of the run's sequence 0,1\/3,2\/3,1: a foreign segment/);
+  assert.match(
+    notInSequence.message,
+    /ran segment 1\/3:1\/2, which is not a segment of the run's sequence 0,1\/3,2\/3,1: a foreign segment/,
+  );
 
   const middle = await part(b, { execution_segment: '1/3:2/3', execution_segment_sequence: thirds });
   const whole = await merge([first, middle, last]);

@@ -45,7 +45,10 @@ test('merged percentiles, aggregates and thresholds equal the unsplit run, for 2
   assert.ok(expected.thresholds.some((x) => x.ok) && expected.thresholds.some((x) => !x.ok), 'some thresholds hold, some fail');
 
   const rnd = prng(11);
-  const routeValues = points.filter((p) => p.metric === 'http_req_duration').map((p) => p.value).sort((a, b) => a - b);
+  const routeValues = points
+    .filter((p) => p.metric === 'http_req_duration')
+    .map((p) => p.value)
+    .sort((a, b) => a - b);
   const p90 = percentile(routeValues, 90);
   const splits: [string, (n: number) => (p: MetricPoint, i: number) => number][] = [
     ['round robin', (n) => (_p, i) => i % n],
@@ -73,7 +76,10 @@ test('averaging the segments’ p99 gives another value and verdict on a skewed 
   const whole = histogramsOf(points, identity());
   const trueP99 = evaluateThreshold(whole, ROUTES, 'p(99)<1', 60_000).value!;
   // One instance met a slow path: its share of the routes holds the slowest fifth.
-  const routeValues = points.filter((p) => p.metric === 'http_req_duration' && p.tags['operation'] === 'resolve').map((p) => p.value).sort((a, b) => a - b);
+  const routeValues = points
+    .filter((p) => p.metric === 'http_req_duration' && p.tags['operation'] === 'resolve')
+    .map((p) => p.value)
+    .sort((a, b) => a - b);
   const cut = percentile(routeValues, 80);
   const parts = split(points, 2, (p) => (p.metric === 'http_req_duration' && p.tags['operation'] === 'resolve' && p.value > cut ? 1 : 0));
   const perPart = parts.map((pts) => evaluateThreshold(histogramsOf(pts, identity()), ROUTES, 'p(99)<1', 60_000).value!);
@@ -97,7 +103,12 @@ test('report --merge writes one report, evaluated once, with the parts and their
   const segments = ['0:1/4', '1/4:3/4', '3/4:1'];
   const dirs: string[] = [];
   for (const [k, pts] of split(points, 3, (_p, i) => i % 3).entries()) {
-    dirs.push(await writePart(join(dir, `instance-${k}`), histogramsOf(pts, identity({ execution_segment: segments[k]!, engine: { name: 'k6', version: 'v1.0.0' } }))));
+    dirs.push(
+      await writePart(
+        join(dir, `instance-${k}`),
+        histogramsOf(pts, identity({ execution_segment: segments[k]!, engine: { name: 'k6', version: 'v1.0.0' } })),
+      ),
+    );
   }
   const out = join(dir, 'merged');
   const outcome = await mergeRuns({ dirs, outDir: out, writeReport: writeMergedReport });
@@ -109,7 +120,10 @@ test('report --merge writes one report, evaluated once, with the parts and their
   );
   assert.equal(report.merge.coverage, '1');
   assert.equal(report.merge.execution_segment, '0:1');
-  assert.deepEqual(report.merge.parts.map((p) => p.execution_segment), segments);
+  assert.deepEqual(
+    report.merge.parts.map((p) => p.execution_segment),
+    segments,
+  );
   assert.ok(report.reasons.includes('the audit did not run'), 'no part was audited');
   assert.deepEqual([outcome.exitCode, report.verdict], [2, 'could-not-judge'], 'an unaudited run judges nothing');
   const html = await readFile(join(out, 'report.html'), 'utf8');

@@ -5,7 +5,15 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetricDeclaration, MetricPoint } from '../../histograms/k6-json-output.ts';
-import { dimensionsFor, HISTOGRAMS_FILE, newInstanceId, RunHistograms, writeRunHistograms, type ProfileIdentity, type RunIdentity } from '../../histograms/run-histograms.ts';
+import {
+  dimensionsFor,
+  HISTOGRAMS_FILE,
+  newInstanceId,
+  RunHistograms,
+  writeRunHistograms,
+  type ProfileIdentity,
+  type RunIdentity,
+} from '../../histograms/run-histograms.ts';
 import { seededRandom as prng } from '../../../contract/seeded-random.ts';
 
 /** The seeded generator of contract/seeded-random.ts, under the name the merge tests use. */
@@ -19,12 +27,36 @@ export const PROFILE: ProfileIdentity = {
   dataset: { tenants: 4 },
   phases: [{ name: 'seed' }, { name: 'routes', budget_s: 30 }, { name: 'catalog', budget_s: 30 }],
   thresholds: [
-    { id: 'route_p99', label: 'route p99', metric: 'http_req_duration{phase:routes,operation:resolve}', expression: 'p(99)<=40', unit: 'ms' },
-    { id: 'route_p95', label: 'route p95', metric: 'http_req_duration{phase:routes,operation:resolve}', expression: 'p(95)<30', unit: 'ms' },
-    { id: 'route_med', label: 'route median', metric: 'http_req_duration{phase:routes,operation:resolve}', expression: 'med<10', unit: 'ms' },
+    {
+      id: 'route_p99',
+      label: 'route p99',
+      metric: 'http_req_duration{phase:routes,operation:resolve}',
+      expression: 'p(99)<=40',
+      unit: 'ms',
+    },
+    {
+      id: 'route_p95',
+      label: 'route p95',
+      metric: 'http_req_duration{phase:routes,operation:resolve}',
+      expression: 'p(95)<30',
+      unit: 'ms',
+    },
+    {
+      id: 'route_med',
+      label: 'route median',
+      metric: 'http_req_duration{phase:routes,operation:resolve}',
+      expression: 'med<10',
+      unit: 'ms',
+    },
     { id: 'route_avg', label: 'route avg', metric: 'http_req_duration{phase:routes,operation:resolve}', expression: 'avg<12', unit: 'ms' },
     { id: 'catalog_p90', label: 'catalog p90', metric: 'http_req_duration{phase:catalog}', expression: 'p(90)<100', unit: 'ms' },
-    { id: 'catalog_max', label: 'catalog max', metric: 'http_req_duration{phase:catalog,operation:catalog}', expression: 'max<1000', unit: 'ms' },
+    {
+      id: 'catalog_max',
+      label: 'catalog max',
+      metric: 'http_req_duration{phase:catalog,operation:catalog}',
+      expression: 'max<1000',
+      unit: 'ms',
+    },
     { id: 'seed_min', label: 'seed min', metric: 'fleetproof_seed_duration', expression: 'min>=0', unit: 'ms' },
     { id: 'reqs', label: 'request rate', metric: 'http_reqs', expression: 'rate>10', unit: 'req/s' },
     { id: 'unexpected', label: 'unexpected', metric: 'fleetproof_unexpected_responses', expression: 'count==0', unit: 'responses' },
@@ -60,7 +92,15 @@ export function syntheticPoints(seed = 7, routes = 12_000): MetricPoint[] {
     const slow = rnd() < 0.02;
     const ms = Math.exp(2 + 0.4 * normal()) + (slow ? 30 + 40 * rnd() : 0);
     const status = rnd() < 0.01 ? '503' : '200';
-    const tags = { phase: 'routes', operation: 'resolve', scenario: 'routes', group: '', expected_response: String(status === '200'), status, url: `http://t/v1/routes/${i}` };
+    const tags = {
+      phase: 'routes',
+      operation: 'resolve',
+      scenario: 'routes',
+      group: '',
+      expected_response: String(status === '200'),
+      status,
+      url: `http://t/v1/routes/${i}`,
+    };
     push('http_req_duration', ms, tags);
     push('http_reqs', 1, tags);
     push('http_req_failed', status === '200' ? 0 : 1, tags);
@@ -102,7 +142,8 @@ export function histogramsOf(points: MetricPoint[], run: RunIdentity): RunHistog
 }
 
 /** k6's segment sequence for n equal parts: 0:1/n, 1/n:2/n, … */
-export const equalSegments = (n: number) => Array.from({ length: n }, (_, k) => `${k === 0 ? '0' : `${k}/${n}`}:${k + 1 === n ? '1' : `${k + 1}/${n}`}`);
+export const equalSegments = (n: number) =>
+  Array.from({ length: n }, (_, k) => `${k === 0 ? '0' : `${k}/${n}`}:${k + 1 === n ? '1' : `${k + 1}/${n}`}`);
 
 /** Points dealt to `n` parts by `assign` (index of the part for each point). */
 export function split<T>(points: T[], n: number, assign: (p: T, i: number) => number): T[][] {

@@ -59,7 +59,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   try {
     staged = await stageScript(scriptPath);
   } catch (err) {
-    return { exitCode: EXIT.scriptError, thresholds: [], aborted: null, error: `the script failed to load: ${(err as Error).message}`, testRunDurationMs: 0 };
+    return {
+      exitCode: EXIT.scriptError,
+      thresholds: [],
+      aborted: null,
+      error: `the script failed to load: ${(err as Error).message}`,
+      testRunDurationMs: 0,
+    };
   }
   const store = new MetricStore();
   let consoleFile: WriteStream | undefined;
@@ -108,17 +114,27 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   try {
     const facts = await initVu.ready;
     // As in k6, the segment given on the command line is part of the options the script sees.
-    const options: Record<string, unknown> = { ...facts.options, executionSegment: opts.segment?.segment ?? null, executionSegmentSequence: opts.segment?.sequence ?? null };
+    const options: Record<string, unknown> = {
+      ...facts.options,
+      executionSegment: opts.segment?.segment ?? null,
+      executionSegmentSequence: opts.segment?.sequence ?? null,
+    };
     const segmented = segmentScenarios(scenariosOf(options), ExecutionTuple.of(opts.segment ?? null));
     const scenarios = segmented.map((s) => s.config);
-    for (const s of scenarios) if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
+    for (const s of scenarios)
+      if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
     for (const m of facts.metrics) store.declare(m.name, m.type, m.time);
     declareBuiltins(store);
     const thresholds = parseThresholds(options['thresholds'] as Parameters<typeof parseThresholds>[0]);
     checkAggregations(thresholds, (m) => store.typeOf(m));
     if (opts.metricsOutput) {
       const byMetric = new Map<string, string[]>();
-      for (const t of thresholds) if (t.selector.key === t.selector.metric) byMetric.set(t.selector.metric, t.expressions.map((e) => e.source));
+      for (const t of thresholds)
+        if (t.selector.key === t.selector.metric)
+          byMetric.set(
+            t.selector.metric,
+            t.expressions.map((e) => e.source),
+          );
       jsonOutput = new JsonOutput(opts.metricsOutput, byMetric);
     }
     const trendStats = (options['summaryTrendStats'] as string[] | undefined) ?? DEFAULT_TREND_STATS;
@@ -159,12 +175,17 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       await warmUpLocal(localScript, localSetup);
     }
     /** setup, teardown and handleSummary run on VU 0: its thread, or an async VU when the script declares them async. */
-    const callOutside = (fn: string, arg: unknown, group: string) => (isAsync(fn) && localCaller ? localCaller : initVu).call(fn, arg, group);
+    const callOutside = (fn: string, arg: unknown, group: string) =>
+      (isAsync(fn) && localCaller ? localCaller : initVu).call(fn, arg, group);
 
     let setupData: unknown = null;
     if (facts.functions.includes('setup')) {
       progress.stage('setup');
-      const r = await withTimeout(callOutside('setup', undefined, '::setup'), parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'), 'setup');
+      const r = await withTimeout(
+        callOutside('setup', undefined, '::setup'),
+        parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'),
+        'setup',
+      );
       if (r.aborted) aborted = r.aborted;
       else if (r.error) throw new Error(`setup failed: ${r.error}`);
       setupData = r.result;
@@ -187,7 +208,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       let bind = binds.get(run);
       if (!bind) {
         const c = run.config;
-        bind = { id: binds.size, fn: c.exec, arg: setupData, scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags }, group: '' };
+        bind = {
+          id: binds.size,
+          fn: c.exec,
+          arg: setupData,
+          scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags },
+          group: '',
+        };
         binds.set(run, bind);
       }
       return bind;
@@ -208,13 +235,27 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         aborted: () => aborted !== null,
         dropped: (run) => {
           run.dropped++;
-          record([{ metric: 'dropped_iterations', type: 'counter', time: false, value: 1, tags: { ...run.config.tags, scenario: run.config.name }, at: Date.now() }]);
+          record([
+            {
+              metric: 'dropped_iterations',
+              type: 'counter',
+              time: false,
+              value: 1,
+              tags: { ...run.config.tags, scenario: run.config.name },
+              at: Date.now(),
+            },
+          ]);
         },
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
           const c = run.config;
           // The VU takes its number (exec.vu.iterationInInstance, from 0 as in k6) as the iteration starts.
-          const running = vu.iterate(bindOf(run), { inScenario: n.inScenario, inInstance: n.inInstance, inTest: n.inTest, progress: run.progressAt(Date.now() - testStartedAt) });
+          const running = vu.iterate(bindOf(run), {
+            inScenario: n.inScenario,
+            inInstance: n.inInstance,
+            inTest: n.inTest,
+            progress: run.progressAt(Date.now() - testStartedAt),
+          });
           vu.iterationInInstance++;
           const outcome = await deadlines.race(running, deadline);
           if (outcome === 'interrupted') {
@@ -222,7 +263,8 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
             await vu.stop();
             return false;
           }
-          const tags = iterationTags.get(run) ?? iterationTags.set(run, { ...configure.testTags, ...c.tags, scenario: c.name, group: '' }).get(run)!;
+          const tags =
+            iterationTags.get(run) ?? iterationTags.set(run, { ...configure.testTags, ...c.tags, scenario: c.name, group: '' }).get(run)!;
           failed(run, outcome.error, outcome.aborted);
           const at = Date.now();
           record([
@@ -240,11 +282,21 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           return true;
         },
       };
-      progress.start(runs, store, () => Date.now() - testStartedAt, () => p.active + (local?.active ?? 0));
-      const watch = watchAbortOnFail(thresholds, store, () => Date.now() - testStartedAt, (reason) => {
-        thresholdAborted ||= aborted === null;
-        aborted ??= reason;
-      });
+      progress.start(
+        runs,
+        store,
+        () => Date.now() - testStartedAt,
+        () => p.active + (local?.active ?? 0),
+      );
+      const watch = watchAbortOnFail(
+        thresholds,
+        store,
+        () => Date.now() - testStartedAt,
+        (reason) => {
+          thresholdAborted ||= aborted === null;
+          aborted ??= reason;
+        },
+      );
       await Promise.all(runs.map((run) => runScenario(host, run)));
       deadlines.clear();
       clearInterval(watch);
@@ -254,7 +306,11 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
 
     if (facts.functions.includes('teardown') && !error) {
       progress.stage('teardown');
-      const r = await withTimeout(callOutside('teardown', setupData, '::teardown'), parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'), 'teardown');
+      const r = await withTimeout(
+        callOutside('teardown', setupData, '::teardown'),
+        parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'),
+        'teardown',
+      );
       if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
     }
     // VUs send their samples in batches: each hands over what it still holds before anything is counted.
@@ -280,12 +336,23 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     error ??= consoleError;
     await jsonOutput?.close().catch((err: Error) => (error ??= `writing ${opts.metricsOutput}: ${err.message}`));
   }
-  const exitCode = error ? EXIT.scriptError : aborted && !thresholdAborted ? EXIT.aborted : verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.thresholds;
+  const exitCode = error
+    ? EXIT.scriptError
+    : aborted && !thresholdAborted
+      ? EXIT.aborted
+      : verdicts.every((v) => v.ok)
+        ? EXIT.ok
+        : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
 }
 
 /** Thresholds with abortOnFail are evaluated every second once their delayAbortEval has passed. */
-function watchAbortOnFail(thresholds: ThresholdSet[], store: MetricStore, elapsedMs: () => number, abort: (reason: string) => void): NodeJS.Timeout {
+function watchAbortOnFail(
+  thresholds: ThresholdSet[],
+  store: MetricStore,
+  elapsedMs: () => number,
+  abort: (reason: string) => void,
+): NodeJS.Timeout {
   const watched = thresholds
     .map((t) => ({ ...t, expressions: t.expressions.filter((e) => e.abortOnFail) }))
     .filter((t) => t.expressions.length > 0);
@@ -299,7 +366,17 @@ function watchAbortOnFail(thresholds: ThresholdSet[], store: MetricStore, elapse
 }
 
 function declareBuiltins(store: MetricStore): void {
-  for (const name of ['http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving', 'iteration_duration', 'group_duration']) {
+  for (const name of [
+    'http_req_duration',
+    'http_req_blocked',
+    'http_req_connecting',
+    'http_req_tls_handshaking',
+    'http_req_sending',
+    'http_req_waiting',
+    'http_req_receiving',
+    'iteration_duration',
+    'group_duration',
+  ]) {
     store.declare(name, 'trend', true);
   }
   for (const name of ['http_reqs', 'iterations', 'data_sent', 'data_received', 'dropped_iterations']) store.declare(name, 'counter', false);

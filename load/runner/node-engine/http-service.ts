@@ -172,7 +172,14 @@ export class HttpService {
       try {
         // Each phase of the exchange is bounded by the timeout; the whole of it is checked at the end.
         this.poolOf(req.url.slice(0, at)).dispatch(
-          { path: path.startsWith('/') ? path : `/${path}`, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body ?? null, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
+          {
+            path: path.startsWith('/') ? path : `/${path}`,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: req.headers,
+            body: req.body ?? null,
+            headersTimeout: req.timeoutMs,
+            bodyTimeout: req.timeoutMs,
+          },
           handler,
         );
       } catch (err) {

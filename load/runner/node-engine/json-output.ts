@@ -38,7 +38,12 @@ export class JsonOutput {
       if (!this.declared.has(s.metric)) {
         this.declared.add(s.metric);
         const contains = s.time ? 'time' : DATA_METRICS.has(s.metric) ? 'data' : 'default';
-        text += JSON.stringify({ type: 'Metric', data: { name: s.metric, type: s.type, contains, thresholds: this.thresholds.get(s.metric) ?? [], submetrics: null }, metric: s.metric }) + '\n';
+        text +=
+          JSON.stringify({
+            type: 'Metric',
+            data: { name: s.metric, type: s.type, contains, thresholds: this.thresholds.get(s.metric) ?? [], submetrics: null },
+            metric: s.metric,
+          }) + '\n';
         this.lines++;
       }
       if (s.tags !== this.lastTags) {

@@ -171,7 +171,12 @@ export class LocalVu {
     } catch (err) {
       const e = err as (Error & { fleetproofAbort?: boolean }) | undefined;
       if (e?.fleetproofAbort) return { result: null, error: null, aborted: e.message, ms: Date.now() - started };
-      return { result: null, error: err instanceof Error ? err.stack || err.message : String(err), aborted: null, ms: Date.now() - started };
+      return {
+        result: null,
+        error: err instanceof Error ? err.stack || err.message : String(err),
+        aborted: null,
+        ms: Date.now() - started,
+      };
     } finally {
       this.calls--;
     }

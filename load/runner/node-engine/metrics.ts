@@ -111,7 +111,17 @@ export class MetricStore {
     const key = seriesKey(tags);
     let series = metric.series.get(key);
     if (!series) {
-      series = { tags, values: metric.type === 'trend' ? new ValueHistogram() : null, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, lastAt: -Infinity, nonZero: 0 };
+      series = {
+        tags,
+        values: metric.type === 'trend' ? new ValueHistogram() : null,
+        count: 0,
+        sum: 0,
+        min: Infinity,
+        max: -Infinity,
+        last: 0,
+        lastAt: -Infinity,
+        nonZero: 0,
+      };
       metric.series.set(key, series);
     }
     metric.byArrival.set(arrival, series);
@@ -141,7 +151,17 @@ export class MetricStore {
   aggregate(name: string, filter: Record<string, string> = {}): Aggregate | undefined {
     const metric = this.metrics.get(name);
     if (!metric) return undefined;
-    const out: Aggregate = { type: metric.type, time: metric.time, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, nonZero: 0, values: new ValueHistogram() };
+    const out: Aggregate = {
+      type: metric.type,
+      time: metric.time,
+      count: 0,
+      sum: 0,
+      min: Infinity,
+      max: -Infinity,
+      last: 0,
+      nonZero: 0,
+      values: new ValueHistogram(),
+    };
     let lastAt = -Infinity;
     const wanted = Object.entries(filter);
     for (const s of metric.series.values()) {

@@ -22,7 +22,12 @@ function terminalSink(): Sink {
 function plannedSeconds(configs: ScenarioConfig[]): number | null {
   let end = 0;
   for (const c of configs) {
-    const length = c.executor === 'ramping-arrival-rate' ? c.stages.reduce((n, s) => n + s.durationMs, 0) : c.executor === 'constant-vus' || c.executor === 'constant-arrival-rate' ? c.durationMs : null;
+    const length =
+      c.executor === 'ramping-arrival-rate'
+        ? c.stages.reduce((n, s) => n + s.durationMs, 0)
+        : c.executor === 'constant-vus' || c.executor === 'constant-arrival-rate'
+          ? c.durationMs
+          : null;
     if (length === null) return null;
     end = Math.max(end, c.startTimeMs + length);
   }
@@ -46,7 +51,9 @@ export class ProgressReporter {
     this.render = () => {
       const requests = store.aggregate('http_reqs')?.sum ?? 0;
       const seconds = elapsedMs() / 1000;
-      const running = runs.filter((r) => r.state === 'running').map((r) => `${r.config.name} ${r.completed}${r.dropped ? ` (${r.dropped} dropped)` : ''}`);
+      const running = runs
+        .filter((r) => r.state === 'running')
+        .map((r) => `${r.config.name} ${r.completed}${r.dropped ? ` (${r.dropped} dropped)` : ''}`);
       const done = runs.filter((r) => r.state === 'done').length;
       const planned = plannedSeconds(runs.map((r) => r.config));
       return `${seconds.toFixed(1)}s elapsed${planned === null ? '' : ` of ~${planned.toFixed(0)}s`}  scenarios ${done}/${runs.length} done  ${running.join(', ') || '-'}  VUs ${activeVus()}  requests ${requests} (${(requests / Math.max(seconds, 0.001)).toFixed(0)}/s)`;

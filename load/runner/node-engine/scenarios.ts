@@ -38,13 +38,20 @@ export function parseDurationMs(value: unknown, what: string): number {
   return total;
 }
 
-const EXECUTORS: readonly ExecutorName[] = ['per-vu-iterations', 'shared-iterations', 'constant-vus', 'constant-arrival-rate', 'ramping-arrival-rate'];
+const EXECUTORS: readonly ExecutorName[] = [
+  'per-vu-iterations',
+  'shared-iterations',
+  'constant-vus',
+  'constant-arrival-rate',
+  'ramping-arrival-rate',
+];
 
 type Raw = Record<string, unknown>;
 
 function positive(raw: Raw, key: string, fallback: number, scenario: string): number {
   const v = raw[key] ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new OptionsError(`scenario ${scenario}: ${key} must be a non-negative number`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new OptionsError(`scenario ${scenario}: ${key} must be a non-negative number`);
   return v;
 }
 
@@ -53,7 +60,10 @@ export function normaliseScenario(name: string, raw: Raw): ScenarioConfig {
   if (!EXECUTORS.includes(executor)) throw new OptionsError(`scenario ${name}: the Node runner has no executor ${String(raw['executor'])}`);
   const ms = (key: string, fallback: string) => parseDurationMs(raw[key] ?? fallback, `scenario ${name}: ${key}`);
   const preAllocatedVUs = positive(raw, 'preAllocatedVUs', 1, name);
-  const stages = ((raw['stages'] as Raw[] | undefined) ?? []).map((s) => ({ target: positive(s, 'target', 0, name), durationMs: parseDurationMs(s['duration'], `scenario ${name}: stage duration`) }));
+  const stages = ((raw['stages'] as Raw[] | undefined) ?? []).map((s) => ({
+    target: positive(s, 'target', 0, name),
+    durationMs: parseDurationMs(s['duration'], `scenario ${name}: stage duration`),
+  }));
   return {
     name,
     executor,
@@ -79,8 +89,11 @@ export function scenariosOf(options: Raw): ScenarioConfig[] {
   const scenarios = options['scenarios'] as Record<string, Raw> | undefined;
   if (scenarios && Object.keys(scenarios).length > 0) return Object.entries(scenarios).map(([n, s]) => normaliseScenario(n, s));
   const vus = (options['vus'] as number | undefined) ?? 1;
-  if (options['duration'] !== undefined) return [normaliseScenario('default', { executor: 'constant-vus', vus, duration: options['duration'] })];
-  return [normaliseScenario('default', { executor: 'shared-iterations', vus, iterations: (options['iterations'] as number | undefined) ?? vus })];
+  if (options['duration'] !== undefined)
+    return [normaliseScenario('default', { executor: 'constant-vus', vus, duration: options['duration'] })];
+  return [
+    normaliseScenario('default', { executor: 'shared-iterations', vus, iterations: (options['iterations'] as number | undefined) ?? vus }),
+  ];
 }
 
 /** VUs a scenario holds from its start. */
@@ -107,7 +120,10 @@ export function peakInitialVus(scenarios: ScenarioConfig[]): number {
   let peak = 0;
   for (const s of scenarios) {
     const overlapping = scenarios.filter((o) => o.startTimeMs <= s.startTimeMs && hardEndMs(o) > s.startTimeMs);
-    peak = Math.max(peak, overlapping.reduce((n, o) => n + initialVus(o), 0));
+    peak = Math.max(
+      peak,
+      overlapping.reduce((n, o) => n + initialVus(o), 0),
+    );
   }
   return peak;
 }

@@ -55,10 +55,13 @@ export class SharedDeadlines {
     let group = this.groups.get(deadlineMs);
     if (!group) {
       const waiters = new Set<() => void>();
-      const timer = setTimeout(() => {
-        this.groups.delete(deadlineMs);
-        for (const interrupt of waiters) interrupt();
-      }, Math.max(0, deadlineMs - this.now()));
+      const timer = setTimeout(
+        () => {
+          this.groups.delete(deadlineMs);
+          for (const interrupt of waiters) interrupt();
+        },
+        Math.max(0, deadlineMs - this.now()),
+      );
       // The calls it races keep the process busy; the timer alone must not.
       timer.unref();
       group = { timer, waiters };

@@ -29,7 +29,8 @@ export class ScriptStagingError extends Error {}
 
 // Static imports and re-exports (`import x from '…'`, `import '…'`,
 // `export … from '…'`) and dynamic imports with a literal specifier.
-const SPECIFIER = /(\bimport\s*(?:[\w$*{}\s,]+?\s*from\s*)?|\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*|\bimport\s*\(\s*)(['"])([^'"\n]+)\2/g;
+const SPECIFIER =
+  /(\bimport\s*(?:[\w$*{}\s,]+?\s*from\s*)?|\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*|\bimport\s*\(\s*)(['"])([^'"\n]+)\2/g;
 
 export interface StagedScript {
   /** The copy of the script to import. */
@@ -72,8 +73,10 @@ function rewrite(source: string, file: string, local: Set<string>, stagedUrl: (p
     if (inert.some(([from, to]) => offset >= from && offset <= to)) return whole;
     const shim = K6_MODULES[specifier];
     if (shim) return `${lead}${quote}${pathToFileURL(join(SHIM_DIR, shim)).href}${quote}`;
-    if (specifier.startsWith('k6/')) throw new ScriptStagingError(`${file}: the Node runner does not provide ${specifier}; run this script with k6`);
-    if (/^https?:\/\//.test(specifier)) throw new ScriptStagingError(`${file}: remote module ${specifier}: the Node runner loads local files only`);
+    if (specifier.startsWith('k6/'))
+      throw new ScriptStagingError(`${file}: the Node runner does not provide ${specifier}; run this script with k6`);
+    if (/^https?:\/\//.test(specifier))
+      throw new ScriptStagingError(`${file}: remote module ${specifier}: the Node runner loads local files only`);
     if (specifier.startsWith('.')) local.add(resolve(dirname(file), specifier));
     else if (specifier.startsWith('/') || specifier.startsWith('file:')) {
       const path = specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier;

@@ -49,19 +49,30 @@ export function parseSelector(key: string): MetricSelector {
     const colon = pair.indexOf(':');
     if (colon <= 0) throw new ThresholdError(`tag filter ${pair.trim()} in ${key} needs name:value`);
     const name = pair.slice(0, colon).trim();
-    const value = pair.slice(colon + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value = pair
+      .slice(colon + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (!name) throw new ThresholdError(`empty tag name in ${key}`);
     filter[name] = value;
   }
   return { key: trimmed, metric, filter };
 }
 
-const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\([0-9]+(?:\.[0-9]+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\s*$/i;
+const EXPRESSION =
+  /^\s*(avg|min|max|med|count|rate|value|p\([0-9]+(?:\.[0-9]+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\s*$/i;
 
 export function parseExpression(source: string, abortOnFail = false, delayAbortEvalMs = 0): ThresholdExpression {
   const m = EXPRESSION.exec(source);
   if (!m) throw new ThresholdError(`invalid threshold expression ${JSON.stringify(source)}`);
-  return { source, aggregation: m[1]!, operator: m[2] as ThresholdExpression['operator'], limit: Number(m[3]), abortOnFail, delayAbortEvalMs };
+  return {
+    source,
+    aggregation: m[1]!,
+    operator: m[2] as ThresholdExpression['operator'],
+    limit: Number(m[3]),
+    abortOnFail,
+    delayAbortEvalMs,
+  };
 }
 
 function durationMs(text: string | undefined): number {

@@ -121,7 +121,21 @@ export class VirtualUser {
       void this.serve(msg.requests);
     });
     // The VU side is plain JavaScript: no TypeScript loader in its threads, whose start-up it would slow.
-    this.worker = new Worker(WORKER_URL, { execArgv: [], workerData: { scriptPath: script.scriptPath, modulePath: script.modulePath, vuId: id, env, port: port2, flag: flagBuffer, polled: clock.cells.buffer, polledBase: clock.base }, transferList: [port2], stdout: false });
+    this.worker = new Worker(WORKER_URL, {
+      execArgv: [],
+      workerData: {
+        scriptPath: script.scriptPath,
+        modulePath: script.modulePath,
+        vuId: id,
+        env,
+        port: port2,
+        flag: flagBuffer,
+        polled: clock.cells.buffer,
+        polledBase: clock.base,
+      },
+      transferList: [port2],
+      stdout: false,
+    });
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (msg: { type: string; [k: string]: unknown }) => {
         if (msg.type === 'samples') collect(msg['samples'] as (Sample | RequestRecord)[]);
@@ -131,21 +145,18 @@ export class VirtualUser {
         } else if (msg.type === 'flushed') {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
           this.flushed?.();
-        }
-        else if (msg.type === 'iteration-failed') {
+        } else if (msg.type === 'iteration-failed') {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
           this.claiming?.sinks.failed(msg['error'] as string | null, msg['aborted'] as string | null);
         } else if (msg.type === 'released') {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
           this.iterationInInstance = msg['iterationInInstance'] as number;
           this.leaveBoard({ iterationInScenario: msg['iterationInScenario'] as number });
-        }
-        else if (msg.type === 'console') sinks.console(msg['level'] as string, msg['text'] as string);
+        } else if (msg.type === 'console') sinks.console(msg['level'] as string, msg['text'] as string);
         else if (msg.type === 'ready') {
           this.loaded = true;
           resolve(msg as unknown as ScriptFacts);
-        }
-        else if (msg.type === 'failed') reject(new Error(`the script failed to load: ${String(msg['error'])}`));
+        } else if (msg.type === 'failed') reject(new Error(`the script failed to load: ${String(msg['error'])}`));
         else if (msg.type === 'done') {
           collect(msg['samples'] as (Sample | RequestRecord)[]);
           const settle = this.pending;

@@ -25,7 +25,8 @@ export function peakArrivalRate(scenarios: readonly ScenarioConfig[]): number {
   let peak = 0;
   for (const s of scenarios) {
     if (s.executor === 'constant-arrival-rate') peak = Math.max(peak, (s.rate * 1000) / s.timeUnitMs);
-    if (s.executor === 'ramping-arrival-rate') for (const rate of [s.startRate, ...s.stages.map((st) => st.target)]) peak = Math.max(peak, (rate * 1000) / s.timeUnitMs);
+    if (s.executor === 'ramping-arrival-rate')
+      for (const rate of [s.startRate, ...s.stages.map((st) => st.target)]) peak = Math.max(peak, (rate * 1000) / s.timeUnitMs);
   }
   return peak;
 }

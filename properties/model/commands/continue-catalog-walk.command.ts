@@ -29,13 +29,26 @@ export class ContinueCatalogWalkCommand extends RegistryCommand {
     const stale = walk.revision !== m.s.revision;
     const remaining = m.s.walks.filter((_, i) => i !== index);
     if (stale) {
-      expectProperty('stale-cursor', !obs.ok && obs.error.code === 'STALE_CURSOR', () => `${this}: the catalog moved from revision ${walk.revision} to ${m.s.revision} during the walk, yet the registry answered ${obs.ok ? describePage(obs.value) : obs.error.code} instead of STALE_CURSOR`);
+      expectProperty(
+        'stale-cursor',
+        !obs.ok && obs.error.code === 'STALE_CURSOR',
+        () =>
+          `${this}: the catalog moved from revision ${walk.revision} to ${m.s.revision} during the walk, yet the registry answered ${obs.ok ? describePage(obs.value) : obs.error.code} instead of STALE_CURSOR`,
+      );
       m.s.walks = remaining;
       return;
     }
-    expectProperty('stale-cursor', obs.ok, () => `${this}: answered ${describeObservation(obs)} although no catalog write happened since the walk began`);
+    expectProperty(
+      'stale-cursor',
+      obs.ok,
+      () => `${this}: answered ${describeObservation(obs)} although no catalog write happened since the walk began`,
+    );
     const foreign = foreignItems(m, walk.tenant, obs.value);
-    expectProperty('tenant-isolation', foreign.length === 0, () => `${this}: tenant ${walk.tenant} was shown ${foreign.join(', ')}, visible only to another tenant`);
+    expectProperty(
+      'tenant-isolation',
+      foreign.length === 0,
+      () => `${this}: tenant ${walk.tenant} was shown ${foreign.join(', ')}, visible only to another tenant`,
+    );
     const disagreement = pageDisagreement(walk, obs.value, definitionLookup(m));
     expectProperty('stale-cursor', disagreement === null, () => `${this}: ${disagreement}`);
     walk.returned += obs.value.capabilities.length;

@@ -26,7 +26,14 @@ export class DrainReplicaCommand extends RegistryCommand {
     const id = replicaId(m, this.replica);
     const h = m.s.replicas[id]!.health;
     const report: HealthReport = { ...h, status: this.status, health_revision: h.health_revision + 1 };
-    await performWrite(m, run, this.toString(), false, (s) => reportHealth(s, id, report), () => run.store.reportHealth(id, report));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      false,
+      (s) => reportHealth(s, id, report),
+      () => run.store.reportHealth(id, report),
+    );
   }
 
   toString(): string {
@@ -36,4 +43,6 @@ export class DrainReplicaCommand extends RegistryCommand {
 }
 
 export const drainReplicaCommand = (layout: FleetLayout) =>
-  fc.tuple(replicaChoice(layout), fc.constantFrom<ReplicaStatus>('draining', 'draining', 'offline', 'ready')).map(([r, s]) => new DrainReplicaCommand(r, s));
+  fc
+    .tuple(replicaChoice(layout), fc.constantFrom<ReplicaStatus>('draining', 'draining', 'offline', 'ready'))
+    .map(([r, s]) => new DrainReplicaCommand(r, s));

@@ -25,8 +25,19 @@ export class LapseLeaseCommand extends RegistryCommand {
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const id = replicaId(m, this.replica);
     const h = m.s.replicas[id]!.health;
-    const report: HealthReport = { ...h, health_revision: h.health_revision + 1, lease_expires_at: new Date(run.clock.now() - LAPSED_BY_MS).toISOString() };
-    await performWrite(m, run, this.toString(), false, (s) => reportHealth(s, id, report), () => run.store.reportHealth(id, report));
+    const report: HealthReport = {
+      ...h,
+      health_revision: h.health_revision + 1,
+      lease_expires_at: new Date(run.clock.now() - LAPSED_BY_MS).toISOString(),
+    };
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      false,
+      (s) => reportHealth(s, id, report),
+      () => run.store.reportHealth(id, report),
+    );
   }
 
   toString(): string {

@@ -27,10 +27,19 @@ export class ProvisionReplicaCommand extends RegistryCommand {
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const instance = m.s.instances[m.u.instance(this.replica.instance)]!;
     const type = instance.connector_type_id;
-    const other = m.u.layout.versionKeys.map((v) => m.u.version(v)).find((v) => v !== instance.version_id && m.s.versions[v]!.type === type);
+    const other = m.u.layout.versionKeys
+      .map((v) => m.u.version(v))
+      .find((v) => v !== instance.version_id && m.s.versions[v]!.type === type);
     const versionId = this.atCurrentVersion || other === undefined ? instance.version_id : other;
     const record = replicaRecord(m.u, this.replica.instance, this.replica.slot, versionId, run.clock.now() + LEASE_MS);
-    await performWrite(m, run, this.toString(), false, (s) => provisionReplica(s, record), () => run.store.provisionReplica(record));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      false,
+      (s) => provisionReplica(s, record),
+      () => run.store.provisionReplica(record),
+    );
   }
 
   toString(): string {

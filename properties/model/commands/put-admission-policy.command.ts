@@ -14,7 +14,14 @@ import { describeStep, revisionStep, type RevisionStep } from './revision-step.t
 export const POLICY_CHANGES = ['tighten', 'loosen', 'disable', 'enable', 'lower-threshold', 'out-of-bounds'] as const;
 export type PolicyChange = (typeof POLICY_CHANGES)[number];
 
-const LIMITS = ['max_global_in_flight', 'max_tenant_in_flight', 'max_connector_type_in_flight', 'max_instance_in_flight', 'max_binding_in_flight', 'max_tenant_retry_in_flight'] as const;
+const LIMITS = [
+  'max_global_in_flight',
+  'max_tenant_in_flight',
+  'max_connector_type_in_flight',
+  'max_instance_in_flight',
+  'max_binding_in_flight',
+  'max_tenant_retry_in_flight',
+] as const;
 
 function applyChange(p: AdmissionPolicy, change: PolicyChange): AdmissionPolicy {
   const next = { ...p };
@@ -49,7 +56,14 @@ export class PutAdmissionPolicyCommand extends RegistryCommand {
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const current = m.s.policies[m.u.policy(this.policy)]!;
     const record = { ...applyChange(current, this.change), revision: Math.max(1, current.revision + this.step) };
-    await performWrite(m, run, this.toString(), true, (s) => putPolicy(s, record), () => run.store.putAdmissionPolicy(record));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      true,
+      (s) => putPolicy(s, record),
+      () => run.store.putAdmissionPolicy(record),
+    );
   }
 
   toString(): string {
@@ -58,4 +72,6 @@ export class PutAdmissionPolicyCommand extends RegistryCommand {
 }
 
 export const putAdmissionPolicyCommand = () =>
-  fc.tuple(fc.constantFrom(...POLICIES), fc.constantFrom(...POLICY_CHANGES), revisionStep()).map(([p, c, s]) => new PutAdmissionPolicyCommand(p, c, s));
+  fc
+    .tuple(fc.constantFrom(...POLICIES), fc.constantFrom(...POLICY_CHANGES), revisionStep())
+    .map(([p, c, s]) => new PutAdmissionPolicyCommand(p, c, s));

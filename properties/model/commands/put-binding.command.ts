@@ -13,7 +13,16 @@ import type { Bindable, FleetLayout } from '../../targets/fleet-layout.ts';
 import { builders } from '../../targets/universe.ts';
 import { describeStep, revisionStep, type RevisionStep } from './revision-step.ts';
 
-export const BINDING_CHANGES = ['raise-priority', 'lower-priority', 'enable', 'disable', 'rotate-credential', 'quota-tight', 'quota-roomy', 'quota-implicit'] as const;
+export const BINDING_CHANGES = [
+  'raise-priority',
+  'lower-priority',
+  'enable',
+  'disable',
+  'rotate-credential',
+  'quota-tight',
+  'quota-roomy',
+  'quota-implicit',
+] as const;
 export type BindingChange = (typeof BINDING_CHANGES)[number];
 
 function applyChange(b: CapabilityBinding, change: BindingChange, m: RegistryModel): CapabilityBinding {
@@ -50,11 +59,21 @@ export class PutBindingCommand extends RegistryCommand {
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const { tenant, capability, instance } = this.binding;
-    const fresh = builders.binding(m.u.tenant(tenant), m.u.capability(capability), m.u.instance(instance), { credential_revision_ref: m.u.credential(1), policy_revision: 0 });
+    const fresh = builders.binding(m.u.tenant(tenant), m.u.capability(capability), m.u.instance(instance), {
+      credential_revision_ref: m.u.credential(1),
+      policy_revision: 0,
+    });
     const existing = m.s.bindings[bindingKey(fresh)];
     const base = existing ?? fresh;
     const record = { ...applyChange(base, this.change, m), policy_revision: Math.max(0, base.policy_revision + this.step) };
-    await performWrite(m, run, this.toString(), true, (s) => putBinding(s, record), () => run.store.putBinding(record));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      true,
+      (s) => putBinding(s, record),
+      () => run.store.putBinding(record),
+    );
   }
 
   toString(): string {

@@ -15,7 +15,8 @@ export type InstanceChange = { rollout: VersionKey } | 'disable' | 'enable' | 'r
 
 function applyChange(i: ConnectorInstance, change: InstanceChange, m: RegistryModel): ConnectorInstance {
   if (typeof change === 'object') return { ...i, version_id: m.u.version(change.rollout) };
-  if (change === 'rotate-secret') return { ...i, secret_provider_ref: `${i.secret_provider_ref.replace(/#.*$/, '')}#${i.config_revision + 1}` };
+  if (change === 'rotate-secret')
+    return { ...i, secret_provider_ref: `${i.secret_provider_ref.replace(/#.*$/, '')}#${i.config_revision + 1}` };
   return { ...i, status: change === 'enable' ? 'enabled' : 'disabled' };
 }
 
@@ -35,7 +36,14 @@ export class PutInstanceCommand extends RegistryCommand {
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const current = m.s.instances[m.u.instance(this.instance)]!;
     const record = { ...applyChange(current, this.change, m), config_revision: Math.max(0, current.config_revision + this.step) };
-    await performWrite(m, run, this.toString(), true, (s) => putInstance(s, record), () => run.store.putInstance(record));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      true,
+      (s) => putInstance(s, record),
+      () => run.store.putInstance(record),
+    );
   }
 
   toString(): string {
@@ -45,4 +53,10 @@ export class PutInstanceCommand extends RegistryCommand {
 }
 
 export const putInstanceCommand = (layout: FleetLayout) =>
-  fc.tuple(fc.constantFrom(...layout.instanceKeys), fc.constantFrom<InstanceChange>(...layout.versionKeys.map((v) => ({ rollout: v })), 'disable', 'enable', 'rotate-secret'), revisionStep()).map(([i, c, s]) => new PutInstanceCommand(i, c, s));
+  fc
+    .tuple(
+      fc.constantFrom(...layout.instanceKeys),
+      fc.constantFrom<InstanceChange>(...layout.versionKeys.map((v) => ({ rollout: v })), 'disable', 'enable', 'rotate-secret'),
+      revisionStep(),
+    )
+    .map(([i, c, s]) => new PutInstanceCommand(i, c, s));

@@ -35,10 +35,18 @@ export class ReResolveActionCommand extends RegistryCommand {
     if (obs.ok) {
       expectOwnRoute(this.toString(), first.tenant_id, obs.value.assignment.tenant_id);
       const changed = differences(obs.value.assignment, first);
-      expectProperty('pinned-routes', changed.length === 0, () => `${this}: the assignment differs from the first one at:\n${changed.map((d) => `  ${d}`).join('\n')}`);
+      expectProperty(
+        'pinned-routes',
+        changed.length === 0,
+        () => `${this}: the assignment differs from the first one at:\n${changed.map((d) => `  ${d}`).join('\n')}`,
+      );
     } else if (obs.error.code === 'REPLICA_UNAVAILABLE') {
       const named = obs.error.details?.['instance_id'];
-      expectProperty('pinned-routes', named === first.instance_id, () => `${this}: REPLICA_UNAVAILABLE names instance ${String(named)}, the action is pinned to ${first.instance_id}`);
+      expectProperty(
+        'pinned-routes',
+        named === first.instance_id,
+        () => `${this}: REPLICA_UNAVAILABLE names instance ${String(named)}, the action is pinned to ${first.instance_id}`,
+      );
     }
     const branches = predict(m.s, window, (s, now) => resolveExisting(s, first.tenant_id, req, now));
     m.s = takeBranch(this.toString(), branches, obs, (p, v) => sameJson(p, v)).state;

@@ -30,12 +30,20 @@ export class ReadRouteCommand extends RegistryCommand {
     if (!obs.ok) return diverged(`${this}: answered ${describeObservation(obs)}`);
     const view = obs.value;
     if (reader !== route.assignment.tenant_id) {
-      expectProperty('tenant-isolation', view === null, () => `${this}: tenant ${reader} was shown the route of tenant ${route.assignment.tenant_id}`);
+      expectProperty(
+        'tenant-isolation',
+        view === null,
+        () => `${this}: tenant ${reader} was shown the route of tenant ${route.assignment.tenant_id}`,
+      );
       return;
     }
     if (view === null) return diverged(`${this}: the route is missing`);
     const changed = differences(view.assignment, route.assignment);
-    expectProperty('pinned-routes', changed.length === 0, () => `${this}: the stored assignment changed at:\n${changed.map((d) => `  ${d}`).join('\n')}`);
+    expectProperty(
+      'pinned-routes',
+      changed.length === 0,
+      () => `${this}: the stored assignment changed at:\n${changed.map((d) => `  ${d}`).join('\n')}`,
+    );
   }
 
   toString(): string {

@@ -9,7 +9,8 @@ export interface ReplicaChoice {
   slot: ReplicaSlot;
 }
 
-export const replicaChoice = (layout: FleetLayout) => fc.record({ instance: fc.constantFrom(...layout.instanceKeys), slot: fc.constantFrom(...REPLICA_SLOTS) });
+export const replicaChoice = (layout: FleetLayout) =>
+  fc.record({ instance: fc.constantFrom(...layout.instanceKeys), slot: fc.constantFrom(...REPLICA_SLOTS) });
 
 export function replicaId(m: Readonly<RegistryModel>, r: ReplicaChoice): string {
   return m.u.replica(r.instance, r.slot);

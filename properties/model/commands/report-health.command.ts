@@ -36,7 +36,14 @@ export class ReportHealthCommand extends RegistryCommand {
     if (this.change === 'capacity-up') report.capacity = h.capacity + 1;
     if (this.change === 'capacity-down') report.capacity = Math.max(1, h.capacity - 1);
     if (this.change === 'renew-lease') report.lease_expires_at = new Date(run.clock.now() + LEASE_MS).toISOString();
-    await performWrite(m, run, this.toString(), false, (s) => reportHealth(s, id, report), () => run.store.reportHealth(id, report));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      false,
+      (s) => reportHealth(s, id, report),
+      () => run.store.reportHealth(id, report),
+    );
   }
 
   toString(): string {

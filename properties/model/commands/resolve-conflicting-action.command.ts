@@ -31,7 +31,10 @@ export class ResolveConflictingActionCommand extends RegistryCommand {
     const otherTenant = u.tenant(TENANTS.find((t) => u.tenant(t) !== first.tenant_id)!);
     const otherCapability = u.capability(CAPABILITIES.find((c) => u.capability(c) !== first.capability_id)!);
     const tenant = this.kind === 'other-tenant' ? otherTenant : first.tenant_id;
-    const req: ResolveRequest = { action_id: first.action_id, capability_id: this.kind === 'other-capability' ? otherCapability : first.capability_id };
+    const req: ResolveRequest = {
+      action_id: first.action_id,
+      capability_id: this.kind === 'other-capability' ? otherCapability : first.capability_id,
+    };
     const { obs, window } = await observe(run, () => run.store.resolve(tenant, req));
     if (obs.ok) expectOwnRoute(this.toString(), tenant, obs.value.assignment.tenant_id);
     const branches = predict(m.s, window, (s, now) => resolveExisting(s, tenant, req, now));
@@ -39,9 +42,13 @@ export class ResolveConflictingActionCommand extends RegistryCommand {
   }
 
   toString(): string {
-    return this.kind === 'other-tenant' ? `resolve ${this.action} as the tenant it does not belong to` : `resolve ${this.action} for another capability`;
+    return this.kind === 'other-tenant'
+      ? `resolve ${this.action} as the tenant it does not belong to`
+      : `resolve ${this.action} for another capability`;
   }
 }
 
 export const resolveConflictingActionCommand = () =>
-  fc.tuple(actionChoice(), fc.constantFrom<ConflictKind>('other-tenant', 'other-capability')).map(([a, k]) => new ResolveConflictingActionCommand(a, k));
+  fc
+    .tuple(actionChoice(), fc.constantFrom<ConflictKind>('other-tenant', 'other-capability'))
+    .map(([a, k]) => new ResolveConflictingActionCommand(a, k));

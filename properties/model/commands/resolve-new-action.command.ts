@@ -35,14 +35,25 @@ export class ResolveNewActionCommand extends RegistryCommand {
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const tenant = m.u.tenant(this.tenant);
-    const req: ResolveRequest = { action_id: m.u.action(this.action), capability_id: m.u.capability(this.capability), ...preferenceOf(this.topology) };
+    const req: ResolveRequest = {
+      action_id: m.u.action(this.action),
+      capability_id: m.u.capability(this.capability),
+      ...preferenceOf(this.topology),
+    };
     const { obs, window } = await observe(run, () => run.store.resolve(tenant, req));
     if (obs.ok) expectOwnRoute(this.toString(), tenant, obs.value.assignment.tenant_id);
     const branches = predict(m.s, window, (s, now) => resolveNew(s, tenant, req, now));
-    const branch = takeBranch(this.toString(), branches, obs, (p, v) => v.reserved && v.last_settlement === null && sameJson(p, withoutFreshFields(v.assignment)), (v) => withoutFreshFields(v.assignment));
+    const branch = takeBranch(
+      this.toString(),
+      branches,
+      obs,
+      (p, v) => v.reserved && v.last_settlement === null && sameJson(p, withoutFreshFields(v.assignment)),
+      (v) => withoutFreshFields(v.assignment),
+    );
     if (obs.ok) {
       const a = obs.value.assignment;
-      if (m.s.fenceTokens.includes(a.fence_token)) diverged(`${this}: fence token ${a.fence_token} was already issued ([assignment-fence-token])`);
+      if (m.s.fenceTokens.includes(a.fence_token))
+        diverged(`${this}: fence token ${a.fence_token} was already issued ([assignment-fence-token])`);
       const at = Date.parse(a.assigned_at);
       if (!(at >= window.lo && at <= window.hi)) diverged(`${this}: assigned_at ${a.assigned_at} lies outside the call`);
       branch.state.routes[req.action_id]!.assignment = a;

@@ -46,12 +46,19 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
     // The same request without the field may break a routing rule too ([pinned-conflict] for another tenant's action,
     // no binding, no replica, a full scope): any broken rule's refusal may come first ([error-precedence]). Never a route.
     const request: ResolveRequest = { action_id: body.action_id, capability_id: body.capability_id };
-    const alone = existing ? predict(m.s, window, (s, now) => resolveExisting(s, caller, request, now)) : predict(m.s, window, (s, now) => resolveNew(s, caller, request, now));
+    const alone = existing
+      ? predict(m.s, window, (s, now) => resolveExisting(s, caller, request, now))
+      : predict(m.s, window, (s, now) => resolveNew(s, caller, request, now));
     // Details included: a refusal naming the other tenant's instance or binding means its tenant_id was obeyed.
     const refusals = alone.filter((b) => !b.outcome.ok);
     const allowed = (err: RegistryError) => err.code === 'INVALID_REQUEST' || refusals.some((b) => errorMatches(b.outcome, err));
     // Any other answer means the body's tenant was read, or the body was not refused.
-    expectProperty('tenant-isolation', !obs.ok && allowed(obs.error), () => `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be INVALID_REQUEST${[...new Set(refusals.map((b) => ` or ${describeOutcome(b.outcome)}`))].join('')}`);
+    expectProperty(
+      'tenant-isolation',
+      !obs.ok && allowed(obs.error),
+      () =>
+        `${this}: answered ${describeObservation(obs)}; a body naming a tenant must be INVALID_REQUEST${[...new Set(refusals.map((b) => ` or ${describeOutcome(b.outcome)}`))].join('')}`,
+    );
   }
 
   toString(): string {

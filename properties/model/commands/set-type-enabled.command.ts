@@ -21,7 +21,14 @@ export class SetTypeEnabledCommand extends RegistryCommand {
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const id = m.u.type(this.type);
-    await performWrite(m, run, this.toString(), true, (s) => setTypeEnabled(s, id, this.enabled), () => run.store.setConnectorTypeEnabled(id, this.enabled));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      true,
+      (s) => setTypeEnabled(s, id, this.enabled),
+      () => run.store.setConnectorTypeEnabled(id, this.enabled),
+    );
   }
 
   toString(): string {
@@ -29,4 +36,5 @@ export class SetTypeEnabledCommand extends RegistryCommand {
   }
 }
 
-export const setTypeEnabledCommand = () => fc.tuple(fc.constantFrom(...TYPES), fc.boolean()).map(([t, e]) => new SetTypeEnabledCommand(t, e));
+export const setTypeEnabledCommand = () =>
+  fc.tuple(fc.constantFrom(...TYPES), fc.boolean()).map(([t, e]) => new SetTypeEnabledCommand(t, e));

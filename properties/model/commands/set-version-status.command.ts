@@ -23,7 +23,14 @@ export class SetVersionStatusCommand extends RegistryCommand {
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
     const id = m.u.version(this.version);
-    await performWrite(m, run, this.toString(), true, (s) => setVersionStatus(s, id, this.status), () => run.store.setVersionStatus(id, this.status));
+    await performWrite(
+      m,
+      run,
+      this.toString(),
+      true,
+      (s) => setVersionStatus(s, id, this.status),
+      () => run.store.setVersionStatus(id, this.status),
+    );
   }
 
   toString(): string {

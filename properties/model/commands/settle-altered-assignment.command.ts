@@ -12,7 +12,16 @@ import { changesBetween, probeSettlement } from '../settlement-probe.ts';
 import type { ActionKey } from '../../targets/universe.ts';
 import { actionChoice } from './choices.ts';
 
-export const ALTERATIONS = ['fence_token', 'replica_id', 'assigned_at', 'catalog_revision', 'credential_revision_ref', 'topology.zone', 'admission limit', 'admission.circuit_open_ms'] as const;
+export const ALTERATIONS = [
+  'fence_token',
+  'replica_id',
+  'assigned_at',
+  'catalog_revision',
+  'credential_revision_ref',
+  'topology.zone',
+  'admission limit',
+  'admission.circuit_open_ms',
+] as const;
 export type Alteration = (typeof ALTERATIONS)[number];
 
 /** Another valid token of the same length: the registry mints fence tokens in a format of its own, up to the longest allowed. */
@@ -39,7 +48,10 @@ export function alter(a: RouteAssignment, field: Alteration): RouteAssignment {
       return alter(a, 'admission.circuit_open_ms');
     }
     case 'admission.circuit_open_ms':
-      return { ...a, admission: { ...a.admission, circuit_open_ms: a.admission.circuit_open_ms === 100 ? 101 : a.admission.circuit_open_ms - 1 } };
+      return {
+        ...a,
+        admission: { ...a.admission, circuit_open_ms: a.admission.circuit_open_ms === 100 ? 101 : a.admission.circuit_open_ms - 1 },
+      };
   }
 }
 
@@ -63,10 +75,23 @@ export class SettleAlteredAssignmentCommand extends RegistryCommand {
     const before = await probeSettlement(run, route);
     const { obs, window } = await observe(run, () => run.store.settle(a.tenant_id, a.action_id, forged, this.outcome));
     const after = await probeSettlement(run, route);
-    expectProperty('idempotent-settlement', !obs.ok, () => `${this}: the altered assignment was accepted (released: ${obs.ok && obs.value.released})`);
+    expectProperty(
+      'idempotent-settlement',
+      !obs.ok,
+      () => `${this}: the altered assignment was accepted (released: ${obs.ok && obs.value.released})`,
+    );
     const changed = changesBetween(before, after);
-    expectProperty('idempotent-settlement', changed.length === 0, () => `${this}: refused with ${obs.ok ? '' : obs.error.code} but changed ${changed.join('; ')}`);
-    m.s = takeBranch(this.toString(), settle(structuredClone(m.s), a.tenant_id, a.action_id, forged, this.outcome, window), obs, () => false).state;
+    expectProperty(
+      'idempotent-settlement',
+      changed.length === 0,
+      () => `${this}: refused with ${obs.ok ? '' : obs.error.code} but changed ${changed.join('; ')}`,
+    );
+    m.s = takeBranch(
+      this.toString(),
+      settle(structuredClone(m.s), a.tenant_id, a.action_id, forged, this.outcome, window),
+      obs,
+      () => false,
+    ).state;
   }
 
   toString(): string {

@@ -33,7 +33,11 @@ export class SettleForeignRouteCommand extends RegistryCommand {
     const after = await probeSettlement(run, route);
     expectProperty('tenant-isolation', !obs.ok, () => `${this}: tenant ${intruder} settled a route of tenant ${a.tenant_id}`);
     const changed = changesBetween(before, after);
-    expectProperty('tenant-isolation', changed.length === 0, () => `${this}: a refused settlement by tenant ${intruder} changed ${changed.join('; ')}`);
+    expectProperty(
+      'tenant-isolation',
+      changed.length === 0,
+      () => `${this}: a refused settlement by tenant ${intruder} changed ${changed.join('; ')}`,
+    );
     m.s = takeBranch(this.toString(), settle(structuredClone(m.s), intruder, a.action_id, a, this.outcome, window), obs, () => false).state;
   }
 

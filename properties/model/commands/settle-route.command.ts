@@ -43,7 +43,11 @@ export class SettleRouteCommand extends RegistryCommand {
       const changed = changesBetween(before, after);
       const answer = obs.ok ? 'released: false' : obs.error.code;
       expectProperty('idempotent-settlement', changed.length === 0, () => `${this}: answered ${answer} but changed ${changed.join('; ')}`);
-      expectProperty('idempotent-settlement', obs.ok || obs.error.code !== 'FENCE_LOST', () => `${this}: the exact assignment was refused with FENCE_LOST`);
+      expectProperty(
+        'idempotent-settlement',
+        obs.ok || obs.error.code !== 'FENCE_LOST',
+        () => `${this}: the exact assignment was refused with FENCE_LOST`,
+      );
     }
     if (obs.ok && obs.value.released) expectCircuitAfterRelease(this.toString(), this.outcome, a, before, after, window);
     const branches = settle(structuredClone(m.s), a.tenant_id, a.action_id, a, this.outcome, window);
@@ -52,12 +56,24 @@ export class SettleRouteCommand extends RegistryCommand {
 
   private expectReleasedOnce(route: ModelRoute, before: SettlementSnapshot, after: SettlementSnapshot): void {
     expectProperty('idempotent-settlement', before.route?.reserved === true, () => `${this}: released a route that held no reservation`);
-    expectProperty('idempotent-settlement', after.active === before.active - 1, () => `${this}: replica active_assignments went ${before.active} → ${after.active}, not down by exactly one`);
+    expectProperty(
+      'idempotent-settlement',
+      after.active === before.active - 1,
+      () => `${this}: replica active_assignments went ${before.active} → ${after.active}, not down by exactly one`,
+    );
     for (const scope of route.held) {
       const k = `${scope.kind}/${scope.key}`;
-      expectProperty('idempotent-settlement', after.counters[k] === before.counters[k]! - 1, () => `${this}: counter ${k} went ${before.counters[k]} → ${after.counters[k]}, not down by exactly one`);
+      expectProperty(
+        'idempotent-settlement',
+        after.counters[k] === before.counters[k]! - 1,
+        () => `${this}: counter ${k} went ${before.counters[k]} → ${after.counters[k]}, not down by exactly one`,
+      );
     }
-    expectProperty('idempotent-settlement', after.route?.reserved === false && after.route.last_settlement === this.outcome, () => `${this}: the route does not record the release`);
+    expectProperty(
+      'idempotent-settlement',
+      after.route?.reserved === false && after.route.last_settlement === this.outcome,
+      () => `${this}: the route does not record the release`,
+    );
   }
 
   toString(): string {

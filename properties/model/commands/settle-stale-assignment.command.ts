@@ -24,7 +24,12 @@ export class SettleStaleAssignmentCommand extends RegistryCommand {
   check(m: Readonly<RegistryModel>): boolean {
     const target = m.s.routes[m.u.action(this.action)];
     const other = m.s.routes[m.u.action(this.presented)];
-    return this.action !== this.presented && target !== undefined && other !== undefined && target.assignment.tenant_id === other.assignment.tenant_id;
+    return (
+      this.action !== this.presented &&
+      target !== undefined &&
+      other !== undefined &&
+      target.assignment.tenant_id === other.assignment.tenant_id
+    );
   }
 
   protected async act(m: RegistryModel, run: RunContext): Promise<void> {
@@ -37,7 +42,12 @@ export class SettleStaleAssignmentCommand extends RegistryCommand {
     expectProperty('idempotent-settlement', !obs.ok, () => `${this}: another action's assignment was accepted`);
     const changed = [...changesBetween(before, after), ...changesBetween(otherBefore, otherAfter)];
     expectProperty('idempotent-settlement', changed.length === 0, () => `${this}: refused but changed ${changed.join('; ')}`);
-    m.s = takeBranch(this.toString(), settle(structuredClone(m.s), a.tenant_id, a.action_id, other.assignment, this.outcome, window), obs, () => false).state;
+    m.s = takeBranch(
+      this.toString(),
+      settle(structuredClone(m.s), a.tenant_id, a.action_id, other.assignment, this.outcome, window),
+      obs,
+      () => false,
+    ).state;
   }
 
   toString(): string {

@@ -36,7 +36,11 @@ export class StartCatalogWalkCommand extends RegistryCommand {
     if (!obs.ok) return diverged(`${this}: answered ${describeObservation(obs)}`);
     const page = obs.value;
     const foreign = foreignItems(m, tenant, page);
-    expectProperty('tenant-isolation', foreign.length === 0, () => `${this}: tenant ${tenant} was shown ${foreign.join(', ')}, visible only to another tenant`);
+    expectProperty(
+      'tenant-isolation',
+      foreign.length === 0,
+      () => `${this}: tenant ${tenant} was shown ${foreign.join(', ')}, visible only to another tenant`,
+    );
     const expected = visibleCapabilities(m.s, tenant, profile);
     const walk: ModelWalk = { tenant, limit, profile, revision: m.s.revision, expected, returned: 0, total: expected.length, cursor: null };
     const disagreement = pageDisagreement(walk, page, definitionLookup(m));

@@ -18,7 +18,11 @@ export function definitionLookup(m: RegistryModel): (id: string) => CapabilityDe
 /** Items on a page of `tenant` that the model shows only to some other tenant. */
 export function foreignItems(m: RegistryModel, tenant: string, page: CapabilityPage): string[] {
   const own = new Set(visibleCapabilities(m.s, tenant));
-  const others = new Set(TENANTS.map((t) => m.u.tenant(t)).filter((t) => t !== tenant).flatMap((t) => visibleCapabilities(m.s, t)));
+  const others = new Set(
+    TENANTS.map((t) => m.u.tenant(t))
+      .filter((t) => t !== tenant)
+      .flatMap((t) => visibleCapabilities(m.s, t)),
+  );
   return page.capabilities.map((d) => d.capability.id).filter((id) => !own.has(id) && others.has(id));
 }
 

@@ -38,17 +38,24 @@ export function nextSlice(walk: ModelWalk): string[] {
 }
 
 /** Whether a page agrees with the walk: revision, total, items in order, and the cursor's presence. */
-export function pageDisagreement(walk: ModelWalk, page: CapabilityPage, definitionOfId: (id: string) => CapabilityDefinition | undefined): string | null {
-  if (page.catalog_revision !== walk.revision) return `page carries revision ${page.catalog_revision}, the walk started at ${walk.revision}`;
+export function pageDisagreement(
+  walk: ModelWalk,
+  page: CapabilityPage,
+  definitionOfId: (id: string) => CapabilityDefinition | undefined,
+): string | null {
+  if (page.catalog_revision !== walk.revision)
+    return `page carries revision ${page.catalog_revision}, the walk started at ${walk.revision}`;
   if (page.total !== walk.total) return `page total is ${page.total}, the walk's is ${walk.total}`;
   // How full a page is stays open ([page-fill]): any non-empty prefix of the next `limit` matches.
   const want = nextSlice(walk);
   const got = page.capabilities.map((d) => d.capability.id);
   const tooFew = want.length > 0 && got.length === 0;
-  if (tooFew || got.length > want.length || got.some((id, i) => id !== want[i])) return `page holds [${got.join(', ')}], expected ${want.length > 1 ? `the first 1 to ${want.length} of ` : ''}[${want.join(', ')}]`;
+  if (tooFew || got.length > want.length || got.some((id, i) => id !== want[i]))
+    return `page holds [${got.join(', ')}], expected ${want.length > 1 ? `the first 1 to ${want.length} of ` : ''}[${want.join(', ')}]`;
   for (const d of page.capabilities) {
     const expected = definitionOfId(d.capability.id);
-    if (!expected || canonicalJson(expected) !== canonicalJson(d)) return `definition of ${d.capability.id} differs from the admitted capability`;
+    if (!expected || canonicalJson(expected) !== canonicalJson(d))
+      return `definition of ${d.capability.id} differs from the admitted capability`;
   }
   const more = walk.returned + got.length < walk.expected.length;
   // A cursor may trail the last match (decision 35); only an empty page never carries one ([page-fill]).

@@ -23,7 +23,10 @@ export function failure<T>(state: ModelState, code: ErrorCode, details?: Record<
 }
 
 /** One failure branch per distinct violated rule; the contract does not rank them. */
-export function failures<T>(state: ModelState, violations: ReadonlyArray<{ code: ErrorCode; details?: Record<string, unknown> }>): Branch<T>[] {
+export function failures<T>(
+  state: ModelState,
+  violations: ReadonlyArray<{ code: ErrorCode; details?: Record<string, unknown> }>,
+): Branch<T>[] {
   const seen = new Set<string>();
   const out: Branch<T>[] = [];
   for (const v of violations) {

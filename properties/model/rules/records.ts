@@ -2,7 +2,16 @@
 // are `unchanged`, and which are refused with which code. When a write breaks
 // several rules the contract does not rank them, so each becomes a branch.
 import type { ErrorCode } from '../../../contract/errors.ts';
-import { SCOPE_OFF, type AdmissionPolicy, type CapabilityBinding, type ConnectorInstance, type HealthReport, type ReplicaProvision, type VersionStatus, type WriteOutcome } from '../../../contract/records.ts';
+import {
+  SCOPE_OFF,
+  type AdmissionPolicy,
+  type CapabilityBinding,
+  type ConnectorInstance,
+  type HealthReport,
+  type ReplicaProvision,
+  type VersionStatus,
+  type WriteOutcome,
+} from '../../../contract/records.ts';
 import { sameJson } from '../json.ts';
 import { bindingKey, type ModelState } from '../model-state.ts';
 import { failures, success, type Branch } from './outcome.ts';
@@ -32,13 +41,16 @@ export function putInstance(s: ModelState, record: ConnectorInstance): Branch<Wr
   const existing = s.instances[record.id];
   if (existing && sameJson(existing, record)) return [success(s, 'unchanged')];
   const v: Violations = [];
-  if (existing && (existing.connector_type_id !== record.connector_type_id || existing.tenant_id !== record.tenant_id)) v.push({ code: 'CONFLICT' });
+  if (existing && (existing.connector_type_id !== record.connector_type_id || existing.tenant_id !== record.tenant_id))
+    v.push({ code: 'CONFLICT' });
   const version = s.versions[record.version_id];
   if (!version) v.push({ code: 'NOT_FOUND' });
   else if (version.type !== record.connector_type_id) v.push({ code: 'INVALID_REQUEST' });
   if (existing && record.config_revision <= existing.config_revision) v.push({ code: 'CONFLICT' });
   if (existing && version && record.version_id !== existing.version_id) {
-    const stranded = Object.values(s.bindings).some((b) => b.instance_id === record.id && b.enabled && !version.capabilities.includes(b.capability_id));
+    const stranded = Object.values(s.bindings).some(
+      (b) => b.instance_id === record.id && b.enabled && !version.capabilities.includes(b.capability_id),
+    );
     if (stranded) v.push({ code: 'CONFLICT' });
   }
   if (v.length > 0) return failures(s, v);
@@ -66,8 +78,21 @@ export function setTypeEnabled(s: ModelState, id: string, enabled: boolean): Bra
 }
 
 function policyInBounds(p: AdmissionPolicy): boolean {
-  const limits = [p.max_global_in_flight, p.max_tenant_in_flight, p.max_connector_type_in_flight, p.max_instance_in_flight, p.max_binding_in_flight, p.max_tenant_retry_in_flight];
-  return p.revision >= 1 && limits.every((l) => l >= 1 && l <= SCOPE_OFF) && p.circuit_failure_threshold >= 1 && p.circuit_open_ms >= 100 && p.circuit_open_ms <= 3_600_000;
+  const limits = [
+    p.max_global_in_flight,
+    p.max_tenant_in_flight,
+    p.max_connector_type_in_flight,
+    p.max_instance_in_flight,
+    p.max_binding_in_flight,
+    p.max_tenant_retry_in_flight,
+  ];
+  return (
+    p.revision >= 1 &&
+    limits.every((l) => l >= 1 && l <= SCOPE_OFF) &&
+    p.circuit_failure_threshold >= 1 &&
+    p.circuit_open_ms >= 100 &&
+    p.circuit_open_ms <= 3_600_000
+  );
 }
 
 /** [records-policy-bounds], [records-policy-revision]. */
@@ -101,7 +126,8 @@ export function provisionReplica(s: ModelState, record: ReplicaProvision): Branc
   if (existing) v.push({ code: 'CONFLICT' });
   if (!instance) v.push({ code: 'NOT_FOUND' });
   else if (instance.version_id !== record.version_id) v.push({ code: 'INVALID_REQUEST' });
-  const unchangedAllowed = current !== undefined && sameJson({ ...current, ...Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) }, record);
+  const unchangedAllowed =
+    current !== undefined && sameJson({ ...current, ...Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) }, record);
   if (v.length > 0) return [...(unchangedAllowed ? [success(s, 'unchanged' as const)] : []), ...failures<WriteOutcome>(s, v)];
   const health = Object.fromEntries(HEALTH_FIELDS.map((k) => [k, record[k]])) as unknown as HealthReport;
   s.replicas[record.id] = {

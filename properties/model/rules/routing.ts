@@ -55,7 +55,12 @@ function takesNewRoute(r: ModelReplica, instanceVersion: string, pref: TopologyP
 /** [route-order] steps 1–4; step 5 is implementation-defined, so equal ranks tie. */
 function rankOf(priority: number, r: ModelReplica, pref: TopologyPreference): number[] {
   const t = r.provision.topology;
-  return [priority, pref.region === undefined || pref.region === t.region ? 0 : 1, pref.zone === undefined || pref.zone === t.zone ? 0 : 1, r.active];
+  return [
+    priority,
+    pref.region === undefined || pref.region === t.region ? 0 : 1,
+    pref.zone === undefined || pref.zone === t.zone ? 0 : 1,
+    r.active,
+  ];
 }
 
 const compareRanks = (a: number[], b: number[]) => a.reduce((d, v, i) => d || v - b[i]!, 0);
@@ -72,10 +77,17 @@ export function resolveNew(s: ModelState, tenant: string, req: ResolveRequest, n
   if (candidates.length === 0) {
     // [route-replica-unavailable]: the instance of the first eligible binding; equal priorities tie.
     const first = chains[0]!.binding.priority;
-    return failures(s, chains.filter((c) => c.binding.priority === first).map((c) => ({ code: 'REPLICA_UNAVAILABLE' as const, details: { instance_id: c.instance.id } })));
+    return failures(
+      s,
+      chains
+        .filter((c) => c.binding.priority === first)
+        .map((c) => ({ code: 'REPLICA_UNAVAILABLE' as const, details: { instance_id: c.instance.id } })),
+    );
   }
   const best = candidates.reduce((m, c) => (compareRanks(c.rank, m) < 0 ? c.rank : m), candidates[0]!.rank);
-  const branches = candidates.filter((c) => compareRanks(c.rank, best) === 0).flatMap(({ chain, r }) => newRouteOn(s, tenant, req, chain, r));
+  const branches = candidates
+    .filter((c) => compareRanks(c.rank, best) === 0)
+    .flatMap(({ chain, r }) => newRouteOn(s, tenant, req, chain, r));
   // Tied replicas of one binding fail alike; one branch per distinct refusal.
   const refusals = new Set<string>();
   return branches.filter((b) => b.outcome.ok || (!refusals.has(JSON.stringify(b.outcome)) && refusals.add(JSON.stringify(b.outcome))));
@@ -85,7 +97,12 @@ export function resolveNew(s: ModelState, tenant: string, req: ResolveRequest, n
 function newRouteOn(s: ModelState, tenant: string, req: ResolveRequest, chain: Chain, r: ModelReplica): Branch<PredictedAssignment>[] {
   const { binding, instance, version } = chain;
   const policy = binding.quota_policy_ref === null ? IMPLICIT_POLICY : s.policies[binding.quota_policy_ref]!;
-  const admission = pinnedReservation(binding.quota_policy_ref, policy, { tenant, capability: req.capability_id, connectorType: version.type, instance: instance.id });
+  const admission = pinnedReservation(binding.quota_policy_ref, policy, {
+    tenant,
+    capability: req.capability_id,
+    connectorType: version.type,
+    instance: instance.id,
+  });
   const exhausted = admission.base_scopes.find((scope) => counterOf(s, scope.kind, scope.key) >= scope.limit);
   const full = exhausted ? [failure<PredictedAssignment>(s, 'CAPACITY_EXCEEDED', { scope: exhausted.kind })] : [];
   // Admission rules in any order (decision 26): a disabled policy and a full scope are both refusals.
@@ -118,7 +135,12 @@ function newRouteOn(s: ModelState, tenant: string, req: ResolveRequest, chain: C
   addToCounters(next, admission.base_scopes, 1);
   next.replicas[p.id]!.active += 1;
   // The fence token and instant are filled in from the observation when this branch is taken.
-  next.routes[req.action_id] = { assignment: { ...predicted, fence_token: '', assigned_at: '' }, reserved: true, last: null, held: admission.base_scopes };
+  next.routes[req.action_id] = {
+    assignment: { ...predicted, fence_token: '', assigned_at: '' },
+    reserved: true,
+    last: null,
+    held: admission.base_scopes,
+  };
   return [success(next, predicted)];
 }
 

@@ -32,7 +32,11 @@ export interface ScopeSubjects {
 }
 
 /** [admission-scopes], [assignment-admission]: the reservation a new route pins. */
-export function pinnedReservation(policyRef: string | null, policy: Omit<AdmissionPolicy, 'policy_ref'>, s: ScopeSubjects): AdmissionReservation {
+export function pinnedReservation(
+  policyRef: string | null,
+  policy: Omit<AdmissionPolicy, 'policy_ref'>,
+  s: ScopeSubjects,
+): AdmissionReservation {
   const base: ScopeReservation[] = [];
   const add = (kind: ScopeReservation['kind'], key: string, limit: number) => {
     if (limit !== SCOPE_OFF) base.push({ kind, key, limit });
@@ -46,7 +50,10 @@ export function pinnedReservation(policyRef: string | null, policy: Omit<Admissi
     policy_ref: policyRef,
     policy_revision: policy.revision,
     base_scopes: base,
-    retry_scope: policy.max_tenant_retry_in_flight === SCOPE_OFF ? null : { kind: 'tenant_retry', key: s.tenant, limit: policy.max_tenant_retry_in_flight },
+    retry_scope:
+      policy.max_tenant_retry_in_flight === SCOPE_OFF
+        ? null
+        : { kind: 'tenant_retry', key: s.tenant, limit: policy.max_tenant_retry_in_flight },
     circuit_failure_threshold: policy.circuit_failure_threshold,
     circuit_open_ms: policy.circuit_open_ms,
   };

@@ -20,7 +20,14 @@ function settleCircuit(r: ModelReplica, outcome: SettlementOutcome, a: RouteAssi
 }
 
 /** [settle-unknown-action], [settle-fence], [settle-idempotent], [settle-release-once]. */
-export function settle(s: ModelState, tenant: string, actionId: string, presented: RouteAssignment, outcome: SettlementOutcome, at: TimeWindow): Branch<SettlementResult>[] {
+export function settle(
+  s: ModelState,
+  tenant: string,
+  actionId: string,
+  presented: RouteAssignment,
+  outcome: SettlementOutcome,
+  at: TimeWindow,
+): Branch<SettlementResult>[] {
   const route = s.routes[actionId];
   if (!route || route.assignment.tenant_id !== tenant) return [failure(s, 'NOT_FOUND')];
   if (!sameJson(route.assignment, presented)) return [failure(s, 'FENCE_LOST')];

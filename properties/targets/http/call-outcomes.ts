@@ -40,7 +40,12 @@ const requestIdOf = () => `fp-${process.pid.toString(36)}-${(++attempts).toStrin
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends `call` under a fresh request id per attempt and classifies what came back. */
-export async function classified<T>(faults: CallFaults, tally: CallTally, read: boolean, call: (requestId: string) => Promise<T>): Promise<T> {
+export async function classified<T>(
+  faults: CallFaults,
+  tally: CallTally,
+  read: boolean,
+  call: (requestId: string) => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   for (let backoff = 50; ; backoff = Math.min(backoff * 2, 2000)) {
     const requestId = requestIdOf();
@@ -64,16 +69,28 @@ export async function classified<T>(faults: CallFaults, tally: CallTally, read: 
       await sleep(backoff);
       continue;
     }
-    if (read) throw new IndeterminateOutcome(`${err.message} (no answer for ${Math.round(performance.now() - started)} ms)`, { cause: err, read: true });
+    if (read)
+      throw new IndeterminateOutcome(`${err.message} (no answer for ${Math.round(performance.now() - started)} ms)`, {
+        cause: err,
+        read: true,
+      });
     if (unsent) throw new NotForwarded(`${err.message}; the proxy reset it before forwarding: the registry never saw it`, { cause: err });
     // A lost connection may leave the registry still acting, unless the proxy saw its answer go by.
-    if (err.mayStillActMs > 0 && faults.answeredThenLost?.(requestId) === true) throw new IndeterminateOutcome(err.message, { cause: err.cause });
+    if (err.mayStillActMs > 0 && faults.answeredThenLost?.(requestId) === true)
+      throw new IndeterminateOutcome(err.message, { cause: err.cause });
     throw err;
   }
 }
 
 /** Records a resolve or settlement into the history, whatever its outcome, and passes the outcome on. */
-export async function recorded<T>(history: Op[] | undefined, kind: OpKind, tenant: string, action: string, call: () => Promise<T>, view: (value: T) => Partial<Op>): Promise<T> {
+export async function recorded<T>(
+  history: Op[] | undefined,
+  kind: OpKind,
+  tenant: string,
+  action: string,
+  call: () => Promise<T>,
+  view: (value: T) => Partial<Op>,
+): Promise<T> {
   if (!history) return call();
   const op: Op = { client: 0, kind, tenant, action, invoke: performance.now(), complete: 0, type: 'ok' };
   history.push(op);
@@ -91,7 +108,8 @@ export async function recorded<T>(history: Op[] | undefined, kind: OpKind, tenan
 
 /** A history's type for an error: indeterminate ops are info, everything else the registry or the proxy settled is fail. */
 export function outcomeOf(err: unknown): Pick<Op, 'type' | 'error' | 'actingUntil'> {
-  if (IndeterminateOutcome.is(err)) return { type: 'info', error: err.message, ...(err.mayStillActMs > 0 ? { actingUntil: performance.now() + err.mayStillActMs } : {}) };
+  if (IndeterminateOutcome.is(err))
+    return { type: 'info', error: err.message, ...(err.mayStillActMs > 0 ? { actingUntil: performance.now() + err.mayStillActMs } : {}) };
   if (NotForwarded.is(err)) return { type: 'fail', error: NOT_FORWARDED };
   return { type: 'fail', error: (err as { code?: string }).code ?? (err as Error).message };
 }

@@ -7,7 +7,14 @@
 // the contract is a violation.
 import { ERROR_CATALOGUE, isErrorCode } from '../../../contract/errors.ts';
 import type { OperationId } from '../../../contract/operations.ts';
-import { jsonBody, NotJson, TransportError, type HttpTransport, type OperationRequest, type Received } from '../../../contract/transport/http-transport.ts';
+import {
+  jsonBody,
+  NotJson,
+  TransportError,
+  type HttpTransport,
+  type OperationRequest,
+  type Received,
+} from '../../../contract/transport/http-transport.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome } from '../../check/violations.ts';
 
@@ -33,14 +40,22 @@ function outcomeOfNoAnswer(transport: HttpTransport, err: TransportError, timeou
       return new TargetUnreachable(`${what}: cannot reach the target (${err.exchange.transport_error})`, { cause: err });
     case 'lost':
       // The registry may still be working on it (a process that reset the connection, say): as long as a timeout.
-      return new IndeterminateOutcome(`${what}: connection lost before the answer (${err.exchange.transport_error})`, { cause: err, mayStillActMs: timeoutMs });
+      return new IndeterminateOutcome(`${what}: connection lost before the answer (${err.exchange.transport_error})`, {
+        cause: err,
+        mayStillActMs: timeoutMs,
+      });
     case 'failed':
       return err.cause instanceof Error ? err.cause : err;
   }
 }
 
 /** The body of a 2xx answer; any other answer is rejected with what it means. */
-export async function callOperation<K extends OperationId>(transport: HttpTransport, timeoutMs: number, op: K, req: OperationRequest<K>): Promise<unknown> {
+export async function callOperation<K extends OperationId>(
+  transport: HttpTransport,
+  timeoutMs: number,
+  op: K,
+  req: OperationRequest<K>,
+): Promise<unknown> {
   let received: Received;
   try {
     received = await transport.operation(op, req);
@@ -62,7 +77,8 @@ function registryErrorOf(what: string, status: number, json: unknown): RegistryE
   const error = (json as { error?: { code?: unknown; message?: unknown; details?: unknown; retry_after_ms?: unknown } } | undefined)?.error;
   const code = error?.code;
   if (!isErrorCode(code)) diverged(`${what} answered ${status} without a catalogue error code`);
-  if (ERROR_CATALOGUE[code].status !== status) diverged(`${what} answered ${status} with ${code}, whose status is ${ERROR_CATALOGUE[code].status}`);
+  if (ERROR_CATALOGUE[code].status !== status)
+    diverged(`${what} answered ${status} with ${code}, whose status is ${ERROR_CATALOGUE[code].status}`);
   if (code === 'STORAGE_UNAVAILABLE') throw new IndeterminateOutcome(`${what}: the registry's storage was unavailable`);
   const details = typeof error?.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : undefined;
   const retryAfterMs = typeof error?.retry_after_ms === 'number' ? error.retry_after_ms : undefined;

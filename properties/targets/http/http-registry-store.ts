@@ -81,26 +81,42 @@ export class HttpRegistryStore implements TargetStore {
   static async open(options: HttpStoreOptions): Promise<HttpRegistryStore> {
     const timeoutMs = options.requestTimeoutMs ?? 10_000;
     const minter = options.key ? new TokenMinter(options.key, { audience: options.audience }) : null;
-    const transport = new HttpTransport({ baseUrl: options.url, credentials: credentialsOf(options.auth ?? {}, minter), connections: options.connections ?? 32, timeoutMs });
+    const transport = new HttpTransport({
+      baseUrl: options.url,
+      credentials: credentialsOf(options.auth ?? {}, minter),
+      connections: options.connections ?? 32,
+      timeoutMs,
+    });
     try {
       const { version } = await readVersionInfo(transport);
       if (!version.limits) throw new Error(`${transport.baseUrl}/version does not describe a fleetproof-registry implementation`);
       return new HttpRegistryStore(transport, timeoutMs, version, options.faults ?? {});
     } catch (err) {
       await transport.close();
-      if (err instanceof VersionUnavailable && err.unreachable) throw new TargetUnreachable(`GET /version: cannot reach the target (${err.message})`, { cause: err });
+      if (err instanceof VersionUnavailable && err.unreachable)
+        throw new TargetUnreachable(`GET /version: cannot reach the target (${err.message})`, { cause: err });
       throw err;
     }
   }
 
   private async call<T, K extends OperationId = OperationId>(op: K, req: OperationRequest<K>, roles: Roles, tenant?: string): Promise<T> {
     const read = operationEntry(op).method.toLowerCase() === 'get';
-    const send = (requestId: string) => callOperation(this.transport, this.timeoutMs, op, { ...req, headers: { ...req.headers, 'x-request-id': requestId }, as: { roles, tenant } });
+    const send = (requestId: string) =>
+      callOperation(this.transport, this.timeoutMs, op, {
+        ...req,
+        headers: { ...req.headers, 'x-request-id': requestId },
+        as: { roles, tenant },
+      });
     return (await classified(this.faults, this.tally, read, send)) as T;
   }
 
   /** A read whose NOT_FOUND means "absent". */
-  private async maybe<T, K extends OperationId = OperationId>(op: K, req: OperationRequest<K>, roles: Roles, tenant?: string): Promise<T | null> {
+  private async maybe<T, K extends OperationId = OperationId>(
+    op: K,
+    req: OperationRequest<K>,
+    roles: Roles,
+    tenant?: string,
+  ): Promise<T | null> {
     try {
       return await this.call<T, K>(op, req, roles, tenant);
     } catch (err) {
@@ -142,7 +158,13 @@ export class HttpRegistryStore implements TargetStore {
   }
 
   settle(tenantId: string, actionId: string, assignment: RouteAssignment, outcome: SettlementOutcome): Promise<SettlementResult> {
-    const call = () => this.call<SettlementResult>('settleRoute', { params: { action_id: actionId }, body: { assignment, outcome } }, ['registry:dispatch'], tenantId);
+    const call = () =>
+      this.call<SettlementResult>(
+        'settleRoute',
+        { params: { action_id: actionId }, body: { assignment, outcome } },
+        ['registry:dispatch'],
+        tenantId,
+      );
     return recorded(this.faults.history, 'settle', tenantId, actionId, call, (r) => ({ released: r.released }));
   }
 
@@ -158,7 +180,9 @@ export class HttpRegistryStore implements TargetStore {
     return this.maybe('getInstance', { params: { instance_id: id } }, ['registry:reader']);
   }
   getBinding(tenantId: string, capabilityId: string, instanceId: string): Promise<CapabilityBinding | null> {
-    return this.maybe('getBinding', { params: { tenant_id: tenantId, capability_id: capabilityId, instance_id: instanceId } }, ['registry:reader']);
+    return this.maybe('getBinding', { params: { tenant_id: tenantId, capability_id: capabilityId, instance_id: instanceId } }, [
+      'registry:reader',
+    ]);
   }
   getAdmissionPolicy(policyRef: string): Promise<AdmissionPolicy | null> {
     return this.maybe('getAdmissionPolicy', { params: { policy_ref: policyRef } }, ['registry:reader']);
@@ -192,7 +216,10 @@ export class HttpRegistryStore implements TargetStore {
     return this.admin('putInstance', { params: { instance_id: record.id }, body: record });
   }
   putBinding(record: CapabilityBinding): Promise<WriteResult<CapabilityBinding>> {
-    return this.admin('putBinding', { params: { tenant_id: record.tenant_id, capability_id: record.capability_id, instance_id: record.instance_id }, body: record });
+    return this.admin('putBinding', {
+      params: { tenant_id: record.tenant_id, capability_id: record.capability_id, instance_id: record.instance_id },
+      body: record,
+    });
   }
   putAdmissionPolicy(record: AdmissionPolicy): Promise<WriteResult<AdmissionPolicy>> {
     return this.admin('putAdmissionPolicy', { params: { policy_ref: record.policy_ref }, body: record });

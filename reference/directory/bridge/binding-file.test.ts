@@ -13,7 +13,13 @@ function document(): Record<string, any> {
   const t = REFERENCE_TARGET_INPUT;
   return {
     version: 'fleetproof-directory/v1',
-    target: { instance_id: t.instanceId, version_id: t.versionId, manifest_digest: t.manifestDigest, canonical_endpoint: t.canonicalEndpoint, audience: t.audience },
+    target: {
+      instance_id: t.instanceId,
+      version_id: t.versionId,
+      manifest_digest: t.manifestDigest,
+      canonical_endpoint: t.canonicalEndpoint,
+      audience: t.audience,
+    },
     kubernetes: {
       namespace: 'connectors',
       service_name: 'alpha',
@@ -45,7 +51,13 @@ test('a complete binding file becomes a Binding v1 and a replica template', () =
   const parsed = parseBindingFile(document(), API);
   assert.equal(parsed.kubernetes.apiOrigin, API);
   assert.equal(parsed.kubernetes.addressType, 'IPv6');
-  assert.deepEqual(parsed.kubernetes.bounds, { listResponseBytes: 1000, watchEnvelopeBytes: 100, endpointSliceCount: 4, endpointCount: 8, pendingChanges: 2 });
+  assert.deepEqual(parsed.kubernetes.bounds, {
+    listResponseBytes: 1000,
+    watchEnvelopeBytes: 100,
+    endpointSliceCount: 4,
+    endpointCount: 8,
+    pendingChanges: 2,
+  });
   assert.equal(parsed.kubernetes.target.instanceId, 'cinst_alpha');
   assert.equal(parsed.template.topology.zone, '{zone}');
   assert.equal(parsed.template.leaseTtlMs, 15000);
@@ -65,13 +77,21 @@ test('unknown, missing and wrongly typed fields are refused with their path', ()
     ['api origin disagrees', (d) => (d['kubernetes']['api_origin'] = 'https://other.example'), /differs from --kube-api/],
     ['template without uid', (d) => (d['replica']['id_pattern'] = 'crepl_alpha'), /replica template: .*\{uid\}/],
     ['template with an invalid did', (d) => (d['replica']['peer_did_pattern'] = 'web:{uid}'), /replica template/],
-    ['label value not a string', (d) => (d['kubernetes']['service_owner_labels'] = { app: 1 }), /service_owner_labels\.app must be a string/],
+    [
+      'label value not a string',
+      (d) => (d['kubernetes']['service_owner_labels'] = { app: 1 }),
+      /service_owner_labels\.app must be a string/,
+    ],
     ['backoff upside down', (d) => (d['backoff'] = { initial_ms: 20, max_ms: 10 }), /backoff/],
   ];
   for (const [name, change, message] of cases) {
     const d = document();
     change(d);
-    assert.throws(() => parseBindingFile(d, API), (e: unknown) => e instanceof BindingFileError && message.test(e.message), name);
+    assert.throws(
+      () => parseBindingFile(d, API),
+      (e: unknown) => e instanceof BindingFileError && message.test(e.message),
+      name,
+    );
   }
   assert.throws(() => parseBindingFile(document(), `${API}/`), /canonical origin/);
   assert.throws(() => parseBindingFile([], API), /binding must be an object/);

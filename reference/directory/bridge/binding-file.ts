@@ -27,7 +27,8 @@ type Doc = Record<string, unknown>;
 function section(value: unknown, path: string, required: readonly string[], optional: readonly string[] = []): Doc {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BindingFileError(`${path} must be an object`);
   const doc = value as Doc;
-  for (const key of Object.keys(doc)) if (!required.includes(key) && !optional.includes(key)) throw new BindingFileError(`${path}.${key} is not a known field`);
+  for (const key of Object.keys(doc))
+    if (!required.includes(key) && !optional.includes(key)) throw new BindingFileError(`${path}.${key} is not a known field`);
   for (const key of required) if (doc[key] === undefined) throw new BindingFileError(`${path}.${key} is required`);
   return doc;
 }
@@ -46,8 +47,10 @@ function integer(doc: Doc, key: string, path: string): number {
 
 function labels(doc: Doc, key: string, path: string): Record<string, string> {
   const v = doc[key];
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BindingFileError(`${path}.${key} must be a map of label keys to values`);
-  for (const [k, value] of Object.entries(v)) if (typeof value !== 'string') throw new BindingFileError(`${path}.${key}.${k} must be a string`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new BindingFileError(`${path}.${key} must be a map of label keys to values`);
+  for (const [k, value] of Object.entries(v))
+    if (typeof value !== 'string') throw new BindingFileError(`${path}.${key}.${k} must be a string`);
   return v as Record<string, string>;
 }
 
@@ -60,18 +63,49 @@ export interface ParseOptions {
 export function parseBindingFile(value: unknown, apiOrigin: string, options: ParseOptions = {}): BridgeBinding {
   const root = section(value, 'binding', ['version', 'target', 'kubernetes', 'replica'], ['backoff']);
   if (root['version'] !== BINDING_FILE_VERSION) throw new BindingFileError(`binding.version must be ${BINDING_FILE_VERSION}`);
-  if (!isCanonicalOrigin(apiOrigin)) throw new BindingFileError(`the Kubernetes API must be a canonical origin such as https://kube.example:6443 (no path, no trailing slash)`);
+  if (!isCanonicalOrigin(apiOrigin))
+    throw new BindingFileError(
+      `the Kubernetes API must be a canonical origin such as https://kube.example:6443 (no path, no trailing slash)`,
+    );
 
   const t = section(root['target'], 'target', ['instance_id', 'version_id', 'manifest_digest', 'canonical_endpoint', 'audience']);
-  const k = section(root['kubernetes'], 'kubernetes', [
-    'namespace', 'service_name', 'service_uid', 'endpoint_slice_managed_by', 'service_owner_labels', 'endpoint_slice_labels',
-    'address_type', 'port_name', 'protocol', 'bounds',
-  ], ['api_origin']);
-  if (k['api_origin'] !== undefined && k['api_origin'] !== apiOrigin && !options.ignoreApiOrigin) throw new BindingFileError('kubernetes.api_origin differs from --kube-api');
-  const bounds = section(k['bounds'], 'kubernetes.bounds', ['list_response_bytes', 'watch_envelope_bytes', 'endpoint_slice_count', 'endpoint_count', 'pending_changes']);
+  const k = section(
+    root['kubernetes'],
+    'kubernetes',
+    [
+      'namespace',
+      'service_name',
+      'service_uid',
+      'endpoint_slice_managed_by',
+      'service_owner_labels',
+      'endpoint_slice_labels',
+      'address_type',
+      'port_name',
+      'protocol',
+      'bounds',
+    ],
+    ['api_origin'],
+  );
+  if (k['api_origin'] !== undefined && k['api_origin'] !== apiOrigin && !options.ignoreApiOrigin)
+    throw new BindingFileError('kubernetes.api_origin differs from --kube-api');
+  const bounds = section(k['bounds'], 'kubernetes.bounds', [
+    'list_response_bytes',
+    'watch_envelope_bytes',
+    'endpoint_slice_count',
+    'endpoint_count',
+    'pending_changes',
+  ]);
   const r = section(root['replica'], 'replica', [
-    'id_pattern', 'endpoint_pattern', 'peer_principal_id_pattern', 'peer_principal_kind', 'peer_did_pattern', 'trust_domain', 'transport_profile',
-    'topology', 'capacity', 'lease_ttl_ms',
+    'id_pattern',
+    'endpoint_pattern',
+    'peer_principal_id_pattern',
+    'peer_principal_kind',
+    'peer_did_pattern',
+    'trust_domain',
+    'transport_profile',
+    'topology',
+    'capacity',
+    'lease_ttl_ms',
   ]);
   const topology = section(r['topology'], 'replica.topology', ['region', 'zone', 'capacity_class']);
 
@@ -107,7 +141,10 @@ export function parseBindingFile(value: unknown, apiOrigin: string, options: Par
     });
   } catch (err) {
     // The directory's errors say only "invalid", by design; say where to look.
-    if (DirectoryError.is(err)) throw new BindingFileError('target or kubernetes section is not a valid exact target and Binding v1 (check canonical endpoint, audience, names, labels, bounds > 0)');
+    if (DirectoryError.is(err))
+      throw new BindingFileError(
+        'target or kubernetes section is not a valid exact target and Binding v1 (check canonical endpoint, audience, names, labels, bounds > 0)',
+      );
     throw err;
   }
 
@@ -119,7 +156,11 @@ export function parseBindingFile(value: unknown, apiOrigin: string, options: Par
     peerDidPattern: text(r, 'peer_did_pattern', 'replica'),
     trustDomain: text(r, 'trust_domain', 'replica'),
     transportProfile: text(r, 'transport_profile', 'replica'),
-    topology: { region: text(topology, 'region', 'replica.topology'), zone: text(topology, 'zone', 'replica.topology'), capacityClass: text(topology, 'capacity_class', 'replica.topology') },
+    topology: {
+      region: text(topology, 'region', 'replica.topology'),
+      zone: text(topology, 'zone', 'replica.topology'),
+      capacityClass: text(topology, 'capacity_class', 'replica.topology'),
+    },
     capacity: integer(r, 'capacity', 'replica'),
     leaseTtlMs: integer(r, 'lease_ttl_ms', 'replica'),
   };

@@ -13,7 +13,8 @@ import { DirectoryBridge, replicaStatusOf, type BridgeEvent } from './bridge.ts'
 import { storeLifecycle, type LifecyclePort } from './lifecycle-port.ts';
 import { bridgeWorld, LEASE_TTL_MS, ManualTimers, until, type BridgeWorld } from './testing/support.ts';
 
-const pod = (id: string, address: string, over: Partial<Parameters<typeof instance>[1]> = {}) => instance(id, { endpoints: [tcpEndpoint(address, 8080)], ...over });
+const pod = (id: string, address: string, over: Partial<Parameters<typeof instance>[1]> = {}) =>
+  instance(id, { endpoints: [tcpEndpoint(address, 8080)], ...over });
 const draining = { ready: false, serving: true, terminating: true };
 
 /** Harnesses not stopped yet: a test that failed before its stop() leaves no bridge running. */
@@ -129,8 +130,14 @@ test('replica health follows pods: draining, back to ready, unavailable, deleted
   assert.equal(await h.status('pod-b'), 'ready');
   await h.moveTo([]);
   assert.equal(await h.status('pod-b'), 'offline', 'a deleted pod is taken offline');
-  const revisions = h.events.filter((e): e is Extract<BridgeEvent, { kind: 'reported' }> => e.kind === 'reported' && e.replicaId === h.replicaId('pod-b')).map((e) => e.healthRevision);
-  assert.deepEqual(revisions, [...revisions].sort((x, y) => x - y), 'strictly increasing');
+  const revisions = h.events
+    .filter((e): e is Extract<BridgeEvent, { kind: 'reported' }> => e.kind === 'reported' && e.replicaId === h.replicaId('pod-b'))
+    .map((e) => e.healthRevision);
+  assert.deepEqual(
+    revisions,
+    [...revisions].sort((x, y) => x - y),
+    'strictly increasing',
+  );
   assert.equal(new Set(revisions).size, revisions.length);
   await h.stop();
 });
@@ -159,7 +166,10 @@ test('leases are renewed only while the observation is live, so they lapse when 
   await h.quiet();
   assert.equal((await h.replica('pod-a'))!.health_revision, 2, 'no renewal without a live observation');
   // The lease has lapsed: the replica takes no route, and lease maintenance takes it offline.
-  await assert.rejects(w.world.resolve('tenant-a', 'act-1', w.fleet.capabilityIds[0]!), (e) => RegistryError.is(e) && e.code === 'REPLICA_UNAVAILABLE');
+  await assert.rejects(
+    w.world.resolve('tenant-a', 'act-1', w.fleet.capabilityIds[0]!),
+    (e) => RegistryError.is(e) && e.code === 'REPLICA_UNAVAILABLE',
+  );
   assert.equal((await w.store.expireLeases(10)).expired, 2);
   assert.equal(await h.status('pod-a'), 'offline');
 
@@ -197,7 +207,8 @@ test('stale and routine ends relist at once; repeated failures back off', async 
   await h.quiet();
   h.fake.terminate(w.target, directoryError('stale', 'resource_version_expired'));
   await until('the relist', () => h.events.filter((e) => e.kind === 'observed').length === 2);
-  const retries = () => h.events.filter((e): e is Extract<BridgeEvent, { kind: 'retrying' }> => e.kind === 'retrying').map((e) => e.delayMs);
+  const retries = () =>
+    h.events.filter((e): e is Extract<BridgeEvent, { kind: 'retrying' }> => e.kind === 'retrying').map((e) => e.delayMs);
   assert.deepEqual(retries(), [0]);
   h.fake.terminate(w.target, directoryError('watch_interrupted', 'stream_eof'));
   await until('a backoff', () => h.timers.sleeping > 0);
@@ -213,7 +224,16 @@ test('target deletion takes every replica offline and ends the bridge', async ()
   const h = new Harness(w, [pod('pod-a', '10.0.0.1'), pod('pod-b', '10.0.0.2', draining)]);
   await h.quiet();
   const { createChange } = await import('../change.ts');
-  h.fake.emit(w.target, createChange({ kind: 'target_deleted', upserts: [], deletedInstanceIds: [], previousState: null, snapshot: snapshot('missing', [], 1, ['s', 'e'], w.target) }));
+  h.fake.emit(
+    w.target,
+    createChange({
+      kind: 'target_deleted',
+      upserts: [],
+      deletedInstanceIds: [],
+      previousState: null,
+      snapshot: snapshot('missing', [], 1, ['s', 'e'], w.target),
+    }),
+  );
   assert.equal(await h.exit, 'target_deleted');
   assert.equal(await h.status('pod-a'), 'offline');
   assert.equal(await h.status('pod-b'), 'offline');
@@ -287,7 +307,12 @@ test('a failing registry write is reported and retried by the next renewal', asy
 test('a template that cannot produce valid replicas is refused up front', async () => {
   const w = await bridgeWorld('br10');
   const make = (over: object) =>
-    new DirectoryBridge({ directory: new FakeDirectory(1), target: w.target, template: { ...w.template, ...over }, lifecycle: storeLifecycle(w.store) });
+    new DirectoryBridge({
+      directory: new FakeDirectory(1),
+      target: w.target,
+      template: { ...w.template, ...over },
+      lifecycle: storeLifecycle(w.store),
+    });
   assert.throws(() => make({ replicaIdPattern: 'crepl_fixed' }), /\{uid\}/);
   assert.throws(() => make({ replicaIdPattern: 'replica-{uid}' }));
   assert.throws(() => make({ endpointPattern: 'mailto:{uid}' }));

@@ -117,7 +117,9 @@ export class DirectoryBridge {
 
   async #run(): Promise<BridgeExit> {
     const signal = this.#abort.signal;
-    const stopRenewals = this.#timers.every(Math.max(1, Math.floor(this.#options.template.leaseTtlMs / RENEWALS_PER_TTL)), () => this.renewLeases());
+    const stopRenewals = this.#timers.every(Math.max(1, Math.floor(this.#options.template.leaseTtlMs / RENEWALS_PER_TTL)), () =>
+      this.renewLeases(),
+    );
     let failures = 0;
     try {
       while (!signal.aborted) {

@@ -22,8 +22,16 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-const ready = (uid: string, address: string): PodEndpoint => ({ uid, addresses: [address], conditions: { ready: true, serving: true, terminating: false } });
-const terminating = (uid: string, address: string): PodEndpoint => ({ uid, addresses: [address], conditions: { ready: false, serving: true, terminating: true } });
+const ready = (uid: string, address: string): PodEndpoint => ({
+  uid,
+  addresses: [address],
+  conditions: { ready: true, serving: true, terminating: false },
+});
+const terminating = (uid: string, address: string): PodEndpoint => ({
+  uid,
+  addresses: [address],
+  conditions: { ready: false, serving: true, terminating: true },
+});
 
 interface Scenario {
   w: BridgeWorld;
@@ -38,7 +46,10 @@ async function startScenario(name: string, lifecycleFor: (w: BridgeWorld) => Pro
   const kube = await FakeKubeApiServer.start();
   const binding = testBinding({ apiOrigin: kube.origin, target: w.target });
   const executor = new UndiciRequestExecutor({ origin: kube.origin });
-  cleanups.push(() => kube.close(), () => executor.close());
+  cleanups.push(
+    () => kube.close(),
+    () => executor.close(),
+  );
   kube.putService(serviceObject(binding));
   kube.putSlice(sliceObject(binding, { name: 'alpha-1', endpoints: [ready('pod-a', '10.0.0.1'), ready('pod-b', '10.0.0.2')] }));
   const timers = new ManualTimers();
@@ -77,7 +88,9 @@ async function replicasAndRoutingFollowPods({ w, kube, timers, bridge }: Scenari
   await w.world.settle(pinned);
 
   // The pinned replica's pod starts terminating but still serves.
-  kube.putSlice(sliceObject(binding, { name: 'alpha-1', endpoints: [terminating(pinnedPod, address[pinnedPod]), ready(otherPod, address[otherPod])] }));
+  kube.putSlice(
+    sliceObject(binding, { name: 'alpha-1', endpoints: [terminating(pinnedPod, address[pinnedPod]), ready(otherPod, address[otherPod])] }),
+  );
   await until('the terminating pod to drain', async () => (await status(pinnedPod)) === 'draining');
   for (let i = 0; i < 12; i++) {
     const fresh = await resolve(`act-new-${i}`);
@@ -112,18 +125,28 @@ async function replicasAndRoutingFollowPods({ w, kube, timers, bridge }: Scenari
     timers.wake();
     return bridge.live;
   });
-  await until('the surviving replica to be leased again', async () => Date.parse((await w.store.getReplica(replicaId(otherPod)))!.lease_expires_at) > w.clock.now());
+  await until(
+    'the surviving replica to be leased again',
+    async () => Date.parse((await w.store.getReplica(replicaId(otherPod)))!.lease_expires_at) > w.clock.now(),
+  );
   assert.equal((await resolve('act-after-loss')).assignment.replica_id, replicaId(otherPod));
   timers.tick();
   await bridge.settled();
-  assert.equal(Date.parse((await w.store.getReplica(replicaId(otherPod)))!.lease_expires_at), w.clock.now() + LEASE_TTL_MS, 'renewals resumed');
+  assert.equal(
+    Date.parse((await w.store.getReplica(replicaId(otherPod)))!.lease_expires_at),
+    w.clock.now() + LEASE_TTL_MS,
+    'renewals resumed',
+  );
 }
 
 describe('directory bridge end to end', () => {
   test('with the registry in process (memory store)', async () => {
     const scenario = await startScenario('e2emem', async (w) => storeLifecycle(w.store));
     await replicasAndRoutingFollowPods(scenario);
-    assert.ok(scenario.events.every((e) => e.kind !== 'report_failed'), JSON.stringify(scenario.events.filter((e) => e.kind === 'report_failed')));
+    assert.ok(
+      scenario.events.every((e) => e.kind !== 'report_failed'),
+      JSON.stringify(scenario.events.filter((e) => e.kind === 'report_failed')),
+    );
   });
 
   test('with the registry over its HTTP binding', async () => {
@@ -135,11 +158,17 @@ describe('directory bridge end to end', () => {
       const url = await server.listen(0, '127.0.0.1');
       server.httpServer.on('request', () => requests++);
       const port = new HttpLifecyclePort({ baseUrl: url, token: lifecycleTokenSource(key) });
-      cleanups.push(() => server.close(), () => port.close());
+      cleanups.push(
+        () => server.close(),
+        () => port.close(),
+      );
       return port;
     });
     await replicasAndRoutingFollowPods(scenario);
     assert.ok(requests > 0, 'the bridge went through the HTTP binding');
-    assert.ok(scenario.events.every((e) => e.kind !== 'report_failed'), JSON.stringify(scenario.events.filter((e) => e.kind === 'report_failed')));
+    assert.ok(
+      scenario.events.every((e) => e.kind !== 'report_failed'),
+      JSON.stringify(scenario.events.filter((e) => e.kind === 'report_failed')),
+    );
   });
 });

@@ -47,7 +47,12 @@ export function replicaIdFor(template: ReplicaTemplate, instanceId: string): str
 }
 
 /** The complete provision record of a pod's replica with the given health. */
-export function provisionFor(template: ReplicaTemplate, target: DirectoryTarget, instance: Instance, health: HealthReport): ReplicaProvision {
+export function provisionFor(
+  template: ReplicaTemplate,
+  target: DirectoryTarget,
+  instance: Instance,
+  health: HealthReport,
+): ReplicaProvision {
   const values = valuesOf(instance);
   const record: ReplicaProvision = {
     id: replicaIdFor(template, instance.id),
@@ -59,7 +64,11 @@ export function provisionFor(template: ReplicaTemplate, target: DirectoryTarget,
     peer_did: render(template.peerDidPattern, values),
     trust_domain: template.trustDomain,
     transport_profile: template.transportProfile,
-    topology: { region: template.topology.region, zone: render(template.topology.zone, values), capacity_class: template.topology.capacityClass },
+    topology: {
+      region: template.topology.region,
+      zone: render(template.topology.zone, values),
+      capacity_class: template.topology.capacityClass,
+    },
     ...health,
   };
   assertShape<ReplicaProvision>('ReplicaProvision', record);
@@ -76,7 +85,8 @@ export function healthReport(template: ReplicaTemplate, revision: number, status
  */
 export function checkTemplate(template: ReplicaTemplate, target: DirectoryTarget): void {
   if (!template.replicaIdPattern.includes('{uid}')) throw new Error('replica id pattern must contain {uid}');
-  if (!Number.isSafeInteger(template.leaseTtlMs) || template.leaseTtlMs <= 0) throw new Error('lease TTL must be a positive number of milliseconds');
+  if (!Number.isSafeInteger(template.leaseTtlMs) || template.leaseTtlMs <= 0)
+    throw new Error('lease TTL must be a positive number of milliseconds');
   const sample = (address: string, addressType: 'IPv4' | 'IPv6'): Instance => ({
     id: '0a1b2c3d-4e5f-6789-abcd-ef0123456789',
     endpoints: [{ addressType, address, portName: 'http', port: 8080, protocol: 'TCP' }],

@@ -24,7 +24,11 @@ test('binding keeps every value exactly and derives its markers', () => {
   const b = createBinding(input);
   for (const key of Object.keys(input) as Array<keyof KubernetesBindingInput>) assert.deepEqual(b[key], input[key], key);
   assert.equal(b.targetKey, targetKey(input.target));
-  assert.deepEqual(serviceLabels(b), { 'app.kubernetes.io/part-of': 'fleetproof', [BINDING_VERSION_LABEL]: 'v1', [TARGET_LABEL]: b.targetKey });
+  assert.deepEqual(serviceLabels(b), {
+    'app.kubernetes.io/part-of': 'fleetproof',
+    [BINDING_VERSION_LABEL]: 'v1',
+    [TARGET_LABEL]: b.targetKey,
+  });
   const selector = endpointSliceSelectorLabels(b);
   assert.equal(selector[SERVICE_NAME_LABEL], 'alpha');
   assert.equal(selector[MANAGED_BY_LABEL], 'endpointslice-controller.k8s.io');
@@ -70,7 +74,11 @@ test('binding refuses defaults, reserved labels and raw instance ids as markers'
   ];
   for (const [name, change] of cases) {
     const input = typeof change === 'function' ? (change(bindingInput()) as KubernetesBindingInput) : bindingInput(change);
-    assert.throws(() => createBinding(input), (e: unknown) => (e as { outcome?: string }).outcome === 'invalid', name);
+    assert.throws(
+      () => createBinding(input),
+      (e: unknown) => (e as { outcome?: string }).outcome === 'invalid',
+      name,
+    );
   }
   for (const bound of ['listResponseBytes', 'watchEnvelopeBytes', 'endpointSliceCount', 'endpointCount', 'pendingChanges'] as const) {
     for (const value of [0, -1, 1.5]) {
@@ -101,17 +109,31 @@ test('a stored binding is re-validated, derived key included', () => {
 });
 
 test('provider value validators hold their boundaries', () => {
-  for (const ok of ['https://kube.example', 'http://kube.example:8080', 'https://10.0.0.1:6443', 'https://[2001:db8::1]:6443']) assert.ok(isCanonicalOrigin(ok), ok);
-  for (const bad of ['https://kube.example/', 'https://kube.example:443', 'http://kube.example:80', 'https://[2001:DB8::1]', 'https://2001:db8::1', 'https://KUBE.example', 'https://kube.example/api', 'https://u@kube.example', 'https://kube.example:0x10', 'https://kube.example.']) {
+  for (const ok of ['https://kube.example', 'http://kube.example:8080', 'https://10.0.0.1:6443', 'https://[2001:db8::1]:6443'])
+    assert.ok(isCanonicalOrigin(ok), ok);
+  for (const bad of [
+    'https://kube.example/',
+    'https://kube.example:443',
+    'http://kube.example:80',
+    'https://[2001:DB8::1]',
+    'https://2001:db8::1',
+    'https://KUBE.example',
+    'https://kube.example/api',
+    'https://u@kube.example',
+    'https://kube.example:0x10',
+    'https://kube.example.',
+  ]) {
     assert.ok(!isCanonicalOrigin(bad), bad);
   }
   for (const ok of ['app', 'a_b.c-d', 'example.com/app', 'a.b.c/x_y']) assert.ok(isLabelKey(ok), ok);
-  for (const bad of ['', '_app', 'app_', 'Example.com/app', 'a/b/c', '/app', 'example.com/', 'x'.repeat(64)]) assert.ok(!isLabelKey(bad), bad);
+  for (const bad of ['', '_app', 'app_', 'Example.com/app', 'a/b/c', '/app', 'example.com/', 'x'.repeat(64)])
+    assert.ok(!isLabelKey(bad), bad);
   assert.ok(isNamespace('a-1') && !isNamespace('-a') && !isNamespace('a'.repeat(64)));
   assert.ok(isServiceName('a1') && !isServiceName('1a'));
   assert.ok(isPortName('http') && isPortName('h-2') && !isPortName('h-') && !isPortName('a'.repeat(16)) && !isPortName('2h'));
   for (const ok of ['10.0.0.1', '0.0.0.0']) assert.ok(isCanonicalAddress(ok, 'IPv4'), ok);
   for (const bad of ['010.0.0.1', '10.0.0', 'pod.example', '::1', ' 10.0.0.1']) assert.ok(!isCanonicalAddress(bad, 'IPv4'), bad);
   for (const ok of ['2001:db8::1', '::1', 'fe80::1:2']) assert.ok(isCanonicalAddress(ok, 'IPv6'), ok);
-  for (const bad of ['2001:DB8::1', '2001:db8:0:0:0:0:0:1', '::ffff:10.0.0.1', '::ffff:a00:1', '10.0.0.1', 'fe80::1%eth0']) assert.ok(!isCanonicalAddress(bad, 'IPv6'), bad);
+  for (const bad of ['2001:DB8::1', '2001:db8:0:0:0:0:0:1', '::ffff:10.0.0.1', '::ffff:a00:1', '10.0.0.1', 'fe80::1%eth0'])
+    assert.ok(!isCanonicalAddress(bad, 'IPv6'), bad);
 });

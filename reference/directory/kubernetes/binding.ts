@@ -59,7 +59,9 @@ function labelsValid(labels: unknown, instanceId: string): boolean {
   // A raw instance id is never accepted as a marker: markers are derived keys.
   return (
     entries.length > 0 &&
-    entries.every(([k, v]) => isLabelKey(k) && isLabelValue(v) && !(RESERVED_LABEL_KEYS as readonly string[]).includes(k) && v !== instanceId)
+    entries.every(
+      ([k, v]) => isLabelKey(k) && isLabelValue(v) && !(RESERVED_LABEL_KEYS as readonly string[]).includes(k) && v !== instanceId,
+    )
   );
 }
 
@@ -107,7 +109,7 @@ export function createBinding(input: KubernetesBindingInput): KubernetesBinding 
     addressType: input.addressType,
     portName: input.portName,
     protocol: input.protocol,
-    bounds: input.bounds && Object.fromEntries(BOUND_NAMES.map((n) => [n, input.bounds[n]])) as unknown as ResourceBounds,
+    bounds: input.bounds && (Object.fromEntries(BOUND_NAMES.map((n) => [n, input.bounds[n]])) as unknown as ResourceBounds),
     targetKey: targetKey(target),
   };
   if (!isValidBinding(candidate)) throw invalidInput();

@@ -13,7 +13,11 @@ import { sliceObject, statusObject, testBinding } from './testing/objects.ts';
 import { listReplies } from './testing/replies.ts';
 
 const b = testBinding();
-const pod = (terminating: boolean) => ({ uid: 'pod-a', addresses: ['10.0.0.1'], conditions: { ready: !terminating, serving: true, terminating } });
+const pod = (terminating: boolean) => ({
+  uid: 'pod-a',
+  addresses: ['10.0.0.1'],
+  conditions: { ready: !terminating, serving: true, terminating },
+});
 const podInstance = (terminating: boolean) =>
   createInstance({
     id: 'pod-a',
@@ -24,7 +28,12 @@ const podInstance = (terminating: boolean) =>
     metadata: { [TARGET_REF_UID_KEY]: 'pod-a', [ADDRESS_TYPE_KEY]: 'IPv4' },
   });
 const snapshotAt = (terminating: boolean, sliceRv: string, localOrder: number) =>
-  createSnapshot({ target: referenceTarget(), revision: { sourceTokens: ['service-rv', sliceRv], localOrder }, state: 'populated', instances: [podInstance(terminating)] });
+  createSnapshot({
+    target: referenceTarget(),
+    revision: { sourceTokens: ['service-rv', sliceRv], localOrder },
+    state: 'populated',
+    instances: [podInstance(terminating)],
+  });
 
 describeDirectoryConformance(
   'kubernetes',
@@ -34,7 +43,9 @@ describeDirectoryConformance(
       const url = new URL(request.url());
       const isService = url.pathname.endsWith('/services');
       if (url.searchParams.get('watch') !== 'true') {
-        return listReplies(b, { slices: [sliceObject(b, { name: 'alpha-1', resourceVersion: 'slice-rv-1', endpoints: [pod(false)] })] })[isService ? 0 : 1];
+        return listReplies(b, { slices: [sliceObject(b, { name: 'alpha-1', resourceVersion: 'slice-rv-1', endpoints: [pod(false)] })] })[
+          isService ? 0 : 1
+        ];
       }
       // Each observation opens the Service watch first, then the slice watch.
       if (isService) streams.push({ service: new WatchStream(), slices: new WatchStream() });
@@ -45,7 +56,8 @@ describeDirectoryConformance(
     return {
       directory,
       emit: async () => {
-        for (const s of streams) s.slices.event('MODIFIED', sliceObject(b, { name: 'alpha-1', resourceVersion: 'slice-rv-2', endpoints: [pod(true)] }));
+        for (const s of streams)
+          s.slices.event('MODIFIED', sliceObject(b, { name: 'alpha-1', resourceVersion: 'slice-rv-2', endpoints: [pod(true)] }));
       },
       terminate: async () => {
         for (const s of streams) s.service.event('ERROR', statusObject(410));
@@ -57,7 +69,13 @@ describeDirectoryConformance(
     target: referenceTarget(),
     unboundTarget: referenceTarget({ instanceId: 'cinst_unbound' }),
     initial: snapshotAt(false, 'slice-rv', 0),
-    change: createChange({ kind: 'instances_changed', upserts: [podInstance(true)], deletedInstanceIds: [], previousState: null, snapshot: snapshotAt(true, 'slice-rv-2', 1) }),
+    change: createChange({
+      kind: 'instances_changed',
+      upserts: [podInstance(true)],
+      deletedInstanceIds: [],
+      previousState: null,
+      snapshot: snapshotAt(true, 'slice-rv-2', 1),
+    }),
     terminal: { outcome: 'stale', reason: 'resource_version_expired' },
   },
 );

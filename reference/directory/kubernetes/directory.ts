@@ -34,7 +34,12 @@ export class KubernetesDirectory implements InstanceDirectory {
 
   constructor(config: KubernetesDirectoryConfig) {
     const executor = config?.executor;
-    if (typeof executor !== 'object' || executor === null || typeof executor.execute !== 'function' || typeof executor.guarantees !== 'function') {
+    if (
+      typeof executor !== 'object' ||
+      executor === null ||
+      typeof executor.execute !== 'function' ||
+      typeof executor.guarantees !== 'function'
+    ) {
       throw invalidInput();
     }
     if (!declaresAllGuarantees(executor.guarantees())) throw invalidInput();
@@ -78,8 +83,10 @@ export class KubernetesDirectory implements InstanceDirectory {
     signal?.addEventListener('abort', abortOpen, { once: true });
     let serviceBody: ResponseBody | undefined;
     try {
-      serviceBody = (await executeOnce(this.#executor, requests.serviceWatch(binding, listTokens.service), session.signal, signal ?? NEVER)).body;
-      const sliceBody = (await executeOnce(this.#executor, requests.sliceWatch(binding, listTokens.slice), session.signal, signal ?? NEVER)).body;
+      serviceBody = (await executeOnce(this.#executor, requests.serviceWatch(binding, listTokens.service), session.signal, signal ?? NEVER))
+        .body;
+      const sliceBody = (await executeOnce(this.#executor, requests.sliceWatch(binding, listTokens.slice), session.signal, signal ?? NEVER))
+        .body;
       if (this.#closed) throw closedError();
       session.start('service', serviceBody);
       session.start('slice', sliceBody);
@@ -126,7 +133,12 @@ export class KubernetesDirectory implements InstanceDirectory {
       slices.set(slice.uid, slice);
       if (countEndpoints(slices.values()) > b.bounds.endpointCount) throw invalidInput();
     }
-    return { servicePresent: services.items.length === 1, serviceToken: services.resourceVersion, sliceToken: sliceList.resourceVersion, slices };
+    return {
+      servicePresent: services.items.length === 1,
+      serviceToken: services.resourceVersion,
+      sliceToken: sliceList.resourceVersion,
+      slices,
+    };
   }
 
   async #readList(request: ReturnType<typeof requests.serviceList>, b: KubernetesBinding, signal: AbortSignal | undefined) {

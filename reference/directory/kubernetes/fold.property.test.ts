@@ -30,22 +30,20 @@ interface Pod {
 }
 
 /** Pods with disjoint addresses, so any duplicate of them is a pure reshard. */
-const pods = fc
-  .uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 })
-  .chain((ids) =>
-    fc.tuple(
-      ...ids.map((id) =>
-        fc.record({
-          uid: fc.constant(`pod-${id}`),
-          addresses: fc.subarray([`10.${id}.0.1`, `10.${id}.0.2`, `10.${id}.0.3`], { minLength: 1 }),
-          ready: fc.boolean(),
-          serving: fc.boolean(),
-          terminating: fc.boolean(),
-          zone: fc.option(fc.constantFrom('zone-a', 'zone-b'), { nil: undefined }),
-        }),
-      ),
+const pods = fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }).chain((ids) =>
+  fc.tuple(
+    ...ids.map((id) =>
+      fc.record({
+        uid: fc.constant(`pod-${id}`),
+        addresses: fc.subarray([`10.${id}.0.1`, `10.${id}.0.2`, `10.${id}.0.3`], { minLength: 1 }),
+        ready: fc.boolean(),
+        serving: fc.boolean(),
+        terminating: fc.boolean(),
+        zone: fc.option(fc.constantFrom('zone-a', 'zone-b'), { nil: undefined }),
+      }),
     ),
-  );
+  ),
+);
 
 const toEndpoint = (p: Pod, addresses = p.addresses): PodEndpoint => ({
   uid: p.uid,
@@ -75,15 +73,25 @@ const fingerprint = (slices: NormalizedSlice[]) => JSON.stringify(foldInstances(
 test('the folded snapshot does not depend on slice arrival order', () => {
   fc.assert(
     fc.property(
-      pods.chain((list) => fc.tuple(fc.constant(list), resharded(list))).chain(([list, slices]) => fc.tuple(fc.constant(list), fc.constant(slices), fc.shuffledSubarray(slices, { minLength: slices.length }))),
+      pods
+        .chain((list) => fc.tuple(fc.constant(list), resharded(list)))
+        .chain(([list, slices]) =>
+          fc.tuple(fc.constant(list), fc.constant(slices), fc.shuffledSubarray(slices, { minLength: slices.length })),
+        ),
       ([list, slices, shuffled]) => {
         const folded = foldInstances(slices, b);
         assert.equal(fingerprint(shuffled), JSON.stringify(folded));
         // Folding is exact: one instance per pod, with all of its addresses.
-        assert.deepEqual(folded.map((i) => i.id), list.map((p) => p.uid).sort());
+        assert.deepEqual(
+          folded.map((i) => i.id),
+          list.map((p) => p.uid).sort(),
+        );
         for (const p of list) {
           const inst = folded.find((i) => i.id === p.uid)!;
-          assert.deepEqual(inst.endpoints.map((e) => e.address), [...p.addresses].sort());
+          assert.deepEqual(
+            inst.endpoints.map((e) => e.address),
+            [...p.addresses].sort(),
+          );
           assert.deepEqual([inst.ready, inst.serving, inst.terminating, inst.zone], [p.ready, p.serving, p.terminating, p.zone ?? null]);
         }
       },
@@ -104,7 +112,11 @@ test('a directory snapshot does not depend on the order of the listed slices', a
     return order.map((i) => slices[i]!);
   };
   const snapshotOf = async (slices: Record<string, unknown>[]) =>
-    JSON.stringify(await new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script(listReplies(b, { slices })) }).snapshot(referenceTarget()));
+    JSON.stringify(
+      await new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script(listReplies(b, { slices })) }).snapshot(
+        referenceTarget(),
+      ),
+    );
   await fc.assert(
     fc.asyncProperty(pods, fc.shuffledSubarray([0, 1, 2], { minLength: 3 }), async (list, order) => {
       assert.equal(await snapshotOf(asList(list, order)), await snapshotOf(asList(list, [0, 1, 2])));

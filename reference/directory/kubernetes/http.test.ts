@@ -32,7 +32,11 @@ function directory(token = TOKEN): KubernetesDirectory {
   return new KubernetesDirectory({ bindings: [b], executor });
 }
 
-const pod = (uid: string, address: string, conditions?: PodEndpoint['conditions']): PodEndpoint => ({ uid, addresses: [address], ...(conditions ? { conditions } : {}) });
+const pod = (uid: string, address: string, conditions?: PodEndpoint['conditions']): PodEndpoint => ({
+  uid,
+  addresses: [address],
+  ...(conditions ? { conditions } : {}),
+});
 const putSlice = (name: string, endpoints: PodEndpoint[]) => server.putSlice(sliceObject(b, { name, endpoints }));
 
 /** Resets the cluster to one Service with one slice of two ready pods. */
@@ -57,25 +61,43 @@ test('list and chunked watch streams follow pods as they change', async () => {
   resetCluster();
   const before = server.requests.length;
   const { initial, watch } = await directory().observe(referenceTarget());
-  assert.deepEqual(initial.instances.map((i) => [i.id, i.state]), [['pod-a', 'ready'], ['pod-b', 'ready']]);
+  assert.deepEqual(
+    initial.instances.map((i) => [i.id, i.state]),
+    [
+      ['pod-a', 'ready'],
+      ['pod-b', 'ready'],
+    ],
+  );
   const sent = server.requests.slice(before);
   assert.equal(sent.length, 4);
-  assert.ok(sent.every((r) => r.authorization === `Bearer ${TOKEN}`), 'the executor authenticates every request');
+  assert.ok(
+    sent.every((r) => r.authorization === `Bearer ${TOKEN}`),
+    'the executor authenticates every request',
+  );
   assert.equal(sent[2]!.query['resourceVersion'], initial.revision.sourceTokens[0]);
   assert.equal(sent[3]!.query['resourceVersion'], initial.revision.sourceTokens[1]);
 
   putSlice('alpha-1', [pod('pod-a', '10.0.0.1', { ready: false, serving: true, terminating: true }), pod('pod-b', '10.0.0.2')]);
   const draining = await watch.next();
-  assert.deepEqual(draining.upserts.map((i) => [i.id, i.state]), [['pod-a', 'draining']]);
+  assert.deepEqual(
+    draining.upserts.map((i) => [i.id, i.state]),
+    [['pod-a', 'draining']],
+  );
   putSlice('alpha-1', [pod('pod-b', '10.0.0.2')]);
   const removed = await watch.next();
   assert.deepEqual(removed.deletedInstanceIds, ['pod-a']);
   putSlice('alpha-2', [pod('pod-c', '10.0.0.3')]);
   const added = await watch.next();
-  assert.deepEqual(added.upserts.map((i) => i.id), ['pod-c']);
+  assert.deepEqual(
+    added.upserts.map((i) => i.id),
+    ['pod-c'],
+  );
   server.deleteSlice(b.namespace, 'alpha-2');
   assert.deepEqual((await watch.next()).deletedInstanceIds, ['pod-c']);
-  assert.deepEqual([draining, removed, added].map((c) => c.revision.localOrder), [1, 2, 3]);
+  assert.deepEqual(
+    [draining, removed, added].map((c) => c.revision.localOrder),
+    [1, 2, 3],
+  );
   watch.close();
 });
 
@@ -88,8 +110,14 @@ test('resharding duplicates fold silently until the topology really changes', as
   putSlice('alpha-1', [pod('pod-a', '10.0.0.1', { ready: false })]);
   const change = await watch.next();
   assert.equal(change.revision.localOrder, 1, 'the reshard produced no change');
-  assert.deepEqual(change.upserts.map((i) => [i.id, i.state]), [['pod-a', 'unavailable']]);
-  assert.deepEqual(change.snapshot.instances.map((i) => i.id), ['pod-a', 'pod-b']);
+  assert.deepEqual(
+    change.upserts.map((i) => [i.id, i.state]),
+    [['pod-a', 'unavailable']],
+  );
+  assert.deepEqual(
+    change.snapshot.instances.map((i) => i.id),
+    ['pod-a', 'pod-b'],
+  );
   // A conflicting copy (pod-b not ready in one slice only) is invalid data.
   putSlice('alpha-1', [pod('pod-a', '10.0.0.1', { ready: false }), pod('pod-b', '10.0.0.2', { ready: false })]);
   await rejectsOutcome(watch.next(), 'invalid', 'invalid_input');

@@ -110,7 +110,11 @@ export function normalizeSlice(object: JsonObject, b: KubernetesBinding, fromWat
   if (!Array.isArray(endpoints)) throw invalidInput();
   // A slice without endpoints (the controller's placeholder) needs no port.
   const port = endpoints.length === 0 ? 0 : boundPort(object['ports'], b);
-  return { uid: meta.uid as string, resourceVersion: meta.resourceVersion as string | undefined, endpoints: endpoints.map((e) => normalizeEndpoint(e, b, port)) };
+  return {
+    uid: meta.uid as string,
+    resourceVersion: meta.resourceVersion as string | undefined,
+    endpoints: endpoints.map((e) => normalizeEndpoint(e, b, port)),
+  };
 }
 
 /** A DELETED slice: identity checks only. */

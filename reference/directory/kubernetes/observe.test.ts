@@ -10,8 +10,13 @@ import { listReplies, observeReplies, type ListSpec } from './testing/replies.ts
 import type { KubernetesBinding } from './binding.ts';
 
 const b = testBinding();
-const slice = (name: string, rv: string, endpoints: PodEndpoint[], binding: KubernetesBinding = b) => sliceObject(binding, { name, resourceVersion: rv, endpoints });
-const podA = (conditions?: PodEndpoint['conditions']): PodEndpoint => ({ uid: 'pod-a', addresses: ['10.0.0.1'], ...(conditions !== undefined ? { conditions } : {}) });
+const slice = (name: string, rv: string, endpoints: PodEndpoint[], binding: KubernetesBinding = b) =>
+  sliceObject(binding, { name, resourceVersion: rv, endpoints });
+const podA = (conditions?: PodEndpoint['conditions']): PodEndpoint => ({
+  uid: 'pod-a',
+  addresses: ['10.0.0.1'],
+  ...(conditions !== undefined ? { conditions } : {}),
+});
 
 async function observeWith(spec: ListSpec = {}, binding: KubernetesBinding = b) {
   const opened = observeReplies(binding, spec);
@@ -27,7 +32,10 @@ const settle = () => delay(20);
 test('observe lists once, watches each source from its own list resourceVersion, and ends stale on 410', async () => {
   const o = await observeWith({ slices: [slice('alpha-1', 'slice-rv-1', [podA()])] });
   assert.equal(o.executor.requests.length, 4);
-  assert.ok(!('resourceVersion' in o.executor.requestAt(0).query) && !('resourceVersion' in o.executor.requestAt(1).query), 'lists carry no resourceVersion');
+  assert.ok(
+    !('resourceVersion' in o.executor.requestAt(0).query) && !('resourceVersion' in o.executor.requestAt(1).query),
+    'lists carry no resourceVersion',
+  );
   assert.deepEqual(o.executor.requestAt(2).query, { fieldSelector: 'metadata.name=alpha', resourceVersion: 'service-rv', watch: 'true' });
   assert.equal(o.executor.requestAt(3).query['resourceVersion'], 'slice-rv');
   assert.equal(o.executor.requestAt(3).query['watch'], 'true');
@@ -42,7 +50,10 @@ test('observe lists once, watches each source from its own list resourceVersion,
   assert.equal(change.revision.localOrder, 1, 'the silent event used no local order');
   assert.deepEqual(change.revision.sourceTokens, ['service-rv-2', 'slice-rv-2']);
   assert.equal(change.upserts[0]!.state, 'draining');
-  assert.deepEqual(change.snapshot.instances.map((i) => i.state), ['draining']);
+  assert.deepEqual(
+    change.snapshot.instances.map((i) => i.state),
+    ['draining'],
+  );
 
   o.service.event('ERROR', statusObject(410));
   await rejectsOutcome(o.watch.next(), 'stale', 'resource_version_expired');
@@ -99,7 +110,10 @@ test('a Service appearing over existing slices is carried by upserts', async () 
   o.service.event('ADDED', serviceObject(b, { resourceVersion: 'service-rv-2' }));
   const change = await o.watch.next();
   assert.equal(change.kind, 'instances_changed');
-  assert.deepEqual(change.upserts.map((i) => i.id), ['pod-a']);
+  assert.deepEqual(
+    change.upserts.map((i) => i.id),
+    ['pod-a'],
+  );
   o.watch.close();
 });
 
@@ -146,10 +160,29 @@ test('malformed envelopes, bookmarks and stream ends are interruptions; bad obje
     ['undecodable status', (o) => o.service.event('ERROR', { kind: 'Status', code: 'gone' }), 'watch_interrupted', 'watch_event_invalid'],
     ['end of stream', (o) => o.slices.end(), 'watch_interrupted', 'stream_eof'],
     ['stream failure', (o) => o.slices.stream.destroy(new Error('reset token=secret')), 'watch_interrupted', 'stream_eof'],
-    ['service with another UID', (o) => o.service.event('MODIFIED', serviceObject(b, { uid: 'svc-uid-2', resourceVersion: 'r' })), 'invalid', 'invalid_input'],
+    [
+      'service with another UID',
+      (o) => o.service.event('MODIFIED', serviceObject(b, { uid: 'svc-uid-2', resourceVersion: 'r' })),
+      'invalid',
+      'invalid_input',
+    ],
     ['service event without resourceVersion', (o) => o.service.event('MODIFIED', serviceObject(b)), 'invalid', 'invalid_input'],
-    ['slice delete from another namespace', (o) => o.slices.event('DELETED', { ...slice('a', 'r', []), metadata: { ...(slice('a', 'r', [])['metadata'] as object), namespace: 'other' } }), 'invalid', 'invalid_input'],
-    ['slice with a conflicting duplicate', (o) => o.slices.event('ADDED', slice('a', 'r', [podA(), { uid: 'pod-b', addresses: ['10.0.0.1'] }])), 'invalid', 'invalid_input'],
+    [
+      'slice delete from another namespace',
+      (o) =>
+        o.slices.event('DELETED', {
+          ...slice('a', 'r', []),
+          metadata: { ...(slice('a', 'r', [])['metadata'] as object), namespace: 'other' },
+        }),
+      'invalid',
+      'invalid_input',
+    ],
+    [
+      'slice with a conflicting duplicate',
+      (o) => o.slices.event('ADDED', slice('a', 'r', [podA(), { uid: 'pod-b', addresses: ['10.0.0.1'] }])),
+      'invalid',
+      'invalid_input',
+    ],
   ];
   for (const [name, act, outcome, reason] of cases) {
     const o = await observeWith();
@@ -169,7 +202,10 @@ test('a final line without a newline is still processed before the end', async (
 test('slice bounds hold on watch events too', async () => {
   const small = testBinding({ bounds: { ...b.bounds, endpointSliceCount: 1, endpointCount: 2 } });
   const tooMany = await observeWith({ slices: [slice('alpha-1', 'r1', [podA()], small)] }, small);
-  tooMany.slices.event('ADDED', sliceObject(small, { name: 'alpha-2', resourceVersion: 'r2', endpoints: [{ uid: 'pod-b', addresses: ['10.0.0.2'] }] }));
+  tooMany.slices.event(
+    'ADDED',
+    sliceObject(small, { name: 'alpha-2', resourceVersion: 'r2', endpoints: [{ uid: 'pod-b', addresses: ['10.0.0.2'] }] }),
+  );
   await rejectsOutcome(tooMany.watch.next(), 'invalid');
   const crowded = await observeWith({ slices: [slice('alpha-1', 'r1', [podA()], small)] }, small);
   const three = [1, 2, 3].map((i) => ({ uid: `pod-${i}`, addresses: [`10.0.1.${i}`] }));
@@ -212,6 +248,9 @@ test('canceling a pending observe aborts the watch-open', async () => {
     controller.abort(new Error('caller gave up'));
     throw new Error('aborted');
   });
-  await rejectsOutcome(new KubernetesDirectory({ bindings: [b], executor }).observe(referenceTarget(), { signal: controller.signal }), 'canceled');
+  await rejectsOutcome(
+    new KubernetesDirectory({ bindings: [b], executor }).observe(referenceTarget(), { signal: controller.signal }),
+    'canceled',
+  );
   assert.equal(executor.requests.length, 3);
 });

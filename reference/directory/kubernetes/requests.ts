@@ -10,7 +10,11 @@ const ACCEPT = { accept: 'application/json' };
 
 /** Query keys sorted, so one binding always produces identical URLs. */
 function url(b: KubernetesBinding, path: string, query: Record<string, string>): string {
-  const params = new URLSearchParams(Object.keys(query).sort(compareText).map((k): [string, string] => [k, query[k]!]));
+  const params = new URLSearchParams(
+    Object.keys(query)
+      .sort(compareText)
+      .map((k): [string, string] => [k, query[k]!]),
+  );
   return `${b.apiOrigin}${path}?${params.toString()}`;
 }
 
@@ -44,7 +48,10 @@ function watchQuery(resourceVersion: string): Record<string, string> {
 }
 
 export function serviceWatch(b: KubernetesBinding, resourceVersion: string): KubernetesRequest {
-  return new KubernetesRequest(url(b, servicePath(b), { fieldSelector: `metadata.name=${b.serviceName}`, ...watchQuery(resourceVersion) }), ACCEPT);
+  return new KubernetesRequest(
+    url(b, servicePath(b), { fieldSelector: `metadata.name=${b.serviceName}`, ...watchQuery(resourceVersion) }),
+    ACCEPT,
+  );
 }
 
 export function sliceWatch(b: KubernetesBinding, resourceVersion: string): KubernetesRequest {

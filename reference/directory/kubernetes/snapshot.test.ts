@@ -12,11 +12,14 @@ import { listReplies } from './testing/replies.ts';
 
 const b = testBinding();
 const directoryWith = (executor: FixtureExecutor) => new KubernetesDirectory({ bindings: [b], executor });
-const slice = (name: string, endpoints: PodEndpoint[], over: Partial<Parameters<typeof sliceObject>[1]> = {}) => sliceObject(b, { name, endpoints, ...over });
+const slice = (name: string, endpoints: PodEndpoint[], over: Partial<Parameters<typeof sliceObject>[1]> = {}) =>
+  sliceObject(b, { name, endpoints, ...over });
 
 test('a snapshot makes exactly two list requests and keeps the topology', async () => {
   const executor = FixtureExecutor.script(
-    listReplies(b, { slices: [slice('alpha-1', [{ uid: 'pod-a', addresses: ['10.0.0.2', '10.0.0.1'], conditions: null, zone: 'zone-a' }])] }),
+    listReplies(b, {
+      slices: [slice('alpha-1', [{ uid: 'pod-a', addresses: ['10.0.0.2', '10.0.0.1'], conditions: null, zone: 'zone-a' }])],
+    }),
   );
   const snap = await directoryWith(executor).snapshot(referenceTarget());
   assert.equal(snap.state, 'populated');
@@ -24,7 +27,10 @@ test('a snapshot makes exactly two list requests and keeps the topology', async 
   const pod = snap.instances[0]!;
   assert.equal(pod.id, 'pod-a');
   assert.equal(pod.state, 'ready', 'absent conditions mean ready');
-  assert.deepEqual(pod.endpoints.map((e) => `${e.address}:${e.port}/${e.portName}/${e.protocol}`), ['10.0.0.1:8080/http/TCP', '10.0.0.2:8080/http/TCP']);
+  assert.deepEqual(
+    pod.endpoints.map((e) => `${e.address}:${e.port}/${e.portName}/${e.protocol}`),
+    ['10.0.0.1:8080/http/TCP', '10.0.0.2:8080/http/TCP'],
+  );
   assert.equal(pod.zone, 'zone-a');
   assert.deepEqual(pod.metadata, { [TARGET_REF_UID_KEY]: 'pod-a', [ADDRESS_TYPE_KEY]: 'IPv4' });
   assert.equal(pod.weight, null, 'never made up');
@@ -40,14 +46,20 @@ test('a snapshot makes exactly two list requests and keeps the topology', async 
   assert.equal(slices.path, '/apis/discovery.k8s.io/v1/namespaces/connectors/endpointslices');
   assert.deepEqual(Object.keys(slices.query), ['labelSelector']);
   assert.ok(!slices.query['labelSelector']!.includes(TARGET_LABEL) && !slices.query['labelSelector']!.includes('binding-version'));
-  assert.equal(slices.query['labelSelector'], 'app.kubernetes.io/part-of=fleetproof,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=alpha');
+  assert.equal(
+    slices.query['labelSelector'],
+    'app.kubernetes.io/part-of=fleetproof,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=alpha',
+  );
   for (const request of executor.requests) {
     assert.ok(request.url().startsWith('https://kube.example:6443/'));
     for (const forbidden of ['limit', 'continue', 'resourceVersionMatch', 'allowWatchBookmarks', 'sendInitialEvents', 'timeoutSeconds']) {
       assert.ok(!new URL(request.url()).searchParams.has(forbidden), forbidden);
     }
   }
-  assert.ok(executor.bodies.every((body) => body.destroyed), 'every list body is closed');
+  assert.ok(
+    executor.bodies.every((body) => body.destroyed),
+    'every list body is closed',
+  );
 });
 
 test('a missing Service and a Service without slices are different snapshots', async () => {
@@ -56,7 +68,9 @@ test('a missing Service and a Service without slices are different snapshots', a
   const empty = await directoryWith(FixtureExecutor.script(listReplies(b))).snapshot(referenceTarget());
   assert.equal(empty.state, 'empty');
   // A placeholder slice without endpoints (and without ports) is still empty.
-  const placeholder = await directoryWith(FixtureExecutor.script(listReplies(b, { slices: [slice('alpha-0', [], { ports: [] })] }))).snapshot(referenceTarget());
+  const placeholder = await directoryWith(
+    FixtureExecutor.script(listReplies(b, { slices: [slice('alpha-0', [], { ports: [] })] })),
+  ).snapshot(referenceTarget());
   assert.equal(placeholder.state, 'empty');
   // Slice data is checked even when the Service is absent.
   const hidden = listReplies(b, { service: null, slices: [slice('alpha-1', [{ uid: '', addresses: ['10.0.0.1'] }])] });
@@ -67,25 +81,48 @@ test('resharded duplicates fold; conflicting duplicates are invalid', async () =
   const folded = await directoryWith(
     FixtureExecutor.script(
       listReplies(b, {
-        slices: [slice('alpha-1', [{ uid: 'pod-a', addresses: ['10.0.0.1'] }]), slice('alpha-2', [{ uid: 'pod-a', addresses: ['10.0.0.1', '10.0.0.2'] }])],
+        slices: [
+          slice('alpha-1', [{ uid: 'pod-a', addresses: ['10.0.0.1'] }]),
+          slice('alpha-2', [{ uid: 'pod-a', addresses: ['10.0.0.1', '10.0.0.2'] }]),
+        ],
       }),
     ),
   ).snapshot(referenceTarget());
   assert.equal(folded.instances.length, 1);
-  assert.deepEqual(folded.instances[0]!.endpoints.map((e) => e.address), ['10.0.0.1', '10.0.0.2']);
+  assert.deepEqual(
+    folded.instances[0]!.endpoints.map((e) => e.address),
+    ['10.0.0.1', '10.0.0.2'],
+  );
 
   const conflicts: Array<[string, PodEndpoint, PodEndpoint]> = [
     ['same address under two pods', { uid: 'pod-a', addresses: ['10.0.0.1'] }, { uid: 'pod-b', addresses: ['10.0.0.1'] }],
-    ['one pod, different readiness', { uid: 'pod-a', addresses: ['10.0.0.1'] }, { uid: 'pod-a', addresses: ['10.0.0.1'], conditions: { ready: false } }],
-    ['one pod, different zone', { uid: 'pod-a', addresses: ['10.0.0.1'], zone: 'z1' }, { uid: 'pod-a', addresses: ['10.0.0.1'], zone: 'z2' }],
-    ['one pod, terminating in one slice only', { uid: 'pod-a', addresses: ['10.0.0.1'] }, { uid: 'pod-a', addresses: ['10.0.0.1'], conditions: { terminating: true } }],
+    [
+      'one pod, different readiness',
+      { uid: 'pod-a', addresses: ['10.0.0.1'] },
+      { uid: 'pod-a', addresses: ['10.0.0.1'], conditions: { ready: false } },
+    ],
+    [
+      'one pod, different zone',
+      { uid: 'pod-a', addresses: ['10.0.0.1'], zone: 'z1' },
+      { uid: 'pod-a', addresses: ['10.0.0.1'], zone: 'z2' },
+    ],
+    [
+      'one pod, terminating in one slice only',
+      { uid: 'pod-a', addresses: ['10.0.0.1'] },
+      { uid: 'pod-a', addresses: ['10.0.0.1'], conditions: { terminating: true } },
+    ],
   ];
   for (const [name, first, second] of conflicts) {
-    for (const order of [[first, second], [second, first]]) {
+    for (const order of [
+      [first, second],
+      [second, first],
+    ]) {
       const replies = listReplies(b, { slices: [slice('alpha-1', [order[0]!]), slice('alpha-2', [order[1]!])] });
-      await rejectsOutcome(directoryWith(FixtureExecutor.script(replies)).snapshot(referenceTarget()), 'invalid', 'invalid_input').catch((e) => {
-        throw new Error(`${name}: ${e.message}`);
-      });
+      await rejectsOutcome(directoryWith(FixtureExecutor.script(replies)).snapshot(referenceTarget()), 'invalid', 'invalid_input').catch(
+        (e) => {
+          throw new Error(`${name}: ${e.message}`);
+        },
+      );
     }
   }
 });
@@ -112,7 +149,10 @@ test('HTTP failures before the watch are typed and never retried', async () => {
       const err = await rejectsOutcome(directoryWith(executor).snapshot(referenceTarget()), outcome as never, reason as never);
       assert.equal(executor.requests.length, position + 1, `one attempt for ${JSON.stringify(reply)}`);
       assert.ok(!err.message.includes('secret'), 'no provider text leaks');
-      assert.ok(executor.bodies.every((body) => body.destroyed), 'error bodies are closed');
+      assert.ok(
+        executor.bodies.every((body) => body.destroyed),
+        'error bodies are closed',
+      );
     }
   }
 });
@@ -133,13 +173,19 @@ test('list documents are checked: bounds, continuation, resourceVersion, duplica
     ['slice without a family', listReplies(b, { slices: [slice('a', [], { addressType: null })] })],
   ];
   for (const [name, replies] of bad) {
-    await assert.rejects(directoryWith(FixtureExecutor.script(replies)).snapshot(referenceTarget()), (e: { outcome?: string }) => e.outcome === 'invalid', name);
+    await assert.rejects(
+      directoryWith(FixtureExecutor.script(replies)).snapshot(referenceTarget()),
+      (e: { outcome?: string }) => e.outcome === 'invalid',
+      name,
+    );
   }
   const small = testBinding({ bounds: { ...b.bounds, listResponseBytes: 64, endpointSliceCount: 1, endpointCount: 2 } });
-  const tight = (replies: FixtureReply[]) => new KubernetesDirectory({ bindings: [small], executor: FixtureExecutor.script(replies) }).snapshot(referenceTarget());
+  const tight = (replies: FixtureReply[]) =>
+    new KubernetesDirectory({ bindings: [small], executor: FixtureExecutor.script(replies) }).snapshot(referenceTarget());
   await rejectsOutcome(tight(listReplies(small)), 'invalid');
   const roomy = testBinding({ bounds: { ...b.bounds, endpointSliceCount: 1, endpointCount: 2 } });
-  const bounded = (replies: FixtureReply[]) => new KubernetesDirectory({ bindings: [roomy], executor: FixtureExecutor.script(replies) }).snapshot(referenceTarget());
+  const bounded = (replies: FixtureReply[]) =>
+    new KubernetesDirectory({ bindings: [roomy], executor: FixtureExecutor.script(replies) }).snapshot(referenceTarget());
   await rejectsOutcome(bounded(listReplies(roomy, { slices: [slice('a', [], { uid: 'u1' }), slice('b', [], { uid: 'u2' })] })), 'invalid');
   const three = [1, 2, 3].map((i) => ({ uid: `pod-${i}`, addresses: [`10.0.0.${i}`] }));
   await rejectsOutcome(bounded(listReplies(roomy, { slices: [slice('a', three)] })), 'invalid');
@@ -152,7 +198,15 @@ test('endpoint normalization refuses bad identity, addresses and ports', async (
     ['FQDN address', slice('a', [{ uid: 'p', addresses: ['pod.example'] }])],
     ['non-canonical address', slice('a', [{ uid: 'p', addresses: ['010.0.0.1'] }])],
     ['no addresses', slice('a', [{ uid: 'p', addresses: [] }])],
-    ['two ports named http', slice('a', [{ uid: 'p', addresses: ['10.0.0.1'] }], { ports: [{ name: 'http', port: 1, protocol: 'TCP' }, { name: 'http', port: 2, protocol: 'TCP' }] })],
+    [
+      'two ports named http',
+      slice('a', [{ uid: 'p', addresses: ['10.0.0.1'] }], {
+        ports: [
+          { name: 'http', port: 1, protocol: 'TCP' },
+          { name: 'http', port: 2, protocol: 'TCP' },
+        ],
+      }),
+    ],
     ['no matching port', slice('a', [{ uid: 'p', addresses: ['10.0.0.1'] }], { ports: [{ name: 'grpc', port: 1, protocol: 'TCP' }] })],
     ['port without protocol', slice('a', [{ uid: 'p', addresses: ['10.0.0.1'] }], { ports: [{ name: 'http', port: 1 }] })],
     ['port out of range', slice('a', [{ uid: 'p', addresses: ['10.0.0.1'] }], { port: 70000 })],
@@ -162,7 +216,11 @@ test('endpoint normalization refuses bad identity, addresses and ports', async (
   delete ((missingRef['endpoints'] as Record<string, unknown>[])[0] as Record<string, unknown>)['targetRef'];
   bad.push(['no targetRef', missingRef]);
   for (const [name, object] of bad) {
-    await assert.rejects(directoryWith(FixtureExecutor.script(listReplies(b, { slices: [object] }))).snapshot(referenceTarget()), (e: { outcome?: string }) => e.outcome === 'invalid', name);
+    await assert.rejects(
+      directoryWith(FixtureExecutor.script(listReplies(b, { slices: [object] }))).snapshot(referenceTarget()),
+      (e: { outcome?: string }) => e.outcome === 'invalid',
+      name,
+    );
   }
 });
 
@@ -180,7 +238,11 @@ test('absent conditions: ready and serving default to true, terminating to false
     }
   }
   const spot = async (conditions: PodEndpoint['conditions']) =>
-    (await directoryWith(FixtureExecutor.script(listReplies(b, { slices: [slice('a', [{ uid: 'p', addresses: ['10.0.0.1'], conditions }])] }))).snapshot(referenceTarget())).instances[0]!.state;
+    (
+      await directoryWith(
+        FixtureExecutor.script(listReplies(b, { slices: [slice('a', [{ uid: 'p', addresses: ['10.0.0.1'], conditions }])] })),
+      ).snapshot(referenceTarget())
+    ).instances[0]!.state;
   assert.equal(await spot({ terminating: true }), 'draining');
   assert.equal(await spot({ terminating: true, serving: false }), 'unavailable');
   assert.equal(await spot({ ready: false }), 'unavailable');
@@ -209,9 +271,15 @@ test('directory construction checks the executor and the bindings', async () => 
   throwsOutcome(() => new KubernetesDirectory({ bindings: [b, b], executor }), 'invalid');
   throwsOutcome(() => new KubernetesDirectory({ bindings: [{ ...b, namespace: 'Bad' }], executor }), 'invalid');
   for (const guarantee of Object.keys(ALL_GUARANTEES).filter((k) => k !== 'version')) {
-    throwsOutcome(() => new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script([], { ...ALL_GUARANTEES, [guarantee]: false }) }), 'invalid');
+    throwsOutcome(
+      () => new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script([], { ...ALL_GUARANTEES, [guarantee]: false }) }),
+      'invalid',
+    );
   }
-  throwsOutcome(() => new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script([], { ...ALL_GUARANTEES, version: 'v2' as 'v1' }) }), 'invalid');
+  throwsOutcome(
+    () => new KubernetesDirectory({ bindings: [b], executor: FixtureExecutor.script([], { ...ALL_GUARANTEES, version: 'v2' as 'v1' }) }),
+    'invalid',
+  );
   const none = new KubernetesDirectory({ bindings: [], executor });
   await rejectsOutcome(none.snapshot(referenceTarget()), 'missing');
   assert.equal(executor.requests.length, 0, 'no request for an unbound target');
@@ -245,7 +313,10 @@ test('failures are classified alike for lists and watch-opens; bad calls send no
     if (index === 0) midway.abort();
     throw new Error('socket closed');
   });
-  await rejectsOutcome(new KubernetesDirectory({ bindings: [b], executor: hanging }).snapshot(referenceTarget(), { signal: midway.signal }), 'canceled');
+  await rejectsOutcome(
+    new KubernetesDirectory({ bindings: [b], executor: hanging }).snapshot(referenceTarget(), { signal: midway.signal }),
+    'canceled',
+  );
 
   const badRv = dir(listReplies(b, { sliceRv: 'has space' }));
   await rejectsOutcome(badRv.directory.observe(referenceTarget()), 'invalid');

@@ -5,7 +5,13 @@
 // interceptors, and the bearer token and TLS material are fixed at creation.
 import { Pool } from 'undici';
 import { isCanonicalOrigin } from '../target.ts';
-import { ALL_GUARANTEES, type ExecutorGuarantees, type KubernetesRequest, type KubernetesRequestExecutor, type KubernetesResponse } from './executor.ts';
+import {
+  ALL_GUARANTEES,
+  type ExecutorGuarantees,
+  type KubernetesRequest,
+  type KubernetesRequestExecutor,
+  type KubernetesResponse,
+} from './executor.ts';
 
 export interface UndiciExecutorOptions {
   /** The only origin requests may go to: the binding's API origin. */
@@ -29,7 +35,8 @@ export class UndiciRequestExecutor implements KubernetesRequestExecutor {
 
   constructor(options: UndiciExecutorOptions) {
     if (!isCanonicalOrigin(options.origin)) throw new TypeError('the executor origin must be a canonical http(s) origin');
-    if (options.bearerToken !== undefined && !/^[\x21-\x7e]+$/.test(options.bearerToken)) throw new TypeError('the bearer token must be visible ASCII');
+    if (options.bearerToken !== undefined && !/^[\x21-\x7e]+$/.test(options.bearerToken))
+      throw new TypeError('the bearer token must be visible ASCII');
     this.#origin = options.origin;
     this.#authorization = options.bearerToken === undefined ? undefined : `Bearer ${options.bearerToken}`;
     this.#pool = new Pool(options.origin, {

@@ -18,7 +18,16 @@ test('a delete event yields the slice UID and resourceVersion, checked against t
 
 test('envelopes: exactly one JSON value of a known type with an object', () => {
   assert.deepEqual(decodeEnvelope('{"type":"MODIFIED","object":{"a":1}}'), { type: 'MODIFIED', object: { a: 1 } });
-  for (const line of ['', '{', '{"type":"ADDED","object":{"a":1}}{}', '{"type":"ADDED"}', '{"type":"ADDED","object":{}}', '{"type":"BOOKMARK","object":{"a":1}}', '[1]', '{"type":"added","object":{"a":1}}']) {
+  for (const line of [
+    '',
+    '{',
+    '{"type":"ADDED","object":{"a":1}}{}',
+    '{"type":"ADDED"}',
+    '{"type":"ADDED","object":{}}',
+    '{"type":"BOOKMARK","object":{"a":1}}',
+    '[1]',
+    '{"type":"added","object":{"a":1}}',
+  ]) {
     throwsOutcome(() => decodeEnvelope(line), 'watch_interrupted', 'watch_event_invalid');
   }
 });
@@ -32,9 +41,19 @@ test('statuses: 410 is stale, any other code a status error, a malformed one inv
 });
 
 test('lists need a resourceVersion, no continuation, and object items', () => {
-  assert.deepEqual(decodeList(bytes({ metadata: { resourceVersion: '12' }, items: [{ a: 1 }] })), { resourceVersion: '12', items: [{ a: 1 }] });
+  assert.deepEqual(decodeList(bytes({ metadata: { resourceVersion: '12' }, items: [{ a: 1 }] })), {
+    resourceVersion: '12',
+    items: [{ a: 1 }],
+  });
   assert.deepEqual(decodeList(bytes({ metadata: { resourceVersion: '12', continue: '' }, items: null })).items, []);
-  for (const doc of [{ metadata: { resourceVersion: '1', continue: 'c' }, items: [] }, { metadata: {}, items: [] }, { items: [] }, { metadata: { resourceVersion: '1' }, items: [1] }, 'not json', [1]]) {
+  for (const doc of [
+    { metadata: { resourceVersion: '1', continue: 'c' }, items: [] },
+    { metadata: {}, items: [] },
+    { items: [] },
+    { metadata: { resourceVersion: '1' }, items: [1] },
+    'not json',
+    [1],
+  ]) {
     throwsOutcome(() => decodeList(bytes(doc)), 'invalid', 'invalid_input');
   }
   throwsOutcome(() => decodeList(Buffer.from([0x7b, 0xff, 0x7d])), 'invalid', 'invalid_input');

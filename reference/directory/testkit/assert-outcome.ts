@@ -13,7 +13,11 @@ export function throwsOutcome(fn: () => unknown, outcome: Outcome, reason?: Outc
   assert.throws(fn, (e) => check(e, outcome, reason));
 }
 
-export async function rejectsOutcome(promise: Promise<unknown> | (() => Promise<unknown>), outcome: Outcome, reason?: OutcomeCause | null): Promise<DirectoryError> {
+export async function rejectsOutcome(
+  promise: Promise<unknown> | (() => Promise<unknown>),
+  outcome: Outcome,
+  reason?: OutcomeCause | null,
+): Promise<DirectoryError> {
   let caught: unknown;
   await assert.rejects(promise, (e) => {
     caught = e;

@@ -11,7 +11,9 @@ import { instance, instancesChanged, referenceTarget, snapshot } from './fixture
 
 const target = referenceTarget();
 const initial = snapshot('populated', [instance('pod-a')]);
-const firstChange = instancesChanged(snapshot('populated', [instance('pod-a', { terminating: true })], 1), [instance('pod-a', { terminating: true })]);
+const firstChange = instancesChanged(snapshot('populated', [instance('pod-a', { terminating: true })], 1), [
+  instance('pod-a', { terminating: true }),
+]);
 
 describeDirectoryConformance(
   'fake',
@@ -45,7 +47,13 @@ test('fake refuses an impossible delta and keeps its state', async () => {
 test('fake requires a state change to start from the current state', () => {
   const fake = new FakeDirectory(2);
   fake.bind(target, snapshot('empty'));
-  const claimsMissing = createChange({ kind: 'state_changed', upserts: [], deletedInstanceIds: [], previousState: 'missing', snapshot: snapshot('empty', [], 1) });
+  const claimsMissing = createChange({
+    kind: 'state_changed',
+    upserts: [],
+    deletedInstanceIds: [],
+    previousState: 'missing',
+    snapshot: snapshot('empty', [], 1),
+  });
   throwsOutcome(() => fake.emit(target, claimsMissing), 'invalid');
 });
 
@@ -57,9 +65,11 @@ test('fake numbers changes per observation, each with its own delta', async () =
   const second = await fake.observe(target);
   assert.equal(second.initial.revision.localOrder, 0, 'a new observation starts at 0');
   assert.equal(second.initial.instances[0]!.state, 'draining');
-  const gone = instancesChanged(snapshot('populated', [instance('pod-b', { endpoints: [{ ...instance('pod-b').endpoints[0]!, address: '10.0.0.2' }] })], 1), [
-    instance('pod-b', { endpoints: [{ ...instance('pod-b').endpoints[0]!, address: '10.0.0.2' }] }),
-  ], ['pod-a']);
+  const gone = instancesChanged(
+    snapshot('populated', [instance('pod-b', { endpoints: [{ ...instance('pod-b').endpoints[0]!, address: '10.0.0.2' }] })], 1),
+    [instance('pod-b', { endpoints: [{ ...instance('pod-b').endpoints[0]!, address: '10.0.0.2' }] })],
+    ['pod-a'],
+  );
   fake.emit(target, gone);
   assert.deepEqual([(await first.watch.next()).revision.localOrder, (await first.watch.next()).revision.localOrder], [1, 2]);
   const only = await second.watch.next();

@@ -49,12 +49,16 @@ export function decideAdmitVersion(
   assertNestingAtMost(record.manifest);
   const { manifest } = record;
   assertUnique('profile', manifest.profiles);
-  assertUnique('capability', manifest.capabilities.map((c) => c.id));
+  assertUnique(
+    'capability',
+    manifest.capabilities.map((c) => c.id),
+  );
   if (ctx.existing !== undefined) {
     const stored = admissionOf(ctx.existing);
     if (jsonEqual(stored, record)) return { outcome: 'unchanged', definitions: [] };
     // [records-version-immutable]: whether the status takes part in the comparison is open.
-    if (choices.readmitOriginal === 'unchanged' && jsonEqual({ ...stored, status: record.status }, record)) return { outcome: 'unchanged', definitions: [] };
+    if (choices.readmitOriginal === 'unchanged' && jsonEqual({ ...stored, status: record.status }, record))
+      return { outcome: 'unchanged', definitions: [] };
     throw conflict(`version ${record.id} is immutable and exists with different content`);
   }
   // Which of several broken rules is answered is open ([error-precedence]).
@@ -70,11 +74,15 @@ export function decideAdmitVersion(
   }
   // Each capability is serialised once; the manifest's canonical form is assembled from them.
   const sized = manifest.capabilities.map(sizedCapabilityDefinition);
-  const facts = manifestFacts(manifest, sized.map((s) => s.canonicalCapability));
+  const facts = manifestFacts(
+    manifest,
+    sized.map((s) => s.canonicalCapability),
+  );
   if (facts.size > limits.max_manifest_bytes) throw admissionRejected(`manifest exceeds ${limits.max_manifest_bytes} bytes`);
   if (facts.digest !== record.manifest_digest) throw admissionRejected('manifest_digest does not match the canonical manifest');
   const definitions = sized.map(({ definition, size }) => {
-    if (size > limits.max_capability_bytes) throw admissionRejected(`capability ${definition.capability.id} exceeds ${limits.max_capability_bytes} bytes`);
+    if (size > limits.max_capability_bytes)
+      throw admissionRejected(`capability ${definition.capability.id} exceeds ${limits.max_capability_bytes} bytes`);
     return { definition, size, isNew: true };
   });
   assertUniqueVersion(record, ctx);
@@ -82,7 +90,8 @@ export function decideAdmitVersion(
     const stored = ctx.storedDefinition(d.definition.capability.id);
     if (stored === undefined) continue;
     // The contract digest is the SHA-256 of the whole canonical capability: equal digests, equal definitions.
-    if (stored.contract_digest !== d.definition.contract_digest) throw conflict(`capability ${d.definition.capability.id} exists with a different contract`);
+    if (stored.contract_digest !== d.definition.contract_digest)
+      throw conflict(`capability ${d.definition.capability.id} exists with a different contract`);
     d.isNew = false;
   }
   return { outcome: 'applied', definitions };

@@ -33,7 +33,11 @@ export function administrationCases(registry: () => TestRegistry): void {
     const off = expectOk(await api.call('setConnectorTypeEnabled', { params: { type_id: 'ctype_admin3' }, body: { enabled: false } }));
     assert.equal(off.outcome, 'applied');
     assert.equal(off.record.enabled, false);
-    expectError(await api.call('setConnectorTypeEnabled', { params: { type_id: 'ctype_none' }, body: { enabled: true } }), 404, 'NOT_FOUND');
+    expectError(
+      await api.call('setConnectorTypeEnabled', { params: { type_id: 'ctype_none' }, body: { enabled: true } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('[records-version-evidence] versions: admit, read, unknown type, conflicting admission, failed evidence', async () => {
@@ -47,7 +51,11 @@ export function administrationCases(registry: () => TestRegistry): void {
     expectError(await api.call('getVersion', { params: { version_id: 'cver_none' } }), 404, 'NOT_FOUND');
     const orphan = b.version('cver_admin4_orphan', 'ctype_none', [b.capability('cap.admin4.orphan')]);
     expectError(await api.call('admitVersion', { params: { version_id: orphan.id }, body: orphan }), 404, 'NOT_FOUND');
-    expectError(await api.call('admitVersion', { params: { version_id: version.id }, body: { ...version, version: '9.9.9' } }), 409, 'CONFLICT');
+    expectError(
+      await api.call('admitVersion', { params: { version_id: version.id }, body: { ...version, version: '9.9.9' } }),
+      409,
+      'CONFLICT',
+    );
     const unqualified = b.version('cver_admin4_bad', type.id, [b.capability('cap.admin4.bad')], { version: '2.0.0' });
     unqualified.attestation.conformance_status = 'failed';
     expectError(await api.call('admitVersion', { params: { version_id: unqualified.id }, body: unqualified }), 422, 'ADMISSION_REJECTED');
@@ -70,7 +78,11 @@ export function administrationCases(registry: () => TestRegistry): void {
     assert.equal(instance.tenant_id, f.tenantId);
     expectError(await api.call('getInstance', { params: { instance_id: 'cinst_none' } }), 404, 'NOT_FOUND');
     const params = { instance_id: f.instanceId };
-    expectError(await api.call('putInstance', { params, body: { ...instance, version_id: 'cver_none', config_revision: 2 } }), 404, 'NOT_FOUND');
+    expectError(
+      await api.call('putInstance', { params, body: { ...instance, version_id: 'cver_none', config_revision: 2 } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api.call('putInstance', { params, body: { ...instance, status: 'disabled' } }), 409, 'CONFLICT');
     const disabled = expectOk(await api.call('putInstance', { params, body: { ...instance, status: 'disabled', config_revision: 2 } }));
     assert.equal(disabled.outcome, 'applied');
@@ -96,7 +108,11 @@ export function administrationCases(registry: () => TestRegistry): void {
     assert.deepEqual(expectOk(await api.call('getAdmissionPolicy', { params })), policy);
     expectError(await api.call('putAdmissionPolicy', { params, body: { ...policy, max_tenant_in_flight: 3 } }), 409, 'CONFLICT');
     expectError(await api.call('getAdmissionPolicy', { params: { policy_ref: 'policy-none' } }), 404, 'NOT_FOUND');
-    expectError(await api.call('putAdmissionPolicy', { params, body: { ...policy, revision: 2, circuit_open_ms: 5 } }), 400, 'INVALID_REQUEST');
+    expectError(
+      await api.call('putAdmissionPolicy', { params, body: { ...policy, revision: 2, circuit_open_ms: 5 } }),
+      400,
+      'INVALID_REQUEST',
+    );
   });
 
   it('[admission-counter-read] a counter never used reads as 0', async () => {
@@ -115,7 +131,14 @@ export function administrationCases(registry: () => TestRegistry): void {
     const { active_assignments: _a, circuit: _c, ...provision } = replica;
     const orphan = { ...provision, id: 'crepl_admin9_orphan', instance_id: 'cinst_none' };
     expectError(await api.call('provisionReplica', { params: { replica_id: orphan.id }, body: orphan }), 404, 'NOT_FOUND');
-    expectError(await api.call('provisionReplica', { params: { replica_id: provision.id }, body: { ...provision, endpoint: 'https://elsewhere.invalid/' } }), 409, 'CONFLICT');
+    expectError(
+      await api.call('provisionReplica', {
+        params: { replica_id: provision.id },
+        body: { ...provision, endpoint: 'https://elsewhere.invalid/' },
+      }),
+      409,
+      'CONFLICT',
+    );
     expectError(await api.call('provisionReplica', { params: { replica_id: provision.id }, body: replica }), 400, 'INVALID_REQUEST');
   });
 

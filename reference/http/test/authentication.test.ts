@@ -31,7 +31,16 @@ describe('authentication', () => {
 
   it('[auth-bearer] a valid token passes; a missing header, another scheme or a non-JWS token is UNAUTHENTICATED', async () => {
     expectOk(await withToken(await api.token([OPERATOR])));
-    for (const header of [null, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer not-a-jwt', 'Bearer a.b', 'Bearer a.b.c', 'Token abc.def.ghi']) {
+    for (const header of [
+      null,
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer ',
+      'Bearer not-a-jwt',
+      'Bearer a.b',
+      'Bearer a.b.c',
+      'Token abc.def.ghi',
+    ]) {
       expectError(await withAuthorization(header), 401, 'UNAUTHENTICATED');
     }
   });
@@ -58,7 +67,11 @@ describe('authentication', () => {
     const now = nowSeconds();
     const aud = 'fleetproof-registry';
     expectError(await withToken(await signed({ aud })), 401, 'UNAUTHENTICATED');
-    expectError(await withToken(await mintToken({ key: api.key, roles: [OPERATOR], now: now - 120, ttlSeconds: 60 })), 401, 'UNAUTHENTICATED');
+    expectError(
+      await withToken(await mintToken({ key: api.key, roles: [OPERATOR], now: now - 120, ttlSeconds: 60 })),
+      401,
+      'UNAUTHENTICATED',
+    );
     expectError(await withToken(await signed({ aud, exp: now - 1 })), 401, 'UNAUTHENTICATED');
     expectError(await withToken(await signed({ aud, exp: now + 600, nbf: now + 90 })), 401, 'UNAUTHENTICATED');
     expectOk(await withToken(await signed({ aud, exp: now + 600, nbf: now + 10 })));
@@ -103,6 +116,9 @@ describe('authentication', () => {
       await verifier.authenticate(`Bearer ${t}`);
     }
     assert.equal(verifier.cachedTokens, 4);
-    assert.deepEqual([a, b, c, d, e, f, g].map((t) => verifier.holds(t!)), [true, false, false, false, true, true, true]);
+    assert.deepEqual(
+      [a, b, c, d, e, f, g].map((t) => verifier.holds(t!)),
+      [true, false, false, false, true, true, true],
+    );
   });
 });

@@ -18,7 +18,11 @@ export function authorityCases(registry: () => TestRegistry): void {
     const api = registry();
     const token = await api.token(['registry:reader']);
     expectError(await api.call('putConnectorType', { params: { type_id: 'ctype_x' }, token, body: '{not json' }), 403, 'FORBIDDEN');
-    expectError(await api.call('putConnectorType', { params: { type_id: 'ctype_x' }, token: null, body: '{not json' }), 401, 'UNAUTHENTICATED');
+    expectError(
+      await api.call('putConnectorType', { params: { type_id: 'ctype_x' }, token: null, body: '{not json' }),
+      401,
+      'UNAUTHENTICATED',
+    );
     const batch = await api.call('applyBatch', { token, body: '{not json' });
     expectError(batch, 403, 'FORBIDDEN');
   });
@@ -40,7 +44,10 @@ export function authorityCases(registry: () => TestRegistry): void {
     assert.equal(await api.store.getReplica(replica.id), null);
     const both = await api.token(['registry:admin', 'registry:lifecycle']);
     const res = expectOk(await api.call('applyBatch', { token: both, body: { items } }));
-    assert.deepEqual(res.results.map((r: { outcome: string }) => r.outcome), ['applied', 'applied']);
+    assert.deepEqual(
+      res.results.map((r: { outcome: string }) => r.outcome),
+      ['applied', 'applied'],
+    );
   });
 
   it('[auth-dispatch-needs-tenant] resolve, route reads and settlement refuse a dispatch token without a tenant', async () => {
@@ -56,13 +63,19 @@ export function authorityCases(registry: () => TestRegistry): void {
     const f = await seedFleet(api, 'auth2', { tenantId: 'tenant-owner' });
     const owner = await api.token(['registry:dispatch'], 'tenant-owner');
     const intruder = await api.token(['registry:dispatch'], 'tenant-intruder');
-    const view = expectOk(await api.call('resolveRoute', { token: owner, body: { action_id: 'act-auth2', capability_id: f.capabilityId } }));
+    const view = expectOk(
+      await api.call('resolveRoute', { token: owner, body: { action_id: 'act-auth2', capability_id: f.capabilityId } }),
+    );
     const params = { action_id: 'act-auth2' };
     expectError(await api.call('getRoute', { token: intruder, params }), 404, 'NOT_FOUND');
     const never = await api.call('getRoute', { token: intruder, params: { action_id: 'act-auth2-never' } });
     expectError(never, 404, 'NOT_FOUND');
     for (const outcome of ['completed', 'outcome_unknown']) {
-      expectError(await api.call('settleRoute', { token: intruder, params, body: { assignment: view.assignment, outcome } }), 404, 'NOT_FOUND');
+      expectError(
+        await api.call('settleRoute', { token: intruder, params, body: { assignment: view.assignment, outcome } }),
+        404,
+        'NOT_FOUND',
+      );
     }
     assert.deepEqual(expectOk(await api.call('getRoute', { token: owner, params })), view);
     assert.equal((await api.store.getReplica(f.replicaIds[0]!))!.active_assignments, 1);
@@ -92,18 +105,32 @@ export function authorityCases(registry: () => TestRegistry): void {
     const strangerInternal = await api.token(['registry:internal'], 'tenant-stranger');
     assert.deepEqual(ids(expectOk(await api.call('queryCatalog', { token: strangerInternal, query: { ...query, unbound: true } }))), []);
     expectError(
-      await api.call('getCatalogCapability', { token: strangerInternal, params: { capability_id: f.capabilityId }, query: { unbound: true } }),
+      await api.call('getCatalogCapability', {
+        token: strangerInternal,
+        params: { capability_id: f.capabilityId },
+        query: { unbound: true },
+      }),
       404,
       'NOT_FOUND',
     );
     // [catalog-internal]: no tenant, the internal role and unbound=true.
     const internal = await api.token(['registry:internal']);
-    assert.deepEqual(ids(expectOk(await api.call('queryCatalog', { token: internal, query: { ...query, unbound: true } }))), [f.capabilityId]);
-    const got = await api.call('getCatalogCapability', { token: internal, params: { capability_id: f.capabilityId }, query: { unbound: true } });
+    assert.deepEqual(ids(expectOk(await api.call('queryCatalog', { token: internal, query: { ...query, unbound: true } }))), [
+      f.capabilityId,
+    ]);
+    const got = await api.call('getCatalogCapability', {
+      token: internal,
+      params: { capability_id: f.capabilityId },
+      query: { unbound: true },
+    });
     assert.equal(expectOk(got).definition.capability.id, f.capabilityId);
     const noRole = await api.token(['registry:reader']);
     expectError(await api.call('queryCatalog', { token: noRole, query: { unbound: true } }), 403, 'FORBIDDEN');
-    expectError(await api.call('getCatalogCapability', { token: noRole, params: { capability_id: f.capabilityId }, query: { unbound: true } }), 403, 'FORBIDDEN');
+    expectError(
+      await api.call('getCatalogCapability', { token: noRole, params: { capability_id: f.capabilityId }, query: { unbound: true } }),
+      403,
+      'FORBIDDEN',
+    );
     // [catalog-no-context]: neither a tenant nor an unbound read.
     const none = expectOk(await api.call('queryCatalog', { token: internal, query }));
     assert.deepEqual(none, { ...none, capabilities: [], total: 0, next_cursor: null });

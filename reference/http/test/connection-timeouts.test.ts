@@ -16,7 +16,6 @@ const IDLE = 5_000;
 /** Both ends of every connection live in this process, plus the test's own files. */
 const FILES_NEEDED = 2 * IDLE + 200;
 
-
 interface Held {
   socket: Socket;
   /**
@@ -70,7 +69,8 @@ describe('connection timeouts', { timeout: 60_000 }, () => {
     let slow: Held | undefined;
     try {
       // In batches, so the listen backlog never drops a connection attempt.
-      while (held.length < IDLE) held.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - held.length) }, () => hold(api.url)))));
+      while (held.length < IDLE)
+        held.push(...(await Promise.all(Array.from({ length: Math.min(250, IDLE - held.length) }, () => hold(api.url)))));
       slow = await hold(api.url);
       const slowloris = slow;
       slowloris.socket.write('GET /health HTTP/1.1\r\nhost: registry\r\n');

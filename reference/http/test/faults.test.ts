@@ -16,7 +16,10 @@ describe('server faults', () => {
       assert.equal(view.assignment.tenant_id, victim.tenantId);
       assert.notEqual(await api.store.route(victim.tenantId, 'act-fault1'), null);
       const settle = { assignment: view.assignment, outcome: 'completed', tenant_id: victim.tenantId };
-      assert.equal(expectOk(await api.call('settleRoute', { token: attacker, params: { action_id: 'act-fault1' }, body: settle })).released, true);
+      assert.equal(
+        expectOk(await api.call('settleRoute', { token: attacker, params: { action_id: 'act-fault1' }, body: settle })).released,
+        true,
+      );
     } finally {
       await api.close();
     }

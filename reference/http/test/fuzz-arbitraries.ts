@@ -28,14 +28,29 @@ export const hugeString = fc
   .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
 
 const unexpectedKey = fc.oneof(
-  fc.constantFrom('unexpected', 'tenant_id', 'active_assignments', 'circuit', 'password', 'replica_id', 'endpoint', '__proto__', 'constructor'),
+  fc.constantFrom(
+    'unexpected',
+    'tenant_id',
+    'active_assignments',
+    'circuit',
+    'password',
+    'replica_id',
+    'endpoint',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ maxLength: 12 }),
 );
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: unexpectedKey, value: fc.jsonValue({ maxDepth: 2 }) }),
   fc.record({ kind: fc.constant('drop' as const), at: fc.nat(), key: fc.nat() }),
-  fc.record({ kind: fc.constant('retype' as const), at: fc.nat(), key: fc.nat(), value: fc.oneof({ weight: 4, arbitrary: wrongValue }, { weight: 1, arbitrary: hugeString }) }),
+  fc.record({
+    kind: fc.constant('retype' as const),
+    at: fc.nat(),
+    key: fc.nat(),
+    value: fc.oneof({ weight: 4, arbitrary: wrongValue }, { weight: 1, arbitrary: hugeString }),
+  }),
   fc.record({ kind: fc.constant('replace' as const), value: fc.jsonValue({ maxDepth: 3 }) }),
 );
 
@@ -101,7 +116,16 @@ export function catalogQuery(revision: number): fc.Arbitrary<Record<string, stri
   const anyText = fc.string({ maxLength: 300, unit: 'binary' });
   const cursor = fc.oneof(
     anyText,
-    fc.constantFrom(`${revision}:`, `${revision + 1}:cap.x`, `${revision}:cap.x`, ':cap.x', '-1:x', '1e3:x', `${revision}`, 'x'.repeat(1025)),
+    fc.constantFrom(
+      `${revision}:`,
+      `${revision + 1}:cap.x`,
+      `${revision}:cap.x`,
+      ':cap.x',
+      '-1:x',
+      '1e3:x',
+      `${revision}`,
+      'x'.repeat(1025),
+    ),
     fc.tuple(fc.nat(), anyText).map(([n, s]) => `${n}:${s}`),
   );
   return fc.record(

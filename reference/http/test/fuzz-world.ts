@@ -58,7 +58,12 @@ function validRequests(f: Fleet, held: RouteView, replicaId: string, nowMs: numb
     },
     { operationId: 'getVersion', params: { version_id: f.version.id }, roles: reader },
     { operationId: 'setVersionStatus', params: { version_id: f.version.id }, body: { status: 'revoked' }, roles: admin },
-    { operationId: 'putInstance', params: { instance_id: f.instance.id }, body: { ...f.instance, config_revision: 2, status: 'disabled' }, roles: admin },
+    {
+      operationId: 'putInstance',
+      params: { instance_id: f.instance.id },
+      body: { ...f.instance, config_revision: 2, status: 'disabled' },
+      roles: admin,
+    },
     { operationId: 'getInstance', params: { instance_id: f.instance.id }, roles: reader },
     {
       operationId: 'putBinding',
@@ -66,7 +71,11 @@ function validRequests(f: Fleet, held: RouteView, replicaId: string, nowMs: numb
       body: { ...f.binding, policy_revision: 2, priority: 7 },
       roles: admin,
     },
-    { operationId: 'getBinding', params: { tenant_id: FUZZ_TENANT, capability_id: capabilityId, instance_id: f.instance.id }, roles: reader },
+    {
+      operationId: 'getBinding',
+      params: { tenant_id: FUZZ_TENANT, capability_id: capabilityId, instance_id: f.instance.id },
+      roles: reader,
+    },
     { operationId: 'putAdmissionPolicy', params: { policy_ref: 'policy-fuzz-new' }, body: b.policy('policy-fuzz-new'), roles: admin },
     { operationId: 'getAdmissionPolicy', params: { policy_ref: 'policy-fuzz-new' }, roles: reader },
     { operationId: 'getAdmissionCounter', params: { kind: 'tenant', key: FUZZ_TENANT }, roles: reader },
@@ -77,7 +86,12 @@ function validRequests(f: Fleet, held: RouteView, replicaId: string, nowMs: numb
       roles: lifecycle,
     },
     { operationId: 'getReplica', params: { replica_id: replicaId }, roles: reader },
-    { operationId: 'reportHealth', params: { replica_id: replicaId }, body: b.health(2, nowMs + HOUR, { status: 'draining' }), roles: lifecycle },
+    {
+      operationId: 'reportHealth',
+      params: { replica_id: replicaId },
+      body: b.health(2, nowMs + HOUR, { status: 'draining' }),
+      roles: lifecycle,
+    },
     { operationId: 'applyBatch', params: {}, body: { items: [{ op: 'put_connector_type', record: newType }] }, roles: admin },
     { operationId: 'queryCatalog', params: {}, query: { limit: '10' }, roles: [] },
     { operationId: 'getCatalogCapability', params: { capability_id: capabilityId }, roles: [] },
@@ -92,7 +106,9 @@ function validRequests(f: Fleet, held: RouteView, replicaId: string, nowMs: numb
     { operationId: 'getFleetStatus', params: {}, roles: ['registry:operator'] },
     { operationId: 'expireLeases', params: {}, body: { limit: 10 }, roles: ['registry:operator'] },
   ];
-  const protectedIds = operations().filter((e) => e.roles !== null).map((e) => e.operation.operationId);
+  const protectedIds = operations()
+    .filter((e) => e.roles !== null)
+    .map((e) => e.operation.operationId);
   const missing = protectedIds.filter((id) => !list.some((r) => r.operationId === id));
   if (missing.length > 0) throw new Error(`the fuzz world has no valid request for ${missing.join(', ')}`);
   return new Map(list.map((r) => [r.operationId, r]));

@@ -20,10 +20,15 @@ const MAX_BODY_BYTES = 64 * 1024;
 const seed = process.env['FC_SEED'] !== undefined ? Number(process.env['FC_SEED']) : Date.now() % 2_147_483_647;
 const runs = Number(process.env['FC_RUNS'] ?? 200);
 console.log(`http fuzz: FC_SEED=${seed} FC_RUNS=${runs}`);
-const fcParams = (): fc.Parameters<unknown> => ({ seed, numRuns: runs, ...(process.env['FC_PATH'] ? { path: process.env['FC_PATH'] } : {}) });
+const fcParams = (): fc.Parameters<unknown> => ({
+  seed,
+  numRuns: runs,
+  ...(process.env['FC_PATH'] ? { path: process.env['FC_PATH'] } : {}),
+});
 
 const entries = new Map(operations().map((e) => [e.operation.operationId, e]));
-const bodyValidator = (operationId: string) => compileSchema(entries.get(operationId)!.operation.requestBody!.content['application/json']!.schema);
+const bodyValidator = (operationId: string) =>
+  compileSchema(entries.get(operationId)!.operation.requestBody!.content['application/json']!.schema);
 const batchItemValid = componentValidator('BatchItem');
 
 describe('HTTP fuzz', () => {
@@ -45,12 +50,22 @@ describe('HTTP fuzz', () => {
 
   const requests = () => [...world.requests.values()];
   const send = (r: ValidRequest, over: Partial<Parameters<TestRegistry['call']>[1]> = {}) =>
-    api.call(r.operationId, { params: r.params, ...(r.query ? { query: r.query } : {}), ...(r.body !== undefined ? { body: r.body } : {}), token: everything, ...over });
+    api.call(r.operationId, {
+      params: r.params,
+      ...(r.query ? { query: r.query } : {}),
+      ...(r.body !== undefined ? { body: r.body } : {}),
+      token: everything,
+      ...over,
+    });
   const expectUnchanged = async () => assert.deepEqual(await snapshot(api, world), baseline, 'a refused request changed state');
 
   it('[auth-before-state] requests with unusable tokens are UNAUTHENTICATED and change nothing', async () => {
     const protectedRequests = requests();
-    const authorization = fc.oneof(fc.constantFrom(...badTokens).map((t) => `Bearer ${t}`), garbageAuthorization, fc.constant(null));
+    const authorization = fc.oneof(
+      fc.constantFrom(...badTokens).map((t) => `Bearer ${t}`),
+      garbageAuthorization,
+      fc.constant(null),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...protectedRequests), authorization, async (r, header) => {
         const res = await send(r, header === null ? { token: null } : { token: null, headers: { authorization: header } });
@@ -63,7 +78,9 @@ describe('HTTP fuzz', () => {
 
   it('[auth-roles] requests lacking their role are FORBIDDEN and change nothing', async () => {
     const named = requests().filter((r) => r.roles.length > 0);
-    const arb = fc.constantFrom(...named).chain((r) => fc.tuple(fc.constant(r), fc.subarray(ALL_ROLES.filter((role) => !r.roles.includes(role)))));
+    const arb = fc
+      .constantFrom(...named)
+      .chain((r) => fc.tuple(fc.constant(r), fc.subarray(ALL_ROLES.filter((role) => !r.roles.includes(role)))));
     await fc.assert(
       fc.asyncProperty(arb, async ([r, roles]) => {
         expectError(await send(r, { token: await api.token(roles, FUZZ_TENANT) }), 403, 'FORBIDDEN');
@@ -80,7 +97,8 @@ describe('HTTP fuzz', () => {
         const body = mutate(r.body, m);
         const text = JSON.stringify(body) ?? 'null';
         const envelopeValid = bodyValidator(r.operationId)(body);
-        const itemsAllInvalid = r.operationId === 'applyBatch' && envelopeValid && (body as { items: unknown[] }).items.every((i) => !batchItemValid(i));
+        const itemsAllInvalid =
+          r.operationId === 'applyBatch' && envelopeValid && (body as { items: unknown[] }).items.every((i) => !batchItemValid(i));
         fc.pre(!envelopeValid || itemsAllInvalid);
         const res = await send(r, { body: text });
         if (Buffer.byteLength(text) > MAX_BODY_BYTES) expectError(res, 413, 'PAYLOAD_TOO_LARGE');
@@ -111,7 +129,9 @@ describe('HTTP fuzz', () => {
       .chain((r) => fc.tuple(fc.constant(r), fc.constantFrom(...Object.keys(r.params)), badSegment));
     await fc.assert(
       fc.asyncProperty(arb, async ([r, name, segment]) => {
-        const encodedParams = Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, k === name ? segment : encodeURIComponent(v)]));
+        const encodedParams = Object.fromEntries(
+          Object.entries(r.params).map(([k, v]) => [k, k === name ? segment : encodeURIComponent(v)]),
+        );
         fc.pre(decodeURIComponentSafe(segment) !== r.params[name]);
         // A client resolves dot segments before sending, so they would address another path entirely.
         fc.pre(!/^(\.|%2e){1,2}$/i.test(segment));
@@ -146,7 +166,13 @@ describe('HTTP fuzz', () => {
       fc.constantFrom('/v1', '/v1/', '//health', '/health?x=%zz', '/v1/catalog?limit=1&limit=2', '/v1/routes/%2e%2e/settlement'),
     );
     const method = fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS');
-    const body = fc.option(fc.oneof(fc.string({ maxLength: 200 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null')), { nil: undefined });
+    const body = fc.option(
+      fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null'),
+      ),
+      { nil: undefined },
+    );
     await fc.assert(
       fc.asyncProperty(method, path, body, fc.boolean(), async (m, p, b, authorised) => {
         const headers: Record<string, string> = b === undefined ? {} : { 'content-type': 'application/json' };
@@ -207,7 +233,12 @@ async function unusableTokens(api: TestRegistry): Promise<string[]> {
     `${header}.${forged}.${signature}`,
     `${base64url.encode('{"alg":"none"}')}.${forged}.`,
     await sign(new SignJWT(claims).setAudience('fleetproof-registry')),
-    await sign(new SignJWT(claims).setAudience('fleetproof-registry').setExpirationTime(now + 600).setNotBefore(now + 600)),
+    await sign(
+      new SignJWT(claims)
+        .setAudience('fleetproof-registry')
+        .setExpirationTime(now + 600)
+        .setNotBefore(now + 600),
+    ),
     good.slice(0, -4),
     good + 'x',
   ];

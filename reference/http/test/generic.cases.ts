@@ -38,7 +38,11 @@ export function genericCases(registry: () => TestRegistry): void {
   it('[auth-bearer] every protected operation refuses a request without a token', async () => {
     const api = registry();
     for (const entry of protectedOps()) {
-      const res = await api.call(entry.operation.operationId, { params: sampleParams(entry), token: null, body: entry.operation.requestBody ? {} : undefined });
+      const res = await api.call(entry.operation.operationId, {
+        params: sampleParams(entry),
+        token: null,
+        body: entry.operation.requestBody ? {} : undefined,
+      });
       expectError(res, 401, 'UNAUTHENTICATED');
     }
   });
@@ -50,7 +54,11 @@ export function genericCases(registry: () => TestRegistry): void {
     for (const entry of named) {
       const others = ALL_ROLES.filter((r) => !entry.roles!.includes(r));
       const token = await api.token(others, 'tenant-sample');
-      const res = await api.call(entry.operation.operationId, { params: sampleParams(entry), token, body: entry.operation.requestBody ? {} : undefined });
+      const res = await api.call(entry.operation.operationId, {
+        params: sampleParams(entry),
+        token,
+        body: entry.operation.requestBody ? {} : undefined,
+      });
       expectError(res, 403, 'FORBIDDEN');
     }
   });
@@ -85,7 +93,12 @@ export function genericCases(registry: () => TestRegistry): void {
     const token = await everything(api);
     for (const entry of withBody()) {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonx']) {
-        const res = await api.call(entry.operation.operationId, { params: sampleParams(entry), token, body: '{}', headers: { 'content-type': type } });
+        const res = await api.call(entry.operation.operationId, {
+          params: sampleParams(entry),
+          token,
+          body: '{}',
+          headers: { 'content-type': type },
+        });
         expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
       }
       const charset = await api.call(entry.operation.operationId, {

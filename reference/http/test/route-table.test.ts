@@ -27,7 +27,12 @@ describe('route table', () => {
   });
 
   it('[wire-unknown-route] a handler exists for exactly the operations of openapi.yaml', () => {
-    assert.deepEqual(Object.keys(HANDLERS).sort(), operations().map((e) => e.operation.operationId).sort());
+    assert.deepEqual(
+      Object.keys(HANDLERS).sort(),
+      operations()
+        .map((e) => e.operation.operationId)
+        .sort(),
+    );
   });
 
   it('[wire-unknown-route] literal segments win over parameters of the same length', () => {

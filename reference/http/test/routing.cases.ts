@@ -18,7 +18,11 @@ export function routingCases(registry: () => TestRegistry): void {
     assert.equal(resolved.assignment.replica_id, f.replicaIds[0]);
     assert.deepEqual(expectOk(await api.call('getRoute', { token, params: { action_id: 'act-r1' } })), resolved);
     const settled = expectOk(
-      await api.call('settleRoute', { token, params: { action_id: 'act-r1' }, body: { assignment: resolved.assignment, outcome: 'completed' } }),
+      await api.call('settleRoute', {
+        token,
+        params: { action_id: 'act-r1' },
+        body: { assignment: resolved.assignment, outcome: 'completed' },
+      }),
     );
     assert.deepEqual(settled, { action_id: 'act-r1', released: true, last_settlement: 'completed' });
     const after = expectOk(await api.call('getRoute', { token, params: { action_id: 'act-r1' } }));
@@ -29,12 +33,18 @@ export function routingCases(registry: () => TestRegistry): void {
     const api = registry();
     const f = await seedFleet(api, 'route2', { tenantId: 'tenant-r2' });
     const token = await dispatch(api, f.tenantId);
-    const { assignment } = expectOk(await api.call('resolveRoute', { token, body: { action_id: 'act-r2', capability_id: f.capabilityId } }));
+    const { assignment } = expectOk(
+      await api.call('resolveRoute', { token, body: { action_id: 'act-r2', capability_id: f.capabilityId } }),
+    );
     const forged = { ...assignment, fence_token: 'route_forged' };
     const params = { action_id: 'act-r2' };
     expectError(await api.call('settleRoute', { token, params, body: { assignment: forged, outcome: 'completed' } }), 409, 'FENCE_LOST');
     assert.equal(expectOk(await api.call('getRoute', { token, params })).reserved, true);
-    expectError(await api.call('settleRoute', { token, params: { action_id: 'act-never' }, body: { assignment, outcome: 'completed' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api.call('settleRoute', { token, params: { action_id: 'act-never' }, body: { assignment, outcome: 'completed' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api.call('getRoute', { token, params: { action_id: 'act-never' } }), 404, 'NOT_FOUND');
     expectError(await api.call('settleRoute', { token, params, body: { assignment, outcome: 'maybe' } }), 400, 'INVALID_REQUEST');
   });
@@ -76,7 +86,10 @@ export function routingCases(registry: () => TestRegistry): void {
     const policy = b.policy('policy-r6', { enabled: false });
     expectOk(await api.call('putAdmissionPolicy', { params: { policy_ref: policy.policy_ref }, body: policy }));
     const f = await seedFleet(api, 'route6', { tenantId: 'tenant-r6', quotaPolicyRef: policy.policy_ref });
-    const res = await api.call('resolveRoute', { token: await dispatch(api, f.tenantId), body: { action_id: 'act-r6', capability_id: f.capabilityId } });
+    const res = await api.call('resolveRoute', {
+      token: await dispatch(api, f.tenantId),
+      body: { action_id: 'act-r6', capability_id: f.capabilityId },
+    });
     expectError(res, 422, 'ADMISSION_REJECTED');
   });
 
@@ -85,7 +98,10 @@ export function routingCases(registry: () => TestRegistry): void {
     const f = await seedFleet(api, 'route7', { tenantId: 'tenant-r7' });
     const token = await dispatch(api, f.tenantId);
     const first = expectOk(await api.call('resolveRoute', { token, body: { action_id: 'act-r7', capability_id: f.capabilityId } }));
-    assert.deepEqual(expectOk(await api.call('resolveRoute', { token, body: { action_id: 'act-r7', capability_id: f.capabilityId } })), first);
+    assert.deepEqual(
+      expectOk(await api.call('resolveRoute', { token, body: { action_id: 'act-r7', capability_id: f.capabilityId } })),
+      first,
+    );
     expectError(await api.call('resolveRoute', { token, body: { action_id: 'act-r7', capability_id: 'cap.other' } }), 409, 'CONFLICT');
   });
 
@@ -107,9 +123,15 @@ export function routingCases(registry: () => TestRegistry): void {
     const token = await api.token([], 'tenant-c1');
     const first = expectOk(await api.call('queryCatalog', { token, query: { limit: 1 } }));
     assert.equal(first.total, 2);
-    assert.deepEqual(first.capabilities.map((c: { capability: { id: string } }) => c.capability.id), ['cap.cat1a.run']);
+    assert.deepEqual(
+      first.capabilities.map((c: { capability: { id: string } }) => c.capability.id),
+      ['cap.cat1a.run'],
+    );
     const second = expectOk(await api.call('queryCatalog', { token, query: { limit: 1, cursor: first.next_cursor } }));
-    assert.deepEqual(second.capabilities.map((c: { capability: { id: string } }) => c.capability.id), ['cap.cat1b.run']);
+    assert.deepEqual(
+      second.capabilities.map((c: { capability: { id: string } }) => c.capability.id),
+      ['cap.cat1b.run'],
+    );
     assert.equal(second.next_cursor, null);
     const type = b.connectorType('ctype_cat1_bump');
     expectOk(await api.call('putConnectorType', { params: { type_id: type.id }, body: type }));
@@ -164,10 +186,18 @@ export function routingCases(registry: () => TestRegistry): void {
     assert.match(metrics.text, /^fleetproof_http_request_duration_seconds_count\{operation="getReady"\} [1-9]/m);
     assert.match(metrics.text, /^fleetproof_fleet_catalog_revision \d+$/m);
     // Buckets are cumulative and end at the count.
-    const buckets = [...metrics.text.matchAll(/^fleetproof_http_request_duration_seconds_bucket\{operation="getHealth",le="([^"]+)"\} (\d+)$/gm)];
+    const buckets = [
+      ...metrics.text.matchAll(/^fleetproof_http_request_duration_seconds_bucket\{operation="getHealth",le="([^"]+)"\} (\d+)$/gm),
+    ];
     const counts = buckets.map((m) => Number(m[2]));
     assert.equal(buckets.at(-1)?.[1], '+Inf');
-    assert.deepEqual(counts, [...counts].sort((x, y) => x - y));
-    assert.match(metrics.text, new RegExp(`^fleetproof_http_request_duration_seconds_count\\{operation="getHealth"\\} ${counts.at(-1)}$`, 'm'));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((x, y) => x - y),
+    );
+    assert.match(
+      metrics.text,
+      new RegExp(`^fleetproof_http_request_duration_seconds_count\\{operation="getHealth"\\} ${counts.at(-1)}$`, 'm'),
+    );
   });
 }

@@ -46,7 +46,9 @@ function rawExchange(url: string, chunks: Array<string | Buffer>, ms = 2000): Pr
       clearTimeout(timer);
       resolve({ response, closedByServer: true });
     });
-    socket.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(err)));
+    socket.on('error', (err) =>
+      (err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(err),
+    );
     socket.on('connect', () => {
       for (const c of chunks) socket.write(c);
     });
@@ -94,7 +96,9 @@ describe('HTTP server', () => {
       }),
     };
     await withRegistry(options, async (api) => {
-      const res = await api.raw('GET', '/v1/replicas/crepl_a', { headers: { authorization: `Bearer ${await api.token(['registry:reader'])}`, 'x-request-id': 'req-500' } });
+      const res = await api.raw('GET', '/v1/replicas/crepl_a', {
+        headers: { authorization: `Bearer ${await api.token(['registry:reader'])}`, 'x-request-id': 'req-500' },
+      });
       expectError(res, 500, 'INTERNAL');
       assert.equal(res.body.error.message.includes('defect'), false, 'the defect is not shown to the caller');
       assert.equal(logged.length, 1);
@@ -123,7 +127,11 @@ describe('HTTP server', () => {
 
   it('[failure-overload] an overloaded store is STORAGE_UNAVAILABLE with retry_after_ms and Retry-After in whole seconds', () =>
     withRegistry(
-      { wrapStore: overriding({ getReplica: () => Promise.reject(new RegistryError('STORAGE_UNAVAILABLE', 'overloaded', { retryAfterMs: 1500 })) }) },
+      {
+        wrapStore: overriding({
+          getReplica: () => Promise.reject(new RegistryError('STORAGE_UNAVAILABLE', 'overloaded', { retryAfterMs: 1500 })),
+        }),
+      },
       async (api) => {
         const res = await api.call('getReplica', { params: { replica_id: 'crepl_a' } });
         expectError(res, 503, 'STORAGE_UNAVAILABLE');
@@ -140,7 +148,11 @@ describe('HTTP server', () => {
     });
     await withRegistry({ wrapStore: overriding({ ready: () => Promise.reject(new Error('pool closed')) }) }, async (api) => {
       const res = await api.call('getReady', { token: null });
-      assert.deepEqual(res.body, { status: 'not_ready', detail: 'the store cannot serve requests' }, 'the cause is logged, not told to anonymous callers');
+      assert.deepEqual(
+        res.body,
+        { status: 'not_ready', detail: 'the store cannot serve requests' },
+        'the cause is logged, not told to anonymous callers',
+      );
     });
   });
 
@@ -178,7 +190,8 @@ describe('HTTP server', () => {
       const type = b.connectorType('ctype_deep');
       expectOk(await api.call('putConnectorType', { params: { type_id: type.id }, body: type }));
       const version = b.version('cver_deep', type.id, [b.capability('cap.deep')]);
-      const nested = (depth: number) => JSON.stringify(version).replace('"input_schema":{', `"input_schema":{"deep":${'['.repeat(depth)}${']'.repeat(depth)},`);
+      const nested = (depth: number) =>
+        JSON.stringify(version).replace('"input_schema":{', `"input_schema":{"deep":${'['.repeat(depth)}${']'.repeat(depth)},`);
       for (const depth of [MAX_JSON_DEPTH, 20_000, 400_000]) {
         const res = await api.call('admitVersion', { params: { version_id: version.id }, body: nested(depth) });
         expectError(res, 400, 'INVALID_REQUEST');
@@ -186,7 +199,11 @@ describe('HTTP server', () => {
       }
       // A closed body is not scanned: its schema refuses the deep value without descending into it.
       const deepTopology = `{"action_id":"a","capability_id":"c","topology":${'['.repeat(400_000)}${']'.repeat(400_000)}}`;
-      expectError(await api.call('resolveRoute', { token: await api.token(['registry:dispatch'], 'tenant-deep'), body: deepTopology }), 400, 'INVALID_REQUEST');
+      expectError(
+        await api.call('resolveRoute', { token: await api.token(['registry:dispatch'], 'tenant-deep'), body: deepTopology }),
+        400,
+        'INVALID_REQUEST',
+      );
       // Just inside the bound the body reaches the store, which judges the (now wrong) manifest digest.
       const inside = await api.call('admitVersion', { params: { version_id: version.id }, body: nested(MAX_JSON_DEPTH - 5) });
       expectError(inside, 422, 'ADMISSION_REJECTED');

@@ -19,7 +19,14 @@ import type { ConnectionLimits } from '../connection-limits.ts';
 
 export { b, HOUR, T0 };
 
-export const ALL_ROLES = ['registry:admin', 'registry:lifecycle', 'registry:reader', 'registry:dispatch', 'registry:operator', 'registry:internal'];
+export const ALL_ROLES = [
+  'registry:admin',
+  'registry:lifecycle',
+  'registry:reader',
+  'registry:dispatch',
+  'registry:operator',
+  'registry:internal',
+];
 
 export interface Response {
   status: number;
@@ -55,7 +62,8 @@ function responseValidator(entry: OperationEntry, status: number): ValidateFunct
   if (responseValidators.has(key)) return responseValidators.get(key)!;
   let response = entry.operation.responses[String(status)] as { $ref?: string; content?: Record<string, { schema: unknown }> } | undefined;
   assert.ok(response, `${entry.operation.operationId} answered ${status}, which openapi.yaml does not document`);
-  if (response.$ref) response = openApiDocument().components.responses[response.$ref.replace('#/components/responses/', '')] as typeof response;
+  if (response.$ref)
+    response = openApiDocument().components.responses[response.$ref.replace('#/components/responses/', '')] as typeof response;
   const schema = response?.content?.['application/json']?.schema;
   const validate = schema === undefined ? null : compileSchema(schema);
   responseValidators.set(key, validate);
@@ -97,7 +105,14 @@ export class TestRegistry {
     this.store = new MemoryStore({ clock: this.clock.now, faults });
     const limits = options.maxBodyBytes === undefined ? {} : { max_body_bytes: options.maxBodyBytes };
     const served = options.wrapStore ? options.wrapStore(this.store) : this.store;
-    this.server = createRegistryServer({ store: served, jwks: this.jwks, faults, limits, log: options.log, connections: options.connections });
+    this.server = createRegistryServer({
+      store: served,
+      jwks: this.jwks,
+      faults,
+      limits,
+      log: options.log,
+      connections: options.connections,
+    });
   }
 
   static async start(options: TestRegistryOptions = {}): Promise<TestRegistry> {
@@ -124,7 +139,11 @@ export class TestRegistry {
     return token;
   }
 
-  private async exchange(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> }): Promise<Response> {
+  private async exchange(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<Response> {
     const res = await request(this.url + path, { method: method as 'GET', body: init.body, headers: init.headers, dispatcher: this.agent });
     const text = await res.body.text();
     const headers = res.headers as Response['headers'];
@@ -150,7 +169,8 @@ export class TestRegistry {
       if (value === undefined) throw new Error(`${operationId}: path parameter ${name} missing`);
       return encodeURIComponent(value);
     });
-    if (options.query) path += '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    if (options.query)
+      path += '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? await this.token(ALL_ROLES) : options.token;
     if (token !== null) headers['authorization'] ??= `Bearer ${token}`;
@@ -208,6 +228,8 @@ export async function seedFleet(
     replicaIds.push(replica.id);
   }
   const binding = b.binding(tenantId, capabilityId, instance.id, { quota_policy_ref: options.quotaPolicyRef ?? null });
-  expectOk(await api.call('putBinding', { params: { tenant_id: tenantId, capability_id: capabilityId, instance_id: instance.id }, body: binding }));
+  expectOk(
+    await api.call('putBinding', { params: { tenant_id: tenantId, capability_id: capabilityId, instance_id: instance.id }, body: binding }),
+  );
   return { typeId, versionId: version.id, instanceId: instance.id, replicaIds, capabilityId, tenantId };
 }

@@ -85,7 +85,12 @@ export function admissionBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         await w.store.putAdmissionPolicy(b.policy('quota:noisy', { max_tenant_in_flight: 4, max_instance_in_flight: 100 }));
         const f = await w.fleet({ name: 'noisy', quotaPolicyRef: 'quota:noisy', replicas: 4, capacity: 100 });
-        const healthy = await w.fleet({ name: 'healthy', tenantId: 'tenant-h', quotaPolicyRef: 'quota:noisy', capabilities: ['cap:healthy'] });
+        const healthy = await w.fleet({
+          name: 'healthy',
+          tenantId: 'tenant-h',
+          quotaPolicyRef: 'quota:noisy',
+          capabilities: ['cap:healthy'],
+        });
         const noisy = Array.from({ length: 64 }, (_, i) => w.resolve('tenant-a', `act-noisy-${i}`, f.capabilityIds[0]!));
         const fine = Array.from({ length: 4 }, (_, i) => w.resolve('tenant-h', `act-healthy-${i}`, healthy.capabilityIds[0]!));
         const results = await Promise.allSettled(noisy);
@@ -105,7 +110,9 @@ export function admissionBehaviour(factory: StoreFactory): void {
     it('[admission-never-overbooked] replica capacity is a hard limit under concurrency', () =>
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'hard', replicas: 3, capacity: 2 });
-        const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => w.resolve('tenant-a', `act-hard-${i}`, f.capabilityIds[0]!)));
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, (_, i) => w.resolve('tenant-a', `act-hard-${i}`, f.capabilityIds[0]!)),
+        );
         assert.equal(results.filter((r) => r.status === 'fulfilled').length, 6);
         for (const r of f.replicas) assert.equal(await w.active(r.id), 2);
       }));

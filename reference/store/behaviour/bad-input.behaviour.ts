@@ -24,7 +24,11 @@ function paths(value: Json, prefix: Array<string | number> = []): Array<Array<st
   return out;
 }
 
-function setAt(record: Json, path: Array<string | number>, replace: (old: Json, parent: Json[] | { [k: string]: Json }, key: string | number) => void): Json {
+function setAt(
+  record: Json,
+  path: Array<string | number>,
+  replace: (old: Json, parent: Json[] | { [k: string]: Json }, key: string | number) => void,
+): Json {
   const copy = structuredClone(record);
   let parent = copy as Json[] | { [k: string]: Json };
   for (const k of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[k] as Json[] | { [k: string]: Json };
@@ -39,7 +43,9 @@ function mutation(record: Json): fc.Arbitrary<{ what: string; value: Json }> {
   const objects = all.filter((p) => {
     let v: Json = record;
     for (const k of p) v = (v as Record<string | number, Json>)[k]!;
-    return v !== null && typeof v === 'object' && !Array.isArray(v) && p[p.length - 1] !== 'input_schema' && p[p.length - 1] !== 'output_schema';
+    return (
+      v !== null && typeof v === 'object' && !Array.isArray(v) && p[p.length - 1] !== 'input_schema' && p[p.length - 1] !== 'output_schema'
+    );
   });
   const notArrays = all.filter((p) => {
     let v: Json = record;
@@ -47,10 +53,14 @@ function mutation(record: Json): fc.Arbitrary<{ what: string; value: Json }> {
     return !Array.isArray(v);
   });
   return fc.oneof(
-    fc.record({ path: fc.constantFrom([], ...objects), name: fc.constantFrom('secret', 'tenant', 'extra_field', 'password') }).map(({ path, name }) => ({
-      what: `unknown field ${name} at /${path.join('/')}`,
-      value: path.length ? setAt(record, path, (old) => ((old as Record<string, Json>)[name] = 'x')) : { ...(record as object), [name]: 'x' },
-    })),
+    fc
+      .record({ path: fc.constantFrom([], ...objects), name: fc.constantFrom('secret', 'tenant', 'extra_field', 'password') })
+      .map(({ path, name }) => ({
+        what: `unknown field ${name} at /${path.join('/')}`,
+        value: path.length
+          ? setAt(record, path, (old) => ((old as Record<string, Json>)[name] = 'x'))
+          : { ...(record as object), [name]: 'x' },
+      })),
     fc.record({ path: fc.constantFrom(...notArrays), bad: fc.constantFrom<Json>([], 42.5, -1.25) }).map(({ path, bad }) => ({
       what: `/${path.join('/')} = ${JSON.stringify(bad)}`,
       value: setAt(record, path, (_old, parent, key) => ((parent as Record<string | number, Json>)[key] = bad)),
@@ -79,13 +89,25 @@ export function badInputBehaviour(factory: StoreFactory): void {
         const f = await w.fleet({ name: 'bad' });
         const records: Array<[string, Json, (s: RegistryStore, v: Json) => Promise<unknown>]> = [
           ['type', b.connectorType('ctype_bad_new') as unknown as Json, (s, v) => s.putConnectorType(v as never)],
-          ['version', b.version('cver_bad_new', f.typeId, [b.capability('cap:bad:new')], { version: '9.0.0' }) as unknown as Json, (s, v) => s.admitVersion(v as never)],
+          [
+            'version',
+            b.version('cver_bad_new', f.typeId, [b.capability('cap:bad:new')], { version: '9.0.0' }) as unknown as Json,
+            (s, v) => s.admitVersion(v as never),
+          ],
           ['instance', { ...f.instance, config_revision: 2 } as unknown as Json, (s, v) => s.putInstance(v as never)],
           ['binding', { ...f.binding, policy_revision: 2 } as unknown as Json, (s, v) => s.putBinding(v as never)],
           ['policy', b.policy('quota:bad') as unknown as Json, (s, v) => s.putAdmissionPolicy(v as never)],
-          ['replica', b.replica('crepl_bad_new', f.instance.id, f.version.id, w.now() + HOUR) as unknown as Json, (s, v) => s.provisionReplica(v as never)],
+          [
+            'replica',
+            b.replica('crepl_bad_new', f.instance.id, f.version.id, w.now() + HOUR) as unknown as Json,
+            (s, v) => s.provisionReplica(v as never),
+          ],
           ['health', b.health(2, w.now() + HOUR) as unknown as Json, (s, v) => s.reportHealth(f.replicas[0]!.id, v as never)],
-          ['resolve', { action_id: 'act-bad', capability_id: f.capabilityIds[0]!, topology: { region: 'eu' } }, (s, v) => s.resolve('tenant-a', v as never)],
+          [
+            'resolve',
+            { action_id: 'act-bad', capability_id: f.capabilityIds[0]!, topology: { region: 'eu' } },
+            (s, v) => s.resolve('tenant-a', v as never),
+          ],
         ];
         for (const [, record, call] of records) await refusesAll(w, f, record, call);
       }));
@@ -100,7 +122,13 @@ export function badInputBehaviour(factory: StoreFactory): void {
         // Empty, too long, or holding a character no identifier pattern allows.
         const ids = fc.oneof(
           fc.constantFrom('', 'x'.repeat(300)),
-          fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(' ', '/', '#', '?', 'é', '\n', '%', '"', '\u0000'), fc.string({ maxLength: 20 })).map(([a, c, z]) => a + c + z),
+          fc
+            .tuple(
+              fc.string({ maxLength: 20 }),
+              fc.constantFrom(' ', '/', '#', '?', 'é', '\n', '%', '"', '\u0000'),
+              fc.string({ maxLength: 20 }),
+            )
+            .map(([a, c, z]) => a + c + z),
         );
         await fc.assert(
           fc.asyncProperty(ids, async (id) => {
@@ -113,10 +141,13 @@ export function badInputBehaviour(factory: StoreFactory): void {
           }),
           { numRuns: RUNS, ...seedOption },
         );
-        for (const outcome of ['', 'COMPLETED', 'done', 'candidate']) await rejectsWith(s.settle('tenant-a', 'act-badid', v.assignment, outcome as never), 'INVALID_REQUEST');
-        for (const limit of [0, -5, 2.5, 1e9]) await rejectsWith(s.queryCatalog({ limit }, { tenant_id: 'tenant-a', allow_unbound: false }), 'INVALID_REQUEST');
+        for (const outcome of ['', 'COMPLETED', 'done', 'candidate'])
+          await rejectsWith(s.settle('tenant-a', 'act-badid', v.assignment, outcome as never), 'INVALID_REQUEST');
+        for (const limit of [0, -5, 2.5, 1e9])
+          await rejectsWith(s.queryCatalog({ limit }, { tenant_id: 'tenant-a', allow_unbound: false }), 'INVALID_REQUEST');
         const rev = await s.catalogRevision();
-        for (const cursor of ['', 'nocolon', ':x', `${rev}:`, 'abc:def']) await rejectsWith(s.queryCatalog({ cursor }, { tenant_id: 'tenant-a', allow_unbound: false }), 'INVALID_REQUEST');
+        for (const cursor of ['', 'nocolon', ':x', `${rev}:`, 'abc:def'])
+          await rejectsWith(s.queryCatalog({ cursor }, { tenant_id: 'tenant-a', allow_unbound: false }), 'INVALID_REQUEST');
         for (const limit of [0, -1, 0.5, 1e9]) await rejectsWith(s.expireLeases(limit), 'INVALID_REQUEST');
         await rejectsWith(s.queryCatalog({ unknown: 1 } as never, { tenant_id: 'tenant-a', allow_unbound: false }), 'INVALID_REQUEST');
         await rejectsWith(s.getAdmissionCounter('planet' as never, 'x'), 'INVALID_REQUEST');

@@ -15,9 +15,21 @@ export function catalogBehaviour(factory: StoreFactory): void {
         assert.equal(await visible(), true);
         assert.deepEqual(ids(await w.store.queryCatalog({}, tenant('tenant-b'))), [], 'another tenant sees nothing');
         const toggles: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
-          ['binding disabled', () => w.store.putBinding({ ...f.binding, enabled: false, policy_revision: 10 }), () => w.store.putBinding({ ...f.binding, policy_revision: 11 })],
-          ['instance disabled', () => w.store.putInstance({ ...f.instance, status: 'disabled', config_revision: 10 }), () => w.store.putInstance({ ...f.instance, config_revision: 11 })],
-          ['version admitted', () => w.store.setVersionStatus(f.version.id, 'admitted'), () => w.store.setVersionStatus(f.version.id, 'active')],
+          [
+            'binding disabled',
+            () => w.store.putBinding({ ...f.binding, enabled: false, policy_revision: 10 }),
+            () => w.store.putBinding({ ...f.binding, policy_revision: 11 }),
+          ],
+          [
+            'instance disabled',
+            () => w.store.putInstance({ ...f.instance, status: 'disabled', config_revision: 10 }),
+            () => w.store.putInstance({ ...f.instance, config_revision: 11 }),
+          ],
+          [
+            'version admitted',
+            () => w.store.setVersionStatus(f.version.id, 'admitted'),
+            () => w.store.setVersionStatus(f.version.id, 'active'),
+          ],
           ['type disabled', () => w.store.setConnectorTypeEnabled(f.typeId, false), () => w.store.setConnectorTypeEnabled(f.typeId, true)],
         ];
         for (const [what, hide, restore] of toggles) {
@@ -33,7 +45,11 @@ export function catalogBehaviour(factory: StoreFactory): void {
     it('[catalog-tenant-visibility] the version must implement the capability and declare the profile', () =>
       withWorld(factory, async (w) => {
         await w.fleet({ name: 'prof', capabilities: ['cap:prof:a', 'cap:prof:b'], bound: ['cap:prof:a'] });
-        assert.deepEqual(ids(await w.store.queryCatalog({}, tenant('tenant-a'))), ['cap:prof:a'], 'unbound capabilities of the version stay hidden');
+        assert.deepEqual(
+          ids(await w.store.queryCatalog({}, tenant('tenant-a'))),
+          ['cap:prof:a'],
+          'unbound capabilities of the version stay hidden',
+        );
         assert.deepEqual(ids(await w.store.queryCatalog({ profile: 'aip.native.http.v1' }, tenant('tenant-a'))), ['cap:prof:a']);
         assert.deepEqual(ids(await w.store.queryCatalog({ profile: 'other.profile.v1' }, tenant('tenant-a'))), []);
       }));

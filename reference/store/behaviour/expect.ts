@@ -45,7 +45,13 @@ export async function snapshot(w: World, fleets: Fleet[], actions: Array<{ tenan
   return out;
 }
 
-export async function assertUnchangedBy(w: World, fleets: Fleet[], call: () => Promise<unknown>, code: ErrorCode, actions: Array<{ tenant: string; action: string }> = []): Promise<void> {
+export async function assertUnchangedBy(
+  w: World,
+  fleets: Fleet[],
+  call: () => Promise<unknown>,
+  code: ErrorCode,
+  actions: Array<{ tenant: string; action: string }> = [],
+): Promise<void> {
   const before = await snapshot(w, fleets, actions);
   await rejectsWith(call(), code);
   assert.deepEqual(await snapshot(w, fleets, actions), before, 'a refused call changed state');

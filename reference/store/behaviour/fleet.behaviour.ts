@@ -11,7 +11,11 @@ export function fleetBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'fs', replicas: 5, capacity: 7 });
         await w.fleet({ name: 'fs_off', capabilities: ['cap:fs:off'] });
-        await w.store.putInstance({ ...b.instance('cinst_fs_off', 'ctype_fs_off', 'cver_fs_off', 'tenant-a'), status: 'disabled', config_revision: 2 });
+        await w.store.putInstance({
+          ...b.instance('cinst_fs_off', 'ctype_fs_off', 'cver_fs_off', 'tenant-a'),
+          status: 'disabled',
+          config_revision: 2,
+        });
         await w.store.setVersionStatus('cver_fs_off', 'admitted');
         const [ready, draining, offline, expiredReady, expiredOffline] = f.replicas.map((r) => r.id);
         await w.health(draining!, { status: 'draining' });
@@ -86,7 +90,10 @@ export function fleetBehaviour(factory: StoreFactory): void {
         const f = await w.fleet({ name: 'bsize' });
         const before = await snapshot(w, [f]);
         await rejectsWith(w.store.applyBatch([]), 'INVALID_REQUEST');
-        const tooMany = Array.from({ length: w.store.limits.max_batch_items + 1 }, (_, i) => ({ op: 'put_connector_type' as const, record: b.connectorType(`ctype_bsize_${i}`) }));
+        const tooMany = Array.from({ length: w.store.limits.max_batch_items + 1 }, (_, i) => ({
+          op: 'put_connector_type' as const,
+          record: b.connectorType(`ctype_bsize_${i}`),
+        }));
         await rejectsWith(w.store.applyBatch(tooMany), 'INVALID_REQUEST');
         assert.deepEqual(await snapshot(w, [f]), before);
       }));

@@ -30,7 +30,11 @@ export function leaseBehaviour(factory: StoreFactory): void {
         await rejectsWith(w.store.expireLeases(w.store.limits.max_expiry_batch + 1), 'INVALID_REQUEST');
         assert.deepEqual(await w.store.expireLeases(2), { expired: 2 });
         const offline = async () => (await Promise.all(ids.map((id) => w.store.getReplica(id)))).map((r) => r!.status === 'offline');
-        assert.deepEqual(await offline(), [false, false, false, true, true].map((_, i) => i === 3 || i === 0), 'lease order, then replica id');
+        assert.deepEqual(
+          await offline(),
+          [false, false, false, true, true].map((_, i) => i === 3 || i === 0),
+          'lease order, then replica id',
+        );
         assert.deepEqual(await w.store.expireLeases(2), { expired: 2 });
         assert.deepEqual(await offline(), [true, true, false, true, true], 'the boundary is inclusive');
         assert.deepEqual(await w.store.expireLeases(2), { expired: 0 });
@@ -38,7 +42,9 @@ export function leaseBehaviour(factory: StoreFactory): void {
 
     it('[lease-expiry-effect] expired replicas go offline and release their reservations', () =>
       withWorld(factory, async (w) => {
-        await w.store.putAdmissionPolicy(b.policy('quota:le', { max_tenant_in_flight: 9, max_tenant_retry_in_flight: 9, circuit_failure_threshold: 1 }));
+        await w.store.putAdmissionPolicy(
+          b.policy('quota:le', { max_tenant_in_flight: 9, max_tenant_retry_in_flight: 9, circuit_failure_threshold: 1 }),
+        );
         const f = await w.fleet({ name: 'le', quotaPolicyRef: 'quota:le', capacity: 5 });
         const cap = f.capabilityIds[0]!;
         const r = f.replicas[0]!.id;
@@ -58,7 +64,12 @@ export function leaseBehaviour(factory: StoreFactory): void {
         assert.ok(Date.parse(after.lease_expires_at) <= w.now());
         assert.deepEqual(after.circuit, before.circuit, 'circuits are unchanged');
         assert.equal(await w.counter('tenant', 'tenant-a'), 0);
-        for (const h of held) assert.deepEqual(await w.store.route('tenant-a', h.assignment.action_id), { assignment: h.assignment, reserved: false, last_settlement: 'lease_expired' });
+        for (const h of held)
+          assert.deepEqual(await w.store.route('tenant-a', h.assignment.action_id), {
+            assignment: h.assignment,
+            reserved: false,
+            last_settlement: 'lease_expired',
+          });
         assert.equal(await w.store.catalogRevision(), revision);
       }));
 

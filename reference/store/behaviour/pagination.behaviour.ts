@@ -80,7 +80,11 @@ export function paginationBehaviour(factory: StoreFactory): void {
         for (const limit of [1, 2, 4, 9, 10]) {
           const pages = await walk(w.store, limit, tenant('tenant-a'));
           const seen = pages.flatMap((p) => p.capabilities.map((d) => d.capability.id));
-          assert.deepEqual(seen, [...MIXED].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))), `limit ${limit}`);
+          assert.deepEqual(
+            seen,
+            [...MIXED].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))),
+            `limit ${limit}`,
+          );
           assert.equal(pages.at(-1)!.next_cursor, null);
           for (const p of pages.slice(0, -1)) assert.notEqual(p.next_cursor, null);
         }

@@ -161,7 +161,9 @@ export function pinnedBehaviour(factory: StoreFactory): void {
         for (let i = 0; i < 64; i++) await w.settle(await w.resolve('tenant-a', `act-storm-${i}`, cap), 'cancelled');
         const results = await Promise.allSettled(Array.from({ length: 64 }, (_, i) => w.resolve('tenant-a', `act-storm-${i}`, cap)));
         const admitted = results.filter((r) => r.status === 'fulfilled').length;
-        const refused = results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string; details?: { scope?: string } }).details?.scope === 'tenant_retry').length;
+        const refused = results.filter(
+          (r) => r.status === 'rejected' && (r.reason as { code?: string; details?: { scope?: string } }).details?.scope === 'tenant_retry',
+        ).length;
         assert.equal(admitted, 8);
         assert.equal(refused, 56);
         assert.equal(await w.counter('tenant_retry', 'tenant-a'), 8);

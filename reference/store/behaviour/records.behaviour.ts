@@ -50,7 +50,9 @@ export function recordsBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'uniq' });
         const caps = f.version.manifest.capabilities;
-        const sameString = b.version('cver_uniq_two', f.typeId, caps, { attestation: { ...f.version.attestation, artifact_digest: b.fakeDigest('other') } });
+        const sameString = b.version('cver_uniq_two', f.typeId, caps, {
+          attestation: { ...f.version.attestation, artifact_digest: b.fakeDigest('other') },
+        });
         await rejectsWith(w.store.admitVersion(sameString), 'CONFLICT');
         const sameArtifact = { ...b.version('cver_uniq_three', f.typeId, caps, { version: '2.0.0' }), attestation: f.version.attestation };
         await rejectsWith(w.store.admitVersion(sameArtifact), 'CONFLICT');
@@ -90,7 +92,10 @@ export function recordsBehaviour(factory: StoreFactory): void {
         await w.store.putConnectorType(b.connectorType('ctype_ms'));
         const cap = b.capability('cap:ms');
         await rejectsWith(w.store.admitVersion(b.version('cver_ms1', 'ctype_ms', [cap, cap])), 'INVALID_REQUEST');
-        await rejectsWith(w.store.admitVersion(b.version('cver_ms2', 'ctype_ms', [cap], { profiles: ['p.one', 'p.one'] })), 'INVALID_REQUEST');
+        await rejectsWith(
+          w.store.admitVersion(b.version('cver_ms2', 'ctype_ms', [cap], { profiles: ['p.one', 'p.one'] })),
+          'INVALID_REQUEST',
+        );
         await rejectsWith(w.store.admitVersion(b.version('cver_ms3', 'ctype_ms', [cap], { profiles: [] })), 'INVALID_REQUEST');
       }));
 
@@ -173,7 +178,14 @@ export function recordsBehaviour(factory: StoreFactory): void {
 
     it('[records-policy-bounds] policy limits are bounded', () =>
       withWorld(factory, async (w) => {
-        for (const bad of [{ revision: 0 }, { max_tenant_in_flight: 0 }, { max_binding_in_flight: 4294967296 }, { circuit_failure_threshold: 0 }, { circuit_open_ms: 99 }, { circuit_open_ms: 3600001 }]) {
+        for (const bad of [
+          { revision: 0 },
+          { max_tenant_in_flight: 0 },
+          { max_binding_in_flight: 4294967296 },
+          { circuit_failure_threshold: 0 },
+          { circuit_open_ms: 99 },
+          { circuit_open_ms: 3600001 },
+        ]) {
           await rejectsWith(w.store.putAdmissionPolicy(b.policy('quota:bounds', bad)), 'INVALID_REQUEST');
         }
         assert.equal((await w.store.putAdmissionPolicy(b.policy('quota:bounds', { circuit_open_ms: 100 }))).outcome, 'applied');
@@ -183,7 +195,10 @@ export function recordsBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         await w.store.putAdmissionPolicy(b.policy('quota:rev'));
         await rejectsWith(w.store.putAdmissionPolicy(b.policy('quota:rev', { max_tenant_in_flight: 3 })), 'CONFLICT');
-        assert.equal((await w.store.putAdmissionPolicy(b.policy('quota:rev', { max_tenant_in_flight: 3, revision: 2 }))).outcome, 'applied');
+        assert.equal(
+          (await w.store.putAdmissionPolicy(b.policy('quota:rev', { max_tenant_in_flight: 3, revision: 2 }))).outcome,
+          'applied',
+        );
       }));
 
     it('[records-replica-provision] replicas start empty at the current version; provisioning is create-only', () =>
@@ -239,7 +254,10 @@ export function recordsBehaviour(factory: StoreFactory): void {
         assert.deepEqual(await w.store.getInstance(f.instance.id), f.instance);
         assert.deepEqual(await w.store.getBinding(f.binding.tenant_id, f.binding.capability_id, f.binding.instance_id), f.binding);
         const v = (await w.store.getVersion(f.version.id))!;
-        assert.deepEqual({ ...v, admitted_at: undefined, supply_chain_qualified: undefined }, { ...f.version, admitted_at: undefined, supply_chain_qualified: undefined });
+        assert.deepEqual(
+          { ...v, admitted_at: undefined, supply_chain_qualified: undefined },
+          { ...f.version, admitted_at: undefined, supply_chain_qualified: undefined },
+        );
         assert.equal(await w.store.getConnectorType('ctype_none'), null);
         assert.equal(await w.store.getVersion('cver_none'), null);
         assert.equal(await w.store.getInstance('cinst_none'), null);

@@ -10,7 +10,10 @@ export function revisionBehaviour(factory: StoreFactory): void {
         assert.equal(await w.store.catalogRevision(), 0);
         let last = 0;
         await w.fleet({ name: 'mono' });
-        for (const step of [() => w.store.putAdmissionPolicy(b.policy('quota:mono')), () => w.store.setConnectorTypeEnabled('ctype_mono', false)]) {
+        for (const step of [
+          () => w.store.putAdmissionPolicy(b.policy('quota:mono')),
+          () => w.store.setConnectorTypeEnabled('ctype_mono', false),
+        ]) {
           await step();
           const now = await w.store.catalogRevision();
           assert.ok(now > last, `revision went from ${last} to ${now}`);

@@ -36,15 +36,25 @@ export function routingBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'topo', replicas: 0 });
         const add = (id: string, region: string, zone: string, capacity_class: string) =>
-          w.store.provisionReplica(b.replica(id, f.instance.id, f.version.id, w.now() + HOUR, { topology: { region, zone, capacity_class } }));
+          w.store.provisionReplica(
+            b.replica(id, f.instance.id, f.version.id, w.now() + HOUR, { topology: { region, zone, capacity_class } }),
+          );
         await add('crepl_topo_eu', 'eu', 'eu-1', 'standard');
         await add('crepl_topo_us', 'us', 'us-1', 'large');
         const cap = f.capabilityIds[0]!;
         assert.equal((await w.resolve('tenant-a', 'act-topo-1', cap, { capacity_class: 'large' })).assignment.replica_id, 'crepl_topo_us');
         await rejectsWith(w.resolve('tenant-a', 'act-topo-2', cap, { capacity_class: 'gpu' }), 'REPLICA_UNAVAILABLE');
-        assert.equal((await w.resolve('tenant-a', 'act-topo-3', cap, { region: 'ap' })).reserved, true, 'cross-region is allowed by default');
+        assert.equal(
+          (await w.resolve('tenant-a', 'act-topo-3', cap, { region: 'ap' })).reserved,
+          true,
+          'cross-region is allowed by default',
+        );
         await rejectsWith(w.resolve('tenant-a', 'act-topo-4', cap, { region: 'ap', allow_cross_region: false }), 'REPLICA_UNAVAILABLE');
-        const resident = await w.resolve('tenant-a', 'act-topo-5', cap, { region: 'eu', allow_cross_region: false, capacity_class: 'standard' });
+        const resident = await w.resolve('tenant-a', 'act-topo-5', cap, {
+          region: 'eu',
+          allow_cross_region: false,
+          capacity_class: 'standard',
+        });
         assert.equal(resident.assignment.replica_id, 'crepl_topo_eu');
       }));
 
@@ -69,9 +79,15 @@ export function routingBehaviour(factory: StoreFactory): void {
         await w.store.putInstance(b.instance('cinst_ord_high', 'ctype_ord_high', 'cver_ord_high', 'tenant-a'));
         await w.store.putBinding(b.binding('tenant-a', cap, 'cinst_ord_high', { priority: 1 }));
         const put = (id: string, region: string, zone: string) =>
-          w.store.provisionReplica(b.replica(id, 'cinst_ord_high', 'cver_ord_high', w.now() + HOUR, { capacity: 100, topology: { region, zone, capacity_class: 'standard' } }));
+          w.store.provisionReplica(
+            b.replica(id, 'cinst_ord_high', 'cver_ord_high', w.now() + HOUR, {
+              capacity: 100,
+              topology: { region, zone, capacity_class: 'standard' },
+            }),
+          );
         await put('crepl_ord_us', 'us', 'us-1');
-        const pick = async (n: number, pref?: Record<string, unknown>) => (await w.resolve('tenant-a', `act-ord-${n}`, cap, pref)).assignment.replica_id;
+        const pick = async (n: number, pref?: Record<string, unknown>) =>
+          (await w.resolve('tenant-a', `act-ord-${n}`, cap, pref)).assignment.replica_id;
         assert.equal(await pick(1, { region: 'eu', zone: 'eu-1' }), 'crepl_ord_us', 'priority beats a region match');
         await put('crepl_ord_eu2', 'eu', 'eu-2');
         assert.equal(await pick(2, { region: 'eu', zone: 'eu-1' }), 'crepl_ord_eu2', 'region beats load');
@@ -172,15 +188,24 @@ export function routingBehaviour(factory: StoreFactory): void {
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'fence', capacity: 100 });
         const tokens = new Set<string>();
-        for (let i = 0; i < 30; i++) tokens.add((await w.resolve('tenant-a', `act-fence-${i}`, f.capabilityIds[0]!)).assignment.fence_token);
+        for (let i = 0; i < 30; i++)
+          tokens.add((await w.resolve('tenant-a', `act-fence-${i}`, f.capabilityIds[0]!)).assignment.fence_token);
         assert.equal(tokens.size, 30);
       }));
 
     it('[route-topology-new-only] topology preferences never move an existing route', () =>
       withWorld(factory, async (w) => {
         const f = await w.fleet({ name: 'tno', replicas: 0 });
-        await w.store.provisionReplica(b.replica('crepl_tno_eu', f.instance.id, f.version.id, w.now() + HOUR, { topology: { region: 'eu', zone: 'a', capacity_class: 'standard' } }));
-        await w.store.provisionReplica(b.replica('crepl_tno_us', f.instance.id, f.version.id, w.now() + HOUR, { topology: { region: 'us', zone: 'a', capacity_class: 'standard' } }));
+        await w.store.provisionReplica(
+          b.replica('crepl_tno_eu', f.instance.id, f.version.id, w.now() + HOUR, {
+            topology: { region: 'eu', zone: 'a', capacity_class: 'standard' },
+          }),
+        );
+        await w.store.provisionReplica(
+          b.replica('crepl_tno_us', f.instance.id, f.version.id, w.now() + HOUR, {
+            topology: { region: 'us', zone: 'a', capacity_class: 'standard' },
+          }),
+        );
         const first = await w.resolve('tenant-a', 'act-tno', f.capabilityIds[0]!, { region: 'eu' });
         assert.equal(first.assignment.replica_id, 'crepl_tno_eu');
         const again = await w.resolve('tenant-a', 'act-tno', f.capabilityIds[0]!, { region: 'us', allow_cross_region: false });

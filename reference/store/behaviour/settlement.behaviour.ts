@@ -10,15 +10,29 @@ function alterations(a: RouteAssignment): Array<[string, RouteAssignment]> {
   const out: Array<[string, RouteAssignment]> = [];
   for (const [k, v] of Object.entries(a)) {
     if (typeof v === 'string') {
-      const other = k === 'assigned_at' ? '2001-01-01T00:00:00.000Z' : k.endsWith('digest') ? b.fakeDigest('other') : k === 'peer_principal_kind' ? (v === 'agent' ? 'service' : 'agent') : `${v}x`;
+      const other =
+        k === 'assigned_at'
+          ? '2001-01-01T00:00:00.000Z'
+          : k.endsWith('digest')
+            ? b.fakeDigest('other')
+            : k === 'peer_principal_kind'
+              ? v === 'agent'
+                ? 'service'
+                : 'agent'
+              : `${v}x`;
       out.push([k, { ...a, [k]: other }]);
-    }
-    else if (typeof v === 'number') out.push([k, { ...a, [k]: v + 1 }]);
+    } else if (typeof v === 'number') out.push([k, { ...a, [k]: v + 1 }]);
     else if (v === null) out.push([k, { ...a, [k]: 'x' }]);
   }
   out.push(['topology.zone', { ...a, topology: { ...a.topology, zone: 'elsewhere' } }]);
   out.push(['admission.circuit_open_ms', { ...a, admission: { ...a.admission, circuit_open_ms: a.admission.circuit_open_ms + 1 } }]);
-  out.push(['admission.base_scopes[0].limit', { ...a, admission: { ...a.admission, base_scopes: a.admission.base_scopes.map((s, i) => (i === 0 ? { ...s, limit: s.limit + 1 } : s)) } }]);
+  out.push([
+    'admission.base_scopes[0].limit',
+    {
+      ...a,
+      admission: { ...a.admission, base_scopes: a.admission.base_scopes.map((s, i) => (i === 0 ? { ...s, limit: s.limit + 1 } : s)) },
+    },
+  ]);
   return out;
 }
 
@@ -33,7 +47,13 @@ export function settlementBehaviour(factory: StoreFactory): void {
           assert.deepEqual(r, { action_id: `act-out-${outcome}`, released: true, last_settlement: outcome });
         }
         const v = await w.resolve('tenant-a', 'act-out-bad', f.capabilityIds[0]!);
-        await assertUnchangedBy(w, [f], () => w.store.settle('tenant-a', 'act-out-bad', v.assignment, 'succeeded' as never), 'INVALID_REQUEST', [{ tenant: 'tenant-a', action: 'act-out-bad' }]);
+        await assertUnchangedBy(
+          w,
+          [f],
+          () => w.store.settle('tenant-a', 'act-out-bad', v.assignment, 'succeeded' as never),
+          'INVALID_REQUEST',
+          [{ tenant: 'tenant-a', action: 'act-out-bad' }],
+        );
       }));
 
     it('[settle-fence] any altered field is FENCE_LOST and changes nothing', () =>
@@ -49,13 +69,21 @@ export function settlementBehaviour(factory: StoreFactory): void {
           await rejectsWith(w.store.settle('tenant-a', 'act-fence', altered, 'completed'), 'FENCE_LOST');
           assert.equal(JSON.stringify(await w.store.route('tenant-a', 'act-fence')), before, field);
         }
-        await assertUnchangedBy(w, [f], () => w.store.settle('tenant-a', 'act-fence', { ...v.assignment, fence_token: 'route_forged' }, 'completed'), 'FENCE_LOST', actions);
+        await assertUnchangedBy(
+          w,
+          [f],
+          () => w.store.settle('tenant-a', 'act-fence', { ...v.assignment, fence_token: 'route_forged' }, 'completed'),
+          'FENCE_LOST',
+          actions,
+        );
         await rejectsWith(w.store.settle('tenant-a', 'act-fence', { ...v.assignment, action_id: 'act-other' }, 'completed'), 'FENCE_LOST');
       }));
 
     it('[settle-release-once] releases exactly the attempt scopes and one replica unit', () =>
       withWorld(factory, async (w) => {
-        await w.store.putAdmissionPolicy(b.policy('quota:rel', { max_tenant_in_flight: 9, max_instance_in_flight: 9, max_tenant_retry_in_flight: 9 }));
+        await w.store.putAdmissionPolicy(
+          b.policy('quota:rel', { max_tenant_in_flight: 9, max_instance_in_flight: 9, max_tenant_retry_in_flight: 9 }),
+        );
         const f = await w.fleet({ name: 'rel', quotaPolicyRef: 'quota:rel', capacity: 5 });
         const cap = f.capabilityIds[0]!;
         const keep = await w.resolve('tenant-a', 'act-rel-keep', cap);
@@ -102,7 +130,9 @@ export function settlementBehaviour(factory: StoreFactory): void {
         const f = await w.fleet({ name: 'unk' });
         const v = await w.resolve('tenant-a', 'act-unk', f.capabilityIds[0]!);
         await rejectsWith(w.store.settle('tenant-a', 'act-never', { ...v.assignment, action_id: 'act-never' }, 'completed'), 'NOT_FOUND');
-        await assertUnchangedBy(w, [f], () => w.store.settle('tenant-b', 'act-unk', v.assignment, 'completed'), 'NOT_FOUND', [{ tenant: 'tenant-a', action: 'act-unk' }]);
+        await assertUnchangedBy(w, [f], () => w.store.settle('tenant-b', 'act-unk', v.assignment, 'completed'), 'NOT_FOUND', [
+          { tenant: 'tenant-a', action: 'act-unk' },
+        ]);
         assert.equal(await w.store.route('tenant-b', 'act-unk'), null, 'another tenant cannot read the route');
       }));
 
@@ -113,7 +143,11 @@ export function settlementBehaviour(factory: StoreFactory): void {
         const v = await w.resolve('tenant-a', 'act-read', f.capabilityIds[0]!);
         assert.deepEqual(await w.store.route('tenant-a', 'act-read'), { assignment: v.assignment, reserved: true, last_settlement: null });
         await w.settle(v, 'outcome_unknown');
-        assert.deepEqual(await w.store.route('tenant-a', 'act-read'), { assignment: v.assignment, reserved: false, last_settlement: 'outcome_unknown' });
+        assert.deepEqual(await w.store.route('tenant-a', 'act-read'), {
+          assignment: v.assignment,
+          reserved: false,
+          last_settlement: 'outcome_unknown',
+        });
       }));
   });
 }

@@ -82,7 +82,11 @@ export class World {
     const capabilityIds = spec.capabilities ?? [`cap:${spec.name}:run`];
     const typeId = `ctype_${spec.name}`;
     await s.putConnectorType(b.connectorType(typeId));
-    const version = b.version(`cver_${spec.name}`, typeId, capabilityIds.map((id) => b.capability(id)));
+    const version = b.version(
+      `cver_${spec.name}`,
+      typeId,
+      capabilityIds.map((id) => b.capability(id)),
+    );
     await s.admitVersion(version);
     const instance = b.instance(`cinst_${spec.name}`, typeId, version.id, tenantId);
     await s.putInstance(instance);

@@ -9,7 +9,14 @@ import { toTimestamp } from '../../domain/time.ts';
 import type { MemoryState, StoredReplica } from './memory-state.ts';
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export function expireLeases(state: MemoryState, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks, expiredLease: ReferenceChoices['expiredLease']): LeaseExpiryResult {
+export function expireLeases(
+  state: MemoryState,
+  limit: number,
+  nowMs: number,
+  limits: RegistryLimits,
+  fault: FaultHooks,
+  expiredLease: ReferenceChoices['expiredLease'],
+): LeaseExpiryResult {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }

@@ -114,14 +114,28 @@ function routeCandidates(state: MemoryState, tenantId: string, capabilityId: str
       versionId.push(version.record.id);
     }
   }
-  cached = { chains, rows: Int32Array.from(rows), chainOf: Int32Array.from(chainOf), priority: Int32Array.from(priority), instanceId, versionId };
+  cached = {
+    chains,
+    rows: Int32Array.from(rows),
+    chainOf: Int32Array.from(chainOf),
+    priority: Int32Array.from(priority),
+    instanceId,
+    versionId,
+  };
   if (!byCapability) state.routeCandidates.set(tenantId, (byCapability = new Map()));
   byCapability.set(capabilityId, cached);
   return cached;
 }
 
 /** [route-binding-unavailable], [route-eligibility], [route-order], [route-replica-unavailable]. */
-function selectReplica(state: MemoryState, choices: ReferenceChoices, tenantId: string, req: ResolveRequest, pref: TopologyPreference, nowMs: number): Selection {
+function selectReplica(
+  state: MemoryState,
+  choices: ReferenceChoices,
+  tenantId: string,
+  req: ResolveRequest,
+  pref: TopologyPreference,
+  nowMs: number,
+): Selection {
   const c = routeCandidates(state, tenantId, req.capability_id);
   if (c.chains.length === 0) throw noReplicaRefusal(tenantId, req.capability_id, undefined);
   const actionHash = tiebreakHash(req.action_id, choices.tiebreakSalt);
@@ -142,7 +156,12 @@ function selectReplica(state: MemoryState, choices: ReferenceChoices, tenantId: 
       [bestRank, rank] = [rank, bestRank];
     }
   }
-  if (best < 0) throw noReplicaRefusal(tenantId, req.capability_id, namedBinding(c.chains, (ch) => ch.binding.record.priority, choices.equalPriorityInstance)!.instance.id);
+  if (best < 0)
+    throw noReplicaRefusal(
+      tenantId,
+      req.capability_id,
+      namedBinding(c.chains, (ch) => ch.binding.record.priority, choices.equalPriorityInstance)!.instance.id,
+    );
   return { chain: c.chains[c.chainOf[best]!]!, replica: state.replicas.get(table.ids[c.rows[best]!]!)! };
 }
 
@@ -199,8 +218,17 @@ function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, re
   const plan = planNewRoute(state, deps, tenantId, req);
   // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
   // are stale), or with the scopes checked again (so only the replica's room is stale).
-  if (deps.fault.raceScopeReservation) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...plan, selection: selectReplica(state, deps.choices, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()) }));
-  if (deps.fault.raceReplicaCapacity) return afterCheck(true, () => commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }));
+  if (deps.fault.raceScopeReservation)
+    return afterCheck(true, () =>
+      commitNewRoute(state, deps, tenantId, req, {
+        ...plan,
+        selection: selectReplica(state, deps.choices, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()),
+      }),
+    );
+  if (deps.fault.raceReplicaCapacity)
+    return afterCheck(true, () =>
+      commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }),
+    );
   if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
   // The fault: decide, let other requests decide meanwhile, then commit what was decided.
   return new Promise<void>((resolve) => setTimeout(resolve, FAULT_PAUSE_MS)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
@@ -279,18 +307,37 @@ export function settle(
   // A held reservation always has its units counted; a zero here is a defect of the store, not a lost
   // fence. A registry with the settlement race has no such guard: its counters simply go wrong.
   if (path === 'release' && !deps.fault.raceSettleRelease) {
-    for (const s of stored.scopes) if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
+    for (const s of stored.scopes)
+      if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
   }
   return afterCheck(deps.fault.raceSettleRelease, () => release(state, deps, stored, replica, outcome, path === 'release'));
 }
 
 /** The writes of a settlement that releases: counters, the replica's unit and circuit, the route. */
-function release(state: MemoryState, deps: RoutingDeps, stored: StoredRoute, replica: StoredReplica, outcome: SettlementOutcome, firstRelease: boolean): SettlementResult {
+function release(
+  state: MemoryState,
+  deps: RoutingDeps,
+  stored: StoredRoute,
+  replica: StoredReplica,
+  outcome: SettlementOutcome,
+  firstRelease: boolean,
+): SettlementResult {
   if (firstRelease) addToCounters(state, stored.scopes, -1);
-  else addToCounters(state, stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0), -1);
+  else
+    addToCounters(
+      state,
+      stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0),
+      -1,
+    );
   const table = state.replicaTable;
   table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
-  const circuit = circuitAfterSettlement(state.replicaCursor.at(replica.row), outcome, stored.assignment.admission, deps.clock(), deps.choices);
+  const circuit = circuitAfterSettlement(
+    state.replicaCursor.at(replica.row),
+    outcome,
+    stored.assignment.admission,
+    deps.clock(),
+    deps.choices,
+  );
   table.setCircuit(replica.row, circuit.consecutive_failures, circuit.open_until_ms);
   stored.reserved = false;
   stored.lastSettlement = outcome;

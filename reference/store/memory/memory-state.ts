@@ -217,6 +217,4 @@ export class MemoryState {
   counter(key: string): number {
     return this.counters.get(key) ?? 0;
   }
-
 }
-

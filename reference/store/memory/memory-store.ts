@@ -193,7 +193,8 @@ export class MemoryStore implements RegistryStore {
     );
     if (decision.outcome === 'applied') {
       for (const d of decision.definitions) {
-        if (d.isNew) s.definitions.set(d.definition.capability.id, { id: d.definition.capability.id, definition: own(d.definition), size: d.size });
+        if (d.isNew)
+          s.definitions.set(d.definition.capability.id, { id: d.definition.capability.id, definition: own(d.definition), size: d.size });
       }
       const stored: ConnectorVersion = { ...structuredClone(record), supply_chain_qualified: true, admitted_at: toTimestamp(this.clock()) };
       s.putVersion(new StoredVersion(deepFreeze(stored)));
@@ -214,7 +215,11 @@ export class MemoryStore implements RegistryStore {
     const enabledBindingCapabilities = [...(s.bindingsByInstance.get(record?.id) ?? [])]
       .filter((b) => b.record.enabled)
       .map((b) => b.record.capability_id);
-    const outcome = decidePutInstance(record, { existing: s.instances.get(record?.id), version, enabledBindingCapabilities }, this.choices.writeRulesReversed);
+    const outcome = decidePutInstance(
+      record,
+      { existing: s.instances.get(record?.id), version, enabledBindingCapabilities },
+      this.choices.writeRulesReversed,
+    );
     if (outcome === 'applied') s.instances.set(record.id, own(record));
     return this.result(outcome, s.instances.get(record.id)!);
   }
@@ -242,7 +247,12 @@ export class MemoryStore implements RegistryStore {
   async provisionReplica(record: ReplicaProvision): Promise<WriteResult<ConnectorReplica>> {
     const s = this.state;
     const existing = s.replicas.get(record?.id);
-    const outcome = decideProvisionReplica(record, existing?.provision, s.instances.get(record?.instance_id), this.choices.reprovisionOriginal);
+    const outcome = decideProvisionReplica(
+      record,
+      existing?.provision,
+      s.instances.get(record?.instance_id),
+      this.choices.reprovisionOriginal,
+    );
     if (outcome === 'applied') {
       const provision = own(record);
       const row = s.replicaTable.add({

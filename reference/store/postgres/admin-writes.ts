@@ -61,7 +61,10 @@ export class AdminWrites {
   constructor(private readonly o: AdminWritesOptions) {}
 
   /** One write, given in its batch item form for loading; its error, if any, is the caller's. */
-  async single<T>(item: { op: BatchOp } & Record<string, unknown>, write: (admin: DraftAdministrator) => Promise<WriteResult<T>>): Promise<WriteResult<T>> {
+  async single<T>(
+    item: { op: BatchOp } & Record<string, unknown>,
+    write: (admin: DraftAdministrator) => Promise<WriteResult<T>>,
+  ): Promise<WriteResult<T>> {
     const { result, revision } = await this.group([item], write);
     return { ...result, catalog_revision: revision };
   }
@@ -92,7 +95,12 @@ export class AdminWrites {
       if (control) await run(control, sql('lock-catalog-exclusive'));
       const draft = new WriteDraft();
       await preloadDraft(draft, items, (control ?? data)!, data);
-      const admin = new DraftAdministrator(draft, { limits: this.o.limits, nowMs, catalogWrites: control !== undefined, choices: this.o.choices });
+      const admin = new DraftAdministrator(draft, {
+        limits: this.o.limits,
+        nowMs,
+        catalogWrites: control !== undefined,
+        choices: this.o.choices,
+      });
       const result = await body(admin);
       const revision =
         (control ? await flushCatalog(draft, control, nowMs, this.o.choices.revisionStep) : null) ??

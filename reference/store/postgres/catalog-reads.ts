@@ -5,7 +5,14 @@
 // revision and kept until the revision moves, as the memory store keeps its
 // views. Definitions never change once stored, so they are cached for good.
 import type pg from 'pg';
-import type { CapabilityDefinition, CapabilityPage, CatalogContext, CatalogQuery, RegistryLimits, ResolvedCapability } from '../../../contract/records.ts';
+import type {
+  CapabilityDefinition,
+  CapabilityPage,
+  CatalogContext,
+  CatalogQuery,
+  RegistryLimits,
+  ResolvedCapability,
+} from '../../../contract/records.ts';
 import { assemblePage, normaliseQuery, textMatches, type CatalogChoices, type VisibleDefinition } from '../../domain/catalog.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { assertShape } from '../../domain/validation.ts';
@@ -54,11 +61,18 @@ export class CatalogReader {
         (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
       );
       if (q.needle !== undefined) {
-        const definitions = await this.loadDefinitions(db, entries.map((e) => e.id));
+        const definitions = await this.loadDefinitions(
+          db,
+          entries.map((e) => e.id),
+        );
         entries = entries.filter((e) => textMatches(definitions.get(e.id)!, q.needle!));
       }
       // Plan the page on ids and sizes, then fetch only the definitions it holds.
-      const placeholders: VisibleDefinition[] = entries.map((e) => ({ id: e.id, size: e.size, definition: { capability: { id: e.id } } as CapabilityDefinition }));
+      const placeholders: VisibleDefinition[] = entries.map((e) => ({
+        id: e.id,
+        size: e.size,
+        definition: { capability: { id: e.id } } as CapabilityDefinition,
+      }));
       const plan = assemblePage(placeholders, q, revision, this.limits, this.choices);
       const ids = plan.capabilities.map((d) => d.capability.id);
       const definitions = await this.loadDefinitions(db, ids);
@@ -111,13 +125,24 @@ export class CatalogReader {
 
   /** [catalog-internal]: capabilities of active, qualified versions of enabled types. */
   private async internalView(db: Db): Promise<ViewEntry[]> {
-    const versions = (await run<{ version_id: string; status: string; supply_chain_qualified: boolean; type_enabled: boolean; profile_ids: string[] }>(db, sql('catalog-active-versions'))).filter(
-      (v) => v.status === 'active' && v.supply_chain_qualified && v.type_enabled,
-    );
+    const versions = (
+      await run<{ version_id: string; status: string; supply_chain_qualified: boolean; type_enabled: boolean; profile_ids: string[] }>(
+        db,
+        sql('catalog-active-versions'),
+      )
+    ).filter((v) => v.status === 'active' && v.supply_chain_qualified && v.type_enabled);
     const profiles = new Map(versions.map((v) => [v.version_id, v.profile_ids]));
     if (versions.length === 0) return [];
-    const rows = await run<{ capability_id: string; canonical_size: number; version_ids: string[] }>(db, sql('catalog-version-capabilities'), [[...profiles.keys()]]);
-    return rows.map((row) => ({ id: row.capability_id, size: row.canonical_size, profiles: new Set(row.version_ids.flatMap((v) => profiles.get(v) ?? [])) }));
+    const rows = await run<{ capability_id: string; canonical_size: number; version_ids: string[] }>(
+      db,
+      sql('catalog-version-capabilities'),
+      [[...profiles.keys()]],
+    );
+    return rows.map((row) => ({
+      id: row.capability_id,
+      size: row.canonical_size,
+      profiles: new Set(row.version_ids.flatMap((v) => profiles.get(v) ?? [])),
+    }));
   }
 
   /** The definitions of `ids`, from the cache or the database. */
@@ -130,7 +155,11 @@ export class CatalogReader {
       else missing.push(id);
     }
     if (missing.length === 0) return found;
-    const rows = await run<{ capability_id: string; definition: CapabilityDefinition; canonical_size: number }>(db, sql('load-definitions'), [missing]);
+    const rows = await run<{ capability_id: string; definition: CapabilityDefinition; canonical_size: number }>(
+      db,
+      sql('load-definitions'),
+      [missing],
+    );
     for (const row of rows) {
       found.set(row.capability_id, row.definition);
       // Bounded: the oldest entries go first; an evicted definition is read again when needed.

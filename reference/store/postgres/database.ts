@@ -72,7 +72,10 @@ export function createPool(spec: PoolSpec): pg.Pool {
 const QUEUE_WAIT_EXPIRED = 'timeout exceeded when trying to connect';
 
 function overloaded(why: string, cause?: unknown): RegistryError {
-  return new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, { retryAfterMs: OVERLOAD_RETRY_AFTER_MS, cause });
+  return new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, {
+    retryAfterMs: OVERLOAD_RETRY_AFTER_MS,
+    cause,
+  });
 }
 
 /** Refuses a request at once when the queue for a connection is full. */
@@ -92,7 +95,11 @@ export function asRegistryError(err: unknown): RegistryError {
   return storageUnavailable(`registry storage failed: ${message}`, err);
 }
 
-export async function run<R extends pg.QueryResultRow = pg.QueryResultRow>(db: Db | pg.Pool, statement: Statement, values: unknown[] = []): Promise<R[]> {
+export async function run<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  db: Db | pg.Pool,
+  statement: Statement,
+  values: unknown[] = [],
+): Promise<R[]> {
   const result = await db.query<R>({ name: statement.name, text: statement.text, values });
   return result.rows;
 }
@@ -267,7 +274,11 @@ export function refusalOf(err: unknown): string | undefined {
 }
 
 /** A single statement outside any explicit transaction. */
-export async function read<R extends pg.QueryResultRow = pg.QueryResultRow>(pool: pg.Pool, statement: Statement, values: unknown[] = []): Promise<R[]> {
+export async function read<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  pool: pg.Pool,
+  statement: Statement,
+  values: unknown[] = [],
+): Promise<R[]> {
   admit(pool);
   try {
     return await run<R>(pool, statement, values);

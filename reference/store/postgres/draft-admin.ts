@@ -107,7 +107,10 @@ export class DraftAdministrator implements RegistryAdministrator {
     );
     if (decision.outcome === 'applied') {
       const stored: ConnectorVersion = { ...own(record), supply_chain_qualified: true, admitted_at: toTimestamp(this.options.nowMs) };
-      d.admitVersion(stored, decision.definitions.filter((x) => x.isNew));
+      d.admitVersion(
+        stored,
+        decision.definitions.filter((x) => x.isNew),
+      );
     }
     return this.result(decision.outcome, d.versionRecord(d.versions.get(record.id)!));
   }
@@ -127,7 +130,11 @@ export class DraftAdministrator implements RegistryAdministrator {
     const version = v && { connector_type_id: v.row.type_id, implements: (c: string) => v.capabilityIds.has(c) };
     const enabled = d.enabledBindings.get(record?.id);
     const enabledBindingCapabilities = [...(enabled?.values() ?? [])].map((b) => b.capability_id);
-    const outcome = decidePutInstance(record, { existing: d.instances.get(record?.id), version, enabledBindingCapabilities }, this.options.choices.writeRulesReversed);
+    const outcome = decidePutInstance(
+      record,
+      { existing: d.instances.get(record?.id), version, enabledBindingCapabilities },
+      this.options.choices.writeRulesReversed,
+    );
     if (outcome === 'applied') d.putInstance(own(record));
     return this.result(outcome, d.instances.get(record.id)!);
   }
@@ -160,7 +167,12 @@ export class DraftAdministrator implements RegistryAdministrator {
   async provisionReplica(record: ReplicaProvision): Promise<WriteResult<ConnectorReplica>> {
     const d = this.draft;
     const existing = d.replicas.get(record?.id);
-    const outcome = decideProvisionReplica(record, existing?.provision, d.instances.get(record?.instance_id), this.options.choices.reprovisionOriginal);
+    const outcome = decideProvisionReplica(
+      record,
+      existing?.provision,
+      d.instances.get(record?.instance_id),
+      this.options.choices.reprovisionOriginal,
+    );
     if (outcome === 'applied') d.provisionReplica({ provision: own(record), active: 0, circuit: CLOSED_CIRCUIT });
     return this.result(outcome, this.replicaView(d.replicas.get(record.id)!));
   }

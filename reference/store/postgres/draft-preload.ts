@@ -135,11 +135,11 @@ async function loadOwners(draft: WriteDraft, db: Db, pairs: Array<[string, strin
   if (pairs.length === 0 && artifacts.size === 0) return;
   draft.versionOwners.expect(pairs.map(([t, v]) => ownerOfString(t, v)));
   draft.versionOwners.expect([...artifacts].map(ownerOfArtifact));
-  const rows = await run<{ version_id: string; type_id: string; version: string; artifact_digest: string }>(db, sql('load-version-owners'), [
-    pairs.map((p) => p[0]),
-    pairs.map((p) => p[1]),
-    [...artifacts],
-  ]);
+  const rows = await run<{ version_id: string; type_id: string; version: string; artifact_digest: string }>(
+    db,
+    sql('load-version-owners'),
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [...artifacts]],
+  );
   for (const row of rows) {
     draft.versionOwners.set(ownerOfString(row.type_id, row.version), row.version_id);
     draft.versionOwners.set(ownerOfArtifact(row.artifact_digest), row.version_id);

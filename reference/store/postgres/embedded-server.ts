@@ -89,7 +89,9 @@ function idOf(flag: '-u' | '-g', name: string): number | null {
 function serverUser(): RunAs | null {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   if (idOf('-u', 'postgres') === null) {
-    const added = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    const added = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], {
+      encoding: 'utf8',
+    });
     if (added.status !== 0 && idOf('-u', 'postgres') === null) throw new Error(`cannot create the postgres user: ${added.stderr}`);
   }
   return { uid: idOf('-u', 'postgres')!, gid: idOf('-g', 'postgres')! };
@@ -159,7 +161,20 @@ async function initialise(bin: Binaries, dataDir: string, as: RunAs | null, log:
     await chown(pwfile, as.uid, as.gid);
   }
   try {
-    await run(bin.initdb, [`--pgdata=${dataDir}`, `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', '--no-sync'], as, log);
+    await run(
+      bin.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-sync',
+      ],
+      as,
+      log,
+    );
   } finally {
     await rm(pwfile, { force: true });
   }
@@ -177,7 +192,14 @@ function installExitHook(): void {
   });
 }
 
-function startServer(bin: Binaries, dataDir: string, port: number, flags: string[], as: RunAs | null, log: (line: string) => void): Promise<ChildProcess> {
+function startServer(
+  bin: Binaries,
+  dataDir: string,
+  port: number,
+  flags: string[],
+  as: RunAs | null,
+  log: (line: string) => void,
+): Promise<ChildProcess> {
   installExitHook();
   return new Promise((resolve, reject) => {
     const child = spawn(bin.postgres, ['-D', dataDir, '-p', String(port), ...flags], { ...(as ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -228,11 +250,15 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
   const temporary = options.dir === undefined;
   const dataDir = options.dir ?? (await mkdtemp(join(tmpdir(), 'fleetproof-pg-')));
   const flags = [
-    '-c', 'listen_addresses=127.0.0.1',
+    '-c',
+    'listen_addresses=127.0.0.1',
     // No Unix socket: its default directory may not exist or be writable.
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=400',
-    '-c', 'shared_buffers=256MB',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=400',
+    '-c',
+    'shared_buffers=256MB',
   ];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   for (const [name, value] of Object.entries(options.settings ?? {})) {

@@ -14,7 +14,14 @@ import { sql } from './sql.ts';
 const kindRank = (kind: string) => SCOPE_KINDS.indexOf(kind as (typeof SCOPE_KINDS)[number]);
 
 /** [lease-expiry-bounded], [lease-expiry-effect], [lease-expiry-keeps-routes]. */
-export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, limits: RegistryLimits, fault: FaultHooks, expiredLease: ReferenceChoices['expiredLease']): Promise<LeaseExpiryResult> {
+export async function expireLeases(
+  pool: pg.Pool,
+  limit: number,
+  nowMs: number,
+  limits: RegistryLimits,
+  fault: FaultHooks,
+  expiredLease: ReferenceChoices['expiredLease'],
+): Promise<LeaseExpiryResult> {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
@@ -22,7 +29,9 @@ export async function expireLeases(pool: pg.Pool, limit: number, nowMs: number, 
     const bound = fault.leaseExpiryUnbounded ? null : limit;
     const replicaIds = (await run<{ replica_id: string }>(db, sql('expire-select-replicas'), [nowMs, bound])).map((r) => r.replica_id);
     if (replicaIds.length === 0) return { expired: 0 };
-    const routes = await run<{ action_id: string; reservation_scopes: ScopeReservation[] }>(db, sql('expire-reserved-routes'), [replicaIds]);
+    const routes = await run<{ action_id: string; reservation_scopes: ScopeReservation[] }>(db, sql('expire-reserved-routes'), [
+      replicaIds,
+    ]);
     const release = new Map<string, { kind: string; key: string; n: number }>();
     for (const route of routes) {
       for (const s of route.reservation_scopes) {

@@ -20,7 +20,12 @@ type LookUp = () => Promise<RouteView | null>;
  * capability is what any retry would return, so it is the answer; no route at
  * all means nothing was committed, so the resolve is tried once more.
  */
-export async function resolveKnowingLostCommits(tenantId: string, request: ResolveRequest, resolve: () => Promise<RouteView>, lookUp: LookUp): Promise<RouteView> {
+export async function resolveKnowingLostCommits(
+  tenantId: string,
+  request: ResolveRequest,
+  resolve: () => Promise<RouteView>,
+  lookUp: LookUp,
+): Promise<RouteView> {
   try {
     return await resolve();
   } catch (err) {
@@ -40,7 +45,11 @@ export async function resolveKnowingLostCommits(tenantId: string, request: Resol
  * more. A released route stays indeterminate: this call or another may have
  * released it, and only the one that did may say `released: true`.
  */
-export async function settleKnowingLostCommits(assignment: RouteAssignment, settle: () => Promise<SettlementResult>, lookUp: LookUp): Promise<SettlementResult> {
+export async function settleKnowingLostCommits(
+  assignment: RouteAssignment,
+  settle: () => Promise<SettlementResult>,
+  lookUp: LookUp,
+): Promise<SettlementResult> {
   try {
     return await settle();
   } catch (err) {

@@ -18,7 +18,9 @@ export interface Migration {
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 function loadMigrations(): Migration[] {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
   return files.map((file, i) => {
     const version = Number(file.slice(0, 4));
     if (version !== i + 1) throw new Error(`migration ${file} is out of sequence`);
@@ -71,7 +73,8 @@ export async function migrateRegistrySchema(url: string): Promise<number[]> {
       applied.push(m.version);
     }
     const newer = [...recorded.keys()].filter((v) => v > SCHEMA_VERSION);
-    if (newer.length > 0) throw storageUnavailable(`the database has schema version ${Math.max(...newer)}, newer than this code's ${SCHEMA_VERSION}`);
+    if (newer.length > 0)
+      throw storageUnavailable(`the database has schema version ${Math.max(...newer)}, newer than this code's ${SCHEMA_VERSION}`);
     await client.query('COMMIT');
     return applied;
   } catch (err) {

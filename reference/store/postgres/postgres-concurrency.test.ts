@@ -40,9 +40,15 @@ async function fleet(name: string, replicas: number, capacity: number, policy: P
     { op: 'admit_version', record: version },
     { op: 'put_instance', record: b.instance(instanceId, typeId, version.id, 'tenant-a') },
     { op: 'put_binding', record: b.binding('tenant-a', capabilityId, instanceId, { quota_policy_ref: `quota:${name}` }) },
-    ...replicaIds.map((id) => ({ op: 'provision_replica' as const, record: b.replica(id, instanceId, version.id, Date.now() + HOUR, { capacity }) })),
+    ...replicaIds.map((id) => ({
+      op: 'provision_replica' as const,
+      record: b.replica(id, instanceId, version.id, Date.now() + HOUR, { capacity }),
+    })),
   ]);
-  assert.ok(results.every((r) => r.outcome === 'applied'), JSON.stringify(results.find((r) => r.outcome !== 'applied')));
+  assert.ok(
+    results.every((r) => r.outcome === 'applied'),
+    JSON.stringify(results.find((r) => r.outcome !== 'applied')),
+  );
   const watches: CapacityWatch[] = [];
   return {
     store,
@@ -112,7 +118,10 @@ describe('postgres concurrency', () => {
     try {
       const watch = f.watch();
       const { ok, errors } = await outcomes(
-        Array.from({ length: 500 }, (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-spread-${i}`, capability_id: f.capabilityId })),
+        Array.from(
+          { length: 500 },
+          (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-spread-${i}`, capability_id: f.capabilityId }),
+        ),
       );
       assert.deepEqual(codes(errors), []);
       assert.equal(ok.length, 500);
@@ -139,7 +148,10 @@ describe('postgres concurrency', () => {
     try {
       const watch = f.watch();
       const { ok, errors } = await outcomes(
-        Array.from({ length: 80 }, (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-full-${i}`, capability_id: f.capabilityId })),
+        Array.from(
+          { length: 80 },
+          (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-full-${i}`, capability_id: f.capabilityId }),
+        ),
       );
       assert.equal(ok.length, 30);
       assert.deepEqual(new Set(codes(errors)), new Set(['REPLICA_UNAVAILABLE']));
@@ -171,8 +183,14 @@ describe('postgres concurrency', () => {
       await f.store.putInstance(b.instance('cinst_quiet', 'ctype_noisy', 'cver_noisy', 'tenant-q'));
       await f.store.putBinding(b.binding('tenant-q', f.capabilityId, 'cinst_quiet', { quota_policy_ref: 'quota:noisy' }));
       await f.store.provisionReplica(b.replica('crepl_quiet', 'cinst_quiet', 'cver_noisy', Date.now() + HOUR, { capacity: 100 }));
-      const quiet = Array.from({ length: 4 }, (_, i) => () => f.store.resolve('tenant-q', { action_id: `act-quiet-${i}`, capability_id: f.capabilityId }));
-      const noisy = Array.from({ length: 64 }, (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-noisy-${i}`, capability_id: f.capabilityId }));
+      const quiet = Array.from(
+        { length: 4 },
+        (_, i) => () => f.store.resolve('tenant-q', { action_id: `act-quiet-${i}`, capability_id: f.capabilityId }),
+      );
+      const noisy = Array.from(
+        { length: 64 },
+        (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-noisy-${i}`, capability_id: f.capabilityId }),
+      );
       const [n, q] = await Promise.all([outcomes(noisy), outcomes(quiet)]);
       assert.equal(n.ok.length, 4);
       assert.deepEqual(codes(n.errors), Array(60).fill('CAPACITY_EXCEEDED:tenant'));
@@ -188,9 +206,12 @@ describe('postgres concurrency', () => {
     const f = await fleet('storm', 8, 100, { max_tenant_retry_in_flight: 8 });
     try {
       const first: RouteView[] = [];
-      for (let i = 0; i < 64; i++) first.push(await f.store.resolve('tenant-a', { action_id: `act-storm-${i}`, capability_id: f.capabilityId }));
+      for (let i = 0; i < 64; i++)
+        first.push(await f.store.resolve('tenant-a', { action_id: `act-storm-${i}`, capability_id: f.capabilityId }));
       for (const v of first) await f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'outcome_unknown');
-      const { ok, errors } = await outcomes(first.map((v) => () => f.store.resolve('tenant-a', { action_id: v.assignment.action_id, capability_id: f.capabilityId })));
+      const { ok, errors } = await outcomes(
+        first.map((v) => () => f.store.resolve('tenant-a', { action_id: v.assignment.action_id, capability_id: f.capabilityId })),
+      );
       assert.equal(ok.length, 8);
       assert.deepEqual(codes(errors), Array(56).fill('CAPACITY_EXCEEDED:tenant_retry'));
       for (const v of ok) assert.deepEqual(v.assignment, first.find((x) => x.assignment.action_id === v.assignment.action_id)!.assignment);
@@ -224,7 +245,11 @@ describe('postgres concurrency', () => {
   });
 
   it('[lease-expiry-effect] lease expiry racing routes, retries and settlements leaves counts reconciled', async () => {
-    const f = await fleet('expiry', 12, 50, { max_tenant_in_flight: 10_000, max_instance_in_flight: 10_000, max_tenant_retry_in_flight: 10_000 });
+    const f = await fleet('expiry', 12, 50, {
+      max_tenant_in_flight: 10_000,
+      max_instance_in_flight: 10_000,
+      max_tenant_retry_in_flight: 10_000,
+    });
     try {
       // Half the replicas will see their lease end while the run goes on,
       // late enough that routes land on them first even on a loaded machine.

@@ -25,7 +25,9 @@ const overload = (why: RegExp) => (err: unknown) => {
 /** Waits until `n` backends of the database wait for a lock. */
 async function lockWaiters(client: pg.Client, n: number): Promise<void> {
   for (;;) {
-    const { rows } = await client.query(`SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const { rows } = await client.query(
+      `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     if (rows[0].n >= n) return;
     await sleep(20);
   }

@@ -37,7 +37,13 @@ async function placementFleet(w: World): Promise<string[]> {
 async function placements(store: RegistryStore, clock: ManualClock): Promise<string[]> {
   const w = new World(store, clock);
   const caps = await placementFleet(w);
-  const topologies = [undefined, { region: 'us' }, { region: 'eu', zone: 'eu-9' }, { region: 'ap', allow_cross_region: true }, { zone: 'us-1' }];
+  const topologies = [
+    undefined,
+    { region: 'us' },
+    { region: 'eu', zone: 'eu-9' },
+    { region: 'ap', allow_cross_region: true },
+    { zone: 'us-1' },
+  ];
   const out: string[] = [];
   const held: RouteView[] = [];
   for (let i = 0; i < 160; i++) {
@@ -107,14 +113,19 @@ describe('postgres fault switches break their clause', () => {
       const page = await w.store.queryCatalog({ limit: 1 }, { tenant_id: 'tenant-a', allow_unbound: false });
       await w.store.putConnectorType(b.connectorType('ctype_cursor_more'));
       const next = await w.store.queryCatalog({ limit: 1, cursor: page.next_cursor! }, { tenant_id: 'tenant-a', allow_unbound: false });
-      assert.deepEqual(next.capabilities.map((d) => d.capability.id), ['cap:cur:b']);
+      assert.deepEqual(
+        next.capabilities.map((d) => d.capability.id),
+        ['cap:cur:b'],
+      );
     }));
 
   it('capacity-outside-lock: concurrent routes overbook a scope', () =>
     withPostgres(['capacity-outside-lock'], async (w) => {
       await w.store.putAdmissionPolicy(b.policy('quota:over', { max_tenant_in_flight: 4 }));
       const f = await w.fleet({ name: 'over', replicas: 8, capacity: 100, quotaPolicyRef: 'quota:over' });
-      const results = await Promise.allSettled(Array.from({ length: 64 }, (_, i) => w.resolve('tenant-a', `act-over-${i}`, f.capabilityIds[0]!)));
+      const results = await Promise.allSettled(
+        Array.from({ length: 64 }, (_, i) => w.resolve('tenant-a', `act-over-${i}`, f.capabilityIds[0]!)),
+      );
       const admitted = results.filter((r) => r.status === 'fulfilled').length;
       assert.ok(admitted > 4, `expected overbooking, ${admitted} admitted`);
       assert.ok((await w.counter('tenant', 'tenant-a')) > 4);

@@ -62,7 +62,8 @@ describe('postgres functions: one file each, installed exactly', () => {
       });
       // Applying a file replaces its function in place; any difference in
       // signature (a new overload), attributes or body shows up here.
-      for (const [signature, f] of fromFiles) assert.equal(migrated.get(signature)?.definition, f.definition, `${signature}: migrated vs sql/functions/${f.name}.sql`);
+      for (const [signature, f] of fromFiles)
+        assert.equal(migrated.get(signature)?.definition, f.definition, `${signature}: migrated vs sql/functions/${f.name}.sql`);
       assert.deepEqual([...fromFiles.keys()], [...migrated.keys()]);
     });
   });

@@ -22,7 +22,11 @@ const HOUR = 3_600_000;
 const CLIENTS = 4;
 const KILLS = 30;
 const KILL_EVERY_MS = 100;
-const POLICY = b.policy('quota:lost', { max_tenant_in_flight: 100_000, max_instance_in_flight: 100_000, max_tenant_retry_in_flight: 100_000 });
+const POLICY = b.policy('quota:lost', {
+  max_tenant_in_flight: 100_000,
+  max_instance_in_flight: 100_000,
+  max_tenant_retry_in_flight: 100_000,
+});
 const request = (actionId: string) => ({ action_id: actionId, capability_id: 'cap:lost' });
 
 async function seed(store: RegistryStore): Promise<void> {
@@ -33,7 +37,10 @@ async function seed(store: RegistryStore): Promise<void> {
     { op: 'admit_version', record: version },
     { op: 'put_instance', record: b.instance('cinst_lost', 'ctype_lost', version.id, 'tenant-a') },
     { op: 'put_binding', record: b.binding('tenant-a', 'cap:lost', 'cinst_lost', { quota_policy_ref: POLICY.policy_ref }) },
-    ...Array.from({ length: 8 }, (_, i) => ({ op: 'provision_replica' as const, record: b.replica(`crepl_lost_${i}`, 'cinst_lost', version.id, Date.now() + HOUR, { capacity: 10_000 }) })),
+    ...Array.from({ length: 8 }, (_, i) => ({
+      op: 'provision_replica' as const,
+      record: b.replica(`crepl_lost_${i}`, 'cinst_lost', version.id, Date.now() + HOUR, { capacity: 10_000 }),
+    })),
   ]);
   assert.ok(results.every((r) => r.outcome === 'applied'));
 }
@@ -56,17 +63,38 @@ interface Action {
 
 describe('postgres lost commit acknowledgements', () => {
   it('a committed resolve whose acknowledgement was lost is answered from the stored route', async () => {
-    const view = { assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment, reserved: true, last_settlement: null };
+    const view = {
+      assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment,
+      reserved: true,
+      last_settlement: null,
+    };
     const lost = async (): Promise<never> => {
       throw storageUnavailable('connection terminated during COMMIT');
     };
     assert.equal(await resolveKnowingLostCommits('t', { action_id: 'a', capability_id: 'c' }, lost, async () => view), view);
-    await assert.rejects(resolveKnowingLostCommits('t', { action_id: 'a', capability_id: 'other' }, lost, async () => view), /terminated/, 'another capability is no answer');
-    await assert.rejects(resolveKnowingLostCommits('t', { action_id: 'a', capability_id: 'c' }, lost, async () => Promise.reject(new Error('down'))), /terminated/, 'an unreadable store leaves it indeterminate');
+    await assert.rejects(
+      resolveKnowingLostCommits('t', { action_id: 'a', capability_id: 'other' }, lost, async () => view),
+      /terminated/,
+      'another capability is no answer',
+    );
+    await assert.rejects(
+      resolveKnowingLostCommits('t', { action_id: 'a', capability_id: 'c' }, lost, async () => Promise.reject(new Error('down'))),
+      /terminated/,
+      'an unreadable store leaves it indeterminate',
+    );
     let retried = 0;
-    const again = async (): Promise<SettlementResult> => ++retried === 1 ? lost() : { action_id: 'a', released: true, last_settlement: 'completed' };
-    assert.deepEqual(await settleKnowingLostCommits(view.assignment, again, async () => view), { action_id: 'a', released: true, last_settlement: 'completed' }, 'a reservation still held means the settle did not commit: it is sent again');
-    await assert.rejects(settleKnowingLostCommits(view.assignment, lost, async () => ({ ...view, reserved: false })), /terminated/, 'a released route stays indeterminate');
+    const again = async (): Promise<SettlementResult> =>
+      ++retried === 1 ? lost() : { action_id: 'a', released: true, last_settlement: 'completed' };
+    assert.deepEqual(
+      await settleKnowingLostCommits(view.assignment, again, async () => view),
+      { action_id: 'a', released: true, last_settlement: 'completed' },
+      'a reservation still held means the settle did not commit: it is sent again',
+    );
+    await assert.rejects(
+      settleKnowingLostCommits(view.assignment, lost, async () => ({ ...view, reserved: false })),
+      /terminated/,
+      'a released route stays indeterminate',
+    );
   });
 
   it('[failure-indeterminate] backends terminated around COMMIT: true answers, and retries converge', async () => {
@@ -79,7 +107,10 @@ describe('postgres lost commit acknowledgements', () => {
       const kills = (async () => {
         for (let i = 0; i < KILLS; i++) {
           await sleep(KILL_EVERY_MS);
-          await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name = 'fleetproof-data'`, [db.name]);
+          await killer.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name = 'fleetproof-data'`,
+            [db.name],
+          );
         }
         done = true;
       })();
@@ -105,8 +136,10 @@ describe('postgres lost commit acknowledgements', () => {
       for (const a of actions) stored.set(a.id, await store.route('tenant-a', a.id));
       for (const a of actions) {
         const s = stored.get(a.id)!;
-        if (a.resolved !== 'indeterminate') assert.deepEqual(s?.assignment, a.resolved.assignment, `resolve of ${a.id} answered but not stored`);
-        if (a.settled !== null && a.settled !== 'indeterminate' && a.settled.released) assert.equal(s?.reserved, false, `settle of ${a.id} answered but not stored`);
+        if (a.resolved !== 'indeterminate')
+          assert.deepEqual(s?.assignment, a.resolved.assignment, `resolve of ${a.id} answered but not stored`);
+        if (a.settled !== null && a.settled !== 'indeterminate' && a.settled.released)
+          assert.equal(s?.reserved, false, `settle of ${a.id} answered but not stored`);
       }
       const indeterminateResolves = actions.filter((a) => a.resolved === 'indeterminate');
       const indeterminateSettles = actions.filter((a) => a.settled === 'indeterminate');
@@ -121,7 +154,11 @@ describe('postgres lost commit acknowledgements', () => {
         const before = stored.get(a.id);
         if (before) assert.deepEqual(view.assignment, before.assignment, `a retried resolve of ${a.id} moved its assignment`);
         const settled = await store.settle('tenant-a', a.id, view.assignment, 'completed');
-        assert.equal((await store.route('tenant-a', a.id))?.reserved, false, `settling ${a.id} left it reserved (${JSON.stringify(settled)})`);
+        assert.equal(
+          (await store.route('tenant-a', a.id))?.reserved,
+          false,
+          `settling ${a.id} left it reserved (${JSON.stringify(settled)})`,
+        );
       }
       await assertReconciled(db.url);
     } finally {

@@ -67,7 +67,11 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     const out: PlanNode[] = [];
     for (const mode of ['force_custom_plan', 'force_generic_plan']) {
       await client.query(`SET plan_cache_mode = ${mode}`);
-      const [{ 'QUERY PLAN': [root] }] = (await client.query({ name: `explain_${statement}_${mode}`, text: `EXPLAIN (FORMAT JSON) ${text}`, values })).rows;
+      const [
+        {
+          'QUERY PLAN': [root],
+        },
+      ] = (await client.query({ name: `explain_${statement}_${mode}`, text: `EXPLAIN (FORMAT JSON) ${text}`, values })).rows;
       out.push(...nodes(root.Plan));
     }
     await client.query('RESET plan_cache_mode');
@@ -79,7 +83,12 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
    * nested statements, reported to this client), custom then generic, with
    * the call's outcome checked when one is expected.
    */
-  async function functionPlans(statement: string, values: unknown[], outcome: string | undefined, then: Array<[string, unknown[]]> = []): Promise<ExplainedStatement[]> {
+  async function functionPlans(
+    statement: string,
+    values: unknown[],
+    outcome: string | undefined,
+    then: Array<[string, unknown[]]> = [],
+  ): Promise<ExplainedStatement[]> {
     const c = new pg.Client(db.url);
     const out: ExplainedStatement[] = [];
     c.on('notice', (n) => {
@@ -114,7 +123,11 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     assertIndexed(e.query, e.nodes);
     for (const table of GUARDED_TABLES) {
       const reads = e.nodes.filter((n) => n['Relation Name'] === table);
-      if (reads.length > 0) assert.ok(reads.some((n) => INDEXED_READ.test(n['Node Type'])), `${e.query} reads ${table} without an index`);
+      if (reads.length > 0)
+        assert.ok(
+          reads.some((n) => INDEXED_READ.test(n['Node Type'])),
+          `${e.query} reads ${table} without an index`,
+        );
     }
   }
 
@@ -130,8 +143,10 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
   // Seeding speed is a benchmark figure (npm run bench:pg), not asserted
   // here: a shared CI machine makes wall time an unreliable verdict.
   it('seeds the whole dataset through batches', async (t) => {
-    const counts = (await client.query(`SELECT (SELECT count(*) FROM capability_bindings)::integer AS bindings,
-      (SELECT count(*) FROM connector_replicas)::integer AS replicas, (SELECT count(*) FROM connector_instances)::integer AS instances`)).rows[0];
+    const counts = (
+      await client.query(`SELECT (SELECT count(*) FROM capability_bindings)::integer AS bindings,
+      (SELECT count(*) FROM connector_replicas)::integer AS replicas, (SELECT count(*) FROM connector_instances)::integer AS instances`)
+    ).rows[0];
     assert.deepEqual(counts, { bindings: data.counts.bindings, replicas: data.counts.replicas, instances: data.counts.instances });
     t.diagnostic(`seeded in ${seedSeconds.toFixed(1)} s`);
   });
@@ -141,7 +156,10 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     const capability = data.tenantCapabilities(7)[3]!;
     const bindings = await plans('routing-bindings', [tenant, capability]);
     assertIndexed('routing-bindings', bindings);
-    assert.ok(bindings.some((n) => n['Relation Name'] === 'capability_bindings' && INDEXED_READ.test(n['Node Type'])), 'routing-bindings reads bindings through an index');
+    assert.ok(
+      bindings.some((n) => n['Relation Name'] === 'capability_bindings' && INDEXED_READ.test(n['Node Type'])),
+      'routing-bindings reads bindings through an index',
+    );
 
     const eligible = (
       await client.query(
@@ -159,7 +177,21 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     // over the candidates and the contention check run too.
     const publication = (await client.query(`SELECT revision || ':' || xmin AS p FROM catalog_revision`)).rows[0].p;
     const now = Date.now();
-    const open = ['act-plan', tenant, capability, publication, instances, versions, instances.map(() => 0), now, null, null, null, null, tiebreakHash('act-plan')];
+    const open = [
+      'act-plan',
+      tenant,
+      capability,
+      publication,
+      instances,
+      versions,
+      instances.map(() => 0),
+      now,
+      null,
+      null,
+      null,
+      null,
+      tiebreakHash('act-plan'),
+    ];
     const opening = await functionPlans('open-route', open, 'selected');
     const holder = new pg.Client(db.url);
     await holder.connect();
@@ -177,10 +209,29 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     // The writes: a route created on the selected replica, then settled, in one transaction.
     const replica = data.ids.replica(7);
     const writes = await functionPlans('open-settle', ['act-plan'], undefined, [
-      ['create-route', [['tenant', 'instance'], [tenant, instances[0]], [1000, 1000], replica, 'act-plan', tenant, capability, 'route_plan', '[{"kind":"tenant","key":"' + tenant + '","limit":1000},{"kind":"instance","key":"' + instances[0] + '","limit":1000}]', '{}', now, versions[0]]],
+      [
+        'create-route',
+        [
+          ['tenant', 'instance'],
+          [tenant, instances[0]],
+          [1000, 1000],
+          replica,
+          'act-plan',
+          tenant,
+          capability,
+          'route_plan',
+          '[{"kind":"tenant","key":"' + tenant + '","limit":1000},{"kind":"instance","key":"' + instances[0] + '","limit":1000}]',
+          '{}',
+          now,
+          versions[0],
+        ],
+      ],
       ['settle-route', ['act-plan', 'completed', replica, 0, 0, false]],
     ]);
-    assert.ok(new Set(writes.map((e) => e.query)).size >= 7, `only ${new Set(writes.map((e) => e.query)).size} statements of the writes were explained`);
+    assert.ok(
+      new Set(writes.map((e) => e.query)).size >= 7,
+      `only ${new Set(writes.map((e) => e.query)).size} statements of the writes were explained`,
+    );
     for (const e of writes) assertIndexedStatement(e);
     assertIndexed('lock-route-replica', await plans('lock-route-replica', ['act-plan']));
     assertIndexed('read-route', await plans('read-route', ['act-plan']));

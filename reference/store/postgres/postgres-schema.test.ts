@@ -26,7 +26,10 @@ describe('postgres schema and roles', () => {
   it('migrations are recorded with checksums and applying them again does nothing', async () => {
     const db = await databases.create();
     assert.deepEqual(await migrateRegistrySchema(db.url), []);
-    const rows = await withClient(db.url, async (c) => (await c.query('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows);
+    const rows = await withClient(
+      db.url,
+      async (c) => (await c.query('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows,
+    );
     assert.deepEqual(
       rows,
       MIGRATIONS.map((m) => ({ version: m.version, name: m.name, checksum: m.checksum })),
@@ -54,16 +57,25 @@ describe('postgres schema and roles', () => {
     const dataUrl = await loginUrl(db, DATA_ROLE);
     const controlUrl = await loginUrl(db, CONTROL_ROLE);
     await withClient(dataUrl, async (c) => {
-      await assert.rejects(c.query(`INSERT INTO connector_types (type_id, enabled, record) VALUES ('ctype_x', true, '{}')`), /permission denied/);
+      await assert.rejects(
+        c.query(`INSERT INTO connector_types (type_id, enabled, record) VALUES ('ctype_x', true, '{}')`),
+        /permission denied/,
+      );
       await assert.rejects(c.query('UPDATE catalog_revision SET revision = revision + 1'), /permission denied/);
-      await assert.rejects(c.query(`INSERT INTO admission_policies (policy_ref, revision, enabled, max_global_in_flight, max_tenant_in_flight,
+      await assert.rejects(
+        c.query(`INSERT INTO admission_policies (policy_ref, revision, enabled, max_global_in_flight, max_tenant_in_flight,
         max_connector_type_in_flight, max_instance_in_flight, max_binding_in_flight, max_tenant_retry_in_flight, circuit_failure_threshold,
-        circuit_open_ms) VALUES ('q', 1, true, 1, 1, 1, 1, 1, 1, 1, 100)`), /permission denied/);
+        circuit_open_ms) VALUES ('q', 1, true, 1, 1, 1, 1, 1, 1, 1, 100)`),
+        /permission denied/,
+      );
       assert.equal((await c.query('SELECT revision FROM catalog_revision')).rows[0].revision, '0');
     });
     await withClient(controlUrl, async (c) => {
       await assert.rejects(c.query(`UPDATE connector_replicas SET active_assignments = 0`), /permission denied/);
-      await assert.rejects(c.query(`INSERT INTO admission_counters (scope_kind, scope_key, active) VALUES ('tenant', 't', 1)`), /permission denied/);
+      await assert.rejects(
+        c.query(`INSERT INTO admission_counters (scope_kind, scope_key, active) VALUES ('tenant', 't', 1)`),
+        /permission denied/,
+      );
     });
   });
 
@@ -87,7 +99,10 @@ describe('postgres schema and roles', () => {
       const revision = await store.catalogRevision();
       const page = await store.queryCatalog({ limit: 10 }, { tenant_id: 'tenant-a', allow_unbound: false });
       assert.equal(page.catalog_revision, revision);
-      assert.deepEqual(page.capabilities.map((d) => d.capability.id), ['cap:plane']);
+      assert.deepEqual(
+        page.capabilities.map((d) => d.capability.id),
+        ['cap:plane'],
+      );
       // Replica lifecycle and routing are data-plane work.
       await store.provisionReplica(b.replica('crepl_plane', 'cinst_plane', version.id, Date.now() + 3_600_000));
       const view = await store.resolve('tenant-a', { action_id: 'act-plane', capability_id: 'cap:plane' });

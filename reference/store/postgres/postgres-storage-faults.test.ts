@@ -20,7 +20,11 @@ import { postgresTestDatabases } from './test-database.ts';
 
 const databases = postgresTestDatabases();
 const HOUR = 3_600_000;
-const POLICY = b.policy('quota:faults', { max_tenant_in_flight: 100_000, max_instance_in_flight: 100_000, max_tenant_retry_in_flight: 100_000 });
+const POLICY = b.policy('quota:faults', {
+  max_tenant_in_flight: 100_000,
+  max_instance_in_flight: 100_000,
+  max_tenant_retry_in_flight: 100_000,
+});
 
 async function seed(store: RegistryStore): Promise<void> {
   const version = b.version('cver_faults', 'ctype_faults', [b.capability('cap:faults')]);
@@ -70,7 +74,9 @@ async function churn(store: RegistryStore, workers: number, stop: Promise<void>)
         if (!view) continue;
         ledger.resolved.set(actionId, view);
         if (n % 2 === 0) {
-          const result = await attempt(() => store.settle('tenant-a', actionId, view.assignment, n % 4 === 0 ? 'completed' : 'outcome_unknown'));
+          const result = await attempt(() =>
+            store.settle('tenant-a', actionId, view.assignment, n % 4 === 0 ? 'completed' : 'outcome_unknown'),
+          );
           if (result?.released) ledger.released.add(actionId);
         }
       }

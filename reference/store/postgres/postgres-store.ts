@@ -85,9 +85,22 @@ export class PostgresStore implements RegistryStore {
 
   constructor(private readonly parts: PostgresStoreParts) {
     this.limits = parts.limits;
-    this.admin = new AdminWrites({ control: parts.control, data: parts.data, limits: parts.limits, clock: parts.clock, choices: parts.choices });
+    this.admin = new AdminWrites({
+      control: parts.control,
+      data: parts.data,
+      limits: parts.limits,
+      clock: parts.clock,
+      choices: parts.choices,
+    });
     this.catalog = new CatalogReader(parts.data, parts.limits, parts.fault.cursorIgnoresRevision, parts.choices);
-    this.routing = { data: parts.data, clock: parts.clock, fenceTokens: parts.fenceTokens, fault: parts.fault, choices: parts.choices, eligible: new EligibleChains() };
+    this.routing = {
+      data: parts.data,
+      clock: parts.clock,
+      fenceTokens: parts.fenceTokens,
+      fault: parts.fault,
+      choices: parts.choices,
+      eligible: new EligibleChains(),
+    };
   }
 
   /** Whether this process holds catalog credentials (false: data plane only). */
@@ -138,10 +151,11 @@ export class PostgresStore implements RegistryStore {
     const [row] = await read<VersionRow>(this.parts.data, sql('load-versions'), [[id]]);
     if (!row) return null;
     const definitions = new Map(
-      (await read<{ capability_id: string; definition: CapabilityDefinition }>(this.parts.data, sql('load-definitions'), [row.capability_ids])).map((d) => [
-        d.capability_id,
-        d.definition,
-      ]),
+      (
+        await read<{ capability_id: string; definition: CapabilityDefinition }>(this.parts.data, sql('load-definitions'), [
+          row.capability_ids,
+        ])
+      ).map((d) => [d.capability_id, d.definition]),
     );
     return versionOf(row, (c) => definitions.get(c)!);
   }
@@ -170,7 +184,11 @@ export class PostgresStore implements RegistryStore {
     assertShape<string>('ReplicaId', id);
     const [row] = await read<ReplicaRow>(this.parts.data, sql('load-replicas'), [[id]]);
     if (!row) return null;
-    return { ...provisionOf(row), active_assignments: row.active_assignments, circuit: circuitView(circuitOf(row), this.parts.clock(), this.parts.choices) };
+    return {
+      ...provisionOf(row),
+      active_assignments: row.active_assignments,
+      circuit: circuitView(circuitOf(row), this.parts.clock(), this.parts.choices),
+    };
   }
 
   async getAdmissionCounter(kind: ScopeKind, key: string): Promise<AdmissionCounter> {

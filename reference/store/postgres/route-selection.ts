@@ -193,7 +193,13 @@ export class EligibleChains {
 }
 
 /** The arguments of open-route.sql for a request and the eligible set the caller holds (if any). */
-export function openRouteArgs(tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number, tiebreakSalt: number): unknown[] {
+export function openRouteArgs(
+  tenantId: string,
+  req: ResolveRequest,
+  set: EligibleSet | undefined,
+  nowMs: number,
+  tiebreakSalt: number,
+): unknown[] {
   const pref: TopologyPreference = req.topology ?? {};
   const residency = pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null;
   const s = set ?? NO_SET;
@@ -241,7 +247,8 @@ export function choiceOf(
   if (open.outcome !== 'selected' || !selected || !chain) throw storageUnavailable(`the route opening answered ${open.outcome}`);
   // The SQL filter is the domain rule restated for locking, and the chain was
   // eligible at this publication; a disagreement is a defect.
-  if (!chainValid(chain, tenantId, req.capability_id)) throw storageUnavailable(`binding of ${chain.instance_id} was selected against [route-binding-unavailable]`);
+  if (!chainValid(chain, tenantId, req.capability_id))
+    throw storageUnavailable(`binding of ${chain.instance_id} was selected against [route-binding-unavailable]`);
   if (!replicaTakesNewRoute(replicaFactsOf(selected, selected.version_id), chain.version_id!, req.topology ?? {}, nowMs)) {
     throw storageUnavailable(`replica ${selected.replica_id} was selected against [route-eligibility]`);
   }

@@ -27,7 +27,17 @@ import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { messageTransaction, read, refusalOf, run, type MessageTransaction } from './database.ts';
 import { circuitOf, replicaFactsOf } from './rows.ts';
-import { chainValid, choiceOf, openRouteArgs, ROUTE_LOCK_RETRIES, ROUTE_LOCK_RETRY_MS, type ChainRow, type EligibleChains, type EligibleSet, type OpenRouteRow } from './route-selection.ts';
+import {
+  chainValid,
+  choiceOf,
+  openRouteArgs,
+  ROUTE_LOCK_RETRIES,
+  ROUTE_LOCK_RETRY_MS,
+  type ChainRow,
+  type EligibleChains,
+  type EligibleSet,
+  type OpenRouteRow,
+} from './route-selection.ts';
 import { sql } from './sql.ts';
 
 export interface RoutingContext {
@@ -125,7 +135,14 @@ function reserveParams(scopes: readonly ScopeReservation[], ctx: RoutingContext)
 }
 
 /** The opening call again, in the open transaction (after a reload of the bindings, or the reselect fault's delete). */
-async function openAgain(ctx: RoutingContext, tx: MessageTransaction, tenantId: string, req: ResolveRequest, set: EligibleSet | undefined, nowMs: number): Promise<OpenRow> {
+async function openAgain(
+  ctx: RoutingContext,
+  tx: MessageTransaction,
+  tenantId: string,
+  req: ResolveRequest,
+  set: EligibleSet | undefined,
+  nowMs: number,
+): Promise<OpenRow> {
   const [row] = await run<OpenRow>(tx.db, sql('open-route'), openRouteArgs(tenantId, req, set, nowMs, ctx.choices.tiebreakSalt));
   return row!;
 }
@@ -148,7 +165,8 @@ async function createRoute(
     const valid = rows.filter((row) => chainValid(row, tenantId, req.capability_id));
     eligible = ctx.eligible.put(tenantId, req.capability_id, open.publication!, valid);
     open = await openAgain(ctx, tx, tenantId, req, eligible, nowMs);
-    if (open.outcome === 'stale' || open.outcome === 'route') throw storageUnavailable(`the route opening answered ${open.outcome} under its own locks`);
+    if (open.outcome === 'stale' || open.outcome === 'route')
+      throw storageUnavailable(`the route opening answered ${open.outcome} under its own locks`);
   }
   // Every eligible replica held by a concurrent resolve: a bounded number of
   // further attempts, a pause apart ([route-contention]).
@@ -247,7 +265,15 @@ async function reacquire(ctx: RoutingContext, tx: MessageTransaction, actionId: 
       instance:
         l.instance_status === null
           ? undefined
-          : { id: a.instance_id, connector_type_id: '', version_id: l.instance_version_id!, tenant_id: l.instance_tenant_id!, config_revision: 0, secret_provider_ref: '', status: l.instance_status },
+          : {
+              id: a.instance_id,
+              connector_type_id: '',
+              version_id: l.instance_version_id!,
+              tenant_id: l.instance_tenant_id!,
+              config_revision: 0,
+              secret_provider_ref: '',
+              status: l.instance_status,
+            },
       version: l.version_status === null ? undefined : { status: l.version_status, supply_chain_qualified: l.supply_chain_qualified! },
       type: l.type_enabled === null ? undefined : { enabled: l.type_enabled },
     },
@@ -275,23 +301,28 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
   const cached = ctx.eligible.get(tenantId, req.capability_id);
   // One message opens the transaction: the action's lock and its route, then
   // for a new route the publication lock and the selected replica's lock.
-  return messageTransaction(ctx.data, sql('open-route'), openRouteArgs(tenantId, req, cached, nowMs, ctx.choices.tiebreakSalt), async (tx) => {
-    const opened = tx.opened.rows[0] as OpenRow;
-    const existing = opened.outcome === 'route' ? opened.route! : undefined;
-    switch (resolvePath(existing, tenantId, req, ctx.fault)) {
-      case 'select':
-        return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
-      case 'reuse':
-        return viewOf(existing!);
-      case 'reselect': {
-        await run(tx.db, sql('delete-route'), [req.action_id]);
-        const current = ctx.eligible.get(tenantId, req.capability_id);
-        return createRoute(ctx, tx, tenantId, req, await openAgain(ctx, tx, tenantId, req, current, nowMs), current, nowMs);
+  return messageTransaction(
+    ctx.data,
+    sql('open-route'),
+    openRouteArgs(tenantId, req, cached, nowMs, ctx.choices.tiebreakSalt),
+    async (tx) => {
+      const opened = tx.opened.rows[0] as OpenRow;
+      const existing = opened.outcome === 'route' ? opened.route! : undefined;
+      switch (resolvePath(existing, tenantId, req, ctx.fault)) {
+        case 'select':
+          return createRoute(ctx, tx, tenantId, req, opened, cached, nowMs);
+        case 'reuse':
+          return viewOf(existing!);
+        case 'reselect': {
+          await run(tx.db, sql('delete-route'), [req.action_id]);
+          const current = ctx.eligible.get(tenantId, req.capability_id);
+          return createRoute(ctx, tx, tenantId, req, await openAgain(ctx, tx, tenantId, req, current, nowMs), current, nowMs);
+        }
+        case 'reacquire':
+          return reacquire(ctx, tx, req.action_id);
       }
-      case 'reacquire':
-        return reacquire(ctx, tx, req.action_id);
-    }
-  });
+    },
+  );
 }
 
 export async function route(ctx: RoutingContext, tenantId: string, actionId: string): Promise<RouteView | null> {

@@ -145,7 +145,8 @@ export class TestDatabases {
     for (const db of this.spare.splice(0)) await this.drop(db.name);
     if (this.template) await this.drop(await this.template).catch(() => {});
     const roles = await this.admin.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)', [this.prefix]);
-    for (const { rolname } of roles.rows) if (!this.kept.some((k) => rolname.startsWith(k))) await this.admin.query(`DROP ROLE IF EXISTS ${rolname}`);
+    for (const { rolname } of roles.rows)
+      if (!this.kept.some((k) => rolname.startsWith(k))) await this.admin.query(`DROP ROLE IF EXISTS ${rolname}`);
     if (this.kept.length > 0) console.log(`kept databases of failed tests for inspection: ${this.kept.join(', ')}`);
     await this.admin.end();
   }

@@ -28,10 +28,22 @@ describe('drawVariant', () => {
   it('reaches the small ends of the limits and every answer of every choice across the fixed seeds', () => {
     const variants = FIXED_VARIANT_SEEDS.map(drawVariant);
     const some = (f: (v: (typeof variants)[number]) => boolean) => variants.some(f);
-    assert.ok(some((v) => v.limits.max_page_size <= 7), 'a page size of 1 to 7');
-    assert.ok(some((v) => v.limits.max_capabilities_per_version <= 8), 'one to eight capabilities per version');
-    assert.ok(some((v) => v.limits.max_body_bytes <= 65_536 + 4096), 'a body just above its smallest legal value');
-    assert.ok(some((v) => v.limits.max_expiry_batch <= 8), 'a small lease-expiry batch');
+    assert.ok(
+      some((v) => v.limits.max_page_size <= 7),
+      'a page size of 1 to 7',
+    );
+    assert.ok(
+      some((v) => v.limits.max_capabilities_per_version <= 8),
+      'one to eight capabilities per version',
+    );
+    assert.ok(
+      some((v) => v.limits.max_body_bytes <= 65_536 + 4096),
+      'a body just above its smallest legal value',
+    );
+    assert.ok(
+      some((v) => v.limits.max_expiry_batch <= 8),
+      'a small lease-expiry batch',
+    );
     for (const [name, reference] of Object.entries(REFERENCE_CHOICES)) {
       if (typeof reference === 'number') continue;
       const answers = new Set(variants.map((v) => String(v.choices[name as keyof typeof REFERENCE_CHOICES])));

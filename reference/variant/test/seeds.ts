@@ -14,4 +14,5 @@ export function freshVariantSeed(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** The line that replays one variant in one test file. */
-export const replayVariant = (seed: number, file = 'reference/variant/test/variants.test') => `FLEETPROOF_VARIANT=${seed} npm test -- ${file}`;
+export const replayVariant = (seed: number, file = 'reference/variant/test/variants.test') =>
+  `FLEETPROOF_VARIANT=${seed} npm test -- ${file}`;

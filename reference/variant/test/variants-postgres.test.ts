@@ -11,7 +11,9 @@ import { startReferenceTarget } from '../../../conformance/test/reference-target
 import { describeVariant, drawVariant } from '../draw-variant.ts';
 import { freshVariantSeed, replayVariant } from './seeds.ts';
 
-const skip = process.env['PG_URL'] ? false : 'PG_URL is not set: run through `npm test`, which starts an embedded PostgreSQL and exports PG_URL';
+const skip = process.env['PG_URL']
+  ? false
+  : 'PG_URL is not set: run through `npm test`, which starts an embedded PostgreSQL and exports PG_URL';
 
 const FILE = 'reference/variant/test/variants-postgres';
 
@@ -40,8 +42,14 @@ describe('conformance qualifies variants of the reference on the PostgreSQL stor
         const outcome = await runConformance({ config: target.config(), signingKey: target.key, writeReports: false });
         const result = outcome.result;
         assert.ok(result, `${about}\n${outcome.error}`);
-        const unexplained = result.cases.filter((c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)));
-        assert.deepEqual(unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`), [], about);
+        const unexplained = result.cases.filter(
+          (c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)),
+        );
+        assert.deepEqual(
+          unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`),
+          [],
+          about,
+        );
         assert.equal(result.verdict, 'qualified', about);
       } finally {
         await target.close();

@@ -42,8 +42,14 @@ describe('the suites qualify every variant of the reference', () => {
         const result = outcome.result;
         assert.ok(result, `${about}\n${outcome.error}`);
         assert.equal(result.target.version.variant?.seed, seed, 'GET /version names the variant');
-        const unexplained = result.cases.filter((c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)));
-        assert.deepEqual(unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`), [], about);
+        const unexplained = result.cases.filter(
+          (c) => c.status !== 'pass' && !(c.status === 'skip' && c.message?.startsWith(NOT_PROVOCABLE)),
+        );
+        assert.deepEqual(
+          unexplained.map((c) => `${c.status} ${c.id}: ${c.message}`),
+          [],
+          about,
+        );
         assert.equal(result.verdict, 'qualified', about);
       } finally {
         await target.close();
@@ -59,7 +65,10 @@ describe('the suites qualify every variant of the reference', () => {
             const outcome = await runConformance({ config: target.config({ categories: [category] }), signingKey: target.key });
             assert.equal(outcome.exitCode, 1, `${about}\n${outcome.error ?? ''}`);
             const clause = FAULTS[fault];
-            assert.ok(outcome.result!.cases.some((c) => c.status === 'fail' && (c.clause === clause || c.failure_clause === clause)), `${about}\nno case failed [${clause}]`);
+            assert.ok(
+              outcome.result!.cases.some((c) => c.status === 'fail' && (c.clause === clause || c.failure_clause === clause)),
+              `${about}\nno case failed [${clause}]`,
+            );
           } finally {
             await target.close();
           }

@@ -24,7 +24,11 @@ const properties = sampleProperties();
 const certification = sampleCertification(conformance);
 
 const files: Record<string, string> = {
-  conform: renderJunitXml(`fleetproof conform ${conformance.run_id}`, conformanceSuites(conformance), conformance.timings.duration_ms / 1000),
+  conform: renderJunitXml(
+    `fleetproof conform ${conformance.run_id}`,
+    conformanceSuites(conformance),
+    conformance.timings.duration_ms / 1000,
+  ),
   properties: renderJunitXml('fleetproof properties', [propertiesSuite(properties)], 9),
   load: loadJunit(load),
   certify: renderCertificationJunit(certification, { conformance, properties, load }),
@@ -43,7 +47,8 @@ describe('junit.xml', () => {
       assert.equal(Number(root.attrs['tests']), cases.length);
       assert.equal(Number(root.attrs['failures']), kind('failure'));
       assert.equal(Number(root.attrs['errors']), kind('error'));
-      for (const suite of root.children) assert.equal(Number(suite.attrs['tests']), suite.children.filter((c) => c.name === 'testcase').length);
+      for (const suite of root.children)
+        assert.equal(Number(suite.attrs['tests']), suite.children.filter((c) => c.name === 'testcase').length);
       for (const c of cases) assert.match(c.attrs['classname']!, /^fleetproof\.(conformance|properties|load)(\.|$)/);
     });
   }
@@ -75,29 +80,68 @@ describe('junit.xml', () => {
   });
 
   it('skips a stage that was not reached and errors one that could not run, as report.md says', async () => {
-    const r = { ...certification, stages: [{ ...certification.stages[0]!, status: 'could-not-run' as const, reasons: ['the target went away'] }, { ...certification.stages[1]!, status: 'skipped' as const, reasons: ['not reached'] }, { ...certification.stages[2]!, status: 'skipped' as const, reasons: ['not reached'] }] };
+    const r = {
+      ...certification,
+      stages: [
+        { ...certification.stages[0]!, status: 'could-not-run' as const, reasons: ['the target went away'] },
+        { ...certification.stages[1]!, status: 'skipped' as const, reasons: ['not reached'] },
+        { ...certification.stages[2]!, status: 'skipped' as const, reasons: ['not reached'] },
+      ],
+    };
     const xml = renderCertificationJunit(r, { conformance: null, properties: null, load: null });
     assert.deepEqual(await junitSchemaProblems(xml), []);
     const root = parseXml(xml);
-    assert.deepEqual(testcases(root).map((c) => [c.attrs['name'], c.children[0]!.name]), [['conformance stage', 'error'], ['properties stage', 'skipped'], ['load stage', 'skipped']]);
+    assert.deepEqual(
+      testcases(root).map((c) => [c.attrs['name'], c.children[0]!.name]),
+      [
+        ['conformance stage', 'error'],
+        ['properties stage', 'skipped'],
+        ['load stage', 'skipped'],
+      ],
+    );
   });
 
   it('gives every stage a verdict case, so a faults stage failed by its sweep fails in junit.xml though its suites passed', async () => {
     const passing = { ...properties, suites: properties.suites.filter((x) => x.status === 'pass') };
-    const faults = { ...certification.stages[1]!, name: 'faults' as const, status: 'failed' as const, reasons: ['the sweep after the faults found 1 violation(s)'] };
+    const faults = {
+      ...certification.stages[1]!,
+      name: 'faults' as const,
+      status: 'failed' as const,
+      reasons: ['the sweep after the faults found 1 violation(s)'],
+    };
     const r = { ...certification, stages: [certification.stages[1]!, faults] };
-    const xml = renderCertificationJunit(r, { conformance: null, properties: passing, faults: { properties: passing } as unknown as FaultsDocument, load: null });
+    const xml = renderCertificationJunit(r, {
+      conformance: null,
+      properties: passing,
+      faults: { properties: passing } as unknown as FaultsDocument,
+      load: null,
+    });
     assert.deepEqual(await junitSchemaProblems(xml), []);
     const verdicts = testcases(parseXml(xml)).filter((c) => / stage$/.test(c.attrs['name']!));
-    assert.deepEqual(verdicts.map((c) => [c.attrs['name'], c.children[0]?.name ?? 'pass']), [['properties stage', 'pass'], ['faults stage', 'failure']]);
+    assert.deepEqual(
+      verdicts.map((c) => [c.attrs['name'], c.children[0]?.name ?? 'pass']),
+      [
+        ['properties stage', 'pass'],
+        ['faults stage', 'failure'],
+      ],
+    );
     assert.match(verdicts[1]!.children[0]!.attrs['message']!, /the sweep after the faults found 1 violation/);
   });
 
   it('refuses what the schema refuses: the check can fail', async () => {
-    const bad = '<?xml version="1.0"?><testsuites skipped="1"><testsuite name="x" tests="1" failures="0" time="1.5s"><testcase name="a"><properties><property name="k" value="v"/></properties></testcase></testsuite></testsuites>';
+    const bad =
+      '<?xml version="1.0"?><testsuites skipped="1"><testsuite name="x" tests="1" failures="0" time="1.5s"><testcase name="a"><properties><property name="k" value="v"/></properties></testcase></testsuite></testsuites>';
     const problems = await junitSchemaProblems(bad);
-    for (const expected of [/attribute 'skipped': The attribute 'skipped' is not allowed/, /attribute 'time': \[facet 'pattern'\] The value '1\.5s'/, /The attribute 'errors' is required but missing/, /Element 'properties': This element is not expected/]) {
-      assert.ok(problems.some((p) => expected.test(p)), `${expected} among ${JSON.stringify(problems)}`);
+    for (const expected of [
+      /attribute 'skipped': The attribute 'skipped' is not allowed/,
+      /attribute 'time': \[facet 'pattern'\] The value '1\.5s'/,
+      /The attribute 'errors' is required but missing/,
+      /Element 'properties': This element is not expected/,
+    ]) {
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        `${expected} among ${JSON.stringify(problems)}`,
+      );
     }
     // A file each command writes, broken in one place, is refused too.
     assert.notDeepEqual(await junitSchemaProblems(files['certify']!.replace(/(<testsuite [^>]*?) errors="\d+"/, '$1')), []);

@@ -11,5 +11,7 @@ export async function junitSchemaProblems(xml: string, fileName = 'junit.xml'): 
   const result = await validateXML({ xml: { fileName, contents: xml }, schema: SCHEMA });
   if (result.valid) return [];
   // An invalid file with no parsed error still fails: its raw output says why.
-  return result.errors.length > 0 ? result.errors.map((e) => `${e.loc ? `line ${e.loc.lineNumber}: ` : ''}${e.message}`) : [result.rawOutput.trim() || 'invalid'];
+  return result.errors.length > 0
+    ? result.errors.map((e) => `${e.loc ? `line ${e.loc.lineNumber}: ` : ''}${e.message}`)
+    : [result.rawOutput.trim() || 'invalid'];
 }

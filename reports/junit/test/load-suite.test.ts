@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { loadSuite } from '../suites.ts';
 import { sampleLoad, sampleLoadUnderFaults } from '../../test/sample-documents.ts';
 
-const outcomeOf = (suite: ReturnType<typeof loadSuite>, classname: string, name: string) => suite.cases.find((c) => c.classname === classname && c.name === name)?.outcome.kind;
+const outcomeOf = (suite: ReturnType<typeof loadSuite>, classname: string, name: string) =>
+  suite.cases.find((c) => c.classname === classname && c.name === name)?.outcome.kind;
 
 test('a judged run fails its crossed threshold', () => {
   const r = sampleLoad();
@@ -17,7 +18,13 @@ test('a judged run fails its crossed threshold', () => {
 
 test('in a run that could not judge, a crossed threshold and an unjudged phase are errors, not failures', () => {
   const base = sampleLoad();
-  const r = { ...base, verdict: 'could-not-judge' as const, measurements_judged: false, could_not_judge: ['could not judge at this rate'], phases: base.phases.map((p, i) => (i === 0 ? { ...p, status: 'error' as const } : p)) };
+  const r = {
+    ...base,
+    verdict: 'could-not-judge' as const,
+    measurements_judged: false,
+    could_not_judge: ['could not judge at this rate'],
+    phases: base.phases.map((p, i) => (i === 0 ? { ...p, status: 'error' as const } : p)),
+  };
   const suite = loadSuite(r);
   const crossed = r.thresholds.find((t) => !t.ok)!;
   assert.equal(outcomeOf(suite, 'fleetproof.load.threshold', crossed.id), 'error');
@@ -28,7 +35,11 @@ test('in a run that could not judge, a crossed threshold and an unjudged phase a
 test('under faults, a crossed threshold is skipped as measured; an audited violation still fails', () => {
   const base = sampleLoadUnderFaults();
   const invariant = base.audit!.invariants[0]!;
-  const r = { ...base, verdict: 'fail' as const, audit: { ...base.audit!, ok: false, invariants: [{ ...invariant, ok: false, violations: 1, examples: ['x'] }] } };
+  const r = {
+    ...base,
+    verdict: 'fail' as const,
+    audit: { ...base.audit!, ok: false, invariants: [{ ...invariant, ok: false, violations: 1, examples: ['x'] }] },
+  };
   const suite = loadSuite(r);
   assert.equal(outcomeOf(suite, 'fleetproof.load.threshold', r.thresholds.find((t) => !t.ok)!.id), 'skip');
   assert.equal(outcomeOf(suite, 'fleetproof.load.audit', invariant.id), 'fail');

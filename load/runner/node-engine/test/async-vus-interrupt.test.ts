@@ -49,16 +49,30 @@ test('async iterations past their hard end are interrupted: requests cancelled, 
   await writeFile(script, SCRIPT);
   const out = join(dir, 'summary.json');
   const consoleFile = join(dir, 'console.log');
-  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: server.base, OUT: out }, consoleOutput: consoleFile, progress: () => {} });
+  const r = await runWithNodeEngine({
+    scriptPath: script,
+    env: { BASE: server.base, OUT: out },
+    consoleOutput: consoleFile,
+    progress: () => {},
+  });
   assert.equal(r.error, null);
   assert.equal(r.exitCode, EXIT.ok);
   const hung = server.paths.filter((p) => p === '/hang').length;
   assert.ok(hung >= 1, 'the hanging scenario sent its requests');
   assert.ok(server.paths.includes('/teardown'), 'the async teardown ran to its end');
-  assert.equal(server.openAtTeardown(), 0, `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
-  assert.deepEqual(server.paths.filter((p) => p === '/after-the-hard-end'), [], 'a cleared timer fired, or an iteration went on past its hard end');
+  assert.equal(
+    server.openAtTeardown(),
+    0,
+    `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`,
+  );
+  assert.deepEqual(
+    server.paths.filter((p) => p === '/after-the-hard-end'),
+    [],
+    'a cleared timer fired, or an iteration went on past its hard end',
+  );
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
-  for (const s of ['hanging', 'waiting']) assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: an interrupted iteration was counted`);
+  for (const s of ['hanging', 'waiting'])
+    assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: an interrupted iteration was counted`);
   // The teardown's line shows an async VU's console reaches the file; the interrupted ones said nothing.
   const lines = (await readFile(consoleFile, 'utf8')).split('\n');
   assert.ok(lines.includes('teardown ran'), 'the async teardown’s console line is missing');

@@ -52,7 +52,9 @@ test('an async arrival-rate scenario runs or drops each arrival once, with setup
   // setup is synchronous (a VU thread); the scenario's function is async (async VUs). Answers take 150 ms,
   // so a VU starts at most 7 iterations in the second and 5 VUs cannot keep up with 50 arrivals: some are
   // dropped whatever the machine's speed, and both the run and the dropped branches are counted.
-  const { result, urls, summary } = await run(t, `import http from 'k6/http';
+  const { result, urls, summary } = await run(
+    t,
+    `import http from 'k6/http';
 import { check } from 'k6';
 import exec from 'k6/execution';
 export const options = {
@@ -64,7 +66,8 @@ export async function go(data) {
   check(r, { 'status 200': (x) => x.status === 200 });
 }
 export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
-`);
+`,
+  );
   assert.equal(result.error, null);
   assert.equal(result.exitCode, EXIT.ok);
   const m = (await summary()).metrics;
@@ -77,10 +80,16 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
   assert.equal(m['http_reqs']?.values['count'], urls.length, 'http_reqs vs requests seen by the server');
   // iterationInTest numbers the iterations that ran, once each: 0..N-1.
   const numbers = urls.map((u) => Number(u.searchParams.get('i'))).sort((a, b) => a - b);
-  assert.deepEqual(numbers, Array.from({ length: urls.length }, (_, i) => i));
+  assert.deepEqual(
+    numbers,
+    Array.from({ length: urls.length }, (_, i) => i),
+  );
   assert.deepEqual([...new Set(urls.map((u) => u.searchParams.get('token')))], ['x'], 'setup data did not reach every async iteration');
   const vus = new Set(urls.map((u) => Number(u.searchParams.get('vu'))));
-  assert.ok([...vus].every((v) => Number.isInteger(v) && v >= 1), `__VU numbers VUs from 1: ${[...vus]}`);
+  assert.ok(
+    [...vus].every((v) => Number.isInteger(v) && v >= 1),
+    `__VU numbers VUs from 1: ${[...vus]}`,
+  );
   assert.ok(vus.size <= 5, `more VUs than maxVUs: ${[...vus]}`);
   assert.equal(m['checks']?.values['rate'], 1);
   assert.equal(m['checks']?.values['passes'], urls.length);
@@ -89,7 +98,9 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
 test('closed-model async VUs interleave across awaits, each keeping its own __VU, __ITER and exec.vu', async (t) => {
   // Every iteration waits on a timer first, so the three VUs' iterations are all suspended at once
   // and resume in any order: what each reads after its waits must still be its own.
-  const { result, urls } = await run(t, `import http from 'k6/http';
+  const { result, urls } = await run(
+    t,
+    `import http from 'k6/http';
 import exec from 'k6/execution';
 import { setTimeout } from 'k6/timers';
 export const options = { scenarios: { loops: { executor: 'per-vu-iterations', exec: 'go', vus: 3, iterations: 4 } } };
@@ -97,11 +108,13 @@ export async function go() {
   await new Promise((r) => setTimeout(r, 20));
   await http.asyncRequest('GET', __ENV.BASE + '/it?vu=' + exec.vu.idInTest + '&global=' + __VU + '&iter=' + __ITER);
 }
-`);
+`,
+  );
   assert.equal(result.error, null);
   assert.equal(result.exitCode, EXIT.ok);
   assert.equal(urls.length, 12);
-  for (const u of urls) assert.equal(u.searchParams.get('global'), u.searchParams.get('vu'), `__VU and exec.vu.idInTest disagree: ${u.search}`);
+  for (const u of urls)
+    assert.equal(u.searchParams.get('global'), u.searchParams.get('vu'), `__VU and exec.vu.idInTest disagree: ${u.search}`);
   const pairs = urls.map((u) => `${u.searchParams.get('vu')}/${u.searchParams.get('iter')}`);
   assert.equal(new Set(pairs).size, 12, `a (vu, iter) pair was seen twice: ${pairs.sort()}`);
   const itersByVu = new Map<string, number[]>();
@@ -110,11 +123,18 @@ export async function go() {
     itersByVu.set(vu, [...(itersByVu.get(vu) ?? []), Number(u.searchParams.get('iter'))]);
   }
   assert.equal(itersByVu.size, 3, `VUs seen: ${[...itersByVu.keys()]}`);
-  for (const [vu, iters] of itersByVu) assert.deepEqual(iters.sort((a, b) => a - b), [0, 1, 2, 3], `VU ${vu}'s __ITER values`);
+  for (const [vu, iters] of itersByVu)
+    assert.deepEqual(
+      iters.sort((a, b) => a - b),
+      [0, 1, 2, 3],
+      `VU ${vu}'s __ITER values`,
+    );
 });
 
 test('an async function’s blocking calls fail its iterations, saying what to await instead', async (t) => {
-  const { result, urls, consoleLines } = await run(t, `import http from 'k6/http';
+  const { result, urls, consoleLines } = await run(
+    t,
+    `import http from 'k6/http';
 import { sleep } from 'k6';
 export const options = { scenarios: {
   blockingHttp: { executor: 'per-vu-iterations', exec: 'blockingHttp', vus: 1, iterations: 2 },
@@ -122,27 +142,48 @@ export const options = { scenarios: {
 } };
 export async function blockingHttp() { http.get(__ENV.BASE + '/sync-get'); }
 export async function blockingSleep() { sleep(0.01); await http.asyncRequest('GET', __ENV.BASE + '/after-sleep'); }
-`);
+`,
+  );
   assert.equal(result.error, null);
   assert.equal(result.exitCode, EXIT.ok, 'a failed iteration fails neither the run nor the scenario');
-  assert.deepEqual(urls.map((u) => u.pathname), [], 'a refused call still reached the server');
+  assert.deepEqual(
+    urls.map((u) => u.pathname),
+    [],
+    'a refused call still reached the server',
+  );
   const lines = await consoleLines();
   const of = (scenario: string) => lines.filter((l) => l.startsWith(`${scenario}: `));
   assert.equal(of('blockingHttp').length, 2, `one error per iteration: ${JSON.stringify(lines)}`);
-  assert.ok(of('blockingHttp').every((l) => l.includes('await http.asyncRequest instead')), JSON.stringify(lines));
+  assert.ok(
+    of('blockingHttp').every((l) => l.includes('await http.asyncRequest instead')),
+    JSON.stringify(lines),
+  );
   assert.equal(of('blockingSleep').length, 2, `one error per iteration: ${JSON.stringify(lines)}`);
-  assert.ok(of('blockingSleep').every((l) => l.includes('k6/timers')), JSON.stringify(lines));
+  assert.ok(
+    of('blockingSleep').every((l) => l.includes('k6/timers')),
+    JSON.stringify(lines),
+  );
 });
 
 test('http.asyncRequest in a synchronous function is refused loudly, never dropped in silence', async (t) => {
   // A VU thread never returns to an event loop, so the promise would never settle: k6 would send this
   // request, the runner cannot, and the user must be told so rather than see an iteration that did nothing.
-  const { result, urls, consoleLines } = await run(t, `import http from 'k6/http';
+  const { result, urls, consoleLines } = await run(
+    t,
+    `import http from 'k6/http';
 export const options = { scenarios: { notAsync: { executor: 'per-vu-iterations', exec: 'notAsync', vus: 1, iterations: 1 } } };
 export function notAsync() { http.asyncRequest('GET', __ENV.BASE + '/from-sync'); }
-`);
+`,
+  );
   assert.equal(result.error, null);
-  assert.deepEqual(urls.map((u) => u.pathname), [], 'the request of a sync function reached the server');
+  assert.deepEqual(
+    urls.map((u) => u.pathname),
+    [],
+    'the request of a sync function reached the server',
+  );
   const lines = await consoleLines();
-  assert.ok(lines.some((l) => l.includes('needs an async function')), `no refusal in the console output: ${JSON.stringify(lines)}`);
+  assert.ok(
+    lines.some((l) => l.includes('needs an async function')),
+    `no refusal in the console output: ${JSON.stringify(lines)}`,
+  );
 });

@@ -35,10 +35,17 @@ test('a batch of twenty requests in flight at once raises no listener warning', 
   });
   const script = join(dir, 'batch.js');
   await writeFile(script, SCRIPT);
-  const r = await runWithNodeEngine({ scriptPath: script, env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, progress: () => {} });
+  const r = await runWithNodeEngine({
+    scriptPath: script,
+    env: { BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    progress: () => {},
+  });
   assert.equal(r.error, null);
   assert.equal(r.exitCode, EXIT.ok);
   // Warnings are emitted on the next tick.
   await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(warnings.filter((w) => /MaxListeners/.test(w)), []);
+  assert.deepEqual(
+    warnings.filter((w) => /MaxListeners/.test(w)),
+    [],
+  );
 });

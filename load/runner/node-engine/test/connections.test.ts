@@ -38,7 +38,8 @@ function registryLike(): Server {
 function rawServer(): Server {
   return createNetServer((socket) => {
     socket.once('data', (chunk) => {
-      if (chunk.toString('latin1').startsWith('GET /until-close')) socket.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nto the end');
+      if (chunk.toString('latin1').startsWith('GET /until-close'))
+        socket.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nto the end');
       else socket.end('HELLO THERE\r\n\r\n');
     });
   });
@@ -64,15 +65,29 @@ test('the Node runner frames responses, reuses and replaces connections, and rep
     await rm(dir, { recursive: true, force: true });
   });
   const consoleOutput = join(dir, 'console.log');
-  const result = await runWithNodeEngine({ scriptPath: FIXTURE, env: { BASE: base!, RAW: raw!, REFUSED: `${refused}/` }, consoleOutput, progress: () => {} });
+  const result = await runWithNodeEngine({
+    scriptPath: FIXTURE,
+    env: { BASE: base!, RAW: raw!, REFUSED: `${refused}/` },
+    consoleOutput,
+    progress: () => {},
+  });
   assert.equal(result.error, null);
-  const lines = (await readFile(consoleOutput, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { step: string; status: number; error_code: number; connection: string | null; body: string });
+  const lines = (await readFile(consoleOutput, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { step: string; status: number; error_code: number; connection: string | null; body: string });
   const at = (step: string) => lines.filter((l) => l.step === step);
 
   const keep = at('keep');
-  assert.deepEqual(keep.map((l) => [l.status, l.body]), Array.from({ length: 10 }, () => [200, 'kept']));
+  assert.deepEqual(
+    keep.map((l) => [l.status, l.body]),
+    Array.from({ length: 10 }, () => [200, 'kept']),
+  );
   // undici's pool may open a second connection when the first is not yet marked free: reuse, not one connection, is the rule.
-  assert.ok(new Set(keep.map((l) => l.connection)).size < keep.length / 2, `ten requests in a row reuse keep-alive connections: ${keep.map((l) => l.connection).join(',')}`);
+  assert.ok(
+    new Set(keep.map((l) => l.connection)).size < keep.length / 2,
+    `ten requests in a row reuse keep-alive connections: ${keep.map((l) => l.connection).join(',')}`,
+  );
   assert.notEqual(at('after-close')[0]!.connection, at('close')[0]!.connection, 'a response with Connection: close ends its connection');
   assert.deepEqual(at('chunked')[0], { ...at('chunked')[0]!, status: 200, body: 'one,two' });
   assert.equal(at('big')[0]!.body, '1000000 bytes');

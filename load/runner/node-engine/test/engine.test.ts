@@ -33,15 +33,13 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
         if (closed) closedInFlight--;
         reply();
       }, 100);
-    }
-    else if (req.url === '/slower') {
+    } else if (req.url === '/slower') {
       slower.push(reply);
       slowerPeak = Math.max(slowerPeak, slower.length);
       const release = () => slower.splice(0).forEach((answer) => answer());
       if (slower.length === 5) release();
       else setTimeout(release, 5000).unref();
-    }
-    else if (req.url === '/hang') hangAbandoned = new Promise((r) => req.socket.once('close', () => r()));
+    } else if (req.url === '/hang') hangAbandoned = new Promise((r) => req.socket.once('close', () => r()));
     else if (req.url?.startsWith('/status/')) {
       res.statusCode = Number(req.url.slice(8));
       res.end();
@@ -89,7 +87,8 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   assert.ok(closed['p(95)'] >= 90);
   // Arrival-rate executors start exactly rate × duration iterations, run or dropped:
   // 20/s for 1 s, and a ramp from 0 to 20/s over 1 s (its integral, 10).
-  const arrivals = (s: string) => (m[`iterations{scenario:${s}}`].values.count ?? 0) + (m[`dropped_iterations{scenario:${s}}`].values.count ?? 0);
+  const arrivals = (s: string) =>
+    (m[`iterations{scenario:${s}}`].values.count ?? 0) + (m[`dropped_iterations{scenario:${s}}`].values.count ?? 0);
   assert.equal(arrivals('open'), 20);
   assert.equal(arrivals('ramp'), 10);
   // The 300 ms budget interrupted the request that never answers: no iteration of it completed, the run did
@@ -119,10 +118,16 @@ test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script 
   t.after(() => rm(dir, { recursive: true, force: true }));
   const { writeFile } = await import('node:fs/promises');
   const failing = join(dir, 'failing.js');
-  await writeFile(failing, `import { Counter } from 'k6/metrics';\nconst c = new Counter('c');\nexport const options = { iterations: 2, thresholds: { c: ['count<2'] } };\nexport default function () { c.add(1); }\n`);
+  await writeFile(
+    failing,
+    `import { Counter } from 'k6/metrics';\nconst c = new Counter('c');\nexport const options = { iterations: 2, thresholds: { c: ['count<2'] } };\nexport default function () { c.add(1); }\n`,
+  );
   const r = await runWithNodeEngine({ scriptPath: failing, progress: () => {} });
   assert.equal(r.exitCode, EXIT.thresholds);
-  assert.deepEqual(r.thresholds.map((v) => [v.key, v.ok, v.value]), [['c', false, 2]]);
+  assert.deepEqual(
+    r.thresholds.map((v) => [v.key, v.ok, v.value]),
+    [['c', false, 2]],
+  );
   const aborting = join(dir, 'aborting.js');
   await writeFile(
     aborting,
@@ -144,7 +149,10 @@ test('a console file the disk cannot take fails the run as a script error, not t
   t.after(() => rm(dir, { recursive: true, force: true }));
   const { writeFile } = await import('node:fs/promises');
   const script = join(dir, 'talks.js');
-  await writeFile(script, `export const options = { iterations: 3 };\nexport default function () { console.log('a line the disk cannot take'); }\n`);
+  await writeFile(
+    script,
+    `export const options = { iterations: 3 };\nexport default function () { console.log('a line the disk cannot take'); }\n`,
+  );
   // Every write to /dev/full fails with ENOSPC, as on a full disk.
   const r = await runWithNodeEngine({ scriptPath: script, consoleOutput: '/dev/full', progress: () => {} });
   assert.equal(r.exitCode, EXIT.scriptError);

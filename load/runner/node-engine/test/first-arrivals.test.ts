@@ -46,10 +46,16 @@ test('an arrival-rate scenario’s pre-allocated VUs take its first arrivals, at
   for (const s of ['first', 'later']) {
     assert.equal(m[`dropped_iterations{scenario:${s}}`]?.values.count ?? 0, 0, `scenario ${s} dropped arrivals`);
     assert.equal(m[`iterations{scenario:${s}}`].values.count, 4, `scenario ${s}: every arrival ran`);
-    const seen = paths.filter((p) => p.startsWith(`/${s}/`)).map((p) => Number(p.split('/')[2])).sort((a, b) => a - b);
+    const seen = paths
+      .filter((p) => p.startsWith(`/${s}/`))
+      .map((p) => Number(p.split('/')[2]))
+      .sort((a, b) => a - b);
     assert.deepEqual(seen, [0, 1, 2, 3], `scenario ${s}: each iteration number once, the first included`);
     const startedAt = paths.filter((p) => p.startsWith(`/${s}/`)).map((p) => Number(p.split('/')[3]));
     const earliest = s === 'first' ? 0 : 300;
-    assert.ok(startedAt.every((ms) => ms >= earliest), `scenario ${s}: an iteration began before the scenario's start (${startedAt.join(', ')} ms into the test)`);
+    assert.ok(
+      startedAt.every((ms) => ms >= earliest),
+      `scenario ${s}: an iteration began before the scenario's start (${startedAt.join(', ')} ms into the test)`,
+    );
   }
 });

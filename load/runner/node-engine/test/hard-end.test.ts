@@ -47,8 +47,17 @@ test('iterations past an arrival-rate scenario’s hard end are interrupted ther
   const hung = server.paths.filter((p) => p === '/hang').length;
   assert.ok(hung >= 4, `each hanging scenario started its two VUs' iterations (${hung} requests)`);
   assert.ok(server.paths.includes('/teardown'), 'the teardown ran');
-  assert.equal(server.openAtTeardown(), 0, `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`);
-  assert.deepEqual(server.paths.filter((p) => p === '/after-the-hard-end'), [], 'an iteration went on past its hard end');
+  assert.equal(
+    server.openAtTeardown(),
+    0,
+    `${server.openAtTeardown()} of ${hung} requests of interrupted iterations were still open when the teardown ran`,
+  );
+  assert.deepEqual(
+    server.paths.filter((p) => p === '/after-the-hard-end'),
+    [],
+    'an iteration went on past its hard end',
+  );
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
-  for (const s of ['a', 'b', 'c', 'd']) assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: no iteration completed`);
+  for (const s of ['a', 'b', 'c', 'd'])
+    assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: no iteration completed`);
 });

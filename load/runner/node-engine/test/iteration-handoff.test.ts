@@ -48,7 +48,10 @@ test('a synchronous scenario function that returns a promise fails its iteration
   const script = join(dir, 'thenable.js');
   const consoleOutput = join(dir, 'console.log');
   // Not declared async, so it runs on a VU thread, which never returns to its event loop to settle the promise.
-  await writeFile(script, `export const options = { iterations: 2 };\nexport default function () { return Promise.resolve().then(() => console.log('after the promise')); }\n`);
+  await writeFile(
+    script,
+    `export const options = { iterations: 2 };\nexport default function () { return Promise.resolve().then(() => console.log('after the promise')); }\n`,
+  );
   const r = await runWithNodeEngine({ scriptPath: script, consoleOutput, progress: () => {} });
   assert.equal(r.error, null);
   const lines = (await readFile(consoleOutput, 'utf8')).trim().split('\n');

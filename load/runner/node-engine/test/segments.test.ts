@@ -32,22 +32,51 @@ test('two segments split the arrivals of a test between them, numbered in the wh
   t.after(() => rm(dir, { recursive: true, force: true }));
   const script = join(dir, 'split.js');
   // Declaring the sub-metrics makes the summary hold them.
-  await writeFile(script, SCRIPT.replace('} };\nexport function arrive', "}, thresholds: { 'iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:open}': ['count>=0'] } };\nexport function arrive"));
+  await writeFile(
+    script,
+    SCRIPT.replace(
+      '} };\nexport function arrive',
+      "}, thresholds: { 'iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:open}': ['count>=0'] } };\nexport function arrive",
+    ),
+  );
   const parts = [];
   for (const segment of ['0:1/2', '1/2:1']) {
     const consoleOutput = join(dir, `${segment.replace(/\W/g, '_')}.log`);
     const out = join(dir, `${segment.replace(/\W/g, '_')}.json`);
-    const r = await runWithNodeEngine({ scriptPath: script, env: { OUT: out }, consoleOutput, segment: { segment, sequence: '0,1/2,1' }, progress: () => {} });
+    const r = await runWithNodeEngine({
+      scriptPath: script,
+      env: { OUT: out },
+      consoleOutput,
+      segment: { segment, sequence: '0,1/2,1' },
+      progress: () => {},
+    });
     assert.equal(r.error, null);
-    const lines = (await readFile(consoleOutput, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id?: number; segment?: string; once?: boolean });
-    parts.push({ segment, lines, summary: JSON.parse(await readFile(out, 'utf8')) as { starvedRan: number; starvedDropped: number; openDropped: number } });
+    const lines = (await readFile(consoleOutput, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: number; segment?: string; once?: boolean });
+    parts.push({
+      segment,
+      lines,
+      summary: JSON.parse(await readFile(out, 'utf8')) as { starvedRan: number; starvedDropped: number; openDropped: number },
+    });
   }
   const ids = parts.map((p) => p.lines.filter((l) => l.id !== undefined).map((l) => l.id!));
   const dropped = parts.map((p) => p.summary.openDropped);
   assert.equal(ids[0]!.length + ids[1]!.length + dropped[0]! + dropped[1]!, 40, "the parts' arrivals are the whole test's");
-  assert.ok(ids[0]!.every((id) => id % 2 === 0) && ids[1]!.every((id) => id % 2 === 1), `each part runs its own stripe: ${ids.map((x) => x.join(',')).join(' | ')}`);
-  assert.ok(parts.every((p) => p.lines.filter((l) => l.id !== undefined).every((l) => l.segment === p.segment)), 'the script sees its segment');
-  assert.deepEqual(parts.map((p) => p.lines.filter((l) => l.once).length), [1, 0], 'one VU runs in the first part only');
+  assert.ok(
+    ids[0]!.every((id) => id % 2 === 0) && ids[1]!.every((id) => id % 2 === 1),
+    `each part runs its own stripe: ${ids.map((x) => x.join(',')).join(' | ')}`,
+  );
+  assert.ok(
+    parts.every((p) => p.lines.filter((l) => l.id !== undefined).every((l) => l.segment === p.segment)),
+    'the script sees its segment',
+  );
+  assert.deepEqual(
+    parts.map((p) => p.lines.filter((l) => l.once).length),
+    [1, 0],
+    'one VU runs in the first part only',
+  );
   // The starved scenario's single VU lives in the first part; it sleeps 0.5 s per iteration at 20/s.
   const starved = parts[0]!.summary;
   assert.equal(starved.starvedRan + starved.starvedDropped, 20, 'every arrival ran or was counted as dropped');

@@ -19,7 +19,9 @@ function importIn(modulePath: string, withTsx: boolean): Promise<string> {
   const url = pathToFileURL(modulePath).href;
   const code = `${withTsx ? `(await import(${JSON.stringify(TSX_API)})).register();\n` : ''}const m = await import(${JSON.stringify(url)});\nconsole.log(m.answer());`;
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['--input-type=module', '-e', code], { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()))),
+    execFile(process.execPath, ['--input-type=module', '-e', code], { timeout: 60_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()),
+    ),
   );
 }
 
@@ -27,11 +29,21 @@ test('a staged script whose modules import each other loads under plain Node and
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-stage-loaders-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await mkdir(join(dir, 'lib'));
-  await writeFile(join(dir, 'script.js'), `import { check } from 'k6';\nimport { helper } from './lib/helper.js';\nexport const name = 'script';\nexport function answer() { return helper() + (typeof check); }\n`);
-  await writeFile(join(dir, 'lib', 'helper.js'), `import { name } from '../script.js';\nexport function helper() { return name + ' via helper, check is a '; }\n`);
+  await writeFile(
+    join(dir, 'script.js'),
+    `import { check } from 'k6';\nimport { helper } from './lib/helper.js';\nexport const name = 'script';\nexport function answer() { return helper() + (typeof check); }\n`,
+  );
+  await writeFile(
+    join(dir, 'lib', 'helper.js'),
+    `import { name } from '../script.js';\nexport function helper() { return name + ' via helper, check is a '; }\n`,
+  );
   const staged = await stageScript(join(dir, 'script.js'));
   t.after(() => staged.remove());
   for (const withTsx of [false, true]) {
-    assert.equal(await importIn(staged.path, withTsx), 'script via helper, check is a function', withTsx ? 'under tsx' : 'under plain Node');
+    assert.equal(
+      await importIn(staged.path, withTsx),
+      'script via helper, check is a function',
+      withTsx ? 'under tsx' : 'under plain Node',
+    );
   }
 });

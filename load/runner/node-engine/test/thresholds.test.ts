@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import { aggregationValue, MetricStore, type Sample } from '../metrics.ts';
 import { checkAggregations, evaluateThresholds, parseExpression, parseSelector, parseThresholds, ThresholdError } from '../thresholds.ts';
 
-const sample = (metric: string, type: Sample['type'], value: number, tags: Record<string, string> = {}, at = 0): Sample => ({ metric, type, time: type === 'trend', value, tags, at });
+const sample = (metric: string, type: Sample['type'], value: number, tags: Record<string, string> = {}, at = 0): Sample => ({
+  metric,
+  type,
+  time: type === 'trend',
+  value,
+  tags,
+  at,
+});
 
 test('selectors split the metric from tag filters, keeping colons in values', () => {
   assert.deepEqual(parseSelector('http_req_duration{phase:routes, operation:resolve}'), {
@@ -78,11 +85,21 @@ test('counters, rates and gauges aggregate as k6 does, and empty metrics read ze
   store.add(sample('spread', 'gauge', 5, {}, 1));
   store.add(sample('spread', 'gauge', 2, {}, 2));
   const verdicts = evaluateThresholds(
-    parseThresholds({ 'checks{phase:a}': 'rate==0.75', 'checks{phase:b}': 'rate==1', errors: ['count==5', 'rate==2.5'], 'errors{code:Y}': 'count==3', spread: 'value==2', unused: 'count==0' }),
+    parseThresholds({
+      'checks{phase:a}': 'rate==0.75',
+      'checks{phase:b}': 'rate==1',
+      errors: ['count==5', 'rate==2.5'],
+      'errors{code:Y}': 'count==3',
+      spread: 'value==2',
+      unused: 'count==0',
+    }),
     store,
     2000,
   );
-  assert.deepEqual(verdicts.map((v) => v.ok), [true, false, true, true, true, true, true]);
+  assert.deepEqual(
+    verdicts.map((v) => v.ok),
+    [true, false, true, true, true, true, true],
+  );
 });
 
 test('an aggregation the metric type lacks is refused before the run', () => {

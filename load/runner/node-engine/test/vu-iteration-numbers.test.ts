@@ -41,6 +41,10 @@ test('every VU numbers its iterations from 0, on a VU thread (handed or claimed)
   const seen = new Set([...byVu.values()].flatMap((e) => [...e.scenarios]));
   assert.deepEqual([...seen].sort(), ['awaited', 'claimed', 'handed'], 'every path ran');
   for (const [vu, { numbers }] of byVu) {
-    assert.deepEqual(numbers.slice().sort((a, b) => a - b), numbers.map((_, i) => i), `VU ${vu}: ${numbers.join(',')}`);
+    assert.deepEqual(
+      numbers.slice().sort((a, b) => a - b),
+      numbers.map((_, i) => i),
+      `VU ${vu}: ${numbers.join(',')}`,
+    );
   }
 });

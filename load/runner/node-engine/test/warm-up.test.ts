@@ -33,18 +33,28 @@ test('before a high arrival rate the VUs warm up on the runner’s own server: t
     progress: (line) => stages.push(line),
   });
   assert.equal(result.error, null);
-  assert.ok(stages.some((l) => l.includes('warming up VUs')), `no warm-up stage among ${JSON.stringify(stages.slice(0, 5))}`);
+  assert.ok(
+    stages.some((l) => l.includes('warming up VUs')),
+    `no warm-up stage among ${JSON.stringify(stages.slice(0, 5))}`,
+  );
   assert.deepEqual([...paths.keys()], ['/target'], 'the target saw only the script’s requests');
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
   assert.equal(m['http_reqs'].values.count, paths.get('/target'), 'the metrics count exactly the requests the target saw');
 });
 
 test('the warm-up is for high arrival rates only', () => {
-  const at = (rate: number, timeUnit = '1s') => peakArrivalRate(scenariosOf({ scenarios: { s: { executor: 'constant-arrival-rate', rate, timeUnit, duration: '1s', preAllocatedVUs: 1 } } }));
+  const at = (rate: number, timeUnit = '1s') =>
+    peakArrivalRate(
+      scenariosOf({ scenarios: { s: { executor: 'constant-arrival-rate', rate, timeUnit, duration: '1s', preAllocatedVUs: 1 } } }),
+    );
   assert.ok(at(WARM_UP_FROM_RATE) >= WARM_UP_FROM_RATE);
   assert.ok(at(WARM_UP_FROM_RATE - 1) < WARM_UP_FROM_RATE);
   assert.equal(at(60, '1m'), 1);
-  const ramp = scenariosOf({ scenarios: { r: { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 1, stages: [{ target: 2000, duration: '1s' }] } } });
+  const ramp = scenariosOf({
+    scenarios: {
+      r: { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 1, stages: [{ target: 2000, duration: '1s' }] },
+    },
+  });
   assert.equal(peakArrivalRate(ramp), 2000);
   assert.equal(peakArrivalRate(scenariosOf({ scenarios: { v: { executor: 'constant-vus', vus: 50, duration: '1s' } } })), 0);
 });

@@ -65,7 +65,8 @@ function prepare(method, url, body, params = {}) {
     else if (typeof body === 'object') {
       // k6 form-encodes plain objects.
       text = new URLSearchParams(/** @type {Record<string, string>} */ (body)).toString();
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/x-www-form-urlencoded';
     } else text = String(body);
   }
   return { method: method.toUpperCase(), url: String(url), headers, body: text, timeoutMs: timeoutMs(params.timeout), params };
@@ -100,7 +101,14 @@ function respond(req, raw) {
   const expected = raw.status !== 0 && isExpected(raw.status, callback);
   const userTags = req.params.tags || {};
   /** @type {Record<string, string>} */
-  const tags = { ...contextTags(), method: req.method, url: req.url, name: userTags['name'] || req.url, status: String(raw.status), proto: 'HTTP/1.1' };
+  const tags = {
+    ...contextTags(),
+    method: req.method,
+    url: req.url,
+    name: userTags['name'] || req.url,
+    status: String(raw.status),
+    proto: 'HTTP/1.1',
+  };
   if (callback) tags['expected_response'] = String(expected);
   if (raw.error) {
     tags['error'] = raw.error;
@@ -108,7 +116,13 @@ function respond(req, raw) {
   }
   Object.assign(tags, userTags);
   const t = raw.timings;
-  emitRequest(tags, [t.duration, t.blocked, t.connecting, 0, t.sending, t.waiting, t.receiving], raw.bytes_sent, raw.bytes_received, callback ? (expected ? 0 : 1) : null);
+  emitRequest(
+    tags,
+    [t.duration, t.blocked, t.connecting, 0, t.sending, t.waiting, t.receiving],
+    raw.bytes_sent,
+    raw.bytes_received,
+    callback ? (expected ? 0 : 1) : null,
+  );
 
   const responseType = req.params.responseType || (current().options.discardResponseBodies ? 'none' : 'text');
   const body = responseType === 'none' ? null : responseType === 'binary' ? new TextEncoder().encode(raw.body).buffer : raw.body;
@@ -143,7 +157,10 @@ const wire = (r) => ({ method: r.method, url: r.url, headers: r.headers, body: r
 function blockingCall(what) {
   const s = current();
   if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
-  if (s.local) throw new Error(`${what} blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await http.asyncRequest instead`);
+  if (s.local)
+    throw new Error(
+      `${what} blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await http.asyncRequest instead`,
+    );
 }
 
 /** @param {Array<ReturnType<typeof prepare>>} requests */
@@ -179,19 +196,25 @@ export function asyncRequest(method, url, body, params) {
   if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
   const local = s.local;
   // Thrown, not a rejected promise: on a VU thread nothing would ever see the rejection.
-  if (!local) throw new Error('http.asyncRequest needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop');
+  if (!local)
+    throw new Error(
+      'http.asyncRequest needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop',
+    );
   const req = prepare(method, url, body ?? null, params);
   return new Promise((resolve, reject) => {
-    local.http(wire(req), local.cancel.signal).then((raw) => {
-      if (local.interrupted) return;
-      try {
-        resolve(respond(req, raw));
-      } catch (err) {
-        reject(err);
-      }
-    }, (err) => {
-      if (!local.interrupted) reject(err);
-    });
+    local.http(wire(req), local.cancel.signal).then(
+      (raw) => {
+        if (local.interrupted) return;
+        try {
+          resolve(respond(req, raw));
+        } catch (err) {
+          reject(err);
+        }
+      },
+      (err) => {
+        if (!local.interrupted) reject(err);
+      },
+    );
   });
 }
 

@@ -10,7 +10,10 @@ import { current } from './vu-state.js';
 /** @param {string} what */
 function timersOfAsyncVu(what) {
   const local = current().local;
-  if (!local) throw new Error(`${what} needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop`);
+  if (!local)
+    throw new Error(
+      `${what} needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop`,
+    );
   return local;
 }
 

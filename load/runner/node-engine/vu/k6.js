@@ -45,7 +45,10 @@ export function group(name, fn) {
 
 /** @param {number} seconds */
 export function sleep(seconds) {
-  if (current().local) throw new Error("sleep blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await a k6/timers setTimeout instead");
+  if (current().local)
+    throw new Error(
+      "sleep blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await a k6/timers setTimeout instead",
+    );
   blockFor(seconds);
 }
 

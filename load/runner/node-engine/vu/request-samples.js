@@ -9,7 +9,15 @@
 
 /** @typedef {import('./vu-state.js').Sample} Sample */
 
-const TRENDS = ['http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving'];
+const TRENDS = [
+  'http_req_duration',
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+];
 
 /**
  * @typedef {object} RequestRecord
@@ -48,7 +56,15 @@ export function expandSamples(batch) {
     }
     const { tags, at, values, failed } = /** @type {RequestRecord} */ (s);
     out.push({ metric: 'http_reqs', type: 'counter', time: false, value: 1, tags, at });
-    for (let i = 0; i < TRENDS.length; i++) out.push({ metric: /** @type {string} */ (TRENDS[i]), type: 'trend', time: true, value: /** @type {number} */ (values[i]), tags, at });
+    for (let i = 0; i < TRENDS.length; i++)
+      out.push({
+        metric: /** @type {string} */ (TRENDS[i]),
+        type: 'trend',
+        time: true,
+        value: /** @type {number} */ (values[i]),
+        tags,
+        at,
+      });
     if (failed !== null) out.push({ metric: 'http_req_failed', type: 'rate', time: false, value: failed, tags, at });
     out.push({ metric: 'data_sent', type: 'counter', time: false, value: /** @type {number} */ (values[7]), tags, at });
     out.push({ metric: 'data_received', type: 'counter', time: false, value: /** @type {number} */ (values[8]), tags, at });

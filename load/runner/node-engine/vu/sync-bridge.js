@@ -53,7 +53,7 @@ export function callMain(message) {
   if (!bridge) throw new Error('the VU is not connected to the runner');
   Atomics.store(bridge.flag, CELL.REPLY, 0);
   // Samples produced so far reach the main thread with the request, while this thread waits.
-  bridge.port.postMessage({ ...(/** @type {object} */ (message)), samples: takeSamples() });
+  bridge.port.postMessage({ .../** @type {object} */ (message), samples: takeSamples() });
   for (;;) {
     Atomics.wait(bridge.flag, CELL.REPLY, 0, 1000);
     if (Atomics.load(bridge.flag, CELL.INTERRUPT) !== 0) throw interrupt();

@@ -135,7 +135,22 @@ export function keepTag(/** @type {string} */ name) {
   return systemTags === null || systemTags.has(name) || !SYSTEM_TAGS.has(name);
 }
 
-const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'name', 'group', 'check', 'error', 'error_code', 'tls_version', 'scenario', 'service', 'expected_response']);
+const SYSTEM_TAGS = new Set([
+  'proto',
+  'subproto',
+  'status',
+  'method',
+  'url',
+  'name',
+  'group',
+  'check',
+  'error',
+  'error_code',
+  'tls_version',
+  'scenario',
+  'service',
+  'expected_response',
+]);
 
 /**
  * The tags object last emitted with and its kept copy. One check's or

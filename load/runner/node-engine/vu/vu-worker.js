@@ -153,7 +153,9 @@ function invoke(fn, name, arg, keepResult) {
     // or never, after the iteration was counted: refused, as no k6 semantics can be kept. Async functions
     // run on the runner's async VUs instead.
     if (value !== null && typeof value === 'object' && typeof (/** @type {any} */ (value).then) === 'function') {
-      throw new Error(`${name} returned a promise without being an async function: the Node runner runs a synchronous function on a VU thread, which never returns to an event loop; declare it async`);
+      throw new Error(
+        `${name} returned a promise without being an async function: the Node runner runs a synchronous function on a VU thread, which never returns to an event loop; declare it async`,
+      );
     }
     if (keepResult && value !== undefined) result = JSON.parse(JSON.stringify(value));
   } catch (err) {
@@ -183,7 +185,12 @@ function runAssigned() {
     drainMessages();
     bind = binds.get(id);
   }
-  vu.scenario = { ...bind.scenario, progress: /** @type {number} */ (floats[FLOAT.PROGRESS]), iterationInInstance: Atomics.load(cells, CELL.SCENARIO_ITERATION), iterationInTest: Atomics.load(cells, CELL.ITERATION_IN_TEST) };
+  vu.scenario = {
+    ...bind.scenario,
+    progress: /** @type {number} */ (floats[FLOAT.PROGRESS]),
+    iterationInInstance: Atomics.load(cells, CELL.SCENARIO_ITERATION),
+    iterationInTest: Atomics.load(cells, CELL.ITERATION_IN_TEST),
+  };
   vu.iterationInScenario = Atomics.load(cells, CELL.ITERATION_IN_SCENARIO);
   vu.iterationInInstance = Atomics.load(cells, CELL.VU_ITERATION);
   vu.group = bind.group;
@@ -236,7 +243,10 @@ function claimArrivals(msg) {
     // Cut at the hard end: the runner stops this thread and counts the iteration as interrupted, not ended.
     if (interrupted()) return;
     const at = Date.now();
-    vu.samples.push({ metric: 'iterations', type: 'counter', time: false, value: 1, tags, at }, { metric: 'iteration_duration', type: 'trend', time: true, value: ms, tags, at });
+    vu.samples.push(
+      { metric: 'iterations', type: 'counter', time: false, value: 1, tags, at },
+      { metric: 'iteration_duration', type: 'trend', time: true, value: ms, tags, at },
+    );
     Atomics.store(cells, CELL.STATE, IDLE);
     markEnded(board);
     if (error !== null || aborted !== null) postWithSamples({ type: 'iteration-failed', error, aborted });

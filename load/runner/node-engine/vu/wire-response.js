@@ -15,7 +15,21 @@ const FIXED = 13;
 export function packResponse(r) {
   const t = r.timings;
   /** @type {Array<string | number>} */
-  const out = [r.status, r.status_text, r.body, r.error, r.error_code, t.duration, t.blocked, t.connecting, t.sending, t.waiting, t.receiving, r.bytes_sent, r.bytes_received];
+  const out = [
+    r.status,
+    r.status_text,
+    r.body,
+    r.error,
+    r.error_code,
+    t.duration,
+    t.blocked,
+    t.connecting,
+    t.sending,
+    t.waiting,
+    t.receiving,
+    r.bytes_sent,
+    r.bytes_received,
+  ];
   for (const k in r.headers) out.push(k, /** @type {string} */ (r.headers[k]));
   return out;
 }

@@ -147,7 +147,8 @@ export class FakeKubeApiServer {
   #record(entry: HistoryEntry): void {
     this.#history.push(entry);
     for (const w of this.#watchers) {
-      if (w.resource === entry.resource && w.namespace === entry.namespace && w.matches(entry.object)) this.#write(w, { type: entry.type, object: entry.object });
+      if (w.resource === entry.resource && w.namespace === entry.namespace && w.matches(entry.object))
+        this.#write(w, { type: entry.type, object: entry.object });
     }
   }
 
@@ -171,7 +172,12 @@ export class FakeKubeApiServer {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const recorded: RecordedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+    };
     this.requests.push(recorded);
     const reply = (status: number, body: JsonObject, headers: Record<string, string> = {}): void => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -188,15 +194,24 @@ export class FakeKubeApiServer {
     const resource = route[2] as Resource;
     const matches = this.#matcher(recorded.query);
     if (recorded.query['watch'] !== 'true') {
-      const items = [...this.#objects.values()].filter((o) => o.resource === resource && o.namespace === namespace && matches(o.object)).map((o) => o.object);
-      return reply(200, { kind: resource === 'services' ? 'ServiceList' : 'EndpointSliceList', apiVersion: 'v1', metadata: { resourceVersion: String(this.#rv) }, items });
+      const items = [...this.#objects.values()]
+        .filter((o) => o.resource === resource && o.namespace === namespace && matches(o.object))
+        .map((o) => o.object);
+      return reply(200, {
+        kind: resource === 'services' ? 'ServiceList' : 'EndpointSliceList',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: String(this.#rv) },
+        items,
+      });
     }
     const from = Number(recorded.query['resourceVersion']);
     if (!Number.isInteger(from) || from < this.#compactedThrough) return reply(410, statusBody(410, 'Expired'));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.flushHeaders();
     const watcher: Watcher = { resource, namespace, matches, response: res };
-    for (const e of this.#history) if (e.rv > from && e.resource === resource && e.namespace === namespace && matches(e.object)) this.#write(watcher, { type: e.type, object: e.object });
+    for (const e of this.#history)
+      if (e.rv > from && e.resource === resource && e.namespace === namespace && matches(e.object))
+        this.#write(watcher, { type: e.type, object: e.object });
     this.#watchers.add(watcher);
     const forget = () => this.#watchers.delete(watcher);
     res.on('close', forget);

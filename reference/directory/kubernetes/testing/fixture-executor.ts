@@ -3,11 +3,16 @@
 // streams the test writes lines into, so every event arrives exactly when the
 // test says.
 import { PassThrough } from 'node:stream';
-import { ALL_GUARANTEES, type ExecutorGuarantees, type KubernetesRequest, type KubernetesRequestExecutor, type KubernetesResponse, type ResponseBody } from '../executor.ts';
+import {
+  ALL_GUARANTEES,
+  type ExecutorGuarantees,
+  type KubernetesRequest,
+  type KubernetesRequestExecutor,
+  type KubernetesResponse,
+  type ResponseBody,
+} from '../executor.ts';
 
-export type FixtureReply =
-  | { status: number; json?: unknown; text?: string; body?: ResponseBody | null }
-  | { transportError: true };
+export type FixtureReply = { status: number; json?: unknown; text?: string; body?: ResponseBody | null } | { transportError: true };
 
 export type Responder = (request: KubernetesRequest, index: number) => FixtureReply | Promise<FixtureReply>;
 

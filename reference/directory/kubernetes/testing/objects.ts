@@ -1,7 +1,13 @@
 // Kubernetes objects for tests: a valid binding and the Service and
 // EndpointSlice documents that match it, with overrides for breaking them.
 import { referenceTarget } from '../../testkit/fixtures.ts';
-import { createBinding, endpointSliceRequiredLabels, serviceLabels, type KubernetesBinding, type KubernetesBindingInput } from '../binding.ts';
+import {
+  createBinding,
+  endpointSliceRequiredLabels,
+  serviceLabels,
+  type KubernetesBinding,
+  type KubernetesBindingInput,
+} from '../binding.ts';
 
 export const SERVICE_UID = 'svc-uid-1';
 
@@ -84,7 +90,11 @@ export function sliceObject(b: KubernetesBinding, o: SliceOptions): Record<strin
     ports: o.ports ?? [{ name: b.portName, port: o.port ?? 8080, protocol: 'TCP' }],
     endpoints: o.endpoints.map((e) => ({
       addresses: e.addresses,
-      ...(e.conditions === undefined ? { conditions: { ready: true, serving: true, terminating: false } } : e.conditions === null ? {} : { conditions: e.conditions }),
+      ...(e.conditions === undefined
+        ? { conditions: { ready: true, serving: true, terminating: false } }
+        : e.conditions === null
+          ? {}
+          : { conditions: e.conditions }),
       targetRef: { kind: 'Pod', namespace: b.namespace, name: `pod-${e.uid}`, uid: e.uid },
       ...(e.zone !== undefined ? { zone: e.zone } : {}),
       nodeName: 'node-1',
