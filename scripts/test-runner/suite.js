@@ -64,6 +64,7 @@ export function selectFiles(/** @type {string[]} */ filters) {
 export const FROM_SOURCES = [
   'bin/entry-point.test.ts',
   'scripts/architecture.test.ts',
+  'scripts/format.test.ts',
   'scripts/typecheck.test.ts',
   'scripts/unused-exports.test.ts',
 ];
