@@ -6,13 +6,13 @@
 // (exit 1: a new binding is needed, so it does not carry on by itself).
 import { readFile } from 'node:fs/promises';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
-import { DirectoryBridge, type BridgeEvent } from '../reference/directory/bridge/bridge.ts';
-import { loadBindingFile, type BridgeBinding } from '../reference/directory/bridge/binding-file.ts';
-import { HttpLifecyclePort } from '../reference/directory/bridge/http-lifecycle.ts';
-import { lifecycleTokenSource } from '../reference/directory/bridge/registry-token.ts';
-import { endpointSliceRequiredLabels, serviceLabels } from '../reference/directory/kubernetes/binding.ts';
-import { KubernetesDirectory } from '../reference/directory/kubernetes/directory.ts';
-import { UndiciRequestExecutor } from '../reference/directory/kubernetes/undici-executor.ts';
+import { DirectoryBridge, type BridgeEvent } from '../directory/bridge/bridge.ts';
+import { loadBindingFile, type BridgeBinding } from '../directory/bridge/binding-file.ts';
+import { HttpLifecyclePort } from '../directory/bridge/http-lifecycle.ts';
+import { lifecycleTokenSource } from '../directory/bridge/registry-token.ts';
+import { endpointSliceRequiredLabels, serviceLabels } from '../directory/kubernetes/binding.ts';
+import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
+import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
 import { credentialsOf, hasOwnCredentials } from '../contract/transport/credential-sources.ts';
 import { bearerCredentials } from '../contract/transport/credentials.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';

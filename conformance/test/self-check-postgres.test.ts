@@ -11,7 +11,7 @@ const skip = process.env['PG_URL']
   : 'PG_URL is not set: run through `npm test`, which starts an embedded PostgreSQL and exports PG_URL';
 
 describe('conformance self-check: the reference on the PostgreSQL store', { skip }, async () => {
-  const { postgresTestDatabases } = await import('../../reference/store/postgres/test-database.ts');
+  const { postgresTestDatabases } = await import('../../reference/store/postgres/test/test-database.ts');
   const databases = postgresTestDatabases();
 
   it('qualifies: every case passes and its data is retired', async () => {

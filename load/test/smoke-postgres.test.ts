@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openPostgresStore } from '../../reference/store/postgres/index.ts';
-import { postgresTestDatabases } from '../../reference/store/postgres/test-database.ts';
+import { postgresTestDatabases } from '../../reference/store/postgres/test/test-database.ts';
 import { runSmoke, startTarget } from './in-process-target.ts';
 
 const databases = postgresTestDatabases();

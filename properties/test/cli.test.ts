@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
-import { documentProblems, schemaUrl } from '../../reports/schemas/validate.ts';
+import { documentProblems, schemaUrl } from '../../reports/test/schema-validation.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { fleetproofProperties } from './cli-process.ts';
 

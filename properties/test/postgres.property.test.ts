@@ -10,7 +10,7 @@ if (!process.env['PG_URL']) {
     it('needs PG_URL (run through `npm test`, which starts a server)', (t) => t.skip('PG_URL is not set'));
   });
 } else {
-  const { postgresTestDatabases } = await import('../../reference/store/postgres/test-database.ts');
+  const { postgresTestDatabases } = await import('../../reference/store/postgres/test/test-database.ts');
   const databases = postgresTestDatabases();
   describeSuitesAgainst('the PostgreSQL store', {
     open: () => referencePostgresTarget({ open: async (options) => (await databases.openStore(options)).store }),

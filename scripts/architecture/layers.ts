@@ -6,44 +6,70 @@ import type { ImportEdge, ImportGraph } from './import-graph.ts';
 import { folderOf } from './import-graph.ts';
 
 /**
- * Bottom up: the contract; the reference on it; the harness parts on the
- * contract alone; reports renders their documents; certify runs the harness
- * parts; cli composes everything. A folder may always import itself.
+ * Bottom up: the contract; the reference on it; the client kit on it; the
+ * harness parts and the instance directory on the contract and the client
+ * kit, never on the reference; reports renders their documents; certify runs
+ * the harness parts; cli composes everything. A folder may always import
+ * itself.
  */
 export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   contract: [],
   reference: ['contract'],
-  conformance: ['contract'],
-  properties: ['contract'],
-  load: ['contract'],
-  reports: ['contract', 'conformance', 'properties', 'load'],
-  certify: ['contract', 'conformance', 'properties', 'load', 'reports'],
-  cli: ['contract', 'reference', 'conformance', 'properties', 'load', 'reports', 'certify'],
+  client: ['contract'],
+  conformance: ['contract', 'client'],
+  properties: ['contract', 'client'],
+  load: ['contract', 'client'],
+  directory: ['contract', 'client'],
+  reports: ['contract', 'client', 'conformance', 'properties', 'load'],
+  certify: ['contract', 'client', 'conformance', 'properties', 'load', 'reports'],
+  cli: ['contract', 'client', 'reference', 'directory', 'conformance', 'properties', 'load', 'reports', 'certify'],
   bin: ['cli'],
   // Developer scripts (test runner, benchmarks) stand outside the product.
-  scripts: ['contract', 'reference', 'conformance', 'properties', 'load', 'reports', 'certify', 'cli'],
+  scripts: ['contract', 'client', 'reference', 'directory', 'conformance', 'properties', 'load', 'reports', 'certify', 'cli'],
 };
 
-const TEST_DIRS = new Set(['test', 'testing', 'testkit', 'fixtures']);
+/**
+ * Layers inside a part, by its subfolders ('.' is the files at the part's
+ * top). In the reference, the domain rules know no storage, the stores know
+ * no HTTP, and what assembles a registry (variants, the embedded reference)
+ * or breaks one on purpose (defects) sits above all three.
+ */
+export const SUB_LAYERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  reference: {
+    domain: [],
+    store: ['domain'],
+    http: ['domain', 'store'],
+    variant: ['domain', 'store', 'http'],
+    defects: ['domain', 'store', 'http'],
+    '.': ['domain', 'store', 'http', 'variant', 'defects'],
+  },
+};
+
+/** Only a folder named `test` holds tests and what only tests use. */
+const TEST_DIR = 'test';
 
 /** Tests and their support sit above what they test: they may import anything. */
 export function isTestFile(file: string): boolean {
-  return (
-    /\.test\.[cm]?[jt]s$/.test(file) ||
-    file
-      .split('/')
-      .slice(0, -1)
-      .some((segment) => TEST_DIRS.has(segment))
-  );
+  return /\.test\.[cm]?[jt]s$/.test(file) || file.split('/').slice(0, -1).includes(TEST_DIR);
 }
 
 export function topFolder(file: string): string {
   return file.includes('/') ? file.slice(0, file.indexOf('/')) : '.';
 }
 
+/** The subfolder of its part a file sits in, or '.' at the part's top. */
+function subFolder(file: string): string {
+  const segments = file.split('/');
+  return segments.length > 2 ? segments[1]! : '.';
+}
+
 const describeEdge = (e: ImportEdge) => `${e.from} imports '${e.specifier}' (${e.to})`;
 
-export function layerViolations(graph: ImportGraph, layers: Readonly<Record<string, readonly string[]>> = LAYERS): string[] {
+export function layerViolations(
+  graph: ImportGraph,
+  layers: Readonly<Record<string, readonly string[]>> = LAYERS,
+  subLayers: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = SUB_LAYERS,
+): string[] {
   const problems: string[] = [];
   for (const [file, edges] of graph) {
     if (isTestFile(file)) continue;
@@ -53,11 +79,39 @@ export function layerViolations(graph: ImportGraph, layers: Readonly<Record<stri
       if (edges.length > 0) problems.push(`${file}: folder ${from} has no place in the layer table`);
       continue;
     }
+    const inner = subLayers[from];
+    const fromSub = subFolder(file);
+    const allowedInside = inner?.[fromSub];
+    if (inner && !allowedInside) problems.push(`${file}: folder ${from}/${fromSub} has no place in ${from}'s layer table`);
     for (const edge of edges) {
       const to = topFolder(edge.to);
       if (to !== from && !allowed.includes(to))
         problems.push(`layer: ${describeEdge(edge)}: ${from} may import only ${[from, ...allowed].join(', ')}`);
+      const toSub = subFolder(edge.to);
+      if (to === from && allowedInside && toSub !== fromSub && !allowedInside.includes(toSub)) {
+        const may = [fromSub, ...allowedInside].map((f) => `${from}/${f}`).join(', ');
+        problems.push(`layer: ${describeEdge(edge)}: ${from}/${fromSub} may import only ${may}`);
+      }
     }
+  }
+  return problems;
+}
+
+/**
+ * The test layout: a test file sits in a folder named `test`, beside the code
+ * it tests; what only tests use (support, fakes, fixtures) sits under such a
+ * folder too; and no product file imports from one (developer scripts,
+ * which stand outside the product, may).
+ */
+export function layoutViolations(graph: ImportGraph): string[] {
+  const problems: string[] = [];
+  for (const [file, edges] of graph) {
+    const folders = file.split('/').slice(0, -1);
+    if (/\.test\.[cm]?[jt]s$/.test(file) && folders.at(-1) !== TEST_DIR) problems.push(`layout: ${file} is a test outside a test/ folder`);
+    const stray = folders.find((f) => /^(testing|testkit|fixtures?|behaviour)$/.test(f));
+    if (stray && !folders.includes(TEST_DIR)) problems.push(`layout: ${file} sits in ${stray}/, test support outside a test/ folder`);
+    if (isTestFile(file) || topFolder(file) === 'scripts') continue;
+    for (const edge of edges) if (isTestFile(edge.to)) problems.push(`layout: ${describeEdge(edge)}: a product file imports test support`);
   }
   return problems;
 }

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { loadSigningKey, mintToken, writeSigningKeys, type SigningKey } from '../../contract/tokens.ts';
-import { b, HOUR } from '../../reference/store/behaviour/world.ts';
+import { b, HOUR } from '../../reference/store/test/behaviour/world.ts';
 import { fmt, median } from './stats.ts';
 import { fileURLToPath } from 'node:url';
 

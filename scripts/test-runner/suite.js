@@ -32,8 +32,8 @@ function findTests(dir, out = []) {
  * core busy. A file missing from this list only starts in path order.
  */
 export const LONGEST_FIRST = [
-  'certify/certify.test.ts',
-  'certify/without-key.test.ts',
+  'certify/test/certify.test.ts',
+  'certify/test/without-key.test.ts',
   'reference/variant/test/variants.test.ts',
   'properties/test/legal-limits.property.test.ts',
   'certify/stages/test/faults-postgres.test.ts',
@@ -41,7 +41,7 @@ export const LONGEST_FIRST = [
   'reference/variant/test/variants-postgres.test.ts',
   'load/test/smoke-memory.test.ts',
   'load/test/smoke-legal-limits.test.ts',
-  'reference/store/postgres/postgres-scale-plans.test.ts',
+  'reference/store/postgres/test/postgres-scale-plans.test.ts',
 ];
 
 /** Test files whose path contains any filter (all of them without filters): the longest first, then in path order. */
@@ -62,11 +62,11 @@ export function selectFiles(/** @type {string[]} */ filters) {
  * point as a user does, through tsx. They run from the repository.
  */
 export const FROM_SOURCES = [
-  'bin/entry-point.test.ts',
-  'scripts/architecture.test.ts',
-  'scripts/format.test.ts',
-  'scripts/typecheck.test.ts',
-  'scripts/unused-exports.test.ts',
+  'bin/test/entry-point.test.ts',
+  'scripts/test/architecture.test.ts',
+  'scripts/test/format.test.ts',
+  'scripts/test/typecheck.test.ts',
+  'scripts/test/unused-exports.test.ts',
 ];
 const fromSources = (/** @type {string} */ file) =>
   process.env['FLEETPROOF_TEST_FROM_SOURCES'] === '1' || FROM_SOURCES.includes(file.split(sep).join('/'));

@@ -4,7 +4,7 @@
 // everything those requests could change.
 import { operations } from '../../../contract/openapi.ts';
 import type { RouteView } from '../../../contract/records.ts';
-import { internal, tenant, World, type Fleet } from '../../store/behaviour/world.ts';
+import { internal, tenant, World, type Fleet } from '../../store/test/behaviour/world.ts';
 import { b, HOUR, type TestRegistry } from './support.ts';
 
 export const FUZZ_TENANT = 'tenant-fz';

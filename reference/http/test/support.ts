@@ -11,7 +11,7 @@ import { compileSchema, describeViolation } from '../../../contract/schemas.ts';
 import { generateSigningKeys, mintToken, signingKeyFromJwk, type MintOptions, type SigningKey } from '../../../contract/tokens.ts';
 import type { Faults, FaultName } from '../../domain/faults.ts';
 import { ManualClock } from '../../domain/time.ts';
-import { b, HOUR, T0 } from '../../store/behaviour/world.ts';
+import { b, HOUR, T0 } from '../../store/test/behaviour/world.ts';
 import { MemoryStore } from '../../store/memory/memory-store.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
 import { createRegistryServer, type RegistryServer } from '../server.ts';

@@ -25,7 +25,7 @@ const FILE = 'reference/variant/test/variants-postgres';
 const POSTGRES_SEEDS = [113];
 
 describe('conformance qualifies variants of the reference on the PostgreSQL store', { skip }, async () => {
-  const { postgresTestDatabases } = await import('../../store/postgres/test-database.ts');
+  const { postgresTestDatabases } = await import('../../store/postgres/test/test-database.ts');
   const databases = postgresTestDatabases();
   const fresh = freshVariantSeed();
   console.log(`variant seed ${fresh} (replay: ${replayVariant(fresh, FILE)})`);

@@ -1,0 +1,38 @@
+// The nemesis flags refuse what cannot run before anything starts: a kind
+// that does not exist, commands without their kind or their heal, builtin
+// faults for a registry that has none.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UsageError } from '../args.ts';
+import { nemesisRequestOf } from '../nemesis-flags.ts';
+
+describe('the nemesis flags', () => {
+  it('make no request without --nemesis, and refuse its companions alone', () => {
+    assert.equal(nemesisRequestOf({}), null);
+    assert.throws(() => nemesisRequestOf({ 'nemesis-interval': '3s' }), UsageError);
+    assert.throws(() => nemesisRequestOf({ 'nemesis-cmd': ['storage-down=true'] }), UsageError);
+  });
+
+  it('read kinds, rhythm and commands', () => {
+    const r = nemesisRequestOf(
+      { nemesis: 'proxy,command', 'nemesis-interval': '1s/2s', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] },
+      undefined,
+      5,
+    )!;
+    assert.deepEqual(
+      [r.kinds, r.schedule.faultMs, r.schedule.quietMs, r.commands, r.seed],
+      [['proxy', 'command'], 1000, 2000, ['storage-down=a', 'storage-up=b'], 5],
+    );
+  });
+
+  it('refuse unknown kinds, half a command pair, and builtin faults a target does not have', () => {
+    assert.throws(() => nemesisRequestOf({ nemesis: 'chaos' }), /takes proxy, command, builtin/);
+    assert.throws(() => nemesisRequestOf({ nemesis: 'command', 'nemesis-cmd': ['process-kill=x'] }), /go together/);
+    assert.throws(
+      () => nemesisRequestOf({ nemesis: 'proxy', 'nemesis-cmd': ['storage-down=a', 'storage-up=b'] }),
+      /needs --nemesis command/,
+    );
+    assert.throws(() => nemesisRequestOf({ nemesis: 'builtin' }), /embedded reference only/);
+    assert.deepEqual(nemesisRequestOf({ nemesis: 'builtin' }, [])!.kinds, ['builtin']);
+  });
+});
