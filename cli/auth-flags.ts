@@ -1,7 +1,7 @@
 // The flags that bring a vendor's own authentication, shared by every command
 // that talks to a target; the credential sources behind them live in the
 // contract's transport, so every suite's requests carry them.
-import { CredentialSourceError, parseHeader, splitCommand, type CredentialChoice } from '../contract/transport/credential-sources.ts';
+import { CredentialSourceError, parseHeader, splitCommand, type CredentialChoice } from '../client/credential-sources.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 export const AUTH_FLAGS = {

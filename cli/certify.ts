@@ -4,7 +4,7 @@
 import { runCertification } from '../certify/run-certification.ts';
 import { loadSigner } from '../reports/bundle/bundle.ts';
 import { ONE_CALLER } from '../conformance/runner/run.ts';
-import { VERDICT_WORDS } from '../contract/verdict-words.ts';
+import { VERDICT_WORDS } from '../client/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { BREAKPOINT_PHASE } from '../load/runner/breakpoint.ts';

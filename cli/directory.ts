@@ -13,8 +13,8 @@ import { lifecycleTokenSource } from '../directory/bridge/registry-token.ts';
 import { endpointSliceRequiredLabels, serviceLabels } from '../directory/kubernetes/binding.ts';
 import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
-import { credentialsOf, hasOwnCredentials } from '../contract/transport/credential-sources.ts';
-import { bearerCredentials } from '../contract/transport/credentials.ts';
+import { credentialsOf, hasOwnCredentials } from '../client/credential-sources.ts';
+import { bearerCredentials } from '../client/credentials.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 

@@ -5,7 +5,7 @@ import { chooseSegment, SegmentError, type SegmentChoice } from '../load/runner/
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
-import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
+import { hasOwnCredentials } from '../client/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';

@@ -3,7 +3,7 @@
 // one-line summary and its FLAGS; the dispatcher loads only the one it runs,
 // and the others only to judge a FLEETPROOF_* variable or config member the
 // running one does not read.
-import { harnessProvenance } from '../contract/provenance.ts';
+import { harnessProvenance } from '../client/provenance.ts';
 import { helpHint, settingNames, UsageError, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';

@@ -6,7 +6,7 @@
 import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
-import { hasOwnCredentials } from '../contract/transport/credential-sources.ts';
+import { hasOwnCredentials } from '../client/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';

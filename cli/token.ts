@@ -2,7 +2,8 @@
 // `fleetproof keys` (or the one `fleetproof serve` printed).
 import { componentValidator } from '../contract/schemas.ts';
 import { ROLES } from '../contract/records.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, mintToken, type SigningKey } from '../contract/tokens.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, type SigningKey } from '../contract/tokens.ts';
+import { mintToken } from '../client/token-minter.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'print a bearer token for the given roles and tenant';

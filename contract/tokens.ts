@@ -1,11 +1,11 @@
-// The bearer token format of fleetproof-registry/v1 (spec.md §3), shared by
-// the reference server, the harness, the CLI and the load scripts: a JWT
+// The bearer token format of fleetproof-registry/v1 (spec.md §3) and its key
+// files, shared by the reference server, the harness and the CLI: a JWT
 // signed with EdDSA over Ed25519. The holder of the private key mints tokens
-// for any tenant and role; a registry trusts only the public JWK set.
+// for any tenant and role (client/token-minter.ts); a registry trusts only
+// the public JWK set.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
-import type { Role } from './records.ts';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 
 export const TOKEN_ALGORITHM = 'EdDSA';
 export const DEFAULT_AUDIENCE = 'fleetproof-registry';
@@ -93,31 +93,4 @@ export function parseJwks(value: unknown): JSONWebKeySet {
 
 export async function loadJwks(path: string): Promise<JSONWebKeySet> {
   return parseJwks(await readJson(path, 'JWK set'));
-}
-
-export interface MintOptions {
-  key: SigningKey;
-  roles: readonly (Role | string)[];
-  tenant?: string;
-  ttlSeconds?: number;
-  audience?: string;
-  subject?: string;
-  /** Seconds since the epoch to mint at; lets tests make expired or future tokens. */
-  now?: number;
-}
-
-/** Signs one token; `exp` is always set ([auth-time]). */
-export async function mintToken(options: MintOptions): Promise<string> {
-  const now = options.now ?? Math.floor(Date.now() / 1000);
-  const ttl = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
-  if (!Number.isSafeInteger(ttl)) throw new RangeError('ttlSeconds must be an integer');
-  const claims: Record<string, unknown> = { scope: options.roles.join(' ') };
-  if (options.tenant !== undefined) claims['tenant_id'] = options.tenant;
-  const jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: options.key.kid, typ: 'JWT' })
-    .setAudience(options.audience ?? DEFAULT_AUDIENCE)
-    .setIssuedAt(now)
-    .setExpirationTime(now + ttl)
-    .setSubject(options.subject ?? (options.tenant !== undefined ? `tenant:${options.tenant}` : 'fleetproof'));
-  return jwt.sign(options.key.key);
 }

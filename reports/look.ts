@@ -3,7 +3,7 @@
 // the same status badges and one stylesheet, so a reader who learnt one page
 // reads the others. The words render verdicts the harness parts decided;
 // nothing here decides one.
-import { VERDICT_WORDS, type VerdictKey } from '../contract/verdict-words.ts';
+import { VERDICT_WORDS, type VerdictKey } from '../client/verdict-words.ts';
 import { escapeXml as esc } from './charts/svg.ts';
 
 export { VERDICT_WORDS };

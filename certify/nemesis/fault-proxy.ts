@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { seededRandom } from '../../contract/seeded-random.ts';
+import { seededRandom } from '../../client/seeded-random.ts';
 
 export interface ProxyFaults {
   /** Added latency, uniformly drawn from [min, max] milliseconds. */

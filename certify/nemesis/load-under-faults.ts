@@ -3,7 +3,7 @@
 // by load's rules for a run under faults (load/runner/judge-under-faults.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { readJournal } from '../../load/runner/journal.ts';
 import { faultsLines, judgeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 import { loadVerdictKey } from '../../load/runner/load-report.ts';

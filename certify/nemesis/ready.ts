@@ -1,6 +1,6 @@
 // After a heal the next fault waits until the registry says it is ready
 // again (GET /ready answers 200); how long that took is its recovery time.
-import { HttpTransport, TransportError } from '../../contract/transport/http-transport.ts';
+import { HttpTransport, TransportError } from '../../client/http-transport.ts';
 
 const POLL_MS = 100;
 const READ_TIMEOUT_MS = 2000;

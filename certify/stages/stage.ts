@@ -2,9 +2,9 @@
 // suite against the target, writes its own result document under the run
 // directory, and reports what the certification needs: its status and
 // reasons, the clauses its checks covered, and how to reproduce each failure.
-import { runTokens, sharedRecheck } from '../../contract/preflight.ts';
+import { runTokens, sharedRecheck } from '../../client/preflight.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
-import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { CredentialChoice } from '../../client/credential-sources.ts';
 import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
 
 export interface StageContext {

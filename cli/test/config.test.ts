@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { writeSigningKeys } from '../../contract/tokens.ts';
-import { harnessProvenance } from '../../contract/provenance.ts';
+import { harnessProvenance } from '../../client/provenance.ts';
 import { resolveSettings, unknownVariables } from '../config.ts';
 import { settingsTable, TABLE_END, TABLE_START } from '../settings-table.ts';
 import { closest } from '../suggest.ts';

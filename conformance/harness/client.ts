@@ -21,10 +21,10 @@ import { ERROR_CATALOGUE, isErrorCode, SCOPE_KINDS, type ErrorBody } from '../..
 import { openApiDocument, operations, type OperationEntry } from '../../contract/openapi.ts';
 import type { BodyOf, OperationId } from '../../contract/operations.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
-import type { Speaker } from '../../contract/transport/credentials.ts';
-import type { CallerSummary, Exchange } from '../../contract/transport/exchange.ts';
-import { TransportError, type HttpTransport, type Received } from '../../contract/transport/http-transport.ts';
-import type { OperationAddress } from '../../contract/transport/operation-path.ts';
+import type { Speaker } from '../../client/credentials.ts';
+import type { CallerSummary, Exchange } from '../../client/exchange.ts';
+import { TransportError, type HttpTransport, type Received } from '../../client/http-transport.ts';
+import type { OperationAddress } from '../../client/operation-path.ts';
 import { ConformanceFailure, HarnessError } from './failure.ts';
 
 const UNCHECKED = Symbol('unchecked body');

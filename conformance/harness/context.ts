@@ -3,7 +3,7 @@
 // clock. Each case gets its own context and exchange log; nothing here is
 // shared between cases except the run's token cache and connection pool.
 import type { RegistryLimits, Role, VersionInfo } from '../../contract/records.ts';
-import type { HttpTransport } from '../../contract/transport/http-transport.ts';
+import type { HttpTransport } from '../../client/http-transport.ts';
 import { RegistryClient } from './client.ts';
 import type { ServerClock } from './clock.ts';
 import type { Exchange } from './exchange.ts';

@@ -1,8 +1,8 @@
 // What a failure shows: the exchange record of the transport, and the one
 // line progress output gives it.
-import type { Exchange } from '../../contract/transport/exchange.ts';
+import type { Exchange } from '../../client/exchange.ts';
 
-export type { CallerSummary, Exchange } from '../../contract/transport/exchange.ts';
+export type { CallerSummary, Exchange } from '../../client/exchange.ts';
 
 /** One line for progress output: `PUT /v1/... → 409 CONFLICT`. */
 export function summarizeExchange(e: Exchange): string {

@@ -1,5 +1,5 @@
 // Run-scoped identifiers. Every id a case creates embeds the run id
-// (contract/run-id.ts) and a tag of the case, so runs (and cases) never
+// (client/run-id.ts) and a tag of the case, so runs (and cases) never
 // collide on a shared server, and a vendor can tell from any record which run
 // and case made it. The shapes
 // follow openapi.yaml: ctype_/cver_/cinst_/crepl_ + [A-Za-z0-9._-]{1,120};

@@ -8,10 +8,10 @@
 import { generateKeyPair, SignJWT, base64url, decodeJwt, decodeProtectedHeader } from 'jose';
 import { createHmac } from 'node:crypto';
 import { TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
-import { credentialsOf, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
-import type { Credentials } from '../../contract/transport/credentials.ts';
-import type { CallerSummary } from '../../contract/transport/exchange.ts';
-import { TokenMinter, type Caller } from '../../contract/transport/token-minter.ts';
+import { credentialsOf, type CredentialChoice } from '../../client/credential-sources.ts';
+import type { Credentials } from '../../client/credentials.ts';
+import type { CallerSummary } from '../../client/exchange.ts';
+import { TokenMinter, type Caller } from '../../client/token-minter.ts';
 import type { ServerClock } from './clock.ts';
 import { CaseNotProvocable, HarnessError, NeedsTrustedKey } from './failure.ts';
 

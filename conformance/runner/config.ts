@@ -5,7 +5,7 @@
 // ConfigError, which the CLI turns into exit 2 ("could not run").
 import { readFileSync } from 'node:fs';
 import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
-import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
 
 export class ConfigError extends Error {

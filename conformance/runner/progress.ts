@@ -2,7 +2,7 @@
 // place (a running count per status), with failures and errors printed above
 // it as they happen. Elsewhere (CI logs, pipes): plain lines, one per
 // finished case, so the log reads top to bottom.
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { summarizeExchange } from '../harness/exchange.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
 import type { CaseStatus } from './status.ts';

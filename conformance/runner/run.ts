@@ -6,12 +6,12 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { CLOCK_BOUND_MS, credentialSource, preflight, PreflightProblem, sharedRecheck } from '../../contract/preflight.ts';
+import { CLOCK_BOUND_MS, credentialSource, preflight, PreflightProblem, sharedRecheck } from '../../client/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
-import { newRunId } from '../../contract/run-id.ts';
+import { newRunId } from '../../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
-import { HttpTransport } from '../../contract/transport/http-transport.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
+import { HttpTransport } from '../../client/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
-import { HttpTransport } from '../../contract/transport/http-transport.ts';
+import { HttpTransport } from '../../client/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import type { Exchange } from '../harness/exchange.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';

@@ -12,7 +12,7 @@ import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts
 import { ServerClock } from '../harness/clock.ts';
 import { expectEqual, expectError, expectIdentical, fail } from '../harness/expect.ts';
 import { ConformanceFailure, HarnessError } from '../harness/failure.ts';
-import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { newRunId, RUN_ID_PATTERN } from '../../client/run-id.ts';
 import { caseTag, Ids } from '../harness/ids.ts';
 import { expectExactEffect, expectRevisionKept } from '../harness/observe.ts';
 import { isPrometheusSample } from '../harness/prometheus.ts';

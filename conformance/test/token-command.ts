@@ -5,7 +5,8 @@
 // asks for hundreds of tenants' tokens.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mintToken, type SigningKey } from '../../contract/tokens.ts';
+import { type SigningKey } from '../../contract/tokens.ts';
+import { mintToken } from '../../client/token-minter.ts';
 
 export interface TokenService {
   /** The --token-cmd template. */

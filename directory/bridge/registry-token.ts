@@ -3,7 +3,7 @@
 // which re-mints it well before it expires, so a long-running bridge never
 // presents an expired token.
 import type { SigningKey } from '../../contract/tokens.ts';
-import { TokenMinter } from '../../contract/transport/token-minter.ts';
+import { TokenMinter } from '../../client/token-minter.ts';
 
 export const BRIDGE_ROLES = ['registry:lifecycle', 'registry:reader'] as const;
 

@@ -14,7 +14,7 @@ const HOUR_MS = 3600 * 1000;
 /**
  * How far in the past, on this machine's clock, a lapsed lease is stamped:
  * twice the clock difference preflight allows a load target
- * (contract/preflight.ts CLOCK_BOUND_MS.leases, 30 s), so it lies in the
+ * (client/preflight.ts CLOCK_BOUND_MS.leases, 30 s), so it lies in the
  * past on the target's clock too, and lease expiry takes it.
  */
 const LAPSED_MS = 60 * 1000;

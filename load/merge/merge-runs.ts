@@ -16,7 +16,7 @@ import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
 import { loadExitCode } from '../runner/exit-code.ts';
 import { rawOutputName, readRunPart, PartError, type RunPart } from './run-part.ts';

@@ -1,7 +1,7 @@
 // What a load report says about where it ran: harness version and commit,
 // engine, the target's GET /version, and the load machine.
 import { cpus, platform, release, totalmem } from 'node:os';
-import { harnessProvenance } from '../../contract/provenance.ts';
+import { harnessProvenance } from '../../client/provenance.ts';
 import type { EngineInfo } from './engines.ts';
 
 export interface LoadEnvironment {

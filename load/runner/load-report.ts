@@ -4,7 +4,7 @@
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
 import { RATE_PHASES } from '../lib/options.js';
-import type { VerdictKey } from '../../contract/verdict-words.ts';
+import type { VerdictKey } from '../../client/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
 import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';

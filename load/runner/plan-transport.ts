@@ -2,9 +2,9 @@
 // run plan holds (minted before the run, so a distributed merge needs no
 // signing key): a tenant's dispatch token for its routes, the control token
 // for everything else.
-import { withStaticHeaders } from '../../contract/transport/credential-sources.ts';
-import { bearerCredentials, type Caller, type Credentials } from '../../contract/transport/credentials.ts';
-import { HttpTransport } from '../../contract/transport/http-transport.ts';
+import { withStaticHeaders } from '../../client/credential-sources.ts';
+import { bearerCredentials, type Caller, type Credentials } from '../../client/credentials.ts';
+import { HttpTransport } from '../../client/http-transport.ts';
 import { tenantId, type RunPlan } from './run-plan.ts';
 
 /** A read or write the target does not answer within this long is an error of the audit. */

@@ -6,7 +6,7 @@
 // report beside the audit, which it never replaces.
 import type { BatchItem } from '../../contract/records.ts';
 import { LIMIT_MINIMUMS } from '../../contract/records.ts';
-import { jsonBody } from '../../contract/transport/http-transport.ts';
+import { jsonBody } from '../../client/http-transport.ts';
 import { bodyLimitOf, bySize } from '../lib/batches.js';
 import type { ReplicaHealth } from './audit.ts';
 import { planTransport } from './plan-transport.ts';

@@ -8,7 +8,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
+import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import {
   CLOCK_BOUND_MS,
@@ -19,9 +19,9 @@ import {
   targetVersionInfo,
   type PreflightResult,
   type TokenSource,
-} from '../../contract/preflight.ts';
+} from '../../client/preflight.ts';
 import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment } from './environment.ts';

@@ -5,12 +5,13 @@
 // shares one plan (`fleetproof load --write-plan`): every instance runs the
 // same run id, and the merge audits the target with the plan's tokens.
 import { readFile, writeFile } from 'node:fs/promises';
-import { newRunId, RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { newRunId, RUN_ID_PATTERN } from '../../client/run-id.ts';
 import type { RegistryLimits } from '../../contract/records.ts';
-import { mintToken, type SigningKey } from '../../contract/tokens.ts';
-import { credentialsOf, hasOwnCredentials, type CredentialChoice } from '../../contract/transport/credential-sources.ts';
-import type { Caller } from '../../contract/transport/credentials.ts';
-import { TokenMinter } from '../../contract/transport/token-minter.ts';
+import { type SigningKey } from '../../contract/tokens.ts';
+import { mintToken } from '../../client/token-minter.ts';
+import { credentialsOf, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
+import type { Caller } from '../../client/credentials.ts';
+import { TokenMinter } from '../../client/token-minter.ts';
 import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
 
 export interface RunPlan {

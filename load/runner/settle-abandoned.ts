@@ -13,7 +13,7 @@
 // an answer is returned as unsettled, and the audit then judges no baseline
 // that route could hold up.
 import type { RouteView } from '../../contract/records.ts';
-import { jsonBody } from '../../contract/transport/http-transport.ts';
+import { jsonBody } from '../../client/http-transport.ts';
 import type { Journal, ReplicaObservation } from './journal.ts';
 import { mapLimited } from './map-limited.ts';
 import { planTransport } from './plan-transport.ts';

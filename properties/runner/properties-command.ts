@@ -2,8 +2,8 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
-import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck, type TokenSource } from '../../contract/preflight.ts';
-import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck, type TokenSource } from '../../client/preflight.ts';
+import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
@@ -12,8 +12,8 @@ import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultD
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError, type PropertiesResult } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
-import { VERDICT_WORDS } from '../../contract/verdict-words.ts';
-import { newRunId } from '../../contract/run-id.ts';
+import { VERDICT_WORDS } from '../../client/verdict-words.ts';
+import { newRunId } from '../../client/run-id.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test for the run with this id; the composition root decides which. */

@@ -4,8 +4,8 @@
 // the command that takes both — and the shrunk counterexample as a script.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageInfo } from '../../contract/provenance.ts';
-import type { VerdictKey } from '../../contract/verdict-words.ts';
+import { packageInfo } from '../../client/provenance.ts';
+import type { VerdictKey } from '../../client/verdict-words.ts';
 import { PROPERTIES, type PropertyName } from '../check/violations.ts';
 import type { ReplayCommand } from './failure-report.ts';
 import { exitCodeOf, type PropertiesResult, type SuiteResult } from './run-properties.ts';

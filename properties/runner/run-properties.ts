@@ -9,7 +9,7 @@ import { SUITES, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
 import { formatReplayPath, parseReplayPath } from './replay-path.ts';
 import { chooseSeed, describeSeed, type SeedChoice } from './seed.ts';
-import { newRunId } from '../../contract/run-id.ts';
+import { newRunId } from '../../client/run-id.ts';
 
 export type SuiteStatus = 'pass' | 'fail' | 'error';
 
@@ -34,7 +34,7 @@ export interface SuiteResult {
 }
 
 export interface PropertiesResult {
-  /** The run's id (contract/run-id.ts), shared with the command or certification that ran the suites. */
+  /** The run's id (client/run-id.ts), shared with the command or certification that ran the suites. */
   runId: string;
   target: { kind: Target['kind']; description: string };
   seed: SeedChoice;

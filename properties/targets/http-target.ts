@@ -2,7 +2,7 @@
 // namespace on the one server, and the suites observe the server's clock
 // instead of driving it.
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import type { CredentialChoice } from '../../contract/transport/credential-sources.ts';
+import type { CredentialChoice } from '../../client/credential-sources.ts';
 import type { CallFaults } from './http/call-outcomes.ts';
 import { HttpRegistryStore } from './http/http-registry-store.ts';
 import { ServerClock } from './server-clock.ts';

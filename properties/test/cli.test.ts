@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { RUN_ID_PATTERN } from '../../client/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { documentProblems, schemaUrl } from '../../reports/test/schema-validation.ts';

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RUN_ID_PATTERN } from '../../contract/run-id.ts';
+import { RUN_ID_PATTERN } from '../../client/run-id.ts';
 import { runPropertiesCommand } from '../runner/properties-command.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { httpTarget } from '../targets/http-target.ts';

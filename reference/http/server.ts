@@ -5,10 +5,10 @@
 // processes can serve one shared store.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
-import { packageInfo } from '../../contract/provenance.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
 import { referenceChoices, type ReferenceChoices } from '../domain/choices.ts';
 import { faultHooks, type Faults } from '../domain/faults.ts';
@@ -26,6 +26,12 @@ import { checkDeclaredLength, checkMediaType, MAX_JSON_DEPTH, parseJson, readBod
 import { compileValidators, type OperationValidators } from './request-validation.ts';
 import { RouteTable } from './route-table.ts';
 import { liftBodyTenant } from './tenant-from-body.ts';
+
+/** How the reference names itself in /version: the package it ships in, at that package's version. */
+const REFERENCE_IMPLEMENTATION = {
+  name: 'fleetproof-reference',
+  version: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+};
 
 export interface RegistryServerOptions {
   store: RegistryStore;
@@ -122,7 +128,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   const log: ErrorLogger = options.log ?? ((message, err) => console.error(message, err));
   const limits = validateLimits({ ...options.store.limits, ...options.limits });
   const version: VersionInfo = {
-    implementation: options.implementation ?? { name: 'fleetproof-reference', version: packageInfo().version },
+    implementation: options.implementation ?? REFERENCE_IMPLEMENTATION,
     contract: CONTRACT_VERSION,
     limits,
     features: ['metrics'],

@@ -14,9 +14,9 @@ import {
   type ProfileIdentity,
   type RunIdentity,
 } from '../../histograms/run-histograms.ts';
-import { seededRandom as prng } from '../../../contract/seeded-random.ts';
+import { seededRandom as prng } from '../../../client/seeded-random.ts';
 
-/** The seeded generator of contract/seeded-random.ts, under the name the merge tests use. */
+/** The seeded generator of client/seeded-random.ts, under the name the merge tests use. */
 export { prng };
 
 export const PROFILE: ProfileIdentity = {

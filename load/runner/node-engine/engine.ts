@@ -7,7 +7,7 @@
 // async ones on async VUs in this thread (local-vus.ts).
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { packageInfo } from '../../../contract/provenance.ts';
+import { packageInfo } from '../../../client/provenance.ts';
 import { runScenario, ScenarioRun, START_LEAD_MS, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';

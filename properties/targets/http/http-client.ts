@@ -14,7 +14,7 @@ import {
   type HttpTransport,
   type OperationRequest,
   type Received,
-} from '../../../contract/transport/http-transport.ts';
+} from '../../../client/http-transport.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome } from '../../check/violations.ts';
 

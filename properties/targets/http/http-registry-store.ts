@@ -36,13 +36,13 @@ import type {
 } from '../../../contract/records.ts';
 import type { OperationId } from '../../../contract/operations.ts';
 import type { SigningKey } from '../../../contract/tokens.ts';
-import { credentialsOf, type CredentialChoice } from '../../../contract/transport/credential-sources.ts';
-import { HttpTransport, type OperationRequest } from '../../../contract/transport/http-transport.ts';
-import { TokenMinter } from '../../../contract/transport/token-minter.ts';
-import { readVersionInfo, VersionUnavailable } from '../../../contract/transport/version.ts';
+import { credentialsOf, type CredentialChoice } from '../../../client/credential-sources.ts';
+import { HttpTransport, type OperationRequest } from '../../../client/http-transport.ts';
+import { TokenMinter } from '../../../client/token-minter.ts';
+import { readVersionInfo, VersionUnavailable } from '../../../client/version.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import type { TargetStore } from '../target.ts';
-import { operationEntry } from '../../../contract/transport/operation-path.ts';
+import { operationEntry } from '../../../client/operation-path.ts';
 import { classified, emptyTally, recorded, resolvedView, type CallFaults, type CallTally } from './call-outcomes.ts';
 import { callOperation, TargetUnreachable } from './http-client.ts';
 

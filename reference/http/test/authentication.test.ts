@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, base64url } from 'jose';
-import { generateSigningKeys, mintToken, signingKeyFromJwk, type SigningKey } from '../../../contract/tokens.ts';
+import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../../contract/tokens.ts';
+import { mintToken } from '../../../client/token-minter.ts';
 import { TokenVerifier } from '../authenticate.ts';
 import { expectError, expectOk, TestRegistry } from './support.ts';
 

@@ -2,7 +2,7 @@
 // contract it implements, and the limits and features a run is sized by. It
 // is public, so it is asked without credentials. Every side reads it here;
 // what it must hold is each side's own check.
-import type { VersionInfo } from '../records.ts';
+import type { VersionInfo } from '../contract/records.ts';
 import { HttpTransport, jsonBody, TransportError, type Received } from './http-transport.ts';
 
 export class VersionUnavailable extends Error {

@@ -6,7 +6,7 @@
 // TransportError saying how it failed, because "never sent" and "sent, answer
 // lost" mean different things to a checker.
 import { Agent, errors, request, type Dispatcher } from 'undici';
-import type { BodyOf, OperationId } from '../operations.ts';
+import type { BodyOf, OperationId } from '../contract/operations.ts';
 import { anonymous, type Credentials, type Speaker } from './credentials.ts';
 import { excerpt, redactHeaders, type Exchange } from './exchange.ts';
 import { operationPath, type OperationAddress } from './operation-path.ts';

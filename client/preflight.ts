@@ -6,14 +6,15 @@
 // A problem here is the setup's, not the registry's: the run ends with exit 2
 // and one line that names the cause and the fix, and judges nothing.
 import { dirname, join } from 'node:path';
-import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from './records.ts';
-import { componentValidator, describeViolation } from './schemas.ts';
-import { DEFAULT_AUDIENCE, JWKS_FILE, mintToken, type SigningKey } from './tokens.ts';
-import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './transport/credential-sources.ts';
-import type { Credentials } from './transport/credentials.ts';
-import { HttpTransport, TransportError, type Received } from './transport/http-transport.ts';
-import { TokenMinter } from './transport/token-minter.ts';
-import { readVersionInfo, VersionUnavailable } from './transport/version.ts';
+import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from '../contract/records.ts';
+import { componentValidator, describeViolation } from '../contract/schemas.ts';
+import { DEFAULT_AUDIENCE, JWKS_FILE, type SigningKey } from '../contract/tokens.ts';
+import { mintToken } from './token-minter.ts';
+import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './credential-sources.ts';
+import type { Credentials } from './credentials.ts';
+import { HttpTransport, TransportError, type Received } from './http-transport.ts';
+import { TokenMinter } from './token-minter.ts';
+import { readVersionInfo, VersionUnavailable } from './version.ts';
 
 /** One line: what is wrong and what to do about it. */
 export class PreflightProblem extends Error {

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../tokens.ts';
+import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
 import { anonymous, bearerCredentials, mintedCredentials } from '../credentials.ts';
 import type { Exchange } from '../exchange.ts';
 import { HttpTransport, TransportError, type TransportFailure } from '../http-transport.ts';

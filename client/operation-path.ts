@@ -1,7 +1,7 @@
 // From an operation of openapi.yaml and its typed parameters to the request
 // line: method, path with percent-encoded parameters, and query string.
-import { operations, type OperationEntry } from '../openapi.ts';
-import type { OperationId, ParamsOf, QueryOf } from '../operations.ts';
+import { operations, type OperationEntry } from '../contract/openapi.ts';
+import type { OperationId, ParamsOf, QueryOf } from '../contract/operations.ts';
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
 

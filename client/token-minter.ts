@@ -3,8 +3,37 @@
 // a fifth of its lifetime is left, so a long run never presents a token that
 // expires in flight. Every token is remembered with the claims it carries, so
 // an exchange can name its caller without ever showing the token.
-import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, mintToken, type SigningKey } from '../tokens.ts';
+import { SignJWT } from 'jose';
+import type { Role } from '../contract/records.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, TOKEN_ALGORITHM, type SigningKey } from '../contract/tokens.ts';
 import type { CallerSummary } from './exchange.ts';
+
+export interface MintOptions {
+  key: SigningKey;
+  roles: readonly (Role | string)[];
+  tenant?: string;
+  ttlSeconds?: number;
+  audience?: string;
+  subject?: string;
+  /** Seconds since the epoch to mint at; lets tests make expired or future tokens. */
+  now?: number;
+}
+
+/** Signs one token; `exp` is always set ([auth-time]). */
+export async function mintToken(options: MintOptions): Promise<string> {
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const ttl = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  if (!Number.isSafeInteger(ttl)) throw new RangeError('ttlSeconds must be an integer');
+  const claims: Record<string, unknown> = { scope: options.roles.join(' ') };
+  if (options.tenant !== undefined) claims['tenant_id'] = options.tenant;
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: options.key.kid, typ: 'JWT' })
+    .setAudience(options.audience ?? DEFAULT_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttl)
+    .setSubject(options.subject ?? (options.tenant !== undefined ? `tenant:${options.tenant}` : 'fleetproof'));
+  return jwt.sign(options.key.key);
+}
 
 /** Who a request speaks as: the roles its token holds and, for tenant operations, the tenant. */
 export interface Caller {
