@@ -1,9 +1,8 @@
-// The configuration of a conformance run, defined once and read from three
-// places, as the OCI conformance suite does: command-line flags win over
-// FLEETPROOF_* environment variables, which win over a JSON config file
-// (--config FILE or FLEETPROOF_CONFIG). A bad value anywhere is a
-// ConfigError, which the CLI turns into exit 2 ("could not run").
-import { readFileSync } from 'node:fs';
+// The configuration of a conformance run, validated in one place whatever it
+// came from: the CLI reads flags, FLEETPROOF_* variables and a config file
+// (cli/config.ts) and hands them here in that order, earlier winning. A bad
+// value anywhere is a ConfigError, which the CLI turns into exit 2 ("could
+// not run").
 import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
@@ -37,59 +36,6 @@ export interface ConformConfig {
 export type ConfigInput = Partial<Record<keyof ConformConfig, unknown>>;
 
 export const DEFAULTS = { concurrency: 8, timeoutMs: 30_000, audience: DEFAULT_AUDIENCE } as const;
-
-/** Environment variable → config field. Lists are comma-separated. */
-export const ENVIRONMENT: Record<string, keyof ConformConfig> = {
-  FLEETPROOF_TARGET: 'target',
-  FLEETPROOF_KEY: 'keyFile',
-  FLEETPROOF_OUT: 'out',
-  FLEETPROOF_CATEGORIES: 'categories',
-  FLEETPROOF_CASES: 'cases',
-  FLEETPROOF_FEATURES: 'features',
-  FLEETPROOF_CONCURRENCY: 'concurrency',
-  FLEETPROOF_TIMEOUT_MS: 'timeoutMs',
-  FLEETPROOF_AUDIENCE: 'audience',
-};
-
-/** Config file member → config field (snake_case, as the rest of the project's JSON). */
-export const FILE_KEYS: Record<string, keyof ConformConfig> = {
-  target: 'target',
-  key: 'keyFile',
-  out: 'out',
-  categories: 'categories',
-  cases: 'cases',
-  features: 'features',
-  concurrency: 'concurrency',
-  timeout_ms: 'timeoutMs',
-  audience: 'audience',
-};
-
-export function fromEnvironment(env: NodeJS.ProcessEnv): ConfigInput {
-  const input: ConfigInput = {};
-  for (const [name, field] of Object.entries(ENVIRONMENT)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') input[field] = value;
-  }
-  return input;
-}
-
-export function fromFile(path: string): ConfigInput {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(`config file ${path}: ${(err as Error).message}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new ConfigError(`config file ${path} must hold a JSON object`);
-  const input: ConfigInput = {};
-  for (const [key, value] of Object.entries(parsed)) {
-    const field = FILE_KEYS[key];
-    if (!field) throw new ConfigError(`config file ${path}: unknown member "${key}" (known: ${Object.keys(FILE_KEYS).join(', ')})`);
-    input[field] = value;
-  }
-  return input;
-}
 
 function list(value: unknown, what: string): string[] {
   if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
