@@ -3,29 +3,24 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import ts from 'typescript';
 import { operations } from '../../contract/openapi.ts';
 import { OPERATION_IDS } from '../../contract/operations.ts';
 
-const source = readFileSync(new URL('../../contract/operations.ts', import.meta.url), 'utf8');
+const source = ts.createSourceFile(
+  'operations.ts',
+  readFileSync(new URL('../../contract/operations.ts', import.meta.url), 'utf8'),
+  ts.ScriptTarget.Latest,
+  true,
+);
+const table = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'Operations');
 
-/** The four type arguments of one `name: Op<P, Q, B, R>;` entry of the Operations interface. */
+/** The four type arguments of one `name: Op<P, Q, B, R>;` member of the Operations interface, as written. */
 function entryOf(op: string): string[] {
-  const match = new RegExp(`\\n  ${op}: Op<([^\\n]*)>;`).exec(source);
-  assert.ok(match, `operations.ts has no entry for ${op}`);
-  const args: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of match[1]!) {
-    if (ch === ',' && depth === 0) {
-      args.push(current.trim());
-      current = '';
-      continue;
-    }
-    if ('<{('.includes(ch)) depth++;
-    if ('>})'.includes(ch)) depth--;
-    current += ch;
-  }
-  args.push(current.trim());
+  const member = table?.members.find((m) => m.name !== undefined && ts.isIdentifier(m.name) && m.name.text === op);
+  const type = member && ts.isPropertySignature(member) ? member.type : undefined;
+  assert.ok(type && ts.isTypeReferenceNode(type) && type.typeArguments, `operations.ts has no entry for ${op}`);
+  const args = type.typeArguments.map((a) => a.getText(source));
   assert.equal(args.length, 4, `${op}: Op<params, query, body, ok>`);
   return args;
 }
