@@ -17,7 +17,7 @@ import { request } from 'undici';
 import { parse } from 'yaml';
 
 const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
-const docs = (name: string) => fileURLToPath(new URL(`../docs/ci/${name}`, import.meta.url));
+const docs = (name: string) => fileURLToPath(new URL(`../../docs/ci/${name}`, import.meta.url));
 const SHORT_CASE = 'routing/assignment-fields-come-from-their-sources';
 const INSTALL = 'npm install --no-save fleetproof';
 
