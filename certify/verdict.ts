@@ -9,7 +9,7 @@ import { verdictOf } from '../conformance/runner/status.ts';
 import { isStatedNotProvocable } from '../conformance/harness/failure.ts';
 import type { ResultDocument as PropertiesDocument } from '../properties/runner/result-document.ts';
 import { undecidedVerdict, type LoadReport } from '../load/runner/load-report.ts';
-import { THRESHOLDS_CROSSED } from '../load/runner/exit-code.ts';
+import { EXIT } from '../client/errors.ts';
 import type { FaultsDocument } from '../reports/schemas/faults-result.ts';
 import {
   RESULT_FILE,
@@ -101,7 +101,7 @@ export function loadStatus(report: LoadReport): StageStatus {
   if (report.audit?.invariants.some((i) => !i.ok)) return 'failed';
   if (report.audit === null || report.audit.errors.length > 0) return 'could-not-run';
   // An engine that neither finished (0) nor crossed a threshold (k6's 99) failed to run: no evidence, whatever the summary says.
-  if (report.engine_exit_code !== 0 && report.engine_exit_code !== THRESHOLDS_CROSSED) return 'could-not-run';
+  if (report.engine_exit_code !== 0 && report.engine_exit_code !== EXIT.thresholdsCrossed) return 'could-not-run';
   if (report.phases.some((p) => p.status === 'error')) return 'could-not-run';
   const thresholds = report.thresholds.every((t) => thresholdHolds(t.expression, t.value));
   const checks = report.phases.every((p) => (p.status ?? (p.checks_ok ? 'pass' : 'fail')) === 'pass');

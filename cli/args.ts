@@ -4,20 +4,16 @@
 // variable, then the config file, then its default; the run says where its
 // target, key and profile came from.
 import { parseArgs } from 'node:util';
-import {
-  ConfigProblem,
-  describeSource,
-  envName,
-  fileMember,
-  readConfigFile,
-  resolveSettings,
-  type SettingSource,
-  type SettingSpec,
-} from './config.ts';
+import { describeSource, envName, fileMember, readConfigFile, resolveSettings, type SettingSource, type SettingSpec } from './config.ts';
 import { didYouMean } from './suggest.ts';
+import { FleetproofError } from '../client/errors.ts';
 
 /** Could not run as asked: one line saying what is wrong and how to fix it; exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_USAGE', message, options);
+  }
+}
 
 export interface FlagSpec extends SettingSpec {
   short?: string;
@@ -118,23 +114,18 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     throw parseError(command, all, err as NodeJS.ErrnoException);
   }
   const env = options.env ?? process.env;
-  try {
-    const given = parsed.values as Record<string, unknown>;
-    const file = readConfigFile(
-      (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
-      options.cwd ?? process.cwd(),
-    );
-    const { values, sources } = resolveSettings(flags, given, env, file);
-    const announce = options.announce ?? ((line: string) => console.error(line));
-    for (const name of ANNOUNCED) {
-      if (name in flags && values[name] !== undefined)
-        announce(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
-    }
-    return { values: values as FlagValues<S>, positionals: parsed.positionals, sources: sources as Parsed<S>['sources'] };
-  } catch (err) {
-    if (err instanceof ConfigProblem) throw new UsageError(err.message);
-    throw err;
+  const given = parsed.values as Record<string, unknown>;
+  const file = readConfigFile(
+    (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
+    options.cwd ?? process.cwd(),
+  );
+  const { values, sources } = resolveSettings(flags, given, env, file);
+  const announce = options.announce ?? ((line: string) => console.error(line));
+  for (const name of ANNOUNCED) {
+    if (name in flags && values[name] !== undefined)
+      announce(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
   }
+  return { values: values as FlagValues<S>, positionals: parsed.positionals, sources: sources as Parsed<S>['sources'] };
 }
 
 /** The environment variables and config file members a command's flags are read from. */

@@ -1,7 +1,7 @@
 // The flags that bring a vendor's own authentication, shared by every command
 // that talks to a target; the credential sources behind them live in the
 // contract's transport, so every suite's requests carry them.
-import { CredentialSourceError, parseHeader, splitCommand, type CredentialChoice } from '../client/credential-sources.ts';
+import { parseHeader, splitCommand, type CredentialChoice } from '../client/credential-sources.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 export const AUTH_FLAGS = {
@@ -29,14 +29,8 @@ export function authChoice(values: {
   header?: string[] | undefined;
   key?: string | undefined;
 }): CredentialChoice {
-  let names: string[];
-  try {
-    if (values['token-cmd'] !== undefined) splitCommand(values['token-cmd']);
-    names = (values.header ?? []).map((h) => parseHeader(h)[0]);
-  } catch (err) {
-    if (err instanceof CredentialSourceError) throw new UsageError(err.message);
-    throw err;
-  }
+  if (values['token-cmd'] !== undefined) splitCommand(values['token-cmd']);
+  const names = (values.header ?? []).map((h) => parseHeader(h)[0]);
   const tokens = values['token-cmd'] !== undefined ? '--token-cmd' : values.key !== undefined ? '--key' : null;
   if (tokens && names.includes('authorization')) {
     throw new UsageError(

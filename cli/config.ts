@@ -8,8 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closest } from './suggest.ts';
+import { FleetproofError } from '../client/errors.ts';
 
-export class ConfigProblem extends Error {}
+export class ConfigProblem extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_CONFIG', message, options);
+  }
+}
 
 export const CONFIG_FILE_NAME = 'fleetproof.config.json';
 

@@ -1,10 +1,10 @@
 // `fleetproof conform`: certifies a registry over HTTP with the conformance
 // suite. Flags win over FLEETPROOF_* environment variables, which win over a
 // JSON config file (args.ts). Exit 0 qualified, 1 non-conformant, 2 could not run.
-import { ConfigError, resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
+import { resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
 import { terminalProgress } from '../conformance/runner/progress.ts';
 import { runConformance } from '../conformance/runner/run.ts';
-import { EXIT } from '../conformance/runner/status.ts';
+import { EXIT } from '../client/errors.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
 import { parseFlags, type FlagSpec } from './args.ts';
@@ -48,25 +48,18 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('conform', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  let config;
-  try {
-    const flags: ConfigInput = {
-      target: v.target,
-      keyFile: v.key,
-      out: v.out,
-      categories: v.category,
-      cases: v.case,
-      features: v.features,
-      concurrency: v.concurrency,
-      timeoutMs: v['timeout-ms'],
-      audience: v.audience,
-    };
-    config = resolveConfig(flags);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`fleetproof conform: could not run: ${err.message}`);
-    return EXIT.couldNotRun;
-  }
+  const flags: ConfigInput = {
+    target: v.target,
+    keyFile: v.key,
+    out: v.out,
+    categories: v.category,
+    cases: v.case,
+    features: v.features,
+    concurrency: v.concurrency,
+    timeoutMs: v['timeout-ms'],
+    audience: v.audience,
+  };
+  const config = resolveConfig(flags);
   const outcome = await runConformance({
     config,
     auth: authChoice(v),

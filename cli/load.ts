@@ -1,7 +1,7 @@
 // `fleetproof load`: scale qualification of a registry over HTTP with the
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
-import { chooseSegment, SegmentError, type SegmentChoice } from '../load/runner/execution-segments.ts';
+import { chooseSegment, type SegmentChoice } from '../load/runner/execution-segments.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
@@ -80,12 +80,7 @@ export async function run(argv: string[]): Promise<number> {
   if (v['segment-sequence'] !== undefined && v.segment === undefined) throw usage('--segment-sequence needs --segment');
   if (v.segment !== undefined) {
     if (v.plan === undefined) throw usage('--segment needs --plan: a segment is one part of a distributed run');
-    try {
-      segment = chooseSegment(v.segment, v['segment-sequence']);
-    } catch (err) {
-      if (err instanceof SegmentError) throw usage(err.message);
-      throw err;
-    }
+    segment = chooseSegment(v.segment, v['segment-sequence']);
   }
   if (v.engine !== 'auto' && v.engine !== 'k6' && v.engine !== 'node')
     throw usage(unknownName('engine', v.engine!, ['auto', 'k6', 'node']));

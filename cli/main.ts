@@ -3,8 +3,9 @@
 // one-line summary and its FLAGS; the dispatcher loads only the one it runs,
 // and the others only to judge a FLEETPROOF_* variable or config member the
 // running one does not read.
+import { FleetproofError } from '../client/errors.ts';
 import { harnessProvenance } from '../client/provenance.ts';
-import { helpHint, settingNames, UsageError, type FlagSpec } from './args.ts';
+import { helpHint, settingNames, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 import { didYouMean } from './suggest.ts';
@@ -105,9 +106,12 @@ export async function main(argv: string[]): Promise<number> {
     if (!rest.includes('--help') && !rest.includes('-h')) await warnAboutUnknownSettings(module, rest);
     return await module.run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
-      console.error(`fleetproof ${name}: ${err.message.includes('--help') ? err.message : `${err.message}; ${helpHint(name)}`}`);
-      return 2;
+    // The one place a harness error becomes an exit code (client/errors.ts, docs/exit-codes.md).
+    if (FleetproofError.is(err)) {
+      const flags = err.code === 'FP_ERR_USAGE' || err.code === 'FP_ERR_CONFIG';
+      const text = flags && !err.message.includes('--help') ? `${err.message}; ${helpHint(name)}` : err.message;
+      console.error(`fleetproof ${name}: ${err.code === 'FP_ERR_USAGE' ? '' : 'could not run: '}${text} [${err.code}]`);
+      return err.exitCode;
     }
     // Exit 1 means the registry is at fault; a failure of the harness itself (a file it cannot write, a disk
     // full, a defect of its own) says nothing of the registry, so it is 2, could not run, with its stack.

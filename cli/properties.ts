@@ -73,56 +73,50 @@ export async function run(argv: string[]): Promise<number> {
     throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
   const variant = variantOf(v.variant);
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
-  const { RunnerUsageError } = await import('../properties/runner/run-properties.ts');
-  try {
-    const faults = faultsOf(v.fault ?? []);
-    const http =
-      v.target !== undefined
-        ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! }
-        : null;
-    const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
-    const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
-    if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
-    const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) =>
-      runPropertiesCommand({
-        openTarget: async (runId) => {
-          if (http)
-            return (await import('../properties/targets/http-target.ts')).httpTarget({
-              ...http,
-              url: url ?? http.url,
-              runId,
-              ...(callFaults ? { faults: callFaults } : {}),
-            });
-          const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
-          if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
-          return referenceMemoryTarget({ faults, variant });
-        },
-        http,
-        runs: positiveInteger('runs', v.runs),
-        seed: v.seed,
-        path: v.path,
-        suites: v.suite ?? [],
-        out: v.out,
-        argv,
-        writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
-        ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),
-      });
-    if (!nemesis || !http) return await runWith(null);
-    const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
-    // Faults fall only once the suites start (after preflight), so a fault counted fell while they ran.
-    let started!: () => void;
-    const suitesStarted = new Promise<void>((resolve) => (started = resolve));
-    return (
-      await withNemesis(
-        nemesis,
-        http.url,
-        (line) => console.log(line),
-        (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }),
-        suitesStarted,
-      )
-    ).value;
-  } catch (err) {
-    if (err instanceof UsageError || err instanceof RunnerUsageError) throw usage(err.message);
-    throw err;
-  }
+  const faults = faultsOf(v.fault ?? []);
+  const http =
+    v.target !== undefined
+      ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! }
+      : null;
+  const pgUrl = v['pg-url'] ?? process.env['PG_URL'];
+  const nemesis = nemesisRequestOf(v, undefined, v.seed !== undefined && /^[0-9]{1,9}$/.test(v.seed) ? Number(v.seed) : undefined);
+  if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
+  const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) =>
+    runPropertiesCommand({
+      openTarget: async (runId) => {
+        if (http)
+          return (await import('../properties/targets/http-target.ts')).httpTarget({
+            ...http,
+            url: url ?? http.url,
+            runId,
+            ...(callFaults ? { faults: callFaults } : {}),
+          });
+        const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
+        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
+        return referenceMemoryTarget({ faults, variant });
+      },
+      http,
+      runs: positiveInteger('runs', v.runs),
+      seed: v.seed,
+      path: v.path,
+      suites: v.suite ?? [],
+      out: v.out,
+      argv,
+      writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
+      ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),
+    });
+  if (!nemesis || !http) return await runWith(null);
+  const { callFaultsOf, withNemesis } = await import('../certify/nemesis/open-nemesis.ts');
+  // Faults fall only once the suites start (after preflight), so a fault counted fell while they ran.
+  let started!: () => void;
+  const suitesStarted = new Promise<void>((resolve) => (started = resolve));
+  return (
+    await withNemesis(
+      nemesis,
+      http.url,
+      (line) => console.log(line),
+      (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }),
+      suitesStarted,
+    )
+  ).value;
 }

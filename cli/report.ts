@@ -6,7 +6,7 @@
 // Exit 0 when every threshold, phase check and audited invariant holds, 1
 // otherwise, 2 when the directories are not the parts of one run.
 import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
-import { PlanError, readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
+import { readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { writeMergedReport } from '../reports/load/write-merged-report.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
@@ -31,13 +31,7 @@ export async function run(argv: string[]): Promise<number> {
   if (parsed.positionals.length === 0) throw usage('--merge needs the run directories of the parts');
   let plan: RunPlan | undefined;
   if (parsed.values.plan !== undefined) {
-    try {
-      plan = await readRunPlan(parsed.values.plan);
-    } catch (err) {
-      if (!(err instanceof PlanError)) throw err;
-      console.error(`fleetproof report: ${err.message}`);
-      return 2;
-    }
+    plan = await readRunPlan(parsed.values.plan);
   } else if (parsed.values['keep-data']) throw usage('--keep-data only applies with --plan');
   const outcome = await mergeRuns({
     dirs: parsed.positionals,

@@ -4,7 +4,6 @@
 // bundle or the key cannot be read (nothing was judged).
 import { rederiveVerdict } from '../certify/verdict.ts';
 import { verifyBundle } from '../reports/bundle/bundle.ts';
-import { BundleInputError } from '../reports/bundle/verification-key.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 export const summary = 'verify a signed certification bundle and the results it names';
@@ -22,14 +21,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const [bundle, ...extra] = parsed.positionals;
   if (bundle === undefined || extra.length > 0) throw new UsageError('give exactly one bundle file');
-  let report;
-  try {
-    report = await verifyBundle(bundle, (dir) => rederiveVerdict(dir), parsed.values.pubkey);
-  } catch (err) {
-    if (!(err instanceof BundleInputError)) throw err;
-    console.error(`fleetproof verify: ${err.message}`);
-    return 2;
-  }
+  const report = await verifyBundle(bundle, (dir) => rederiveVerdict(dir), parsed.values.pubkey);
   if (report.key) console.log(`key     ${report.key}`);
   for (const item of report.checked) console.log(`ok      ${item}`);
   for (const problem of report.problems) console.log(`FAILED  ${problem}`);

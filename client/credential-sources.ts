@@ -8,9 +8,12 @@
 import { execFile } from 'node:child_process';
 import { anonymous, mintedCredentials, type Authorization, type Caller, type Credentials, type Speaker } from './credentials.ts';
 import type { TokenMinter } from './token-minter.ts';
+import { FleetproofError } from './errors.ts';
 
-export class CredentialSourceError extends Error {
-  override readonly name = 'CredentialSourceError';
+export class CredentialSourceError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_CREDENTIALS', message, options);
+  }
 }
 
 /** A JWT is reused until this long before its `exp`, so no request carries a token that expires in flight. */

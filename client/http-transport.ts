@@ -10,6 +10,7 @@ import type { BodyOf, OperationId } from '../contract/operations.ts';
 import { anonymous, type Credentials, type Speaker } from './credentials.ts';
 import { excerpt, redactHeaders, type Exchange } from './exchange.ts';
 import { operationPath, type OperationAddress } from './operation-path.ts';
+import { FleetproofError } from './errors.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -63,18 +64,17 @@ export interface Received {
  */
 export type TransportFailure = 'unreachable' | 'lost' | 'timeout' | 'aborted' | 'failed';
 
-export class TransportError extends Error {
-  override readonly name = 'TransportError';
+export class TransportError extends FleetproofError {
   constructor(
     message: string,
     readonly failure: TransportFailure,
     readonly exchange: Exchange,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super('FP_ERR_NO_ANSWER', message, options);
   }
 
-  static is(value: unknown): value is TransportError {
+  static override is(value: unknown): value is TransportError {
     return value instanceof TransportError;
   }
 }
@@ -195,6 +195,8 @@ export function jsonBody(received: Received): unknown {
   }
 }
 
-export class NotJson extends Error {
-  override readonly name = 'NotJson';
+export class NotJson extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_NOT_JSON', message, options);
+  }
 }

@@ -15,10 +15,13 @@ import type { Credentials } from './credentials.ts';
 import { HttpTransport, TransportError, type Received } from './http-transport.ts';
 import { TokenMinter } from './token-minter.ts';
 import { readVersionInfo, VersionUnavailable } from './version.ts';
+import { FleetproofError } from './errors.ts';
 
 /** One line: what is wrong and what to do about it. */
-export class PreflightProblem extends Error {
-  override readonly name = 'PreflightProblem';
+export class PreflightProblem extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_PREFLIGHT', message, options);
+  }
 }
 
 /** Tokens the run will present, each with the roles it carries, and where the target learns to trust them. */

@@ -4,9 +4,9 @@
 // what it must hold is each side's own check.
 import type { VersionInfo } from '../contract/records.ts';
 import { HttpTransport, jsonBody, TransportError, type Received } from './http-transport.ts';
+import { FleetproofError } from './errors.ts';
 
-export class VersionUnavailable extends Error {
-  override readonly name = 'VersionUnavailable';
+export class VersionUnavailable extends FleetproofError {
   constructor(
     message: string,
     /** Set when the request never reached the target. */
@@ -15,7 +15,7 @@ export class VersionUnavailable extends Error {
     /** The answer, when there was one and it was not a VersionInfo object. */
     readonly received?: Received,
   ) {
-    super(message, options);
+    super('FP_ERR_VERSION', message, options);
   }
 }
 

@@ -3,7 +3,7 @@
 // conformance/test/operations.test.ts checks that this table names exactly
 // the operations, path parameters and query parameters of openapi.yaml, so
 // the two cannot drift apart.
-import type { ErrorBody, ScopeKind } from './errors.ts';
+import type { ScopeKind } from './errors.ts';
 import type {
   AdmissionCounter,
   AdmissionPolicy,

@@ -179,7 +179,7 @@ describe('configuration', () => {
     assert.equal(ran.code, 2);
     assert.match(
       ran.stderr,
-      /^fleetproof verify: cannot read the bundle .*no-such-bundle\.json: no such file; give the bundle\.json a certify run wrote\n$/,
+      /^fleetproof verify: could not run: cannot read the bundle .*no-such-bundle\.json: no such file; give the bundle\.json a certify run wrote \[FP_ERR_BUNDLE_INPUT\]\n$/,
     );
   });
 
@@ -207,6 +207,6 @@ describe('configuration', () => {
   it('docs/configuration.md holds the table the commands generate', async () => {
     const doc = await readFile(fileURLToPath(new URL('../../docs/configuration.md', import.meta.url)), 'utf8');
     const body = doc.slice(doc.indexOf(TABLE_START) + TABLE_START.length, doc.indexOf(TABLE_END)).trim();
-    assert.equal(body, await settingsTable(), 'the table is stale: npm run docs:settings');
+    assert.equal(body, await settingsTable(), 'the table is stale: npm run docs:tables');
   });
 });

@@ -5,6 +5,7 @@
 // network error, a timeout, a bug in the case — makes it `error`, which is a
 // fault of the harness or the environment and never a verdict on the vendor.
 import type { Exchange } from './exchange.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 const BRAND = Symbol.for('fleetproof.conformance-failure');
 
@@ -18,20 +19,19 @@ export interface FailureOptions {
   clause?: string | undefined;
 }
 
-export class ConformanceFailure extends Error {
+export class ConformanceFailure extends FleetproofError {
   readonly [BRAND] = true;
   readonly exchange: Exchange | undefined;
   readonly clause: string | undefined;
 
   constructor(message: string, options: FailureOptions = {}) {
-    super(message);
-    this.name = 'ConformanceFailure';
+    super('FP_ERR_CLAUSE_VIOLATED', message);
     this.exchange = options.exchange;
     this.clause = options.clause;
   }
 
   /** Brand check rather than instanceof, so a second copy of this module still counts. */
-  static is(value: unknown): value is ConformanceFailure {
+  static override is(value: unknown): value is ConformanceFailure {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 }
@@ -41,8 +41,10 @@ export class ConformanceFailure extends Error {
  * to observe a quiet window). Reported as `error` with this message, so the
  * report says why rather than showing a stack trace.
  */
-export class HarnessError extends Error {
-  override readonly name = 'HarnessError';
+export class HarnessError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_HARNESS', message, options);
+  }
 }
 
 /**
@@ -50,8 +52,10 @@ export class HarnessError extends Error {
  * case ends `skip` with that reason, which every report shows, and the clauses
  * it covers count as unexercised.
  */
-export class CaseNotProvocable extends Error {
-  override readonly name: string = 'CaseNotProvocable';
+export class CaseNotProvocable extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_NOT_PROVOCABLE', message, options);
+  }
 }
 
 /** The reason every report shows for a case the declared limits leave nothing to test. */

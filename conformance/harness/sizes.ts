@@ -5,7 +5,6 @@
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { defaultPageLimit, type Capability, type RegistryLimits } from '../../contract/records.ts';
 import type { CaseContext } from './context.ts';
-import { NotProvocable } from './failure.ts';
 import type { Fleet, FleetSpec } from './fixtures.ts';
 
 export { defaultPageLimit };

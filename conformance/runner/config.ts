@@ -6,9 +6,12 @@
 import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_CONFIG', message, options);
+  }
 }
 
 export interface ConformConfig {

@@ -6,11 +6,11 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { CLOCK_BOUND_MS, credentialSource, preflight, PreflightProblem, sharedRecheck } from '../../client/preflight.ts';
+import { CLOCK_BOUND_MS, credentialSource, preflight, sharedRecheck } from '../../client/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
 import { newRunId } from '../../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
+import { hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { HttpTransport } from '../../client/http-transport.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
@@ -26,10 +26,13 @@ import { silentProgress, type ProgressSink } from './progress.ts';
 import { writeResult, type ResultWriter } from './write-result.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
-import { EXIT } from './status.ts';
+import { EXIT, outcomeOf } from '../../client/errors.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
-export class CouldNotRun extends Error {
-  override readonly name = 'CouldNotRun';
+export class CouldNotRun extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_COULD_NOT_RUN', message, options);
+  }
 }
 
 export interface ConformOptions {
@@ -238,8 +241,6 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       credentials,
       maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
       timeoutMs: config.timeoutMs,
-    }).catch((err: unknown) => {
-      throw err instanceof PreflightProblem || err instanceof CredentialSourceError ? new CouldNotRun(err.message) : err;
     });
     const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] =
@@ -320,8 +321,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
     return { exitCode, result, outDir };
   } catch (err) {
-    if (err instanceof CouldNotRun) return { exitCode: EXIT.couldNotRun, result: null, outDir: null, error: err.message };
-    throw err;
+    const { exitCode, message } = outcomeOf(err);
+    return { exitCode, result: null, outDir: null, error: message };
   } finally {
     await transport?.close();
   }

@@ -25,7 +25,6 @@ export function rollUp(statuses: Iterable<RollupStatus>): RollupStatus {
 export type Verdict = 'qualified' | 'non-conformant' | 'could-not-judge';
 
 /** Exit codes of `fleetproof conform`. */
-export const EXIT = { qualified: 0, nonConformant: 1, couldNotRun: 2 } as const;
 
 export interface JudgedCase {
   status: CaseStatus;

@@ -10,6 +10,7 @@ import { createTarget, isCanonicalOrigin } from '../target.ts';
 import { DirectoryError } from '../outcome.ts';
 import { checkTemplate, type ReplicaTemplate } from './replica-template.ts';
 import type { Backoff } from './timers.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 export const BINDING_FILE_VERSION = 'fleetproof-directory/v1';
 
@@ -19,7 +20,11 @@ export interface BridgeBinding {
   backoff: Backoff | undefined;
 }
 
-export class BindingFileError extends Error {}
+export class BindingFileError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_BINDING_FILE', message, options);
+  }
+}
 
 type Doc = Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { FleetproofError } from '../../client/errors.ts';
 
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 export type MetricContains = 'time' | 'data' | 'default';
@@ -32,7 +33,11 @@ export interface PointSink {
   point(p: MetricPoint): void;
 }
 
-export class MetricOutputError extends Error {}
+export class MetricOutputError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_METRIC_OUTPUT', message, options);
+  }
+}
 
 const TYPES = new Set(['counter', 'gauge', 'rate', 'trend']);
 const FRACTION = /\.([0-9]+)/;

@@ -17,9 +17,10 @@ import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
-import { evaluateThreshold, selectSeries, SelectorError, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
+import { evaluateThreshold, selectSeries, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
 import { loadExitCode } from '../runner/exit-code.ts';
-import { rawOutputName, readRunPart, PartError, type RunPart } from './run-part.ts';
+import { FleetproofError, outcomeOf } from '../../client/errors.ts';
+import { rawOutputName, readRunPart, type RunPart } from './run-part.ts';
 import { readRunOutput, type RunOutput } from '../runner/run-output.ts';
 import {
   HISTOGRAMS_FILE,
@@ -35,7 +36,11 @@ import { loadScaleContract, type ScaleContract } from '../runner/scale-contract.
 import { RATE_PHASES } from '../lib/options.js';
 import { fileURLToPath } from 'node:url';
 
-export class MergeRefusal extends Error {}
+export class MergeRefusal extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_MERGE', message, options);
+  }
+}
 
 const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
@@ -159,14 +164,8 @@ export function checkParts(parts: RunPart[]): (Segment | null)[] {
   const known = parts.flatMap((p, k) =>
     segments[k] ? [{ dir: p.dir, segment: segments[k]!, sequence: p.histograms.run.execution_segment_sequence }] : [],
   );
-  let problem: string | null;
-  try {
-    // A part that does not say its segment may be the missing share: coverage is checked when every part says.
-    problem = segmentProblem(known, known.length === parts.length);
-  } catch (err) {
-    if (err instanceof SegmentError) throw new MergeRefusal(err.message);
-    throw err;
-  }
+  // A part that does not say its segment may be the missing share: coverage is checked when every part says.
+  const problem = segmentProblem(known, known.length === parts.length);
   if (problem) throw new MergeRefusal(problem);
   return segments;
 }
@@ -224,14 +223,7 @@ export interface Evaluation {
 export function evaluateRun(h: RunHistograms): Evaluation {
   const profile = h.run.profile;
   const durationMs = h.run.test_run_duration_ms ?? 0;
-  const outcome = (key: string, expression: string): ThresholdOutcome => {
-    try {
-      return evaluateThreshold(h, key, expression, durationMs);
-    } catch (err) {
-      if (err instanceof SelectorError) throw new MergeRefusal(err.message);
-      throw err;
-    }
-  };
+  const outcome = (key: string, expression: string): ThresholdOutcome => evaluateThreshold(h, key, expression, durationMs);
   const thresholds = profile.thresholds.map((t) => {
     const o = outcome(t.metric, t.expression);
     return { ...t, ok: o.ok, value: o.value, margin: o.margin };
@@ -423,8 +415,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
     const output = await readRunOutput(raw, merged.run.test_run_duration_ms).catch(() => null);
     report = buildMergedReport(parts, segments, merged, after, journal, output);
   } catch (err) {
-    if (err instanceof MergeRefusal || err instanceof PartError) return { exitCode: 2, message: err.message };
-    throw err;
+    return outcomeOf(err);
   }
   const outDir = o.outDir ?? join(REPORTS_DIR, `merged-${merged.run.run_id}`);
   const write: ReportWriter<MergedReport> = o.writeReport ?? writeSummary;

@@ -21,11 +21,16 @@ import {
   type ProfileIdentity,
   type RunIdentity,
 } from '../histograms/run-histograms.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 export const METRICS_FILES = ['metrics.ndjson', 'metrics.ndjson.gz'] as const;
 const SUMMARY_FILES = ['engine-summary.json', 'fleetproof-load-summary.json'] as const;
 
-export class PartError extends Error {}
+export class PartError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_RUN_PART', message, options);
+  }
+}
 
 export interface RunPart {
   /** As given on the command line. */

@@ -7,8 +7,13 @@
 import { parseExpression, parseSelector, compare, type ThresholdExpression } from '../runner/node-engine/thresholds.ts';
 import { THRESHOLD_AGGREGATIONS } from '../runner/node-engine/metrics.ts';
 import type { RunHistograms, SeriesStats } from '../histograms/run-histograms.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
-export class SelectorError extends Error {}
+export class SelectorError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_THRESHOLD', message, options);
+  }
+}
 
 /** The series a selector names, added together; null when the run has no such metric. */
 export function selectSeries(h: RunHistograms, key: string): SeriesStats | null {

@@ -7,13 +7,12 @@
 // mid-run) or ran but could not judge (its verdict says so: the generator
 // dropped iterations, reads failed, a phase made no requests).
 import { undecidedVerdict, type LoadReport } from './load-report.ts';
+import { EXIT, type ExitCode } from '../../client/errors.ts';
 
-export const THRESHOLDS_CROSSED = 99;
-
-export function loadExitCode(report: Pick<LoadReport, 'verdict' | 'reasons' | 'thresholds'>): 0 | 1 | 2 | typeof THRESHOLDS_CROSSED {
+export function loadExitCode(report: Pick<LoadReport, 'verdict' | 'reasons' | 'thresholds'>): ExitCode {
   if (undecidedVerdict(report.verdict)) return 2;
   if (report.reasons.length === 0) return 0;
   // buildLoadReport gives one reason per failed threshold: any further reason is something else that went wrong.
   const crossed = report.thresholds.filter((t) => !t.ok).length;
-  return crossed > 0 && report.reasons.length === crossed ? THRESHOLDS_CROSSED : 1;
+  return crossed > 0 && report.reasons.length === crossed ? EXIT.thresholdsCrossed : EXIT.nonConformant;
 }

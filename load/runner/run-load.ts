@@ -14,7 +14,6 @@ import {
   CLOCK_BOUND_MS,
   givenTokens,
   preflight,
-  PreflightProblem,
   recheck,
   targetVersionInfo,
   type PreflightResult,
@@ -26,15 +25,16 @@ import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { captureEnvironment } from './environment.ts';
 import { readJournal } from './journal.ts';
-import { buildRunPlan, PlanError, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
+import { buildRunPlan, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { limitProblems, type RegistryLimits } from '../../contract/records.ts';
 import { fitProfileToLimits } from './fit-to-limits.ts';
-import { ContractError, loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
+import { loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import type { SegmentChoice } from './execution-segments.ts';
 import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { readRunOutput } from './run-output.ts';
-import { loadExitCode, THRESHOLDS_CROSSED } from './exit-code.ts';
+import { loadExitCode } from './exit-code.ts';
+import { FleetproofError, outcomeOf, type ExitCode } from '../../client/errors.ts';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
@@ -75,7 +75,7 @@ export interface LoadRunOptions {
 
 export interface LoadRunOutcome {
   /** 0 held, 1 a defect, 2 could not run, 99 thresholds crossed (exit-code.ts). */
-  exitCode: 0 | 1 | 2 | typeof THRESHOLDS_CROSSED;
+  exitCode: ExitCode;
   message: string;
   outDir?: string;
   report?: LoadReport;
@@ -86,39 +86,34 @@ const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url
 /** The profile and signing key of a fresh run, or why it cannot start. */
 async function prepareFresh(
   o: Omit<LoadRunOptions, 'planPath'>,
-): Promise<{ profile: ResolvedProfile; key: SigningKey | null; limits: RegistryLimits } | LoadRunOutcome> {
-  let profile: ResolvedProfile;
-  try {
-    profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
-  } catch (err) {
-    if (err instanceof ContractError) return { exitCode: 2, message: err.message };
-    throw err;
-  }
+): Promise<{ profile: ResolvedProfile; key: SigningKey | null; limits: RegistryLimits }> {
+  const profile = resolveProfile(loadScaleContract(), o.profile, o.sets ?? [], o.durationS, o.phases);
   // Every size the run uses comes from the limits the target declares.
-  let version: { limits?: RegistryLimits };
-  try {
-    version = await targetVersionInfo(o.target);
-  } catch (err) {
-    if (err instanceof PreflightProblem) return { exitCode: 2, message: err.message };
-    throw err;
-  }
+  const version = await targetVersionInfo(o.target);
   const problems = version.limits ? limitProblems(version.limits) : ['no limits'];
   if (problems.length > 0)
-    return { exitCode: 2, message: `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}` };
+    throw new FleetproofError('FP_ERR_VERSION', `the target ${o.target} declares limits the run cannot size by: ${problems.join('; ')}`);
   const fitted = fitProfileToLimits(profile, version.limits!);
   // A token command or static headers authenticate the run without a signing key.
   if (o.keyPath === '' && o.auth && hasOwnCredentials(o.auth)) return { profile: fitted, key: null, limits: version.limits! };
   try {
     return { profile: fitted, key: await loadSigningKey(o.keyPath), limits: version.limits! };
   } catch (err) {
-    return { exitCode: 2, message: (err as Error).message };
+    throw new CredentialSourceError((err as Error).message, { cause: err });
   }
 }
 
 /** Writes the plan every instance of a distributed run shares; it holds bearer tokens (mode 0600). */
 export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
+  try {
+    return await writePlanOrThrow(o, path);
+  } catch (err) {
+    return outcomeOf(err);
+  }
+}
+
+async function writePlanOrThrow(o: Omit<LoadRunOptions, 'planPath'>, path: string): Promise<LoadRunOutcome> {
   const prepared = await prepareFresh(o);
-  if ('exitCode' in prepared) return prepared;
   const plan = await buildRunPlan({
     target: o.target,
     profile: prepared.profile,
@@ -126,8 +121,7 @@ export async function writeSharedPlan(o: Omit<LoadRunOptions, 'planPath'>, path:
     limits: prepared.limits,
     ...(o.auth ? { auth: o.auth } : {}),
   });
-  const checked = await preflightPlan(plan, trustOf(o.keyPath));
-  if (typeof checked === 'string') return { exitCode: 2, message: checked };
+  await preflightPlan(plan, trustOf(o.keyPath));
   await writeRunPlan(path, plan);
   return {
     exitCode: 0,
@@ -148,52 +142,45 @@ function planTokens(plan: RunPlan, trust: string): TokenSource {
 }
 
 /** Preflight with the very tokens the run will present; the flows stamp leases on this machine's clock. */
-async function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult | string> {
+function preflightPlan(plan: RunPlan, trust: string): Promise<PreflightResult> {
+  return preflight({ target: plan.target, credentials: planTokens(plan, trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+}
+
+/** One load run, judged; a run that cannot start or cannot run as planned ends with its harness error's exit code (2). */
+export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
   try {
-    return await preflight({ target: plan.target, credentials: planTokens(plan, trust), maxClockOffsetMs: CLOCK_BOUND_MS.leases });
+    return await runLoadOrThrow(o);
   } catch (err) {
-    if (err instanceof PreflightProblem) return err.message;
-    throw err;
+    return outcomeOf(err);
   }
 }
 
-export async function runLoad(o: LoadRunOptions): Promise<LoadRunOutcome> {
+async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const part = o.planPath !== undefined;
   if (o.segment && !part)
-    return { exitCode: 2, message: 'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares' };
+    throw new FleetproofError(
+      'FP_ERR_USAGE',
+      'an execution segment is a share of a distributed run: give the run plan (--plan) every part shares',
+    );
   let plan: RunPlan;
-  if (o.planPath !== undefined) {
-    try {
-      plan = await readRunPlan(o.planPath);
-    } catch (err) {
-      if (err instanceof PlanError) return { exitCode: 2, message: err.message };
-      throw err;
-    }
-  } else {
+  if (o.planPath !== undefined) plan = await readRunPlan(o.planPath);
+  else {
     const prepared = await prepareFresh(o);
-    if ('exitCode' in prepared) return prepared;
-    try {
-      plan = await buildRunPlan({
-        target: o.target,
-        profile: prepared.profile,
-        key: prepared.key,
-        limits: prepared.limits,
-        ...(o.runId ? { runId: o.runId } : {}),
-        ...(o.auth ? { auth: o.auth } : {}),
-      });
-    } catch (err) {
-      if (err instanceof PlanError || err instanceof CredentialSourceError) return { exitCode: 2, message: err.message };
-      throw err;
-    }
+    plan = await buildRunPlan({
+      target: o.target,
+      profile: prepared.profile,
+      key: prepared.key,
+      limits: prepared.limits,
+      ...(o.runId ? { runId: o.runId } : {}),
+      ...(o.auth ? { auth: o.auth } : {}),
+    });
   }
   const target = plan.target;
   const profile = plan.profile;
   const engine = chooseEngine(o.engine ?? 'auto');
-  if ('unavailable' in engine) return { exitCode: 2, message: engine.unavailable };
+  if ('unavailable' in engine) throw new FleetproofError('FP_ERR_COULD_NOT_RUN', engine.unavailable);
   const trust = o.planPath !== undefined ? 'the public JWK set of the key that signed the plan' : trustOf(o.keyPath);
-  const checked = await preflightPlan(plan, trust);
-  if (typeof checked === 'string') return { exitCode: 2, message: checked };
-  const version = checked.version;
+  const { version } = await preflightPlan(plan, trust);
 
   const startedAt = new Date();
   const outDir = o.outDir ?? join(REPORTS_DIR, plan.run_id);

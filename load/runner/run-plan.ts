@@ -13,6 +13,7 @@ import { credentialsOf, hasOwnCredentials, type CredentialChoice } from '../../c
 import type { Caller } from '../../client/credentials.ts';
 import { TokenMinter } from '../../client/token-minter.ts';
 import { CONTRACT_FORMAT, type ResolvedProfile } from './scale-contract.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 export interface RunPlan {
   run_id: string;
@@ -110,7 +111,11 @@ export async function writeRunPlan(path: string, plan: RunPlan): Promise<void> {
   await writeFile(path, JSON.stringify(plan), { mode: 0o600 });
 }
 
-export class PlanError extends Error {}
+export class PlanError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_PLAN', message, options);
+  }
+}
 
 /** A plan written by writeRunPlan, checked enough that a wrong file is refused before anything runs. */
 export async function readRunPlan(path: string): Promise<RunPlan> {

@@ -8,6 +8,7 @@ import { sha256Hex } from '../../contract/digest.ts';
 import { scaleDataset, validateDimensions, type Dimensions } from '../lib/dataset.js';
 import { phaseParams, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
 import { parseExpression } from './node-engine/thresholds.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 export const CONTRACT_FORMAT = 'fleetproof-scale/v1';
 const CONTRACT_URL = new URL('../contract/fleetproof-scale-v1.json', import.meta.url);
@@ -76,7 +77,11 @@ export interface ResolvedProfile extends ProfileSpec {
   fitted?: string[];
 }
 
-export class ContractError extends Error {}
+export class ContractError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_SCALE_CONTRACT', message, options);
+  }
+}
 
 export function loadScaleContract(): ScaleContract {
   const contract = JSON.parse(readFileSync(CONTRACT_URL, 'utf8')) as unknown;

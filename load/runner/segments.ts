@@ -2,6 +2,7 @@
 // for "0:1/2") and sequences ("0,1/3,2/3,1") as exact fractions, to tell
 // whether the parts of a distributed run overlap, belong to one split and
 // cover the whole test.
+import { FleetproofError } from '../../client/errors.ts';
 
 export interface Fraction {
   n: bigint;
@@ -14,7 +15,11 @@ export interface Segment {
   to: Fraction;
 }
 
-export class SegmentError extends Error {}
+export class SegmentError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_SEGMENT', message, options);
+  }
+}
 
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
 const norm = (n: bigint, d: bigint): Fraction => {

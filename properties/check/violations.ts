@@ -5,6 +5,7 @@
 // (a Jepsen :info) and the run cannot be judged. Both carry a brand so they
 // are recognised across module copies.
 import { pre } from 'fast-check';
+import { FleetproofError } from '../../client/errors.ts';
 
 export const PROPERTIES = {
   'pinned-routes': 'Pinned routes',
@@ -22,17 +23,16 @@ const VIOLATION = Symbol.for('fleetproof.PropertyViolation');
 const INDETERMINATE = Symbol.for('fleetproof.IndeterminateOutcome');
 const NOT_FORWARDED = Symbol.for('fleetproof.NotForwarded');
 
-export class PropertyViolation extends Error {
+export class PropertyViolation extends FleetproofError {
   readonly [VIOLATION] = true;
   constructor(
     readonly property: PropertyName,
     readonly detail: string,
   ) {
-    super(`${PROPERTIES[property]} violated: ${detail}`);
-    this.name = 'PropertyViolation';
+    super('FP_ERR_PROPERTY_VIOLATED', `${PROPERTIES[property]} violated: ${detail}`);
   }
 
-  static is(value: unknown): value is PropertyViolation {
+  static override is(value: unknown): value is PropertyViolation {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[VIOLATION] === true;
   }
 }
@@ -46,7 +46,7 @@ export function diverged(detail: string): never {
   throw new PropertyViolation('model-agreement', detail);
 }
 
-export class IndeterminateOutcome extends Error {
+export class IndeterminateOutcome extends FleetproofError {
   readonly [INDETERMINATE] = true;
   /** A read that stayed unanswered: it changed nothing, it only could not be made. */
   readonly read: boolean;
@@ -56,13 +56,12 @@ export class IndeterminateOutcome extends Error {
    */
   readonly mayStillActMs: number;
   constructor(message: string, options?: { cause?: unknown; read?: boolean; mayStillActMs?: number }) {
-    super(message, options);
-    this.name = 'IndeterminateOutcome';
+    super('FP_ERR_INDETERMINATE', message, options);
     this.read = options?.read ?? false;
     this.mayStillActMs = options?.mayStillActMs ?? 0;
   }
 
-  static is(value: unknown): value is IndeterminateOutcome {
+  static override is(value: unknown): value is IndeterminateOutcome {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INDETERMINATE] === true;
   }
 }
@@ -72,14 +71,13 @@ export class IndeterminateOutcome extends Error {
  * registry: the fault proxy reset its connection before forwarding it, and
  * says so in its ledger (a Jepsen :fail). The registry never saw it.
  */
-export class NotForwarded extends Error {
+export class NotForwarded extends FleetproofError {
   readonly [NOT_FORWARDED] = true;
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'NotForwarded';
+    super('FP_ERR_NOT_FORWARDED', message, options);
   }
 
-  static is(value: unknown): value is NotForwarded {
+  static override is(value: unknown): value is NotForwarded {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[NOT_FORWARDED] === true;
   }
 }

@@ -2,7 +2,7 @@
 // target, run the suites, print each verdict (and each failure in full),
 // write result.json, and answer with the exit code. A target that cannot be
 // opened, or flags that do not fit together, is exit 2.
-import { CLOCK_BOUND_MS, preflight, PreflightProblem, runTokens, sharedRecheck, type TokenSource } from '../../client/preflight.ts';
+import { CLOCK_BOUND_MS, preflight, runTokens, sharedRecheck, type TokenSource } from '../../client/preflight.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, type SuiteName } from '../suites/index.ts';
@@ -49,16 +49,12 @@ async function httpTokens(http: NonNullable<PropertiesCommand['http']>): Promise
 }
 
 async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Promise<void> {
-  try {
-    await preflight({
-      target: http.url,
-      credentials: await httpTokens(http),
-      maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
-      timeoutMs: http.requestTimeoutMs,
-    });
-  } catch (err) {
-    throw err instanceof PreflightProblem ? new Error(err.message) : err;
-  }
+  await preflight({
+    target: http.url,
+    credentials: await httpTokens(http),
+    maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
+    timeoutMs: http.requestTimeoutMs,
+  });
 }
 
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
@@ -133,9 +129,6 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     ];
     console.log(`\n${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}: ${why}; result: ${file}`);
     return code;
-  } catch (err) {
-    if (err instanceof RunnerUsageError) throw new RunnerUsageError(err.message);
-    throw err;
   } finally {
     await target.close();
   }

@@ -10,6 +10,7 @@ import type { Target } from '../targets/target.ts';
 import { formatReplayPath, parseReplayPath } from './replay-path.ts';
 import { chooseSeed, describeSeed, type SeedChoice } from './seed.ts';
 import { newRunId } from '../../client/run-id.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 export type SuiteStatus = 'pass' | 'fail' | 'error';
 
@@ -66,7 +67,11 @@ export interface RunPropertiesOptions {
   stillJudgeable?: () => Promise<string | null>;
 }
 
-export class RunnerUsageError extends Error {}
+export class RunnerUsageError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_USAGE', message, options);
+  }
+}
 
 function selectSuites(options: RunPropertiesOptions, env: NodeJS.ProcessEnv): { suites: readonly SuiteName[]; path: string | undefined } {
   const suites = options.suites && options.suites.length > 0 ? options.suites : SUITE_NAMES;

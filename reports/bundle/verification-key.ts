@@ -6,10 +6,13 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { publicKeyFromJwk } from './dsse.ts';
+import { FleetproofError } from '../../client/errors.ts';
 
 /** A bundle or key file that cannot be read or is not what it should be: the run could not judge. */
-export class BundleInputError extends Error {
-  override readonly name = 'BundleInputError';
+export class BundleInputError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_BUNDLE_INPUT', message, options);
+  }
 }
 
 export interface VerificationKey {

@@ -3,7 +3,7 @@
 // on a labelled log scale, and the run over time.
 import type { PhaseRow, ThresholdRow } from '../../load/runner/load-report.ts';
 import type { TimeSeries } from '../../load/runner/time-series.ts';
-import { CHART_WIDTH, escapeXml, fmt, lineChart, rect, svgFrame, text } from '../charts/svg.ts';
+import { CHART_WIDTH, fmt, lineChart, rect, svgFrame, text } from '../charts/svg.ts';
 
 /**
  * One row per threshold: the label on its own line (never cut), then the

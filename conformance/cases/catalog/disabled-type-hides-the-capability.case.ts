@@ -9,7 +9,6 @@ export default defineCase({
   description: 'a capability is hidden from its tenant once its connector type is disabled',
   async run(ctx) {
     const fleet = await ctx.fx.fleet();
-    const b = fleet.binding;
     expectEqual(await visibleTo(ctx, fleet.tenant, fleet.capability), true, 'visible before');
     expectOk(
       await ctx.admin.call('setConnectorTypeEnabled', { params: { type_id: fleet.type.id }, body: { enabled: false } }),

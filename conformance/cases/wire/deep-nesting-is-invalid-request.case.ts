@@ -9,7 +9,6 @@ import { versionNestedTo } from '../../harness/nesting.ts';
 // Object levels in canonical member order, so the text is its own canonical JSON and digests as it stands.
 const OPEN = '{"properties":{"inner":';
 const CLOSE = '},"type":"object"}';
-const MARK = '"nested-schema-goes-here"';
 const SOME_DIGEST = `sha256:${'0'.repeat(64)}`;
 
 /**

@@ -5,7 +5,7 @@
 // 99 thresholds failed, abortOnFail included, 107 script error, 108 aborted
 // by the script). Synchronous functions run on VU threads (vu-pool.ts),
 // async ones on async VUs in this thread (local-vus.ts).
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageInfo } from '../../../client/provenance.ts';
 import { runScenario, ScenarioRun, START_LEAD_MS, type ExecutorHost } from './executors.ts';

@@ -1,5 +1,6 @@
 // Scenario options as k6 reads them (executors, durations, defaults), turned
 // into one normalised shape the executors work from.
+import { FleetproofError } from '../../../client/errors.ts';
 export type ExecutorName = 'per-vu-iterations' | 'shared-iterations' | 'constant-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate';
 
 export interface ScenarioConfig {
@@ -21,7 +22,11 @@ export interface ScenarioConfig {
   stages: { target: number; durationMs: number }[];
 }
 
-export class OptionsError extends Error {}
+export class OptionsError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_SCRIPT', message, options);
+  }
+}
 
 export function parseDurationMs(value: unknown, what: string): number {
   if (typeof value === 'number') return value;

@@ -11,6 +11,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FleetproofError } from '../../../client/errors.ts';
 
 const SHIM_DIR = fileURLToPath(new URL('./vu/', import.meta.url));
 
@@ -25,7 +26,11 @@ export const K6_MODULES: Readonly<Record<string, string>> = {
   'k6/timers': 'k6-timers.js',
 };
 
-export class ScriptStagingError extends Error {}
+export class ScriptStagingError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_SCRIPT', message, options);
+  }
+}
 
 // Static imports and re-exports (`import x from '…'`, `import '…'`,
 // `export … from '…'`) and dynamic imports with a literal specifier.

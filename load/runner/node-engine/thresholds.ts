@@ -3,6 +3,7 @@
 // `group_duration{group:::checkout}`), values are expressions `agg op number`
 // in a string, an array, or the long form { threshold, abortOnFail, delayAbortEval }.
 import { aggregationValue, THRESHOLD_AGGREGATIONS, type MetricStore, type MetricType } from './metrics.ts';
+import { FleetproofError } from '../../../client/errors.ts';
 
 export interface MetricSelector {
   /** The key as written, which is also the sub-metric's name in the summary. */
@@ -32,7 +33,11 @@ export interface ThresholdVerdict {
   value: number | undefined;
 }
 
-export class ThresholdError extends Error {}
+export class ThresholdError extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_THRESHOLD', message, options);
+  }
+}
 
 export function parseSelector(key: string): MetricSelector {
   const trimmed = key.trim();

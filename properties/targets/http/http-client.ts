@@ -17,10 +17,13 @@ import {
 } from '../../../client/http-transport.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import { diverged, IndeterminateOutcome } from '../../check/violations.ts';
+import { FleetproofError } from '../../../client/errors.ts';
 
 /** The target cannot be reached at all: the suites cannot run (exit 2), nothing was judged. */
-export class TargetUnreachable extends Error {
-  override name = 'TargetUnreachable';
+export class TargetUnreachable extends FleetproofError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('FP_ERR_NO_ANSWER', message, options);
+  }
 }
 
 /** `GET /v1/...` as sent, for messages. */

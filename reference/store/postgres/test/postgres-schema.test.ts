@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import pg from 'pg';
 import { b } from '../../test/behaviour/world.ts';
 import { rejectsWith } from '../../test/behaviour/expect.ts';
 import { CONTROL_ROLE, DATA_ROLE, openPostgresStore } from '../index.ts';
