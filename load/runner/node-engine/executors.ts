@@ -150,11 +150,6 @@ function rampingArrivals(c: ScenarioConfig): ArrivalClock {
   };
 }
 
-/** How long a scenario starts iterations, before its graceful stop. */
-function activeMs(c: ScenarioConfig): number {
-  return c.executor === 'ramping-arrival-rate' ? c.stages.reduce((n, st) => n + st.durationMs, 0) : c.durationMs;
-}
-
 /**
  * constant-arrival-rate, ramping-arrival-rate. The scenario's VUs claim its
  * arrivals from a board in shared memory (vu/arrival-board.js); this loop
@@ -164,14 +159,16 @@ function activeMs(c: ScenarioConfig): number {
  * Each turn publishes every arrival due by now, so a loop woken late
  * (timers fire at millisecond granularity at best, later on a busy machine)
  * catches up in one turn instead of falling behind by a timer per arrival.
- * No arrival is published after the scenario's duration, and what is still
- * running then gets the graceful stop and no more: iterations are
- * interrupted at the hard end, and VUs still starting join the pool
- * whenever they are ready.
+ * The clock has no arrival past the scenario's duration, and the loop ends
+ * only once it has published or dropped every arrival before it, also
+ * those a late turn reaches after the duration; past the hard end they are
+ * dropped, as nothing may start then. What is still running after the
+ * duration gets the graceful stop and no more: iterations are interrupted
+ * at the hard end, and VUs still starting join the pool whenever they are
+ * ready.
  */
 async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClock): Promise<void> {
   const c = run.config;
-  const end = c.startTimeMs + activeMs(c);
   const buffer = createBoard(c.maxVUs);
   const board = boardViews(buffer);
   /** VUs on the board, each until it leaves it. */
@@ -200,10 +197,9 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
   let next = clock(run.tuple.globalIndex(0));
   while (next !== null && !host.aborted()) {
     const now = host.now();
-    if (now >= end) break;
     let published = 0;
     while (next !== null && c.startTimeMs + next <= now) {
-      if (publish(board, run.tuple.globalIndex(publishedOn(board)), run.progressAt(now))) published++;
+      if (now < run.hardEnd && publish(board, run.tuple.globalIndex(publishedOn(board)), run.progressAt(now))) published++;
       else {
         host.dropped(run);
         if (owned < c.maxVUs) startVu();
@@ -213,7 +209,7 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
     wakeFor(board, published);
     run.started = publishedOn(board);
     run.completed = completedOn(board);
-    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
+    if (next !== null) await sleep(c.startTimeMs + next - host.now());
   }
   closed = true;
   closeBoard(board);
@@ -232,7 +228,6 @@ async function openModel(host: ExecutorHost, run: ScenarioRun, clock: ArrivalClo
  */
 async function localArrivals(host: ExecutorHost, run: ScenarioRun, pool: LocalVuPool, clock: ArrivalClock): Promise<void> {
   const c = run.config;
-  const end = c.startTimeMs + activeMs(c);
   const idle = await takeVus(pool, c.preAllocatedVUs);
   let owned = idle.length;
   const running = new Set<Promise<void>>();
@@ -251,9 +246,8 @@ async function localArrivals(host: ExecutorHost, run: ScenarioRun, pool: LocalVu
   let next = clock(run.tuple.globalIndex(0));
   while (next !== null && !host.aborted()) {
     const now = host.now();
-    if (now >= end) break;
     while (next !== null && c.startTimeMs + next <= now) {
-      const vu = idle.pop();
+      const vu = now < run.hardEnd ? idle.pop() : undefined;
       if (vu) start(vu);
       else {
         host.dropped(run);
@@ -264,7 +258,7 @@ async function localArrivals(host: ExecutorHost, run: ScenarioRun, pool: LocalVu
       }
       next = clock(run.tuple.globalIndex(++n));
     }
-    if (next !== null) await sleep(Math.min(c.startTimeMs + next, end) - host.now());
+    if (next !== null) await sleep(c.startTimeMs + next - host.now());
   }
   await Promise.all(running);
   for (const vu of idle) pool.give(vu);
