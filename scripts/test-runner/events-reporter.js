@@ -31,6 +31,7 @@ export default async function* eventsReporter(source) {
       duration_ms: details.duration_ms,
       error: render(details.error),
       skip: data?.skip !== undefined && data.skip !== false,
+      skipReason: typeof data?.skip === 'string' ? data.skip : undefined,
       todo: data?.todo !== undefined && data.todo !== false,
     })}\n`;
   }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url));
 
 /**
- * @typedef {{ name: string, path: string[], ok: boolean, skipped: boolean, durationMs: number, error?: string }} TestResult
+ * @typedef {{ name: string, path: string[], ok: boolean, skipped: boolean, skipReason?: string, durationMs: number, error?: string }} TestResult
  * @typedef {{ file: string, tests: TestResult[], output: string, durationMs: number, timedOut: string[] | null, exitCode: number | null, fileError?: string }} FileResult
  */
 
@@ -65,6 +65,7 @@ export function runFile(o) {
         path,
         ok: e.type === 'test:pass',
         skipped: e.skip || e.todo,
+        ...(e.skipReason ? { skipReason: e.skipReason } : {}),
         durationMs: e.duration_ms ?? 0,
         error: e.error,
       });

@@ -1,6 +1,7 @@
 // What the test runner prints and writes: a line per finished file with the
 // progress so far, the failures in full with the file's captured output, a
-// closing summary whose last line is `N passed, N failed`, and JUnit XML.
+// closing summary (each reason tests were skipped for, once, however many
+// files gave it) whose last line is `N passed, N failed`, and JUnit XML.
 import { writeFile } from 'node:fs/promises';
 import { fileFailed } from './file-run.js';
 
@@ -65,6 +66,10 @@ export function summaryText(results, elapsedMs) {
   const lines = [''];
   if (failing.length) lines.push(`failures (${failing.length} file${failing.length === 1 ? '' : 's'}):`, ...failing.map(failureText), '');
   lines.push(`${results.length} files in ${clock(elapsedMs)}; ${c.skipped} skipped`);
+  /** @type {Map<string, number>} */
+  const reasons = new Map();
+  for (const t of results.flatMap((r) => r.tests)) if (t.skipReason) reasons.set(t.skipReason, (reasons.get(t.skipReason) ?? 0) + 1);
+  for (const [reason, n] of reasons) lines.push(`  skipped: ${reason} (${n} test${n === 1 ? '' : 's'})`);
   lines.push(`${c.passed} passed, ${c.failed} failed`);
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 // The test runner on fixture files: results per test, a file's output kept
-// for its failures only, the per-file timeout naming the test still running,
-// the closing line and the JUnit report, and the order files start in.
+// for its failures only, each reason for skipping said once, the per-file
+// timeout naming the test still running, the closing line and the JUnit
+// report, and the order files start in.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ test('failures are reported with the file output; a passing file keeps its outpu
       ['group › passes', true, false],
       ['group › fails', false, false],
       ['skipped', true, true],
+      ['skipped with a reason', true, true],
+      ['skipped with the same reason', true, true],
     ],
   );
   assert.equal(fileFailed(mixed), true);
@@ -33,10 +36,15 @@ test('failures are reported with the file output; a passing file keeps its outpu
   const summary = summaryText([mixed, quiet], 1_000);
   assert.doesNotMatch(summary, /THRESHOLDS FAILED/, 'a passing file prints nothing of its own');
   assert.equal(summary.split('\n').at(-1), '2 passed, 1 failed');
+  assert.deepEqual(
+    summary.split('\n').filter((l) => l.includes('skipped: ')),
+    ['  skipped: no tool on PATH (2 tests)'],
+    'a reason for skipping is given once',
+  );
   const junit = join(dir, 'junit.xml');
   await writeJunit(junit, [mixed, quiet]);
   const xml = await readFile(junit, 'utf8');
-  assert.match(xml, /<testsuites tests="4" failures="1">/);
+  assert.match(xml, /<testsuites tests="6" failures="1">/);
   assert.match(xml, /<testcase classname="[^"]*mixed.fixture.ts" name="group › fails"[^>]*><failure message="AssertionError/);
   assert.match(xml, /name="skipped"[^>]*><skipped\/>/);
 });
