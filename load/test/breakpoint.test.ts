@@ -16,10 +16,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { findK6 } from '../runner/engines.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import { runLoad } from '../runner/run-load.ts';
 import { startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
 const RESOLVES_BEFORE_FAILING = 30;
 
@@ -55,14 +55,14 @@ async function failingProxy(upstream: string): Promise<{ url: string; log: Logge
   };
 }
 
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the breakpoint ramp under k6 is skipped (.ci/run installs it)');
+const k6 = k6ForTests();
 
 for (const engine of ['node', 'k6'] as const) {
   test(
     `the breakpoint ramp on ${engine} stops where errors appear, reports the highest rate that held, and audits`,
-    { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false },
+    { skip: engine === 'k6' ? k6.skip : false },
     async (t) => {
+      if (engine === 'k6') k6.version();
       const target = await startTarget(new MemoryStore());
       const proxy = await failingProxy(target.url);
       t.after(async () => {

@@ -17,14 +17,13 @@ import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { LoadReport } from '../runner/load-report.ts';
 import type { MergedReport } from '../merge/merge-runs.ts';
 import type { RunHistogramsJson } from '../histograms/run-histograms.ts';
-import { findK6 } from '../runner/engines.ts';
 import { parseJournal } from '../runner/journal.ts';
 import { NODE_RUNNER_VERSION } from '../runner/node-engine/engine.ts';
 import { tenantId, type RunPlan } from '../runner/run-plan.ts';
 import { startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the distributed run under k6 is skipped (.ci/run installs it)');
+const k6 = k6ForTests();
 
 const countOf = (h: RunHistogramsJson, metric: string, phase?: string) =>
   (h.metrics[metric]?.series ?? []).filter((s) => phase === undefined || s.tags['phase'] === phase).reduce((n, s) => n + s.count, 0);
@@ -32,8 +31,9 @@ const countOf = (h: RunHistogramsJson, metric: string, phase?: string) =>
 for (const engine of ['node', 'k6'] as const) {
   test(
     `a run split into two segments on ${engine} merges into one verdict, audited once over every part`,
-    { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false },
+    { skip: engine === 'k6' ? k6.skip : false },
     async (t) => {
+      if (engine === 'k6') k6.version();
       const target = await startTarget(new MemoryStore());
       t.after(() => target.close());
       const planFile = join(target.dir, 'run-plan.json');
@@ -80,7 +80,7 @@ for (const engine of ['node', 'k6'] as const) {
         assert.equal(h.run.execution_segment_sequence, '0,1/2,1');
         assert.deepEqual(
           h.run.engine,
-          engine === 'k6' ? { name: 'k6', version: k6 } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
+          engine === 'k6' ? { name: 'k6', version: k6.version() } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
         );
         assert.ok(Date.parse(h.run.started_at!) < Date.parse(h.run.finished_at!), 'the part records when it ran');
       }

@@ -15,12 +15,11 @@ import { parseAllDocuments } from 'yaml';
 import { main } from '../../cli/main.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { MergedReport } from '../merge/merge-runs.ts';
-import { findK6 } from '../runner/engines.ts';
 import { startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the k6-operator example is checked but not run (.ci/run installs k6)');
+const k6 = k6ForTests();
 
 interface TestRun {
   kind: string;
@@ -66,65 +65,62 @@ test('the k6-operator TestRun runs the scripts on the plan from a Secret and wri
     assert.ok(run.spec.arguments.includes(`${out}/$(POD_NAME)/${file}`), `${file} in the runner's own directory`);
 });
 
-test(
-  'the runner command the operator builds from the TestRun makes parts that merge into one verdict',
-  { skip: k6 ? false : 'k6 is not on PATH' },
-  async (t) => {
-    const run = await readTestRun();
-    const target = await startTarget(new MemoryStore());
-    t.after(() => target.close());
-    const planFile = join(target.dir, 'run-plan.json');
-    assert.equal(
-      await main([
-        'load',
-        '--write-plan',
-        planFile,
-        '--target',
-        target.url,
-        '--key',
-        target.keyPath,
-        '--profile',
-        'smoke',
-        '--phases',
-        'concurrent_routes,sustained_routes',
-      ]),
-      0,
-    );
-    const n = run.spec.parallelism;
-    const sequence = Array.from({ length: n + 1 }, (_, k) => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`));
-    const dirs: string[] = [];
-    const codes = await Promise.all(
-      Array.from({ length: n }, async (_, k) => {
-        const pod = `fleetproof-load-${k + 1}`;
-        const dir = join(target.dir, 'out', pod);
-        dirs.push(dir);
-        await mkdir(dir, { recursive: true });
-        const args = run.spec.arguments
-          .replaceAll('$(POD_NAME)', pod)
-          .replaceAll('/plan/run-plan.json', planFile)
-          .replaceAll('/out/', `${join(target.dir, 'out')}/`)
-          .split(/\s+/)
-          .filter(Boolean);
-        return runK6([
-          'run',
-          '--quiet',
-          ...args,
-          `--execution-segment=${sequence[k]}:${sequence[k + 1]}`,
-          `--execution-segment-sequence=${sequence.join(',')}`,
-          join(ROOT, run.spec.script.volumeClaim.file),
-        ]);
-      }),
-    );
-    assert.ok(
-      codes.every((c) => c === 0 || c === 99),
-      `k6 exit codes ${codes.join(', ')}`,
-    );
-    const merged = join(target.dir, 'merged');
-    assert.equal(await main(['report', '--merge', ...dirs, '--plan', planFile, '--out', merged]), 0);
-    const report = JSON.parse(await readFile(join(merged, 'summary.json'), 'utf8')) as MergedReport;
-    assert.equal(report.verdict, 'pass', report.reasons.join('\n'));
-    assert.equal(report.merge.coverage, '1', 'every part said its segment');
-    assert.deepEqual(report.merge.parts.map((p) => p.execution_segment).sort(), ['0:1/2', '1/2:1']);
-    assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
-  },
-);
+test('the runner command the operator builds from the TestRun makes parts that merge into one verdict', { skip: k6.skip }, async (t) => {
+  k6.version();
+  const run = await readTestRun();
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  const planFile = join(target.dir, 'run-plan.json');
+  assert.equal(
+    await main([
+      'load',
+      '--write-plan',
+      planFile,
+      '--target',
+      target.url,
+      '--key',
+      target.keyPath,
+      '--profile',
+      'smoke',
+      '--phases',
+      'concurrent_routes,sustained_routes',
+    ]),
+    0,
+  );
+  const n = run.spec.parallelism;
+  const sequence = Array.from({ length: n + 1 }, (_, k) => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`));
+  const dirs: string[] = [];
+  const codes = await Promise.all(
+    Array.from({ length: n }, async (_, k) => {
+      const pod = `fleetproof-load-${k + 1}`;
+      const dir = join(target.dir, 'out', pod);
+      dirs.push(dir);
+      await mkdir(dir, { recursive: true });
+      const args = run.spec.arguments
+        .replaceAll('$(POD_NAME)', pod)
+        .replaceAll('/plan/run-plan.json', planFile)
+        .replaceAll('/out/', `${join(target.dir, 'out')}/`)
+        .split(/\s+/)
+        .filter(Boolean);
+      return runK6([
+        'run',
+        '--quiet',
+        ...args,
+        `--execution-segment=${sequence[k]}:${sequence[k + 1]}`,
+        `--execution-segment-sequence=${sequence.join(',')}`,
+        join(ROOT, run.spec.script.volumeClaim.file),
+      ]);
+    }),
+  );
+  assert.ok(
+    codes.every((c) => c === 0 || c === 99),
+    `k6 exit codes ${codes.join(', ')}`,
+  );
+  const merged = join(target.dir, 'merged');
+  assert.equal(await main(['report', '--merge', ...dirs, '--plan', planFile, '--out', merged]), 0);
+  const report = JSON.parse(await readFile(join(merged, 'summary.json'), 'utf8')) as MergedReport;
+  assert.equal(report.verdict, 'pass', report.reasons.join('\n'));
+  assert.equal(report.merge.coverage, '1', 'every part said its segment');
+  assert.deepEqual(report.merge.parts.map((p) => p.execution_segment).sort(), ['0:1/2', '1/2:1']);
+  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+});

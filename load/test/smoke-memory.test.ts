@@ -6,18 +6,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import { findK6 } from '../runner/engines.ts';
 import { NODE_RUNNER_VERSION } from '../runner/node-engine/engine.ts';
 import { runSmoke, startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the smoke profile under k6 is skipped (.ci/run installs it)');
+const k6 = k6ForTests();
 
 for (const engine of ['node', 'k6'] as const) {
   test(
     `the smoke profile passes on ${engine} against the reference on the memory store, audit included`,
-    { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false },
+    { skip: engine === 'k6' ? k6.skip : false },
     async (t) => {
+      if (engine === 'k6') k6.version();
       const target = await startTarget(new MemoryStore());
       t.after(() => target.close());
       const outcome = await runSmoke(target, { engine });
@@ -26,7 +26,7 @@ for (const engine of ['node', 'k6'] as const) {
       assert.equal(outcome.exitCode, 0);
       assert.deepEqual(
         report.environment.engine,
-        engine === 'k6' ? { name: 'k6', version: k6 } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
+        engine === 'k6' ? { name: 'k6', version: k6.version() } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
       );
       assert.deepEqual(
         report.thresholds.map((x) => [x.id, x.ok, x.value]),

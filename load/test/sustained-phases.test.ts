@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
-import { findK6 } from '../runner/engines.ts';
 import { runLoad } from '../runner/run-load.ts';
 import { startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
 const SETS = [
   'tenants=4',
@@ -41,14 +41,14 @@ async function churnIterations(outDir: string): Promise<string[][]> {
   return facts.filter((f) => f.k === 'offline' && f.phase === 'sustained_lease_churn').map((f) => f.ids!);
 }
 
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the sustained profile under k6 is skipped (.ci/run installs it)');
+const k6 = k6ForTests();
 
 for (const engine of ['node', 'k6'] as const) {
   test(
     `every phase of the sustained profile makes requests on ${engine}, lease churn included`,
-    { skip: engine === 'k6' && !k6 ? 'k6 is not on PATH' : false },
+    { skip: engine === 'k6' ? k6.skip : false },
     async (t) => {
+      if (engine === 'k6') k6.version();
       const target = await startTarget(new MemoryStore());
       t.after(() => target.close());
       const outcome = await runLoad({

@@ -1,6 +1,6 @@
 // Whether an iteration got an answer that leaves its outcome open is kept
 // per VU (load/lib/registry.js): under k6 each VU has its own copy of the
-// module, but the Node runner's async VUs share one, and there one VU's
+// module, but the Node runner's VUs share one, and there one VU's
 // indeterminate answer must neither excuse another VU's failed check nor
 // outlive the iteration it came in. The same script runs on both engines.
 import assert from 'node:assert/strict';
@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { findK6 } from '../runner/engines.ts';
 import { runWithNodeEngine } from '../runner/node-engine/engine.ts';
+import { k6ForTests } from './k6-for-tests.ts';
 
 // An absolute path: k6 takes no file: URL in an import.
 const REGISTRY_JS = fileURLToPath(new URL('../lib/registry.js', import.meta.url));
-const k6 = findK6();
-if (!k6) console.log('notice: k6 is not on PATH; the script runs on the Node runner only (.ci/run installs k6)');
+const k6 = k6ForTests();
 
 // VU 1 marks its first iteration; both VUs then wait side by side and say what they see.
 const SCRIPT = `
@@ -49,17 +48,21 @@ const linesOf = async (file: string) =>
     .filter((l) => l !== '')
     .sort();
 
-test('an indeterminate answer leaves open its own VU and iteration only, on each engine', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'unjudged-per-vu-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const scriptPath = join(dir, 'script.js');
-  await writeFile(scriptPath, SCRIPT);
-
-  const node = await runWithNodeEngine({ scriptPath, env: {}, consoleOutput: join(dir, 'node.log'), progress: () => {} });
-  assert.equal(node.error, null);
-  assert.deepEqual(await linesOf(join(dir, 'node.log')), EXPECTED, 'node');
-  if (k6) {
-    assert.equal(await runK6(scriptPath, join(dir, 'k6.log')), 0, 'k6 ran the script');
-    assert.deepEqual(await linesOf(join(dir, 'k6.log')), EXPECTED, 'k6');
-  }
-});
+for (const engine of ['node', 'k6'] as const) {
+  test(
+    `an indeterminate answer leaves open its own VU and iteration only, on ${engine}`,
+    { skip: engine === 'k6' ? k6.skip : false },
+    async (t) => {
+      if (engine === 'k6') k6.version();
+      const dir = await mkdtemp(join(tmpdir(), 'unjudged-per-vu-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      const scriptPath = join(dir, 'script.js');
+      await writeFile(scriptPath, SCRIPT);
+      const consoleOutput = join(dir, 'console.log');
+      if (engine === 'node')
+        assert.equal((await runWithNodeEngine({ scriptPath, env: {}, consoleOutput, progress: () => {} })).error, null);
+      else assert.equal(await runK6(scriptPath, consoleOutput), 0, 'k6 ran the script');
+      assert.deepEqual(await linesOf(consoleOutput), EXPECTED);
+    },
+  );
+}
