@@ -1,7 +1,6 @@
-// bench:load's script: one GET /version per arrival at a constant rate, the
-// same file for the Node runner and k6, so the two are compared on one target.
-// FUNCTION=async sends it from an async function with http.asyncRequest,
-// which the Node runner runs on async VUs in its own thread.
+// bench:load's script: one GET /version per arrival at a constant rate, from
+// an async function, the same file for the Node runner and k6, so the two
+// are compared on one target.
 import http from 'k6/http';
 
 export const options = {
@@ -14,17 +13,12 @@ export const options = {
       preAllocatedVUs: Number(__ENV.VUS),
       maxVUs: Number(__ENV.VUS),
       gracefulStop: '2s',
-      exec: __ENV.FUNCTION === 'async' ? 'asyncArrival' : 'default',
     },
   },
   summaryTrendStats: ['avg', 'p(99)'],
 };
 
-export default function () {
-  http.get(`${__ENV.TARGET}/version`);
-}
-
-export async function asyncArrival() {
+export default async function () {
   await http.asyncRequest('GET', `${__ENV.TARGET}/version`);
 }
 

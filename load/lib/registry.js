@@ -1,7 +1,7 @@
 // Requests of fleetproof-registry/v1 (contract/openapi.yaml) as k6 request
 // objects, sent with http.asyncRequest: every flow is an async function, so
-// the Node runner runs it on its async VUs (load/README.md) and a VU holds
-// no thread while it waits. Every request is tagged with its phase, its
+// the same script runs on k6 and on the Node runner (load/README.md), and a
+// VU holds no thread while it waits. Every request is tagged with its phase, its
 // operation and a URL template as `name`, which keeps ids out of metric tags.
 import exec from 'k6/execution';
 import http from 'k6/http';
@@ -311,7 +311,7 @@ let reported = 0;
 /**
  * Per VU, the iteration that last got an answer leaving its outcome open
  * (markUnjudgeable). Keyed by VU: under k6 each VU has a module of its own,
- * but the Node runner's async VUs share one.
+ * but the Node runner's VUs share one.
  * @type {Map<number, string>}
  */
 const unjudgeableIn = new Map();

@@ -1,20 +1,16 @@
 // bench:load — the load generators themselves: fleetproof's Node runner and,
-// when it is on PATH, real k6, each driving one GET /version per arrival at
+// when it is on PATH, real k6, each driving one GET /version per arrival
+// from one async function (http.asyncRequest; load/bench/arrivals.js) at
 // fixed constant arrival rates against one reference server (`fleetproof
 // serve`, memory store, its own process). For every rate and engine it
 // prints the rate achieved (requests ÷ the scenario's duration), the
 // iterations dropped (no free VU), how long the test ran (duration plus at
 // most the 2 s graceful stop when the engine ends on time), the generator's
-// CPU time per request, and Node runner ÷ k6 for both. Each engine runs in
-// its own process, so its CPU time is its own (the Node runner's includes
-// its VU threads). First it measures what one cross-thread wake-up costs on
-// this machine (wake-round-trip.ts): the floor under the Node runner's CPU
-// per request, and the reason its figures differ most between machines.
-// Each rate is run twice per engine: from a synchronous function (http.get;
-// the Node runner's VU threads) and from an async one (http.asyncRequest;
-// its async VUs, in its own thread).
+// p99 request latency and its CPU time per request, then Node runner ÷ k6
+// for the rate achieved and the CPU per request. Each engine runs in its
+// own process, so its CPU time is its own.
 // Knobs: BENCH_RATES (1000,2000,5000), BENCH_DURATION_S (5), BENCH_VUS (VUs
-// per 1000/s, 8), BENCH_FUNCTIONS (sync,async).
+// per 1000/s, 8).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,12 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { findK6 } from '../../load/runner/engines.ts';
 import { runWithNodeEngine } from '../../load/runner/node-engine/engine.ts';
 import { fmt } from './stats.ts';
-import { measureWakeRoundTrip } from './wake-round-trip.ts';
 
 const RATES = (process.env['BENCH_RATES'] ?? '1000,2000,5000').split(',').map(Number);
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const VUS_PER_1000 = Number(process.env['BENCH_VUS'] ?? 8);
-const FUNCTIONS = (process.env['BENCH_FUNCTIONS'] ?? 'sync,async').split(',') as ('sync' | 'async')[];
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = join(ROOT, 'load/bench/arrivals.js');
 const SELF = fileURLToPath(import.meta.url);
@@ -111,10 +105,6 @@ async function main(): Promise<void> {
     console.log(
       `engines: node-runner${k6 ? `, k6 ${k6}` : ' (no k6 on PATH: k6 not measured)'}; a busy shared machine: figures swing with the neighbours' load`,
     );
-    const wake = await measureWakeRoundTrip();
-    console.log(
-      `this machine: one cross-thread wake round trip takes ${fmt(wake.wallUs)} µs and ${fmt(wake.cpuUs)} µs of CPU; every Node runner request pays at least one (a VU thread sleeps until the main thread answers)`,
-    );
     // The reference's own code compiles in its first seconds of load; an unmeasured pass keeps whichever engine runs first from meeting it cold.
     await measure('node', {
       TARGET: reference.url,
@@ -123,46 +113,36 @@ async function main(): Promise<void> {
       VUS: String(VUS_PER_1000),
       SUMMARY: join(dir, 'warm-up.json'),
     });
-    console.log(
-      ['engine', 'function', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(11)).join(''),
-    );
+    console.log(['engine', 'target/s', 'achieved/s', 'dropped', 'test s', 'p99 ms', 'CPU µs/req'].map((h) => h.padStart(12)).join(''));
     const perReq = (m: Measured) => m.cpu_s / Math.max(1, m.requests);
     for (const rate of RATES) {
-      const results = new Map<string, Measured>();
-      for (const fn of FUNCTIONS) {
-        for (const engine of k6 ? (['node', 'k6'] as const) : (['node'] as const)) {
-          const env = {
-            TARGET: reference.url,
-            RATE: String(rate),
-            DURATION_S: String(DURATION_S),
-            VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))),
-            FUNCTION: fn,
-            SUMMARY: join(dir, `${engine}-${fn}-${rate}.json`),
-          };
-          const m = await measure(engine, env);
-          results.set(`${engine} ${fn}`, m);
-          const row = [
-            engine === 'node' ? 'node-runner' : 'k6',
-            fn,
-            fmt(rate),
-            fmt(m.requests / DURATION_S),
-            fmt(m.dropped),
-            fmt(m.test_ms / 1000, 1),
-            m.p99_ms === null ? '-' : fmt(m.p99_ms, 2),
-            fmt((m.cpu_s * 1e6) / Math.max(1, m.requests)),
-          ];
-          console.log(row.map((c) => c.padStart(11)).join(''));
-        }
+      const results = new Map<'node' | 'k6', Measured>();
+      for (const engine of k6 ? (['node', 'k6'] as const) : (['node'] as const)) {
+        const m = await measure(engine, {
+          TARGET: reference.url,
+          RATE: String(rate),
+          DURATION_S: String(DURATION_S),
+          VUS: String(Math.max(2, Math.ceil((rate / 1000) * VUS_PER_1000))),
+          SUMMARY: join(dir, `${engine}-${rate}.json`),
+        });
+        results.set(engine, m);
+        const row = [
+          engine === 'node' ? 'node-runner' : 'k6',
+          fmt(rate),
+          fmt(m.requests / DURATION_S),
+          fmt(m.dropped),
+          fmt(m.test_ms / 1000, 1),
+          m.p99_ms === null ? '-' : fmt(m.p99_ms, 2),
+          fmt(perReq(m) * 1e6),
+        ];
+        console.log(row.map((c) => c.padStart(12)).join(''));
       }
-      // Against k6 running the synchronous function, the form k6 scripts are usually written in.
-      const k = results.get('k6 sync');
-      for (const fn of FUNCTIONS) {
-        const node = results.get(`node ${fn}`);
-        if (node && k)
-          console.log(
-            `  at ${fmt(rate)}/s node-runner (${fn}) ÷ k6 (sync): rate achieved ${fmt(node.requests / Math.max(1, k.requests), 2)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`,
-          );
-      }
+      const node = results.get('node')!;
+      const k = results.get('k6');
+      if (k)
+        console.log(
+          `  at ${fmt(rate)}/s node-runner ÷ k6: rate achieved ${fmt(node.requests / Math.max(1, k.requests), 3)}, CPU per request ${fmt(perReq(node) / perReq(k), 2)}`,
+        );
     }
   } finally {
     reference.child.kill('SIGTERM');

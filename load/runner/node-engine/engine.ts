@@ -1,28 +1,31 @@
 // The Node runner: executes a k6 script where k6 is not installed, with the
-// subset of k6 the fleetproof scripts use. Init (VU 0 reads `options`),
+// subset of k6 the fleetproof scripts use. Init (which reads `options`),
 // setup, the scenarios on their executors, teardown, threshold evaluation
-// and handleSummary follow k6's lifecycle; exit codes follow k6's (0 passed,
-// 99 thresholds failed, abortOnFail included, 107 script error, 108 aborted
-// by the script). Synchronous functions run on VU threads (vu-pool.ts),
-// async ones on async VUs in this thread (local-vus.ts).
+// and handleSummary follow k6's lifecycle; exit codes follow k6's (0
+// passed, 99 thresholds failed, abortOnFail included, 107 script error, 108
+// aborted by the script). Every VU lives in the runner's own thread
+// (virtual-users.ts), so it runs async functions only: a scenario's
+// function, setup or teardown not declared `async` is refused before any VU
+// starts or setup runs, and a blocking call (http.get and its kind,
+// http.batch, sleep) when it is reached. Either ends the run as a script
+// error, which `fleetproof load` reports as could not run (exit 2).
 import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { packageInfo } from '../../../client/provenance.ts';
-import { runScenario, ScenarioRun, START_LEAD_MS, type ExecutorHost } from './executors.ts';
+import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
 import { JsonOutput } from './json-output.ts';
-import { LocalScript, LocalVu, LocalVuPool, type LocalVuSetup } from './local-vus.ts';
 import { MetricStore, type Sample } from './metrics.ts';
 import { ProgressReporter } from './progress.ts';
 import { stageScript, type StagedScript } from './stage-script.ts';
-import { parseDurationMs, peakInitialVus, scenariosOf } from './scenarios.ts';
+import { parseDurationMs, peakInitialVus, scenariosOf, type ScenarioConfig } from './scenarios.ts';
 import { ExecutionTuple, type SegmentChoice } from '../execution-segments.ts';
 import { segmentScenarios } from './segmented-scenarios.ts';
 import { SharedDeadlines } from './shared-deadlines.ts';
 import { buildSummaryData } from './summary-data.ts';
 import { checkAggregations, evaluateThresholds, parseThresholds, type ThresholdSet, type ThresholdVerdict } from './thresholds.ts';
-import { VirtualUser, VuPool, type IterationBind } from './vu-pool.ts';
-import { peakArrivalRate, warmUp, warmUpLocal, WARM_UP_FROM_RATE } from './warm-up.ts';
+import { LoadedScript, VirtualUser, VuPool, type IterationBind, type ScriptFacts, type VuSetup } from './virtual-users.ts';
+import { peakArrivalRate, warmUp, WARM_UP_FROM_RATE } from './warm-up.ts';
 
 export const NODE_RUNNER_NAME = 'node-runner';
 export const NODE_RUNNER_VERSION: string = packageInfo().version;
@@ -51,6 +54,8 @@ export interface NodeEngineResult {
 }
 
 const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+
+const describe = (err: unknown) => (err instanceof Error ? err.stack || err.message : String(err));
 
 export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEngineResult> {
   const scriptPath = resolve(opts.scriptPath);
@@ -82,47 +87,51 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     for (const s of samples) store.add(s);
     jsonOutput?.write(samples);
   };
-  const sinks = {
-    samples: record,
-    console: (level: string, text: string) => {
-      if (consoleFile) consoleFile.write(text + '\n');
-      else (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(text + '\n');
-    },
+  const scriptConsole = (level: string, text: string) => {
+    if (consoleFile) consoleFile.write(text + '\n');
+    else (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(text + '\n');
   };
 
-  // The init VU reads options before any other VU exists, as in k6; the HTTP
-  // service is rebuilt with the options' batch limits once they are known,
-  // and the init VU always uses the current one.
-  let http = new HttpService({});
-  const script = { scriptPath, modulePath: staged.path };
-  // The init VU runs no iterations: nobody looks at its cells unasked.
-  const unwatched = { cells: new Int32Array(new SharedArrayBuffer(8)), base: Date.now() };
-  const initVu = new VirtualUser(0, script, env, { all: (r, cancel) => http.all(r, cancel) } as HttpService, sinks, unwatched, () => {});
+  const http = new HttpService();
+  let script: LoadedScript | undefined;
   let pool: VuPool | undefined;
-  let localScript: LocalScript | undefined;
-  let localPool: LocalVuPool | undefined;
-  /** Runs setup, teardown and handleSummary when the script declares them async. */
-  let localCaller: LocalVu | undefined;
+  /** VU 0: runs setup, teardown and handleSummary. */
+  let caller: VirtualUser | undefined;
   let error: string | null = null;
   let aborted: string | null = null;
   /** An abortOnFail threshold stopped the test: k6 exits 99 then, as for any failed threshold. */
   let thresholdAborted = false;
+  /** The first blocking call a VU made: the test cannot run as written, and ends there. */
+  let refused: string | null = null;
+  /** Interrupts every iteration in flight; set while the scenarios run. */
+  let interruptAll = () => {};
   let testStartedAt = 0;
   let durationMs = 0;
   let verdicts: ThresholdVerdict[] = [];
   const progress = new ProgressReporter(opts.progress);
+  const stopIfRefused = () => {
+    if (refused !== null) throw new Error(refused);
+  };
   try {
-    const facts = await initVu.ready;
+    try {
+      script = await LoadedScript.load({ scriptPath, modulePath: staged.path }, env, scriptConsole);
+    } catch (err) {
+      throw new Error(`the script failed to load: ${describe(err)}`);
+    }
+    const loaded = script;
+    const facts = loaded.facts;
     // As in k6, the segment given on the command line is part of the options the script sees.
     const options: Record<string, unknown> = {
       ...facts.options,
       executionSegment: opts.segment?.segment ?? null,
       executionSegmentSequence: opts.segment?.sequence ?? null,
     };
-    const segmented = segmentScenarios(scenariosOf(options), ExecutionTuple.of(opts.segment ?? null));
-    const scenarios = segmented.map((s) => s.config);
-    for (const s of scenarios)
+    const everyScenario = scenariosOf(options);
+    for (const s of everyScenario)
       if (!facts.functions.includes(s.exec)) throw new Error(`scenario ${s.name}: the script exports no function ${s.exec}`);
+    refuseSynchronous(facts, everyScenario);
+    const segmented = segmentScenarios(everyScenario, ExecutionTuple.of(opts.segment ?? null));
+    const scenarios = segmented.map((s) => s.config);
     for (const m of facts.metrics) store.declare(m.name, m.type, m.time);
     declareBuiltins(store);
     const thresholds = parseThresholds(options['thresholds'] as Parameters<typeof parseThresholds>[0]);
@@ -138,101 +147,64 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       jsonOutput = new JsonOutput(opts.metricsOutput, byMetric);
     }
     const trendStats = (options['summaryTrendStats'] as string[] | undefined) ?? DEFAULT_TREND_STATS;
-    http = new HttpService({ batch: options['batch'] as number | undefined, batchPerHost: options['batchPerHost'] as number | undefined });
-    const configure = {
-      type: 'configure',
+    const testTags = (options['tags'] as Record<string, string> | undefined) ?? {};
+    const setup: VuSetup = {
       options,
-      testTags: (options['tags'] as Record<string, string> | undefined) ?? {},
+      testTags,
       systemTags: (options['systemTags'] as string[] | undefined) ?? null,
       testStartedAt: Date.now(),
+      http,
+      samples: record,
+      refuse: (message) => {
+        if (refused !== null) return;
+        refused = message;
+        interruptAll();
+      },
     };
-    initVu.send(configure);
-    const isAsync = (fn: string) => facts.asyncFunctions.includes(fn);
-    const threadScenarios = scenarios.filter((s) => !isAsync(s.exec));
-    const asyncScenarios = scenarios.filter((s) => isAsync(s.exec));
-    const ids = { next: 1 };
-    pool = new VuPool((id, clock, onWake) => {
-      const vu = new VirtualUser(id, script, env, http, sinks, clock, onWake);
-      void vu.ready.then(() => vu.send({ ...configure, testStartedAt }));
-      return vu;
-    }, ids);
-    const localSetup: LocalVuSetup = { ...configure, http, samples: record, console: sinks.console };
-    if (facts.asyncFunctions.length > 0) {
-      localScript = await LocalScript.load(script, env);
-      const loaded = localScript;
-      localPool = new LocalVuPool((id) => new LocalVu(id, loaded, localSetup), ids);
-      localCaller = new LocalVu(0, loaded, localSetup);
-    }
+    pool = new VuPool((id) => new VirtualUser(id, loaded, setup));
+    caller = new VirtualUser(0, loaded, setup);
     progress.stage('initialising VUs');
-    await pool.prepare(peakInitialVus(threadScenarios));
-    localPool?.prepare(peakInitialVus(asyncScenarios));
-    if (peakArrivalRate(threadScenarios) >= WARM_UP_FROM_RATE) {
+    pool.prepare(peakInitialVus(scenarios));
+    if (peakArrivalRate(scenarios) >= WARM_UP_FROM_RATE) {
       progress.stage('warming up VUs');
-      await warmUp(pool.all, http);
+      await warmUp(loaded, setup);
     }
-    if (localScript && peakArrivalRate(asyncScenarios) >= WARM_UP_FROM_RATE) {
-      progress.stage('warming up async VUs');
-      await warmUpLocal(localScript, localSetup);
-    }
-    /** setup, teardown and handleSummary run on VU 0: its thread, or an async VU when the script declares them async. */
-    const callOutside = (fn: string, arg: unknown, group: string) =>
-      (isAsync(fn) && localCaller ? localCaller : initVu).call(fn, arg, group);
 
     let setupData: unknown = null;
     if (facts.functions.includes('setup')) {
       progress.stage('setup');
       const r = await withTimeout(
-        callOutside('setup', undefined, '::setup'),
+        caller.call('setup', undefined, '::setup'),
         parseDurationMs(options['setupTimeout'] ?? '60s', 'setupTimeout'),
         'setup',
       );
+      stopIfRefused();
       if (r.aborted) aborted = r.aborted;
       else if (r.error) throw new Error(`setup failed: ${r.error}`);
       setupData = r.result;
     }
 
-    // The clock starts a moment after the VUs are told its start, so that telling them, and handing
-    // the VUs of arrival-rate scenarios that start with the test their boards, is done before the
-    // first arrival is due (executors.ts).
-    testStartedAt = Date.now() + START_LEAD_MS;
-    for (const vu of [initVu, ...pool.all]) vu.send({ ...configure, testStartedAt });
-    localSetup.testStartedAt = testStartedAt;
-    for (const vu of [...(localPool?.all ?? []), ...(localCaller ? [localCaller] : [])]) vu.startClock(testStartedAt);
+    testStartedAt = Date.now();
+    setup.testStartedAt = testStartedAt;
+    for (const vu of [...pool.all, caller]) vu.startClock(testStartedAt);
     const runs = segmented.map((s) => new ScenarioRun(s.config, s.tuple));
     const deadlines = new SharedDeadlines(() => Date.now() - testStartedAt);
-    /** Each scenario's part of its iterations, posted to a VU once. */
-    const binds = new Map<ScenarioRun, IterationBind>();
-    /** One tags object per scenario for its iteration samples, so the store keys them once. */
-    const iterationTags = new Map<ScenarioRun, Record<string, string>>();
-    const bindOf = (run: ScenarioRun): IterationBind => {
-      let bind = binds.get(run);
-      if (!bind) {
+    interruptAll = () => deadlines.expireAll();
+    /** Each scenario's part of its iterations, and the tags of their samples: one object per scenario, so the store keys them once. */
+    const binds = new Map<ScenarioRun, { bind: IterationBind; tags: Record<string, string> }>(
+      runs.map((run) => {
         const c = run.config;
-        bind = {
-          id: binds.size,
-          fn: c.exec,
-          arg: setupData,
-          scenario: { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags },
-          group: '',
-        };
-        binds.set(run, bind);
-      }
-      return bind;
-    };
-    /** An iteration that threw is logged and the scenario goes on; one that aborted the test stops it. */
-    const failed = (run: ScenarioRun, err: string | null, abort: string | null) => {
-      if (abort) aborted = abort;
-      if (err) sinks.console('error', `${run.config.name}: ${err.split('\n')[0]}`);
-    };
+        const scenario = { name: c.name, executor: c.executor, startTime: testStartedAt + c.startTimeMs, tags: c.tags };
+        const tags = { ...testTags, ...c.tags, scenario: c.name, group: '' };
+        return [run, { bind: { fn: c.exec, arg: setupData, scenario, group: '' }, tags }];
+      }),
+    );
     if (!aborted) {
       const p = pool;
-      const local = localPool;
       const host: ExecutorHost = {
         pool: p,
-        localPool: local ?? null,
-        runsAsync: (run) => isAsync(run.config.exec),
         now: () => Date.now() - testStartedAt,
-        aborted: () => aborted !== null,
+        aborted: () => aborted !== null || refused !== null,
         dropped: (run) => {
           run.dropped++;
           record([
@@ -248,9 +220,9 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         },
         iterate: async (vu, run, deadline) => {
           const n = run.nextIteration(vu);
-          const c = run.config;
+          const { bind, tags } = binds.get(run)!;
           // The VU takes its number (exec.vu.iterationInInstance, from 0 as in k6) as the iteration starts.
-          const running = vu.iterate(bindOf(run), {
+          const running = vu.iterate(bind, {
             inScenario: n.inScenario,
             inInstance: n.inInstance,
             inTest: n.inTest,
@@ -260,12 +232,12 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           const outcome = await deadlines.race(running, deadline);
           if (outcome === 'interrupted') {
             run.interrupted++;
-            await vu.stop();
+            vu.stop();
             return false;
           }
-          const tags =
-            iterationTags.get(run) ?? iterationTags.set(run, { ...configure.testTags, ...c.tags, scenario: c.name, group: '' }).get(run)!;
-          failed(run, outcome.error, outcome.aborted);
+          // An iteration that threw is logged and the scenario goes on; one that aborted the test stops it.
+          if (outcome.aborted) aborted = outcome.aborted;
+          if (outcome.error) scriptConsole('error', `${run.config.name}: ${outcome.error.split('\n')[0]}`);
           const at = Date.now();
           record([
             { metric: 'iterations', type: 'counter', time: false, value: 1, tags, at },
@@ -274,19 +246,12 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
           run.completed++;
           return outcome.error === null;
         },
-        // On a board the VU counts its iterations and emits their samples itself; a failure is reported at once.
-        claim: async (vu, run, board) => {
-          const end = await vu.claim(bindOf(run), board, run.perVu.get(vu.id) ?? 0, { failed: (err, abort) => failed(run, err, abort) });
-          if (end === null) return false;
-          run.perVu.set(vu.id, end.iterationInScenario);
-          return true;
-        },
       };
       progress.start(
         runs,
         store,
         () => Date.now() - testStartedAt,
-        () => p.active + (local?.active ?? 0),
+        () => p.active,
       );
       const watch = watchAbortOnFail(
         thresholds,
@@ -303,22 +268,23 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
       progress.stop();
     }
     durationMs = Math.max(0, Date.now() - testStartedAt);
+    stopIfRefused();
 
-    if (facts.functions.includes('teardown') && !error) {
+    if (facts.functions.includes('teardown')) {
       progress.stage('teardown');
       const r = await withTimeout(
-        callOutside('teardown', setupData, '::teardown'),
+        caller.call('teardown', setupData, '::teardown'),
         parseDurationMs(options['teardownTimeout'] ?? '60s', 'teardownTimeout'),
         'teardown',
       );
-      if (r.error) sinks.console('error', `teardown failed: ${r.error.split('\n')[0]}`);
+      stopIfRefused();
+      if (r.error) scriptConsole('error', `teardown failed: ${r.error.split('\n')[0]}`);
     }
-    // VUs send their samples in batches: each hands over what it still holds before anything is counted.
-    await pool.flushAll();
     verdicts = evaluateThresholds(thresholds, store, durationMs);
     const data = buildSummaryData({ store, thresholds, verdicts, trendStats, durationMs, setupData, options });
     if (facts.functions.includes('handleSummary')) {
-      const r = await callOutside('handleSummary', data, '');
+      const r = await caller.call('handleSummary', data, '');
+      stopIfRefused();
       if (r.error) throw new Error(`handleSummary failed: ${r.error}`);
       writeSummaryOutputs(r.result as Record<string, string>);
     } else {
@@ -328,8 +294,9 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
     error = (err as Error).message;
   } finally {
     progress.stop();
-    await Promise.all([initVu.stop(), pool?.stopAll(), localPool?.stopAll(), localCaller?.stop()]);
-    localScript?.unload();
+    pool?.stopAll();
+    caller?.stop();
+    script?.unload();
     await staged.remove();
     await http.close();
     await new Promise<void>((r) => (consoleFile && !consoleFile.destroyed ? consoleFile.end(r) : r()));
@@ -344,6 +311,24 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
         ? EXIT.ok
         : EXIT.thresholds;
   return { exitCode, thresholds: verdicts, aborted, error, testRunDurationMs: durationMs };
+}
+
+/**
+ * A synchronous function's blocking calls would stop every VU of the
+ * runner's thread, so a scenario's function, setup and teardown must be
+ * declared `async`; any that is not is refused before anything runs.
+ * handleSummary may stay synchronous: it does no I/O.
+ */
+function refuseSynchronous(facts: ScriptFacts, scenarios: ScenarioConfig[]): void {
+  const roles = new Map<string, string[]>();
+  for (const s of scenarios) roles.set(s.exec, [...(roles.get(s.exec) ?? []), `scenario ${s.name}`]);
+  for (const fn of ['setup', 'teardown']) if (facts.functions.includes(fn)) roles.set(fn, roles.get(fn) ?? []);
+  const synchronous = [...roles].filter(([fn]) => !facts.asyncFunctions.includes(fn));
+  if (synchronous.length === 0) return;
+  const named = synchronous.map(([fn, of]) => (of.length > 0 ? `${fn} (the function of ${of.join(', ')})` : fn));
+  throw new Error(
+    `the Node runner runs async functions only, and ${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} not declared async: declare ${named.length === 1 ? 'it' : 'them'} \`async\`, awaiting http.asyncRequest for requests and a k6/timers setTimeout for pauses, or run the script with --engine k6`,
+  );
 }
 
 /** Thresholds with abortOnFail are evaluated every second once their delayAbortEval has passed. */

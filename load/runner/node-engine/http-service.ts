@@ -1,14 +1,12 @@
-// The main-thread side of the Node runner's HTTP: undici performs the
-// requests the VU threads post, every VU's concurrently, with per-request
-// timings close to k6's (waiting = until the response head, receiving =
-// reading the body; connection set-up is not broken out). Thousands of
-// requests a second pass through here, so each costs as little as it can:
-// one keep-alive pool per origin, handed the path without parsing the URL
-// again, undici's own coarse timers for the timeout instead of a timer per
-// request, and one abort signal per VU (stopping it cancels its requests)
-// instead of one per request.
+// The Node runner's HTTP: undici performs the VUs' requests, every VU's
+// concurrently, with per-request timings close to k6's (waiting = until
+// the response head, receiving = reading the body; connection set-up is
+// not broken out). Thousands of requests a second pass through here, so
+// each costs as little as it can: one keep-alive pool per origin, handed
+// the path without parsing the URL again, undici's own coarse timers for
+// the timeout instead of a timer per request, and one abort signal per VU
+// (stopping it cancels its requests) instead of one per request.
 import { Pool, type Dispatcher } from 'undici';
-import { mapLimited } from '../map-limited.ts';
 
 export interface WireRequest {
   method: string;
@@ -71,18 +69,11 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 export class HttpService {
   private readonly pools = new Map<string, Pool>();
-  private readonly batchLimit: number;
-
-  constructor(options: { batch?: number; batchPerHost?: number }) {
-    // k6 caps a batch at `batch` requests at once and `batchPerHost` per host;
-    // every request here goes to one target, so the smaller cap applies.
-    this.batchLimit = Math.max(1, Math.min(options.batch ?? 20, options.batchPerHost ?? 6));
-  }
 
   private poolOf(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      // No connection cap: concurrency is bounded by the VUs and the batch cap.
+      // No connection cap: concurrency is bounded by the VUs and the requests each has in flight.
       pool = new Pool(origin, { keepAliveTimeout: 30_000, pipelining: 1 });
       this.pools.set(origin, pool);
     }
@@ -109,7 +100,7 @@ export class HttpService {
    * `cancel` abandons the request (the VU that made it was interrupted); it
    * is answered as failed. undici's dispatch API hands the answer over as it
    * arrives, without the stream and promises of its request() API, which
-   * cost the main thread more than the exchange itself.
+   * cost the runner's thread more than the exchange itself.
    */
   one(req: WireRequest, cancel?: AbortSignal): Promise<WireResponse> {
     const started = performance.now();
@@ -188,12 +179,6 @@ export class HttpService {
         settle(failed(sent, performance.now() - started, e.message, errorCode(e)));
       }
     });
-  }
-
-  /** Performs every request, at most `batch` at a time, answers in request order. */
-  async all(requests: WireRequest[], cancel?: AbortSignal): Promise<WireResponse[]> {
-    if (requests.length === 1) return [await this.one(requests[0]!, cancel)];
-    return mapLimited(requests, this.batchLimit, (r) => this.one(r, cancel));
   }
 
   /** Drops the pool of an origin no request will go to again. */

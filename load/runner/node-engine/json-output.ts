@@ -3,7 +3,7 @@
 // A metric is declared by a "Metric" line before its first point:
 //   {"type":"Metric","data":{"name":…,"type":"trend","contains":"time","thresholds":[…],"submetrics":null},"metric":…}
 //   {"type":"Point","data":{"time":"2026-…Z","value":12.3,"tags":{…}},"metric":…}
-// Lines are written a batch at a time, as the samples reach the main thread.
+// Lines are written a batch at a time, as the VUs hand their samples over.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';

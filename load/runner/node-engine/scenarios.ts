@@ -101,9 +101,14 @@ export function scenariosOf(options: Raw): ScenarioConfig[] {
   ];
 }
 
+/** constant-arrival-rate or ramping-arrival-rate: the open model, whose iterations start on a schedule. */
+export function isArrivalRate(s: ScenarioConfig): boolean {
+  return s.executor === 'constant-arrival-rate' || s.executor === 'ramping-arrival-rate';
+}
+
 /** VUs a scenario holds from its start. */
 export function initialVus(s: ScenarioConfig): number {
-  return s.executor === 'constant-arrival-rate' || s.executor === 'ramping-arrival-rate' ? s.preAllocatedVUs : s.vus;
+  return isArrivalRate(s) ? s.preAllocatedVUs : s.vus;
 }
 
 /** When the scenario is over at the latest, graceful stop included. */

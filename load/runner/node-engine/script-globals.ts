@@ -1,11 +1,11 @@
-// k6's globals in the runner's own thread, for the async VUs (local-vus.ts):
-// __ENV, __VU, __ITER, open() and the console. A VU thread installs its own
-// (vu/vu-worker.js); here several tests may run at once, one after another
-// or side by side (the parts of a distributed run in one process), so each
-// global answers for the code that reads it: current() is the async VU or
-// the init context running, and its script context is its test's. They are
-// installed while any test's script is loaded here, and what was there
-// before is put back when the last one unloads.
+// k6's globals in the runner's own thread, where every VU lives
+// (virtual-users.ts): __ENV, __VU, __ITER, open() and the console. Several
+// tests may run there at once, one after another or side by side (the
+// parts of a distributed run in one process), so each global answers for
+// the code that reads it: current() is the VU or the init context running,
+// and its script context is its test's. They are installed while any
+// test's script is loaded, and what was there before is put back when the
+// last one unloads.
 import { format } from 'node:util';
 import { current } from './vu/vu-state.js';
 
@@ -35,14 +35,9 @@ export function holdScriptGlobals(): void {
   for (const [level, original] of originalConsole) {
     console[level] = (...args: unknown[]) => {
       const s = current();
-      if (s.local) {
-        // An interrupted VU's output is dropped with the rest of what it does.
-        if (!s.local.interrupted) s.local.console(level, format(...args));
-        return;
-      }
-      // A test's init context: its script's init code ran on VU 0's thread already, which printed what it logs.
-      if (s.script) return;
-      original.apply(console, args);
+      if (!s.script) return original.apply(console, args);
+      // An interrupted VU's output is dropped with the rest of what it does.
+      if (!s.vu?.interrupted) s.script.console(level, format(...args));
     };
   }
   restore = () => {

@@ -5,7 +5,7 @@
 // arrivals over the segments that hold at least one of their maxVUs; a
 // scenario with no share of the work does not run in this instance.
 import { ExecutionTuple } from '../execution-segments.ts';
-import type { ScenarioConfig } from './scenarios.ts';
+import { isArrivalRate, type ScenarioConfig } from './scenarios.ts';
 
 export interface SegmentedScenario {
   config: ScenarioConfig;
@@ -13,13 +13,11 @@ export interface SegmentedScenario {
   tuple: ExecutionTuple;
 }
 
-const isOpenModel = (c: ScenarioConfig) => c.executor === 'constant-arrival-rate' || c.executor === 'ramping-arrival-rate';
-
 /** The scenarios with work in this segment, scaled to it. */
 export function segmentScenarios(configs: ScenarioConfig[], tuple: ExecutionTuple): SegmentedScenario[] {
   const out: SegmentedScenario[] = [];
   for (const c of configs) {
-    if (isOpenModel(c)) {
+    if (isArrivalRate(c)) {
       const striped = tuple.restripedFor(c.maxVUs);
       if (striped === null) continue;
       out.push({ config: { ...c, preAllocatedVUs: tuple.scale(c.preAllocatedVUs), maxVUs: tuple.scale(c.maxVUs) }, tuple: striped });

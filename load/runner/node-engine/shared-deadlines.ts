@@ -33,16 +33,13 @@ export class SharedDeadlines {
   }
 
   /**
-   * Interrupts now every call racing `deadlineMs`, whose timer may not have
-   * fired yet: a timer is served at the loop's next turn past its time,
-   * after any other timer due at the same instant.
+   * Interrupts now every call racing any deadline, whose timer may not have
+   * fired yet (the test ends at once: a VU made a call it cannot run).
    */
-  expire(deadlineMs: number): void {
-    const group = this.groups.get(deadlineMs);
-    if (!group) return;
-    clearTimeout(group.timer);
-    this.groups.delete(deadlineMs);
-    for (const interrupt of group.waiters) interrupt();
+  expireAll(): void {
+    const groups = [...this.groups.values()];
+    this.clear();
+    for (const group of groups) for (const interrupt of group.waiters) interrupt();
   }
 
   /** Stops every timer; calls still waiting are never interrupted. */

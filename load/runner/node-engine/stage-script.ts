@@ -1,12 +1,10 @@
-// The script as the Node runner's VU threads import it. k6's built-in module
-// names ('k6', 'k6/http', …) mean nothing to Node; a resolve hook could map
-// them, but a hook registered in a worker runs on a thread of its own, which
-// doubled what every VU cost to start (two isolates instead of one) and
-// turned a latency blip into a storm of VU starts on a small machine.
-// Instead, once per run, the script and every local module it imports are
-// copied into a temporary directory with k6's names replaced by the files of
-// the Node implementations (vu/k6-*.js). The copies keep their absolute
-// layout under that directory, so relative imports resolve among them.
+// The script as the Node runner imports it. k6's built-in module names
+// ('k6', 'k6/http', …) mean nothing to Node, and a resolve hook mapping them
+// would hold for the whole process, whatever else it loads. Instead, once
+// per run, the script and every local module it imports are copied into a
+// temporary directory with k6's names replaced by the files of the Node
+// implementations (vu/k6-*.js). The copies keep their absolute layout under
+// that directory, so relative imports resolve among them.
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -2,7 +2,7 @@
 // however late the runner's thread gets to it, and the parts of a split
 // test account for exactly the whole test's arrivals. A busy machine serves
 // the arrival loop's timer late; here a scenario of the same test holds the
-// runner's thread (where every async VU and the loop live) from before the
+// runner's thread (where every VU and the loop live) from before the
 // last arrivals are due until after the arrivals' duration has ended, so
 // the loop wakes past the end with arrivals still due. Only counts are
 // asserted: whether an arrival ran or was dropped depends on the machine.

@@ -1,4 +1,4 @@
-// The Node runner's HTTP (http-service.ts, undici on the main thread)
+// The Node runner's HTTP (http-service.ts, undici in the runner's thread)
 // against a real server: responses framed every way HTTP/1.1 allows,
 // connections reused, replaced after a close, and abandoned after a
 // timeout, and failures given k6's error codes.

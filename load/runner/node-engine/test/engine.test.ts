@@ -16,9 +16,9 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   let closedInFlight = 0;
   let closedPeak = 0;
   let served = 0;
-  // The teardown's batch of five /slower requests: each is held until all five are in flight (or 5 s have
-  // passed, so a runner that sends them one by one fails in finite time), so they ran side by side exactly
-  // when the server saw five at once, whatever the machine's speed.
+  // The teardown's five /slower requests, sent together: each is held until all five are in flight (or 5 s
+  // have passed, so a runner that sends them one by one fails in finite time), so they ran side by side
+  // exactly when the server saw five at once, whatever the machine's speed.
   const slower: Array<() => void> = [];
   // The cut scenario's request, never answered: the runner must abandon it (close its connection), not wait.
   let hangAbandoned: Promise<void> | null = null;
@@ -101,16 +101,16 @@ test('the Node runner honours executors, checks, metrics and the k6 lifecycle', 
   const abandoned = await Promise.race([hang.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
   assert.ok(abandoned, 'the runner ended without abandoning the request its cut left in flight');
   await teardownRan(consoleFile);
-  assert.equal(slowerPeak, 5, 'the teardown batch of five ran side by side');
+  assert.equal(slowerPeak, 5, 'the teardown’s five requests ran side by side');
   assert.equal(data.setup_data.digest, 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
 });
 
-/** The teardown's console lines: setup data reached it, and its batch answered every request. */
+/** The teardown's console lines: setup data reached it, and every request it sent together was answered. */
 async function teardownRan(consoleFile: string): Promise<void> {
   const lines = (await readFile(consoleFile, 'utf8')).trim().split('\n');
   assert.ok(lines.includes('teardown saw ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'));
-  const batch = lines.find((l) => l.startsWith('batch '))!.split(' ');
-  assert.deepEqual(batch.slice(0, 3), ['batch', '5', 'true']);
+  const together = lines.find((l) => l.startsWith('together '))!.split(' ');
+  assert.deepEqual(together.slice(0, 3), ['together', '5', 'true']);
 }
 
 test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script error 107', async (t) => {
@@ -120,7 +120,7 @@ test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script 
   const failing = join(dir, 'failing.js');
   await writeFile(
     failing,
-    `import { Counter } from 'k6/metrics';\nconst c = new Counter('c');\nexport const options = { iterations: 2, thresholds: { c: ['count<2'] } };\nexport default function () { c.add(1); }\n`,
+    `import { Counter } from 'k6/metrics';\nconst c = new Counter('c');\nexport const options = { iterations: 2, thresholds: { c: ['count<2'] } };\nexport default async function () { c.add(1); }\n`,
   );
   const r = await runWithNodeEngine({ scriptPath: failing, progress: () => {} });
   assert.equal(r.exitCode, EXIT.thresholds);
@@ -131,7 +131,7 @@ test('failed thresholds give exit code 99, abortOnFail too (as in k6), a script 
   const aborting = join(dir, 'aborting.js');
   await writeFile(
     aborting,
-    `import { Counter } from 'k6/metrics';\nimport { sleep } from 'k6';\nconst c = new Counter('c');\nexport const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '10m' } }, thresholds: { c: [{ threshold: 'count<3', abortOnFail: true }] } };\nexport default function () { c.add(1); sleep(0.05); }\n`,
+    `import { Counter } from 'k6/metrics';\nimport { setTimeout } from 'k6/timers';\nconst c = new Counter('c');\nexport const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '10m' } }, thresholds: { c: [{ threshold: 'count<3', abortOnFail: true }] } };\nexport default async function () { c.add(1); await new Promise((r) => setTimeout(r, 50)); }\n`,
   );
   // A 10-minute scenario: only the abort ends it within the test's own time limit.
   const a = await runWithNodeEngine({ scriptPath: aborting, progress: () => {} });
@@ -151,7 +151,7 @@ test('a console file the disk cannot take fails the run as a script error, not t
   const script = join(dir, 'talks.js');
   await writeFile(
     script,
-    `export const options = { iterations: 3 };\nexport default function () { console.log('a line the disk cannot take'); }\n`,
+    `export const options = { iterations: 3 };\nexport default async function () { console.log('a line the disk cannot take'); }\n`,
   );
   // Every write to /dev/full fails with ENOSPC, as on a full disk.
   const r = await runWithNodeEngine({ scriptPath: script, consoleOutput: '/dev/full', progress: () => {} });

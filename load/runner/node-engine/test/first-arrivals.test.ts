@@ -1,13 +1,10 @@
 // An arrival-rate scenario's first arrival is due the instant the scenario
-// starts, and its pre-allocated VUs are free for it then, as in k6, not only
-// once their threads have taken the scenario up: none of its arrivals is
-// dropped while fewer of them are in flight than it has VUs. Here a
-// scenario starting with the test and one starting later each run 4
-// arrivals, 250 ms apart, on one VU against an endpoint that answers at
-// once; only an iteration that took a quarter of a second could leave it
-// busy. No iteration starts before its scenario does: the test's clock
-// starts after the VUs of the first are on its board (START_LEAD_MS), never
-// the other way round.
+// starts, and its pre-allocated VUs are free for it then, as in k6: none of
+// its arrivals is dropped while fewer of them are in flight than it has
+// VUs. Here a scenario starting with the test and one starting later each
+// run 4 arrivals, 250 ms apart, on one VU against an endpoint that answers
+// at once; only an iteration that took a quarter of a second could leave it
+// busy. No iteration starts before its scenario does.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +21,7 @@ export const options = {
   // A sub-metric is in the summary only when a threshold names it.
   thresholds: Object.fromEntries(['first', 'later'].flatMap((s) => [['iterations{scenario:' + s + '}', ['count>=0']], ['dropped_iterations{scenario:' + s + '}', ['count>=0']]])),
 };
-export default function () { http.get(__ENV.BASE + '/' + exec.scenario.name + '/' + exec.scenario.iterationInTest + '/' + Math.floor(exec.instance.currentTestRunDuration)); }
+export default async function () { await http.asyncRequest('GET', __ENV.BASE + '/' + exec.scenario.name + '/' + exec.scenario.iterationInTest + '/' + Math.floor(exec.instance.currentTestRunDuration)); }
 export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
 `;
 

@@ -13,10 +13,10 @@ import { EXIT, runWithNodeEngine } from '../engine.ts';
 import { startHangingServer } from './hanging-server.ts';
 
 // Scenarios ending at different hard ends, with iterations that wait past them: for an answer that never
-// comes (hang), or in a sleep after which they would make one more request (sleeper). The teardown
-// sleeps longer than any of those sleeps before it says it runs.
+// comes (hang), or on a timer after which they would make one more request (sleeper). The teardown
+// waits longer than any of those timers before it says it runs.
 const SCRIPT = `import http from 'k6/http';
-import { sleep } from 'k6';
+import { setTimeout } from 'k6/timers';
 const arrivals = { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', preAllocatedVUs: 2, maxVUs: 2 };
 export const options = {
   scenarios: {
@@ -28,9 +28,10 @@ export const options = {
   // A sub-metric is in the summary only when a threshold names it.
   thresholds: Object.fromEntries(['a', 'b', 'c', 'd'].map((s) => ['iterations{scenario:' + s + '}', ['count>=0']])),
 };
-export function hang() { http.get(__ENV.BASE + '/hang', { timeout: '60s' }); }
-export function sleeper() { sleep(1); http.get(__ENV.BASE + '/after-the-hard-end'); }
-export function teardown() { sleep(1.5); http.get(__ENV.BASE + '/teardown'); }
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export async function hang() { await http.asyncRequest('GET', __ENV.BASE + '/hang', null, { timeout: '60s' }); }
+export async function sleeper() { await pause(1000); await http.asyncRequest('GET', __ENV.BASE + '/after-the-hard-end'); }
+export async function teardown() { await pause(1500); await http.asyncRequest('GET', __ENV.BASE + '/teardown'); }
 export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
 `;
 

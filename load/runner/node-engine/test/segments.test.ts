@@ -12,15 +12,17 @@ import { test } from 'node:test';
 import { runWithNodeEngine } from '../engine.ts';
 
 const SCRIPT = `import exec from 'k6/execution';
-import { sleep } from 'k6';
+import { setTimeout } from 'k6/timers';
 export const options = { scenarios: {
   open: { executor: 'constant-arrival-rate', rate: 40, timeUnit: '1s', duration: '1s', preAllocatedVUs: 4, maxVUs: 4, exec: 'arrive' },
   single: { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'once' },
   starved: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 1, exec: 'stall' },
-} };
-export function arrive() { console.log(JSON.stringify({ id: exec.scenario.iterationInTest, segment: exec.test.options.executionSegment })); }
-export function once() { console.log(JSON.stringify({ once: true })); }
-export function stall() { sleep(0.5); }
+},
+// Declaring the sub-metrics makes the summary hold them.
+thresholds: { 'iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:open}': ['count>=0'] } };
+export async function arrive() { console.log(JSON.stringify({ id: exec.scenario.iterationInTest, segment: exec.test.options.executionSegment })); }
+export async function once() { console.log(JSON.stringify({ once: true })); }
+export async function stall() { await new Promise((resolve) => setTimeout(resolve, 500)); }
 export function handleSummary(data) {
   const count = (m) => (data.metrics[m] ? data.metrics[m].values.count : 0);
   return { [__ENV.OUT]: JSON.stringify({ starvedRan: count('iterations{scenario:starved}'), starvedDropped: count('dropped_iterations{scenario:starved}'), openDropped: count('dropped_iterations{scenario:open}') }) };
@@ -31,14 +33,7 @@ test('two segments split the arrivals of a test between them, numbered in the wh
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-segments-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const script = join(dir, 'split.js');
-  // Declaring the sub-metrics makes the summary hold them.
-  await writeFile(
-    script,
-    SCRIPT.replace(
-      '} };\nexport function arrive',
-      "}, thresholds: { 'iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:starved}': ['count>=0'], 'dropped_iterations{scenario:open}': ['count>=0'] } };\nexport function arrive",
-    ),
-  );
+  await writeFile(script, SCRIPT);
   const parts = [];
   for (const segment of ['0:1/2', '1/2:1']) {
     const consoleOutput = join(dir, `${segment.replace(/\W/g, '_')}.log`);
@@ -77,7 +72,7 @@ test('two segments split the arrivals of a test between them, numbered in the wh
     [1, 0],
     'one VU runs in the first part only',
   );
-  // The starved scenario's single VU lives in the first part; it sleeps 0.5 s per iteration at 20/s.
+  // The starved scenario's single VU lives in the first part; it waits 0.5 s per iteration at 20/s.
   const starved = parts[0]!.summary;
   assert.equal(starved.starvedRan + starved.starvedDropped, 20, 'every arrival ran or was counted as dropped');
   assert.ok(starved.starvedDropped > 0, 'arrivals that found no free VU were dropped');

@@ -1,9 +1,8 @@
 // A staged script is a tree of ES modules wherever the runner's thread loads
-// it: under plain Node (a compiled install, every VU thread) and under tsx's
-// loader, which is how `fleetproof` runs from its TypeScript sources. tsx
-// takes a .js file outside a "type": "module" package for CommonJS, and a
-// script whose modules import each other (load/scale.js's do) then failed
-// to load at all.
+// it: under plain Node (a compiled install) and under tsx's loader, which is
+// how `fleetproof` runs from its TypeScript sources. tsx takes a .js file
+// outside a "type": "module" package for CommonJS, and a script whose
+// modules import each other (load/scale.js's do) then failed to load at all.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

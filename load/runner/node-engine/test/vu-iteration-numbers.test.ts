@@ -1,7 +1,7 @@
 // exec.vu.iterationInInstance numbers a VU's iterations from 0, as k6 does,
-// on every path an iteration takes in the Node runner: a VU thread handed
-// its iteration, a VU thread claiming arrivals from an arrival-rate board,
-// and an async VU. Each VU's numbers run 0, 1, 2… with no gap.
+// on every path an iteration takes in the Node runner: a closed-model loop
+// and an arrival-rate scenario's arrivals. Each VU's numbers run 0, 1, 2…
+// with no gap.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,19 +11,19 @@ import { EXIT, runWithNodeEngine } from '../engine.ts';
 
 const SCRIPT = `
 import exec from 'k6/execution';
-const say = () => console.log(exec.scenario.name + ' ' + exec.vu.idInTest + ' ' + exec.vu.iterationInInstance);
 export const options = {
   scenarios: {
-    handed: { executor: 'per-vu-iterations', vus: 1, iterations: 3, exec: 'sync' },
-    claimed: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '500ms', preAllocatedVUs: 1, maxVUs: 1, exec: 'sync', startTime: '200ms' },
-    awaited: { executor: 'per-vu-iterations', vus: 1, iterations: 3, exec: 'awaited' },
+    looped: { executor: 'per-vu-iterations', vus: 1, iterations: 3, exec: 'say' },
+    arrivals: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '500ms', preAllocatedVUs: 1, maxVUs: 1, exec: 'say', startTime: '200ms' },
   },
 };
-export function sync() { say(); }
-export async function awaited() { await Promise.resolve(); say(); }
+export async function say() {
+  await Promise.resolve();
+  console.log(exec.scenario.name + ' ' + exec.vu.idInTest + ' ' + exec.vu.iterationInInstance);
+}
 `;
 
-test('every VU numbers its iterations from 0, on a VU thread (handed or claimed) and on an async VU', async (t) => {
+test('every VU numbers its iterations from 0, looping and taking arrivals', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'node-runner-iteration-numbers-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const scriptPath = join(dir, 'script.js');
@@ -39,7 +39,7 @@ test('every VU numbers its iterations from 0, on a VU thread (handed or claimed)
     entry.numbers.push(Number(n));
   }
   const seen = new Set([...byVu.values()].flatMap((e) => [...e.scenarios]));
-  assert.deepEqual([...seen].sort(), ['awaited', 'claimed', 'handed'], 'every path ran');
+  assert.deepEqual([...seen].sort(), ['arrivals', 'looped'], 'every path ran');
   for (const [vu, { numbers }] of byVu) {
     assert.deepEqual(
       numbers.slice().sort((a, b) => a - b),

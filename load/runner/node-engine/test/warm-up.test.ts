@@ -12,7 +12,7 @@ import { scenariosOf } from '../scenarios.ts';
 
 const SCRIPT = `import http from 'k6/http';
 export const options = { scenarios: { fast: { executor: 'constant-arrival-rate', rate: 1000, timeUnit: '1s', duration: '300ms', preAllocatedVUs: 4, maxVUs: 4 } } };
-export default function () { http.get(__ENV.TARGET + '/target'); }
+export default async function () { await http.asyncRequest('GET', __ENV.TARGET + '/target'); }
 export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data) }; }
 `;
 

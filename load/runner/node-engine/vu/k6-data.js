@@ -2,9 +2,6 @@
 // init context and frozen, so scripts cannot tell it from k6's.
 import { current, requireInit } from './vu-state.js';
 
-/** A VU thread's arrays: the thread ends with its test. @type {Map<string, readonly unknown[]>} */
-const threadArrays = new Map();
-
 /** @param {unknown} value */
 function deepFreeze(value) {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -21,8 +18,8 @@ export class SharedArray {
    */
   constructor(name, build) {
     requireInit('SharedArray');
-    // In the runner's thread, the arrays of the test whose script is loading.
-    const arrays = current().script?.sharedArrays ?? threadArrays;
+    // The arrays of the test whose script is loading: several tests may load theirs in this thread.
+    const arrays = /** @type {import('./vu-state.js').ScriptContext} */ (current().script).sharedArrays;
     let data = arrays.get(name);
     if (!data) {
       const built = build();

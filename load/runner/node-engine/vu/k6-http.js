@@ -1,13 +1,9 @@
-// The Node runner's `k6/http`: request, the method helpers, batch and
-// asyncRequest, with k6's request metrics and tags. A VU thread's requests
-// are performed by the main thread (undici) while the VU blocks
-// (sync-bridge.js); a batch is sent as one message and its requests run
-// concurrently there, at most options.batch/batchPerHost at a time, as in
-// k6. An async VU (local-vus.ts) runs in the runner's thread, where nothing
-// may block: it has asyncRequest alone, performed there directly.
-import { callMain } from './sync-bridge.js';
-import { contextTags, current, emitRequest } from './vu-state.js';
-import { unpackResponse } from './wire-response.js';
+// The Node runner's `k6/http`: asyncRequest, with k6's request metrics and
+// tags, performed by undici in the runner's thread, where every VU lives
+// (virtual-users.ts). The blocking calls (request, the method helpers,
+// batch) would stop every VU there: they are refused, and the test ends as
+// one that could not run (vu-state.js refuseBlocking).
+import { contextTags, current, emitRequest, refuseBlocking } from './vu-state.js';
 
 const EXPECTED = Symbol('expectedStatuses');
 
@@ -73,16 +69,6 @@ function prepare(method, url, body, params = {}) {
 }
 
 /**
- * @param {unknown} entry a URL, [method, url, body, params] or { method, url, body, params }
- */
-function fromBatchEntry(entry) {
-  if (typeof entry === 'string') return prepare('GET', entry, null);
-  if (Array.isArray(entry)) return prepare(entry[0], entry[1], entry[2], entry[3]);
-  const e = /** @type {{ method?: string, url: string, body?: unknown, params?: Params }} */ (entry);
-  return prepare(e.method || 'GET', e.url, e.body, e.params);
-}
-
-/**
  * @param {number} status
  * @param {ExpectedStatuses | null | undefined} callback
  */
@@ -94,7 +80,7 @@ function isExpected(status, callback) {
 /**
  * Emits k6's request metrics and builds the Response object.
  * @param {ReturnType<typeof prepare>} req
- * @param {any} raw the main thread's reply for this request
+ * @param {import('../http-service.ts').WireResponse} raw
  */
 function respond(req, raw) {
   const callback = req.params.responseCallback === undefined ? defaultCallback() : req.params.responseCallback;
@@ -153,36 +139,18 @@ function respond(req, raw) {
 /** @param {ReturnType<typeof prepare>} r */
 const wire = (r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs });
 
-/** @param {string} what */
-function blockingCall(what) {
-  const s = current();
-  if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
-  if (s.local)
-    throw new Error(
-      `${what} blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await http.asyncRequest instead`,
-    );
-}
-
-/** @param {Array<ReturnType<typeof prepare>>} requests */
-function perform(requests) {
-  const reply = callMain({ type: 'http', requests: requests.map(wire) });
-  return requests.map((r, i) => respond(r, unpackResponse(reply.responses[i])));
-}
-
 /**
- * @param {string} method
- * @param {string} url
- * @param {unknown} [body]
- * @param {Params} [params]
+ * @param {string} call
+ * @returns {never}
  */
-export function request(method, url, body, params) {
-  blockingCall('http.request');
-  return /** @type {ReturnType<typeof respond>} */ (perform([prepare(method, url, body ?? null, params)])[0]);
+function blocking(call) {
+  if (current().inInit) throw new Error('HTTP requests are not allowed in the init context');
+  return refuseBlocking(call, 'await http.asyncRequest instead');
 }
 
 /**
- * k6's http.asyncRequest. An async VU's request is performed in this thread
- * while its VU waits on the promise. When the runner interrupts the VU (the
+ * k6's http.asyncRequest: the request is performed in this thread while
+ * its VU waits on the promise. When the runner interrupts the VU (the
  * scenario's hard end), the request is cancelled and the promise never
  * settles, so the iteration's code after it never runs, as in k6.
  * @param {string} method
@@ -192,19 +160,13 @@ export function request(method, url, body, params) {
  * @returns {Promise<ReturnType<typeof respond>>}
  */
 export function asyncRequest(method, url, body, params) {
-  const s = current();
-  if (s.inInit) throw new Error('HTTP requests are not allowed in the init context');
-  const local = s.local;
-  // Thrown, not a rejected promise: on a VU thread nothing would ever see the rejection.
-  if (!local)
-    throw new Error(
-      'http.asyncRequest needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop',
-    );
+  const vu = current().vu;
+  if (!vu) throw new Error('HTTP requests are not allowed in the init context');
   const req = prepare(method, url, body ?? null, params);
   return new Promise((resolve, reject) => {
-    local.http(wire(req), local.cancel.signal).then(
+    vu.http(wire(req), vu.cancel.signal).then(
       (raw) => {
-        if (local.interrupted) return;
+        if (vu.interrupted) return;
         try {
           resolve(respond(req, raw));
         } catch (err) {
@@ -212,34 +174,30 @@ export function asyncRequest(method, url, body, params) {
         }
       },
       (err) => {
-        if (!local.interrupted) reject(err);
+        if (!vu.interrupted) reject(err);
       },
     );
   });
 }
 
-/** @param {unknown[] | Record<string, unknown>} requests */
-export function batch(requests) {
-  blockingCall('http.batch');
-  if (Array.isArray(requests)) return perform(requests.map(fromBatchEntry));
-  const keys = Object.keys(requests);
-  const responses = perform(keys.map((k) => fromBatchEntry(requests[k])));
-  return Object.fromEntries(keys.map((k, i) => [k, responses[i]]));
-}
+/** @param {unknown[] | Record<string, unknown>} _requests */
+export const batch = (_requests) => blocking('http.batch');
 
-/** @param {string} url @param {Params} [params] */
-export const get = (url, params) => request('GET', url, null, params);
-/** @param {string} url @param {unknown} [body] @param {Params} [params] */
-export const post = (url, body, params) => request('POST', url, body, params);
-/** @param {string} url @param {unknown} [body] @param {Params} [params] */
-export const put = (url, body, params) => request('PUT', url, body, params);
-/** @param {string} url @param {unknown} [body] @param {Params} [params] */
-export const patch = (url, body, params) => request('PATCH', url, body, params);
-/** @param {string} url @param {unknown} [body] @param {Params} [params] */
-export const del = (url, body, params) => request('DELETE', url, body, params);
-/** @param {string} url @param {Params} [params] */
-export const head = (url, params) => request('HEAD', url, null, params);
-/** @param {string} url @param {unknown} [body] @param {Params} [params] */
-export const options = (url, body, params) => request('OPTIONS', url, body, params);
+/** @param {string} _method @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const request = (_method, _url, _body, _params) => blocking('http.request');
+/** @param {string} _url @param {Params} [_params] */
+export const get = (_url, _params) => blocking('http.get');
+/** @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const post = (_url, _body, _params) => blocking('http.post');
+/** @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const put = (_url, _body, _params) => blocking('http.put');
+/** @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const patch = (_url, _body, _params) => blocking('http.patch');
+/** @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const del = (_url, _body, _params) => blocking('http.del');
+/** @param {string} _url @param {Params} [_params] */
+export const head = (_url, _params) => blocking('http.head');
+/** @param {string} _url @param {unknown} [_body] @param {Params} [_params] */
+export const options = (_url, _body, _params) => blocking('http.options');
 
 export default { request, asyncRequest, batch, get, post, put, patch, del, head, options, expectedStatuses, setResponseCallback };

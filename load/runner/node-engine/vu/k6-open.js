@@ -1,6 +1,5 @@
 // k6's global open(): a file read in the init context, relative to the
-// script. One implementation for a VU thread (vu-worker.js) and for the
-// async VUs' script in the runner's thread (local-vus.ts).
+// script (script-globals.ts installs it for every loaded script).
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,20 +1,16 @@
-// The Node runner's `k6/timers`: setTimeout and setInterval for async VUs
-// (local-vus.ts), the way an async k6 script waits without blocking its VU
-// (`await new Promise((r) => setTimeout(r, ms))`). A timer belongs to the VU
-// that set it: when the runner interrupts the VU, its timers are cleared and
-// never fire, so the iteration's code after the wait never runs, as in k6.
-// A VU thread never returns to an event loop, so its timers would never
-// fire: it is refused there.
+// The Node runner's `k6/timers`: setTimeout and setInterval for VUs
+// (virtual-users.ts), the way an async k6 script waits without blocking its
+// VU (`await new Promise((r) => setTimeout(r, ms))`). A timer belongs to the
+// VU that set it: when the runner interrupts the VU, its timers are cleared
+// and never fire, so the iteration's code after the wait never runs, as in
+// k6.
 import { current } from './vu-state.js';
 
 /** @param {string} what */
-function timersOfAsyncVu(what) {
-  const local = current().local;
-  if (!local)
-    throw new Error(
-      `${what} needs an async function: the Node runner runs those in its own thread, and a VU thread never returns to an event loop`,
-    );
-  return local;
+function vuOf(what) {
+  const vu = current().vu;
+  if (!vu) throw new Error(`${what} is only available to a VU (setup, an iteration, teardown), not in the init context`);
+  return vu;
 }
 
 /**
@@ -23,12 +19,12 @@ function timersOfAsyncVu(what) {
  * @param {...unknown} args
  */
 export function setTimeout(fn, ms = 0, ...args) {
-  const local = timersOfAsyncVu('setTimeout');
+  const vu = vuOf('setTimeout');
   const timer = globalThis.setTimeout(() => {
-    local.timers.delete(timer);
-    if (!local.interrupted) fn(...args);
+    vu.timers.delete(timer);
+    if (!vu.interrupted) fn(...args);
   }, ms);
-  local.timers.add(timer);
+  vu.timers.add(timer);
   return timer;
 }
 
@@ -38,18 +34,18 @@ export function setTimeout(fn, ms = 0, ...args) {
  * @param {...unknown} args
  */
 export function setInterval(fn, ms = 0, ...args) {
-  const local = timersOfAsyncVu('setInterval');
+  const vu = vuOf('setInterval');
   const timer = globalThis.setInterval(() => {
-    if (!local.interrupted) fn(...args);
+    if (!vu.interrupted) fn(...args);
   }, ms);
-  local.timers.add(timer);
+  vu.timers.add(timer);
   return timer;
 }
 
 /** @param {NodeJS.Timeout | undefined} timer */
 export function clearTimeout(timer) {
   if (timer === undefined) return;
-  current().local?.timers.delete(timer);
+  current().vu?.timers.delete(timer);
   globalThis.clearTimeout(timer);
 }
 

@@ -1,6 +1,5 @@
 // The Node runner's `k6` module: check, group, sleep, fail, randomSeed.
-import { blockFor } from './sync-bridge.js';
-import { contextTags, current, emit } from './vu-state.js';
+import { contextTags, current, emit, refuseBlocking } from './vu-state.js';
 
 /**
  * @param {unknown} value
@@ -43,13 +42,13 @@ export function group(name, fn) {
   }
 }
 
-/** @param {number} seconds */
-export function sleep(seconds) {
-  if (current().local)
-    throw new Error(
-      "sleep blocks its VU, and an async function runs beside the other VUs in the Node runner's own thread: await a k6/timers setTimeout instead",
-    );
-  blockFor(seconds);
+/**
+ * Refused: it would stop every VU of the runner's thread (vu-state.js refuseBlocking).
+ * @param {number} _seconds
+ * @returns {never}
+ */
+export function sleep(_seconds) {
+  return refuseBlocking('sleep()', 'await a k6/timers setTimeout instead');
 }
 
 /** @param {string} [message] */

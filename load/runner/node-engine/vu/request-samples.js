@@ -1,11 +1,6 @@
-// One HTTP request's k6 metrics (http_reqs, the seven timing trends,
-// http_req_failed, data_sent, data_received) cross from the VU thread to the
-// main thread as one record with its values in a flat array, not as eleven
-// samples: thousands of requests a second cross, and the structured clone of
-// eleven objects costs both threads several times that of one. The main
-// thread expands the record into the samples k6 would have emitted, in
-// k6's order, before anything counts them. One module packs and expands, so
-// both sides agree on the order.
+// One HTTP request's k6 metrics, in k6's order: http_reqs, the seven timing
+// trends, http_req_failed (when a response callback judges the answer),
+// data_sent and data_received, all with the request's tags.
 
 /** @typedef {import('./vu-state.js').Sample} Sample */
 
@@ -20,54 +15,21 @@ const TRENDS = [
 ];
 
 /**
- * @typedef {object} RequestRecord
- * @property {'request'} type
- * @property {Record<string, string>} tags the request's kept tags
- * @property {number} at milliseconds since the epoch
- * @property {number[]} values the seven timings (TRENDS' order), bytes sent, bytes received
- * @property {0 | 1 | null} failed http_req_failed's value; null without a response callback
- */
-
-/**
- * @param {Record<string, string>} tags
+ * @param {Record<string, string>} tags the request's kept tags
  * @param {number[]} timings duration, blocked, connecting, tls_handshaking, sending, waiting, receiving
  * @param {number} sent
  * @param {number} received
- * @param {0 | 1 | null} failed
- * @returns {RequestRecord}
- */
-export function requestRecord(tags, timings, sent, received, failed) {
-  return { type: 'request', tags, at: Date.now(), values: [...timings, sent, received], failed };
-}
-
-/**
- * The samples of a batch as k6 emits them, request records expanded.
- * @param {Array<Sample | RequestRecord>} batch
+ * @param {0 | 1 | null} failed http_req_failed's value; null without a response callback
  * @returns {Sample[]}
  */
-export function expandSamples(batch) {
-  if (!batch.some((s) => s.type === 'request')) return /** @type {Sample[]} */ (batch);
+export function requestSamples(tags, timings, sent, received, failed) {
+  const at = Date.now();
   /** @type {Sample[]} */
-  const out = [];
-  for (const s of batch) {
-    if (s.type !== 'request') {
-      out.push(/** @type {Sample} */ (s));
-      continue;
-    }
-    const { tags, at, values, failed } = /** @type {RequestRecord} */ (s);
-    out.push({ metric: 'http_reqs', type: 'counter', time: false, value: 1, tags, at });
-    for (let i = 0; i < TRENDS.length; i++)
-      out.push({
-        metric: /** @type {string} */ (TRENDS[i]),
-        type: 'trend',
-        time: true,
-        value: /** @type {number} */ (values[i]),
-        tags,
-        at,
-      });
-    if (failed !== null) out.push({ metric: 'http_req_failed', type: 'rate', time: false, value: failed, tags, at });
-    out.push({ metric: 'data_sent', type: 'counter', time: false, value: /** @type {number} */ (values[7]), tags, at });
-    out.push({ metric: 'data_received', type: 'counter', time: false, value: /** @type {number} */ (values[8]), tags, at });
-  }
+  const out = [{ metric: 'http_reqs', type: 'counter', time: false, value: 1, tags, at }];
+  for (let i = 0; i < TRENDS.length; i++)
+    out.push({ metric: /** @type {string} */ (TRENDS[i]), type: 'trend', time: true, value: /** @type {number} */ (timings[i]), tags, at });
+  if (failed !== null) out.push({ metric: 'http_req_failed', type: 'rate', time: false, value: failed, tags, at });
+  out.push({ metric: 'data_sent', type: 'counter', time: false, value: sent, tags, at });
+  out.push({ metric: 'data_received', type: 'counter', time: false, value: received, tags, at });
   return out;
 }

@@ -1,10 +1,10 @@
-// Async VUs interrupted at an arrival-rate scenario's hard end (duration plus
-// gracefulStop), as k6 interrupts them: an async VU shares the runner's
-// thread, so it cannot be stopped by ending a thread as a VU thread is.
-// Its wait must instead be abandoned: the request it awaits cancelled (its
-// connection closed), the k6/timers timer it awaits cleared, and nothing
-// after either wait ever run, logged or counted, not even while the
-// teardown, itself async, still runs in the same thread.
+// VUs interrupted at an arrival-rate scenario's hard end (duration plus
+// gracefulStop), as k6 interrupts them: a VU shares the runner's thread,
+// so it cannot be stopped by ending a thread. Its wait must instead be
+// abandoned: the request it awaits cancelled (its connection closed), the
+// k6/timers timer it awaits cleared, and nothing after either wait ever
+// run, logged or counted, not even while the teardown, itself async, still
+// runs in the same thread. What it emitted before the cut counts, as in k6.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -73,8 +73,39 @@ test('async iterations past their hard end are interrupted: requests cancelled, 
   const m = JSON.parse(await readFile(out, 'utf8')).metrics;
   for (const s of ['hanging', 'waiting'])
     assert.equal(m[`iterations{scenario:${s}}`].values.count, 0, `scenario ${s}: an interrupted iteration was counted`);
-  // The teardown's line shows an async VU's console reaches the file; the interrupted ones said nothing.
+  // The teardown's line shows a VU's console reaches the file; the interrupted ones said nothing.
   const lines = (await readFile(consoleFile, 'utf8')).split('\n');
   assert.ok(lines.includes('teardown ran'), 'the async teardown’s console line is missing');
   assert.ok(!lines.some((l) => l.includes('after')), `an interrupted iteration logged after its wait: ${JSON.stringify(lines)}`);
+});
+
+test('what an iteration cut at the hard end emitted before the cut counts, and every iteration before it completed', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-cut-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const script = join(dir, 'cut.js');
+  const out = join(dir, 'summary.json');
+  // One VU at 1,000 arrivals/s; its 50th iteration waits past the hard end and is interrupted there. 50
+  // fit in 2 s however slowly a busy machine runs them.
+  await writeFile(
+    script,
+    `import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
+import { setTimeout } from 'k6/timers';
+const started = new Counter('started');
+export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 1000, timeUnit: '1s', duration: '2s', preAllocatedVUs: 1, maxVUs: 1, gracefulStop: '0s' } } };
+export default async function () {
+  started.add(1);
+  if (exec.scenario.iterationInTest === 49) await new Promise((resolve) => setTimeout(resolve, 30_000));
+}
+export function handleSummary(data) {
+  return { ${JSON.stringify(out)}: JSON.stringify({ started: data.metrics.started.values.count, iterations: data.metrics.iterations.values.count }) };
+}
+`,
+  );
+  const r = await runWithNodeEngine({ scriptPath: script, progress: () => {} });
+  assert.equal(r.error, null);
+  const counts = JSON.parse(await readFile(out, 'utf8')) as { started: number; iterations: number };
+  assert.equal(counts.iterations, 49, 'the 49 iterations before the cut completed');
+  // k6 counts what an interrupted iteration emitted before the cut: 49 completed iterations and the cut one.
+  assert.equal(counts.started, 50);
 });

@@ -1,12 +1,9 @@
-// Async VUs (local-vus.ts): a scenario whose function is `async` runs on VUs
-// that share the runner's own thread and follow their code across awaits.
-// They must keep k6's semantics all the same. Each iteration sees its own
-// VU (__VU, __ITER, exec.*) after every await, however the VUs interleave.
-// Arrival-rate executors account for every arrival as run or dropped.
-// Setup data made on a VU thread reaches them. Their requests are measured
-// and checked like a VU thread's. And the calls that would block the shared
-// thread (sync http, sleep) are refused loudly, never silently, as is
-// http.asyncRequest where no event loop will ever settle it (a VU thread).
+// The Node runner's VUs (virtual-users.ts) share the runner's own thread and
+// follow their code across awaits. They must keep k6's semantics all the
+// same. Each iteration sees its own VU (__VU, __ITER, exec.*) after every
+// await, however the VUs interleave. Arrival-rate executors account for
+// every arrival as run or dropped. Setup data reaches every iteration. Their
+// requests are measured and checked as k6 measures and checks them.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +17,6 @@ interface Run {
   /** The URLs the server saw, in arrival order; every one answered 200, /slow after 150 ms. */
   urls: URL[];
   summary: () => Promise<{ metrics: Record<string, { values: Record<string, number> }> }>;
-  consoleLines: () => Promise<string[]>;
 }
 
 /** Runs `script` against a loopback server that answers everything (/slow late); cleaned up after the test. */
@@ -37,21 +33,14 @@ async function run(t: TestContext, script: string): Promise<Run> {
   const scriptPath = join(dir, 'script.js');
   await writeFile(scriptPath, script);
   const out = join(dir, 'summary.json');
-  const consoleFile = join(dir, 'console.log');
-  const env = { BASE: base, OUT: out };
-  const result = await runWithNodeEngine({ scriptPath, env, consoleOutput: consoleFile, progress: () => {} });
-  return {
-    result,
-    urls,
-    summary: async () => JSON.parse(await readFile(out, 'utf8')),
-    consoleLines: async () => (await readFile(consoleFile, 'utf8')).split('\n').filter((l) => l !== ''),
-  };
+  const result = await runWithNodeEngine({ scriptPath, env: { BASE: base, OUT: out }, progress: () => {} });
+  return { result, urls, summary: async () => JSON.parse(await readFile(out, 'utf8')) };
 }
 
-test('an async arrival-rate scenario runs or drops each arrival once, with setup data, metrics and checks', async (t) => {
-  // setup is synchronous (a VU thread); the scenario's function is async (async VUs). Answers take 150 ms,
-  // so a VU starts at most 7 iterations in the second and 5 VUs cannot keep up with 50 arrivals: some are
-  // dropped whatever the machine's speed, and both the run and the dropped branches are counted.
+test('an arrival-rate scenario runs or drops each arrival once, with setup data, metrics and checks', async (t) => {
+  // Answers take 150 ms, so a VU starts at most 7 iterations in the second and 5 VUs cannot keep up with
+  // 50 arrivals: some are dropped whatever the machine's speed, and both the run and the dropped branches
+  // are counted.
   const { result, urls, summary } = await run(
     t,
     `import http from 'k6/http';
@@ -60,7 +49,7 @@ import exec from 'k6/execution';
 export const options = {
   scenarios: { arrivals: { executor: 'constant-arrival-rate', exec: 'go', rate: 50, timeUnit: '1s', duration: '1s', preAllocatedVUs: 5, maxVUs: 5 } },
 };
-export function setup() { return { token: 'x' }; }
+export async function setup() { return { token: 'x' }; }
 export async function go(data) {
   const r = await http.asyncRequest('GET', __ENV.BASE + '/slow?i=' + exec.scenario.iterationInTest + '&vu=' + __VU + '&token=' + data.token);
   check(r, { 'status 200': (x) => x.status === 200 });
@@ -84,7 +73,7 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
     numbers,
     Array.from({ length: urls.length }, (_, i) => i),
   );
-  assert.deepEqual([...new Set(urls.map((u) => u.searchParams.get('token')))], ['x'], 'setup data did not reach every async iteration');
+  assert.deepEqual([...new Set(urls.map((u) => u.searchParams.get('token')))], ['x'], 'setup data did not reach every iteration');
   const vus = new Set(urls.map((u) => Number(u.searchParams.get('vu'))));
   assert.ok(
     [...vus].every((v) => Number.isInteger(v) && v >= 1),
@@ -95,7 +84,7 @@ export function handleSummary(data) { return { [__ENV.OUT]: JSON.stringify(data)
   assert.equal(m['checks']?.values['passes'], urls.length);
 });
 
-test('closed-model async VUs interleave across awaits, each keeping its own __VU, __ITER and exec.vu', async (t) => {
+test('closed-model VUs interleave across awaits, each keeping its own __VU, __ITER and exec.vu', async (t) => {
   // Every iteration waits on a timer first, so the three VUs' iterations are all suspended at once
   // and resume in any order: what each reads after its waits must still be its own.
   const { result, urls } = await run(
@@ -129,61 +118,4 @@ export async function go() {
       [0, 1, 2, 3],
       `VU ${vu}'s __ITER values`,
     );
-});
-
-test('an async function’s blocking calls fail its iterations, saying what to await instead', async (t) => {
-  const { result, urls, consoleLines } = await run(
-    t,
-    `import http from 'k6/http';
-import { sleep } from 'k6';
-export const options = { scenarios: {
-  blockingHttp: { executor: 'per-vu-iterations', exec: 'blockingHttp', vus: 1, iterations: 2 },
-  blockingSleep: { executor: 'per-vu-iterations', exec: 'blockingSleep', vus: 1, iterations: 2 },
-} };
-export async function blockingHttp() { http.get(__ENV.BASE + '/sync-get'); }
-export async function blockingSleep() { sleep(0.01); await http.asyncRequest('GET', __ENV.BASE + '/after-sleep'); }
-`,
-  );
-  assert.equal(result.error, null);
-  assert.equal(result.exitCode, EXIT.ok, 'a failed iteration fails neither the run nor the scenario');
-  assert.deepEqual(
-    urls.map((u) => u.pathname),
-    [],
-    'a refused call still reached the server',
-  );
-  const lines = await consoleLines();
-  const of = (scenario: string) => lines.filter((l) => l.startsWith(`${scenario}: `));
-  assert.equal(of('blockingHttp').length, 2, `one error per iteration: ${JSON.stringify(lines)}`);
-  assert.ok(
-    of('blockingHttp').every((l) => l.includes('await http.asyncRequest instead')),
-    JSON.stringify(lines),
-  );
-  assert.equal(of('blockingSleep').length, 2, `one error per iteration: ${JSON.stringify(lines)}`);
-  assert.ok(
-    of('blockingSleep').every((l) => l.includes('k6/timers')),
-    JSON.stringify(lines),
-  );
-});
-
-test('http.asyncRequest in a synchronous function is refused loudly, never dropped in silence', async (t) => {
-  // A VU thread never returns to an event loop, so the promise would never settle: k6 would send this
-  // request, the runner cannot, and the user must be told so rather than see an iteration that did nothing.
-  const { result, urls, consoleLines } = await run(
-    t,
-    `import http from 'k6/http';
-export const options = { scenarios: { notAsync: { executor: 'per-vu-iterations', exec: 'notAsync', vus: 1, iterations: 1 } } };
-export function notAsync() { http.asyncRequest('GET', __ENV.BASE + '/from-sync'); }
-`,
-  );
-  assert.equal(result.error, null);
-  assert.deepEqual(
-    urls.map((u) => u.pathname),
-    [],
-    'the request of a sync function reached the server',
-  );
-  const lines = await consoleLines();
-  assert.ok(
-    lines.some((l) => l.includes('needs an async function')),
-    `no refusal in the console output: ${JSON.stringify(lines)}`,
-  );
 });

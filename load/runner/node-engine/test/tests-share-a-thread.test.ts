@@ -1,8 +1,8 @@
-// Async VUs live in the runner's own thread, which outlives a test and may
+// VUs live in the runner's own thread, which outlives a test and may
 // run several: one after another (a library caller's runs) or side by side
 // (the parts of a distributed run started from one process). Each test's
 // script must see its own test only: its __ENV, and the SharedArray its own
-// data builds (k6 builds one per test), in setup and in every async VU —
+// data builds (k6 builds one per test), in setup and in every VU —
 // never the array of a test before it or beside it.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,63 +1,109 @@
-// Async VUs: the VUs of scenarios whose function is `async`. A k6 script's
-// synchronous calls block their VU, which is why a VU of a synchronous
-// function is a thread of its own (vu-pool.ts) whose HTTP the runner's thread
-// performs. An async function waits on promises instead (k6's
-// http.asyncRequest, k6/timers), so its VUs can all live in the runner's
-// thread, as goroutines do in k6: no thread per VU, no hand-off between
-// threads per request, and undici's answers reach the VU where they arrive.
+// The Node runner's VUs. A k6 VU is a goroutine; here every VU lives in the
+// runner's own thread and waits on promises instead of blocking (k6's
+// http.asyncRequest, k6/timers), so there is no thread per VU and no
+// hand-off between threads per request: undici's answer reaches the VU
+// where it arrives. That is why the runner runs async functions only
+// (engine.ts refuses any other before the test starts) and refuses the
+// calls that would block the thread (vu/vu-state.js refuseBlocking).
 //
-// What differs from a VU thread: the script is loaded once in this thread
-// and its modules are shared by the async VUs (k6 loads them once per VU),
-// so a script that keeps per-VU state in module variables must key it by
-// exec.vu.idInTest; sync http calls and sleep() are refused there, as they
-// would stop every VU; and a function's own CPU time delays the other VUs
-// of this thread, where a VU thread would run beside them.
+// What differs from k6: the script is loaded once, in its test's init
+// context, and its modules are shared by the VUs (k6 loads them once per
+// VU), so a script that keeps per-VU state in module variables must key it
+// by exec.vu.idInTest; and a function's own CPU time delays the other VUs.
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HttpService } from './http-service.ts';
 import type { Sample } from './metrics.ts';
-import type { CallResult, IterationBind, IterationNumbers, ScriptFiles } from './vu-pool.ts';
+import type {} from './vu/checked-modules.ts';
 import { asyncRequest } from './vu/k6-http.js';
 import { openIn } from './vu/k6-open.js';
-import { expandSamples } from './vu/request-samples.js';
 import { holdScriptGlobals, releaseScriptGlobals } from './script-globals.ts';
-import { VuFreeList } from './vu-free-list.ts';
 import { newVuState, runAs, type ScriptContext, type VuState } from './vu/vu-state.js';
 
-/** What every async VU of a test shares: the options' view of the test and where its output goes. */
-export interface LocalVuSetup {
+/** The script as written (open() resolves against it) and the staged copy that is imported. */
+export interface ScriptFiles {
+  scriptPath: string;
+  modulePath: string;
+}
+
+export interface CallResult {
+  result: unknown;
+  error: string | null;
+  aborted: string | null;
+  ms: number;
+}
+
+/** What the init context learnt of the script. */
+export interface ScriptFacts {
+  options: Record<string, unknown>;
+  functions: string[];
+  /** The exported functions declared `async`. */
+  asyncFunctions: string[];
+  metrics: { name: string; type: Sample['type']; time: boolean }[];
+}
+
+/** A scenario's part of every iteration. */
+export interface IterationBind {
+  fn: string;
+  arg: unknown;
+  scenario: { name: string; executor: string; startTime: number; tags: Record<string, string> };
+  group: string;
+}
+
+/** An iteration's own numbers. */
+export interface IterationNumbers {
+  inScenario: number;
+  inInstance: number;
+  inTest: number;
+  progress: number;
+}
+
+/** What every VU of a test shares: the options' view of the test and where its output goes. */
+export interface VuSetup {
   options: Record<string, unknown>;
   testTags: Record<string, string>;
   systemTags: string[] | null;
   testStartedAt: number;
   http: HttpService;
   samples(samples: Sample[]): void;
-  console(level: string, text: string): void;
+  /** A VU made a call the runner cannot run (a blocking one): the test ends as one that could not run. */
+  refuse(message: string): void;
 }
 
+const isAsyncFunction = (value: unknown) => Object.prototype.toString.call(value) === '[object AsyncFunction]';
+
 /**
- * A test's script loaded in this thread for its async VUs, with k6's globals
+ * A test's script, loaded in this thread with k6's globals
  * (script-globals.ts) answering for it while its code runs. Its init code
  * runs in an init context of its own, so several tests may load their
- * scripts here at once, each with its own __ENV and SharedArrays.
+ * scripts here at once, each with its own __ENV, SharedArrays and console.
  */
-export class LocalScript {
+export class LoadedScript {
   private unloaded = false;
 
   private constructor(
     readonly exports: Record<string, unknown>,
     readonly context: ScriptContext,
+    readonly facts: ScriptFacts,
   ) {}
 
-  static async load(files: ScriptFiles, env: Record<string, string>): Promise<LocalScript> {
-    const context: ScriptContext = { env: { ...env }, open: openIn(dirname(files.scriptPath)), sharedArrays: new Map() };
+  static async load(files: ScriptFiles, env: Record<string, string>, console: ScriptContext['console']): Promise<LoadedScript> {
+    const context: ScriptContext = { env: { ...env }, open: openIn(dirname(files.scriptPath)), sharedArrays: new Map(), console };
     const init = newVuState(0);
     init.script = context;
     holdScriptGlobals();
     try {
       // Module code, and what it awaits, runs as this test's init context.
       const exports = (await runAs(init, () => import(pathToFileURL(files.modulePath).href))) as Record<string, unknown>;
-      return new LocalScript(exports, context);
+      const functions = Object.keys(exports).filter((k) => typeof exports[k] === 'function');
+      // Options cross as JSON, as in k6: what the script's functions see is plain data.
+      const options = exports['options'] === undefined ? {} : (JSON.parse(JSON.stringify(exports['options'])) as Record<string, unknown>);
+      return new LoadedScript(exports, context, {
+        options,
+        functions,
+        asyncFunctions: functions.filter((k) => isAsyncFunction(exports[k])),
+        metrics: init.declaredMetrics as ScriptFacts['metrics'],
+      });
     } catch (err) {
       releaseScriptGlobals();
       throw err;
@@ -71,7 +117,7 @@ export class LocalScript {
   }
 }
 
-export class LocalVu {
+export class VirtualUser {
   readonly state: VuState;
   iterationInInstance = 0;
   private calls = 0;
@@ -79,8 +125,8 @@ export class LocalVu {
 
   constructor(
     readonly id: number,
-    private readonly script: LocalScript,
-    setup: LocalVuSetup,
+    private readonly script: LoadedScript,
+    setup: VuSetup,
   ) {
     const state = newVuState(id);
     state.inInit = false;
@@ -89,10 +135,10 @@ export class LocalVu {
     state.testTags = setup.testTags;
     state.systemTags = setup.systemTags ? new Set(setup.systemTags) : null;
     state.testStartedAt = setup.testStartedAt;
-    state.local = {
+    state.vu = {
       http: (req, cancel) => setup.http.one(req, cancel),
-      deliver: (samples) => setup.samples(expandSamples(samples)),
-      console: setup.console,
+      deliver: (samples) => setup.samples(samples),
+      refuse: (message) => setup.refuse(message),
       cancel: new AbortController(),
       timers: new Set(),
       interrupted: false,
@@ -108,7 +154,7 @@ export class LocalVu {
     return this.calls > 0 && !this.stopped;
   }
 
-  /** The test's clock, once it is set (engine.ts starts it a moment after the VUs exist). */
+  /** The test's clock, once it is set (after setup, as in k6). */
   startClock(testStartedAt: number): void {
     this.state.testStartedAt = testStartedAt;
   }
@@ -137,7 +183,7 @@ export class LocalVu {
     await runAs(this.state, async () => {
       for (let i = 0; i < requests; i++) {
         const res = await asyncRequest('GET', url);
-        if (res.status !== 200) throw new Error(`the async VUs' warm-up got ${res.status || res.error} from ${url}`);
+        if (res.status !== 200) throw new Error(`the VUs' warm-up got ${res.status || res.error} from ${url}`);
       }
     });
   }
@@ -148,19 +194,20 @@ export class LocalVu {
    * after the wait runs; whatever it still emits is dropped. The VU is not
    * used again.
    */
-  async stop(): Promise<void> {
+  stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    const local = this.state.local!;
-    local.interrupted = true;
-    local.cancel.abort();
-    for (const timer of local.timers) clearTimeout(timer);
-    local.timers.clear();
+    const vu = this.state.vu!;
+    vu.interrupted = true;
+    vu.cancel.abort();
+    for (const timer of vu.timers) clearTimeout(timer);
+    vu.timers.clear();
   }
 
   private async invoke(name: string, arg: unknown, keepResult: boolean): Promise<CallResult> {
     const started = Date.now();
     const fn = this.script.exports[name];
+    this.state.fn = name;
     this.calls++;
     try {
       if (typeof fn !== 'function') throw new Error(`the script exports no function ${name}`);
@@ -183,26 +230,48 @@ export class LocalVu {
   }
 }
 
-/** Free async VUs, created on demand; ids come from the counter the VU threads draw theirs from. */
-export class LocalVuPool extends VuFreeList<LocalVu> {
-  constructor(
-    private readonly create: (id: number) => LocalVu,
-    ids: { next: number },
-  ) {
-    super(ids);
-  }
+/**
+ * The test's VUs: every one made is kept in `all`, for counting and
+ * stopping; the free ones wait in a stack for a scenario to take them, and
+ * one that was stopped is never handed out again.
+ */
+export class VuPool {
+  private readonly free: VirtualUser[] = [];
+  readonly all: VirtualUser[] = [];
+  /** VU 0 runs setup, teardown and handleSummary; the pool's VUs count from 1, as k6's do. */
+  private nextId = 1;
 
-  protected make(id: number): LocalVu {
-    return this.create(id);
-  }
+  constructor(private readonly create: (id: number) => VirtualUser) {}
 
   /** Creates VUs until `count` are free (k6 initialises VUs before the test starts). */
   prepare(count: number): void {
     while (this.free.length < count) this.free.push(this.spawn());
   }
 
-  /** A free VU; creating one costs no more than an object here. */
-  async takeOrCreate(): Promise<LocalVu> {
-    return this.take() ?? this.spawn();
+  /** A free VU, or a new one: creating one costs no more than an object. */
+  take(): VirtualUser {
+    while (this.free.length > 0) {
+      const vu = this.free.pop()!;
+      if (vu.alive) return vu;
+    }
+    return this.spawn();
+  }
+
+  give(vu: VirtualUser): void {
+    if (vu.alive) this.free.push(vu);
+  }
+
+  get active(): number {
+    return this.all.filter((v) => v.running).length;
+  }
+
+  stopAll(): void {
+    for (const vu of this.all) vu.stop();
+  }
+
+  private spawn(): VirtualUser {
+    const vu = this.create(this.nextId++);
+    this.all.push(vu);
+    return vu;
   }
 }

@@ -1,6 +1,7 @@
-// A batch holds many requests in flight for one VU, all cancelled by the
-// VU's one signal if it is stopped: that is no leak, and a run says nothing
-// of one (Node warns past ten listeners on a signal by default).
+// A VU may hold many requests in flight at once (sent together and awaited
+// with Promise.all), all cancelled by the VU's one signal if it is stopped:
+// that is no leak, and a run says nothing of one (Node warns past ten
+// listeners on a signal by default).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -11,11 +12,11 @@ import { test } from 'node:test';
 import { EXIT, runWithNodeEngine } from '../engine.ts';
 
 const SCRIPT = `import http from 'k6/http';
-export const options = { iterations: 1, batch: 20, batchPerHost: 20 };
-export default function () { http.batch(Array.from({ length: 20 }, (_, i) => __ENV.BASE + '/' + i)); }
+export const options = { iterations: 1 };
+export default async function () { await Promise.all(Array.from({ length: 20 }, (_, i) => http.asyncRequest('GET', __ENV.BASE + '/' + i))); }
 `;
 
-test('a batch of twenty requests in flight at once raises no listener warning', async (t) => {
+test('twenty requests of one VU in flight at once raise no listener warning', async (t) => {
   const warnings: string[] = [];
   const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
   process.on('warning', onWarning);
@@ -26,14 +27,14 @@ test('a batch of twenty requests in flight at once raises no listener warning', 
     if (waiting.length === 20) waiting.splice(0).forEach((answer) => answer());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const dir = await mkdtemp(join(tmpdir(), 'node-runner-batch-'));
+  const dir = await mkdtemp(join(tmpdir(), 'node-runner-in-flight-'));
   t.after(async () => {
     process.off('warning', onWarning);
     server.closeAllConnections();
     server.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const script = join(dir, 'batch.js');
+  const script = join(dir, 'in-flight.js');
   await writeFile(script, SCRIPT);
   const r = await runWithNodeEngine({
     scriptPath: script,
