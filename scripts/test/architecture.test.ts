@@ -3,9 +3,12 @@
 // and has no cycle between files or folders. The checker itself is tested on
 // small graphs, so a green run means the rules were checked, not skipped.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { edgesOf, readImportGraph, relativeSpecifiers, type ImportGraph } from '../architecture/import-graph.ts';
+import { FORBIDDEN_MODULES, forbiddenImports } from '../architecture/forbidden-modules.ts';
+import { edgesOf, listSourceFiles, readImportGraph, relativeSpecifiers, type ImportGraph } from '../architecture/import-graph.ts';
 import { fileCycles, folderCycles, layerViolations, layoutViolations } from '../architecture/layers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,6 +49,13 @@ describe('the repository', () => {
     const problems = folderCycles(graph);
     assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
   });
+
+  it('imports no forbidden module where a rule forbids it (no worker thread in the Node runner)', () => {
+    const files = listSourceFiles(root).filter((file) => FORBIDDEN_MODULES.some((rule) => file.startsWith(rule.under)));
+    assert.ok(files.length > 50, `only ${files.length} files under the rules' folders read`);
+    const problems = forbiddenImports(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])));
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
+  });
 });
 
 describe('the import-graph checker', () => {
@@ -79,6 +89,22 @@ describe('the import-graph checker', () => {
       `layer: load/runner/audit.ts imports '../../reference/domain/digest.ts' (reference/domain/digest.ts): load may import only load, contract, client`,
       `layer: contract/errors.ts imports '../reports/x.ts' (reports/x.ts): contract may import only contract`,
     ]);
+  });
+
+  it('names a forbidden import however it is written, only where its rule applies', () => {
+    const sources = new Map(
+      Object.entries({
+        'load/runner/a.ts': `import { Worker } from 'node:worker_threads';`,
+        'load/runner/node-engine/vu/b.js': `const { parentPort } = require('worker_threads');`,
+        'load/runner/node-engine/test/c.test.ts': `const w = await import('node:worker_threads');`,
+        'load/runner/quiet.ts': `// worker_threads, as a word in a comment\nconst s = "import('node:worker_threads')";`,
+        'scripts/bench/d.ts': `import { Worker } from 'node:worker_threads';`,
+      }),
+    );
+    assert.deepEqual(
+      forbiddenImports(sources).map((p) => p.split(' ')[0]),
+      ['load/runner/a.ts', 'load/runner/node-engine/vu/b.js', 'load/runner/node-engine/test/c.test.ts'],
+    );
   });
 
   it('refuses a folder the layer table does not know', () => {
