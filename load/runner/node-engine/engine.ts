@@ -11,6 +11,7 @@
 // error, which `fleetproof load` reports as could not run (exit 2).
 import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { FleetproofError } from '../../../client/errors.ts';
 import { packageInfo } from '../../../client/provenance.ts';
 import { runScenario, ScenarioRun, type ExecutorHost } from './executors.ts';
 import { HttpService } from './http-service.ts';
@@ -110,7 +111,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   let verdicts: ThresholdVerdict[] = [];
   const progress = new ProgressReporter(opts.progress);
   const stopIfRefused = () => {
-    if (refused !== null) throw new Error(refused);
+    if (refused !== null) throw new FleetproofError('FP_ERR_SCRIPT', refused);
   };
   try {
     try {
@@ -326,7 +327,8 @@ function refuseSynchronous(facts: ScriptFacts, scenarios: ScenarioConfig[]): voi
   const synchronous = [...roles].filter(([fn]) => !facts.asyncFunctions.includes(fn));
   if (synchronous.length === 0) return;
   const named = synchronous.map(([fn, of]) => (of.length > 0 ? `${fn} (the function of ${of.join(', ')})` : fn));
-  throw new Error(
+  throw new FleetproofError(
+    'FP_ERR_SCRIPT',
     `the Node runner runs async functions only, and ${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} not declared async: declare ${named.length === 1 ? 'it' : 'them'} \`async\`, awaiting http.asyncRequest for requests and a k6/timers setTimeout for pauses, or run the script with --engine k6`,
   );
 }
