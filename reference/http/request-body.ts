@@ -9,7 +9,7 @@ import { MAX_NESTING } from '../domain/validation.ts';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
-/** Thrown for PAYLOAD_TOO_LARGE; the server closes the connection after answering. */
+/** Thrown for PAYLOAD_TOO_LARGE; the rest of the body is read and discarded after the answer (unread-body.ts). */
 export const payloadTooLarge = (max: number) => new RegistryError('PAYLOAD_TOO_LARGE', `the request body exceeds ${max} bytes`);
 
 function declaresNoBody(req: IncomingMessage): boolean {
@@ -33,7 +33,9 @@ export function checkMediaType(req: IncomingMessage, emptyAnswer: 'INVALID_REQUE
 
 /**
  * Collects one body. Its listeners are prototype methods bound once, rather
- * than closures made per request, which keeps the hot path light.
+ * than closures made per request, which keeps the hot path light. A refused
+ * body is left paused: the server answers, then reads and discards the rest
+ * (unread-body.ts).
  */
 class BodyCollector {
   private readonly chunks: Buffer[] = [];
@@ -58,6 +60,7 @@ class BodyCollector {
     if (this.size > this.maxBytes) {
       this.detach();
       this.req.pause();
+      this.chunks.length = 0;
       this.reject(payloadTooLarge(this.maxBytes));
       return;
     }

@@ -23,6 +23,7 @@ import { HttpMetrics } from './metrics.ts';
 import type { OperationHandler, OperationInput, Reply, ServerDeps } from './operation.ts';
 import { refuseIntegralFractions } from './integral-fractions.ts';
 import { checkDeclaredLength, checkMediaType, MAX_JSON_DEPTH, parseJson, readBody } from './request-body.ts';
+import { discardRest } from './unread-body.ts';
 import { compileValidators, type OperationValidators } from './request-validation.ts';
 import { RouteTable } from './route-table.ts';
 import { liftBodyTenant } from './tenant-from-body.ts';
@@ -75,8 +76,8 @@ interface PreparedOperation {
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
-/** Refusals after which the rest of the request is not read ([wire-body-limit], [wire-head-limits]). */
-const CLOSES_CONNECTION: ReadonlySet<string> = new Set(['PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE']);
+/** Refusals of the request head, which close the connection ([wire-head-limits]). */
+const CLOSES_CONNECTION: ReadonlySet<string> = new Set(['URI_TOO_LONG', 'HEADERS_TOO_LARGE']);
 
 function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
   const prepared = new Map<OperationEntry, PreparedOperation>();
@@ -143,6 +144,7 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   let closing = false;
 
   function send(
+    req: IncomingMessage,
     res: ServerResponse,
     started: number,
     operationId: string,
@@ -157,7 +159,9 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       'x-request-id': requestId,
       ...extra,
     };
-    if (closing) headers['connection'] = 'close';
+    // An answer sent before the whole body arrived leaves the rest to be read and discarded, or the connection to be closed.
+    const closes = closing || headers['connection'] === 'close' || (!req.complete && !discardRest(req, limits.max_body_bytes));
+    if (closes) headers['connection'] = 'close';
     res.writeHead(reply.status, headers);
     res.end(payload);
     metrics.observe(operationId, reply.status, (performance.now() - started) / 1000);
@@ -200,16 +204,15 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       if (match.kind === 'no-route') throw new RegistryError('NOT_FOUND', 'no operation at this path');
       if (match.kind === 'method-not-allowed') {
         const reply = errorReply(new RegistryError('METHOD_NOT_ALLOWED', `${req.method} is not supported here`), requestId, log);
-        return send(res, started, operationId, requestId, reply, { allow: match.allow });
+        return send(req, res, started, operationId, requestId, reply, { allow: match.allow });
       }
       const op = prepared.get(match.entry)!;
       operationId = op.operationId;
-      send(res, started, operationId, requestId, await run(op, req, match.rawParams, q === -1 ? '' : url.slice(q + 1)));
+      send(req, res, started, operationId, requestId, await run(op, req, match.rawParams, q === -1 ? '' : url.slice(q + 1)));
     } catch (err) {
       const reply = errorReply(err, requestId, log, choices.capacityRetryAfterMs);
-      // An oversized body is left unread; closing the connection keeps it from being taken as the next request.
       const extra = CLOSES_CONNECTION.has(reply.body.error.code) ? { ...reply.headers, connection: 'close' } : reply.headers;
-      if (!res.headersSent) send(res, started, operationId, requestId, reply, extra);
+      if (!res.headersSent) send(req, res, started, operationId, requestId, reply, extra);
       else res.destroy();
     }
   }
