@@ -1,11 +1,13 @@
 // Reading a JSON request body: media type first ([wire-json]), then the size
 // limit ([wire-body-limit]) — from Content-Length before a byte is read, and
-// while reading for bodies without one — then UTF-8 and JSON well-formedness
+// while reading for bodies without one — and the nesting bound
+// ([wire-nesting]) while reading, then UTF-8 and JSON well-formedness
 // ([wire-malformed-json]). Nothing here looks at the body's meaning.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { invalid, RegistryError } from '../../contract/registry-error.ts';
 import { MAX_NESTING } from '../domain/validation.ts';
+import { NestingScan } from './nesting-scan.ts';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
@@ -32,14 +34,15 @@ export function checkMediaType(req: IncomingMessage, emptyAnswer: 'INVALID_REQUE
 }
 
 /**
- * Collects one body. Its listeners are prototype methods bound once, rather
- * than closures made per request, which keeps the hot path light. A refused
- * body is left paused: the server answers, then reads and discards the rest
- * (unread-body.ts).
+ * Collects one body, scanning its nesting as each chunk arrives. Its
+ * listeners are prototype methods bound once, rather than closures made per
+ * request, which keeps the hot path light. A refused body is left paused:
+ * the server answers, then reads and discards the rest (unread-body.ts).
  */
 class BodyCollector {
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  private readonly nesting: NestingScan;
   private readonly onData = this.data.bind(this);
   private readonly onEnd = this.end.bind(this);
   private readonly onError = this.error.bind(this);
@@ -47,9 +50,11 @@ class BodyCollector {
   constructor(
     private readonly req: IncomingMessage,
     private readonly maxBytes: number,
+    maxDepth: number,
     private readonly resolve: (body: Buffer) => void,
     private readonly reject: (err: unknown) => void,
   ) {
+    this.nesting = new NestingScan(maxDepth);
     req.on('data', this.onData);
     req.on('end', this.onEnd);
     req.on('error', this.onError);
@@ -57,14 +62,16 @@ class BodyCollector {
 
   private data(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      this.detach();
-      this.req.pause();
-      this.chunks.length = 0;
-      this.reject(payloadTooLarge(this.maxBytes));
-      return;
-    }
-    this.chunks.push(chunk);
+    if (this.size > this.maxBytes) this.refuse(payloadTooLarge(this.maxBytes));
+    else if (!this.nesting.accepts(chunk)) this.refuse(invalid(`the request body nests deeper than ${this.nesting.maxDepth} levels`));
+    else this.chunks.push(chunk);
+  }
+
+  private refuse(err: RegistryError): void {
+    this.detach();
+    this.req.pause();
+    this.chunks.length = 0;
+    this.reject(err);
   }
 
   private end(): void {
@@ -91,47 +98,27 @@ export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): voi
   if (declared !== undefined && Number(declared) > maxBytes) throw payloadTooLarge(maxBytes);
 }
 
-/** Reads at most `maxBytes`; stops reading as soon as the body is known to be larger. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * Reads a body of at most `maxBytes` that nests at most `maxDepth` deep
+ * ([wire-body-limit], [wire-nesting]); refuses it at the first byte that
+ * breaks either, without reading further.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, maxDepth: number): Promise<Buffer> {
   try {
     checkDeclaredLength(req, maxBytes);
   } catch (err) {
     return Promise.reject(err);
   }
-  return new Promise((resolve, reject) => new BodyCollector(req, maxBytes, resolve, reject));
+  return new Promise((resolve, reject) => new BodyCollector(req, maxBytes, maxDepth, resolve, reject));
 }
 
-/**
- * The deepest nesting a body with open content may have (open-content.ts), the
- * contract's bound ([wire-nesting]). Checked on the raw bytes, before parsing,
- * because the digest and copy steps recurse once per level.
- */
+/** The contract's nesting bound ([wire-nesting]); a closed schema may bound a body closer (body-nesting.ts). */
 export const MAX_JSON_DEPTH = MAX_NESTING;
 
-/** Whether arrays and objects nest deeper than `max`, counted outside strings. */
-export function nestsDeeperThan(bytes: Buffer, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i]!;
-    if (inString) {
-      if (c === 0x5c /* backslash: skip the escaped byte */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
-  }
-  return false;
-}
-
-/** Parses a body as UTF-8 JSON nested at most `maxDepth` deep; anything else is INVALID_REQUEST. */
-export function parseJson(bytes: Buffer, maxDepth = Infinity): unknown {
+/** Parses a body, already checked for size and nesting, as UTF-8 JSON; anything else is INVALID_REQUEST. */
+export function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) throw invalid('a JSON request body is required');
   if (!isUtf8(bytes)) throw invalid('the request body is not valid UTF-8');
-  // A body of n bytes cannot nest deeper than n/2 levels, so small bodies skip the scan.
-  if (bytes.length > 2 * maxDepth && nestsDeeperThan(bytes, maxDepth))
-    throw invalid(`the request body nests deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch {

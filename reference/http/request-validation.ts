@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import { openApiDocument, type OpenApiParameter, type OperationEntry } from '../../contract/openapi.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
 import { invalid } from '../../contract/registry-error.ts';
-import { admitsOpenContent } from './open-content.ts';
+import { deepestNesting } from './body-nesting.ts';
 
 type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -16,8 +16,8 @@ export interface OperationValidators {
   query(search: string): Record<string, unknown>;
   /** Absent when the operation takes no body. */
   body?(value: unknown): void;
-  /** Whether the body schema admits values of any depth (open-content.ts). */
-  openBody: boolean;
+  /** The deepest nesting of a body the schema accepts; Infinity when it accepts any depth (body-nesting.ts). */
+  bodyNesting: number;
 }
 
 const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
@@ -62,7 +62,7 @@ export function compileValidators(entry: OperationEntry): OperationValidators {
   const bodyValidate = bodySchema === undefined ? undefined : compileSchema(bodySchema);
 
   const validators: OperationValidators = {
-    openBody: bodySchema !== undefined && admitsOpenContent(bodySchema as Record<string, unknown>),
+    bodyNesting: bodySchema === undefined ? 0 : deepestNesting(bodySchema as Record<string, unknown>),
     params(raw) {
       if (pathParams.length === 0) return raw;
       const decoded: Record<string, string> = {};

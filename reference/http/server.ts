@@ -11,7 +11,7 @@ import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
 import { referenceChoices, type ReferenceChoices } from '../domain/choices.ts';
-import { faultHooks, type Faults } from '../domain/faults.ts';
+import { faultHooks, type FaultHooks, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
@@ -72,6 +72,8 @@ interface PreparedOperation {
   /** null: public; otherwise every role listed is needed. */
   roles: readonly string[] | null;
   validators: OperationValidators;
+  /** A body nested deeper is refused while it arrives: its schema's deepest value, within the contract's bound. */
+  maxNesting: number;
   handler: OperationHandler;
 }
 
@@ -79,7 +81,16 @@ const REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
 /** Refusals of the request head, which close the connection ([wire-head-limits]). */
 const CLOSES_CONNECTION: ReadonlySet<string> = new Set(['URI_TOO_LONG', 'HEADERS_TOO_LARGE']);
 
-function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
+/**
+ * [wire-nesting]: a closed schema's deepest legal value bounds its body
+ * closer than the contract does; open content gets the contract's bound
+ * (one less under the `nesting-bound-too-low` fault).
+ */
+function nestingBound(deepestLegal: number, boundTooLow: boolean): number {
+  return deepestLegal < MAX_JSON_DEPTH ? deepestLegal : MAX_JSON_DEPTH - (boundTooLow ? 1 : 0);
+}
+
+function prepareOperations(table: RouteTable, fault: FaultHooks): Map<OperationEntry, PreparedOperation> {
   const prepared = new Map<OperationEntry, PreparedOperation>();
   const seen = new Set<string>();
   for (const entry of table.entries) {
@@ -88,7 +99,9 @@ function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOpera
     if (!handler) throw new Error(`openapi.yaml operation ${operationId} has no handler`);
     if (seen.has(operationId)) throw new Error(`openapi.yaml names operation ${operationId} twice`);
     seen.add(operationId);
-    prepared.set(entry, { entry, operationId, roles: entry.roles, validators: compileValidators(entry), handler });
+    const validators = compileValidators(entry);
+    const maxNesting = nestingBound(validators.bodyNesting, fault.nestingBoundTooLow);
+    prepared.set(entry, { entry, operationId, roles: entry.roles, validators, maxNesting, handler });
   }
   for (const id of Object.keys(HANDLERS)) if (!seen.has(id)) throw new Error(`handler ${id} serves no operation of openapi.yaml`);
   return prepared;
@@ -121,8 +134,8 @@ function authorise(op: PreparedOperation, principal: Principal): void {
 
 export function createRegistryServer(options: RegistryServerOptions): RegistryServer {
   const table = new RouteTable();
-  const prepared = prepareOperations(table);
   const fault = faultHooks(options.faults);
+  const prepared = prepareOperations(table, fault);
   const choices = referenceChoices(options.choices);
   const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now, choices });
   const pathParams = pathParamsReader(choices.badPathParameter);
@@ -180,8 +193,8 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
     if (op.validators.body) {
       if (choices.sizeBeforeMediaType) checkDeclaredLength(req, limits.max_body_bytes);
       checkMediaType(req, choices.emptyBodyWithoutMediaType);
-      const bytes = await readBody(req, limits.max_body_bytes);
-      body = parseJson(bytes, op.validators.openBody ? MAX_JSON_DEPTH - (fault.nestingBoundTooLow ? 1 : 0) : Infinity);
+      const bytes = await readBody(req, limits.max_body_bytes, op.maxNesting);
+      body = parseJson(bytes);
       if (!choices.readIntegralFractions) refuseIntegralFractions(bytes.toString('utf8'));
       if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
