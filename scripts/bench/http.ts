@@ -74,13 +74,20 @@ function start(command: string[]): Promise<{ child: ChildProcess; url: string }>
  * is none. Throughput swings with a neighbour's load, CPU time per request much
  * less, so it is the figure to compare when profiling.
  */
-function cpuSeconds(pid: number | undefined): number | null {
+function cpuSeconds(pid: number | undefined): { user: number; system: number } | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
     return null;
   }
+}
+
+interface CpuPerRequest {
+  /** User and system CPU microseconds per request, and their sum. */
+  user: number;
+  system: number;
+  total: number;
 }
 
 /** Runs a slice and returns its rate and the server's CPU microseconds per request. */
@@ -88,12 +95,15 @@ async function measured(
   pid: number | undefined,
   requestsPerUnit: number,
   slice: () => Promise<number>,
-): Promise<{ rate: number; cpuUs: number | null }> {
+): Promise<{ rate: number; cpu: CpuPerRequest | null }> {
   const before = cpuSeconds(pid);
   const rate = await slice();
   const after = cpuSeconds(pid);
   const requests = (rate * requestsPerUnit * ROUND_MS) / 1000;
-  return { rate, cpuUs: before === null || after === null || requests === 0 ? null : ((after - before) * 1e6) / requests };
+  if (before === null || after === null || requests === 0) return { rate, cpu: null };
+  const user = ((after.user - before.user) * 1e6) / requests;
+  const system = ((after.system - before.system) * 1e6) / requests;
+  return { rate, cpu: { user, system, total: user + system } };
 }
 
 async function send(pool: Pool, x: Exchange): Promise<string> {
@@ -231,19 +241,19 @@ async function main(): Promise<void> {
     const pairs: number[] = [];
     const bareRequests: number[] = [];
     const roundRatios: number[] = [];
-    const registryCpu: number[] = [];
-    const bareCpu: number[] = [];
+    const registryCpu: CpuPerRequest[] = [];
+    const bareCpu: CpuPerRequest[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const r = await measured(registry.child.pid, 2, () => registryRound(pool, tokens, String(round), ROUND_MS));
       const b = await measured(bare.child.pid, 1, () => bareRound(barePool, { resolve, settle }, ROUND_MS));
       pairs.push(r.rate);
       bareRequests.push(b.rate);
       roundRatios.push((r.rate / b.rate) * 2);
-      if (r.cpuUs !== null && b.cpuUs !== null) {
-        registryCpu.push(r.cpuUs);
-        bareCpu.push(b.cpuUs);
+      if (r.cpu !== null && b.cpu !== null) {
+        registryCpu.push(r.cpu);
+        bareCpu.push(b.cpu);
       }
-      const cpu = r.cpuUs !== null && b.cpuUs !== null ? `; server CPU per request ${fmt(r.cpuUs)} µs vs ${fmt(b.cpuUs)} µs` : '';
+      const cpu = r.cpu !== null && b.cpu !== null ? `; server CPU per request ${fmt(r.cpu.total)} µs vs ${fmt(b.cpu.total)} µs` : '';
       console.log(
         `round ${round + 1}: registry ${fmt(r.rate)} pairs/s, bare ${fmt(b.rate)} requests/s, ratio ${fmt(roundRatios.at(-1)!, 2)}${cpu}`,
       );
@@ -254,8 +264,11 @@ async function main(): Promise<void> {
     console.log(`registry: ${fmt(registryMedian)} resolve+settle pairs/s (median)`);
     console.log(`bare: ${fmt(bareMedian)} requests/s (median)`);
     console.log(`median of round ratios: ${fmt(median(roundRatios), 2)}`);
-    if (registryCpu.length > 0)
-      console.log(`server CPU per request (median): registry ${fmt(median(registryCpu))} µs, bare ${fmt(median(bareCpu))} µs`);
+    if (registryCpu.length > 0) {
+      const describe = (cpu: CpuPerRequest[]) =>
+        `${fmt(median(cpu.map((c) => c.total)))} µs (user ${fmt(median(cpu.map((c) => c.user)))}, system ${fmt(median(cpu.map((c) => c.system)))})`;
+      console.log(`server CPU per request (median): registry ${describe(registryCpu)}, bare ${describe(bareCpu)}`);
+    }
     console.log(`ratio: ${fmt((registryMedian / bareMedian) * 2, 2)} (target >= 0.5)`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
