@@ -1,8 +1,11 @@
 // Bearer token verification (spec.md [auth-bearer], [auth-signature],
 // [auth-time], [auth-audience]). Verification is a pure function of the token
 // string and the time, so a verified token is cached by its exact string until
-// it expires; a cache hit re-checks `exp` and skips the signature check, which
-// is most of the cost of a small request.
+// it expires; a cache hit re-checks `exp` and `nbf` against the time of the
+// request and skips the signature check, which is most of the cost of a small
+// request. A connection also remembers the header it last carried: a client
+// that sends the same token again is found by comparing strings, without
+// hashing the token (a few hundred bytes) for the cache.
 import { REFERENCE_CHOICES, type ReferenceChoices } from '../domain/choices.ts';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { componentValidator } from '../../contract/schemas.ts';
@@ -34,7 +37,10 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
 
 interface CachedToken {
   principal: Principal;
+  /** `exp` with this registry's leeway: refused from this instant on. */
   expiresAtMs: number;
+  /** `nbf` with this registry's leeway: refused before this instant (-Infinity without `nbf`). */
+  notBeforeMs: number;
   /** The value of `moves` when the entry last moved to the recent end. */
   movedAt: number;
 }
@@ -51,6 +57,7 @@ export class TokenVerifier {
   // steady use costs one lookup, and eviction still takes the least recent.
   private readonly cache = new Map<string, CachedToken>();
   private moves = 0;
+  private readonly lastOnConnection = new WeakMap<object, { header: string; token: string; entry: CachedToken }>();
   private readonly tenantIdValid = componentValidator('TenantId');
   private readonly choices: NonNullable<TokenVerifierOptions['choices']>;
 
@@ -74,15 +81,22 @@ export class TokenVerifier {
 
   /**
    * The principal of a header whose token is cached as verified, without
-   * waiting for anything; null when it is not cached. An expired cached
-   * token is UNAUTHENTICATED.
+   * waiting for anything; null when it is not cached. A cached token outside
+   * its `nbf`..`exp` window is UNAUTHENTICATED. `connection` is any object
+   * that lives as long as the client's connection.
    */
-  cachedPrincipal(authorization: string | undefined): Principal | null {
+  cachedPrincipal(authorization: string | undefined, connection?: object): Principal | null {
+    if (authorization === undefined) return null;
+    const last = connection === undefined ? undefined : this.lastOnConnection.get(connection);
+    if (last !== undefined && last.header === authorization) return this.hit(last.token, last.entry);
     // Cached keys are verified tokens, so a hit on the plain form needs no parsing.
-    if (authorization === undefined || !authorization.startsWith('Bearer ')) return null;
+    if (!authorization.startsWith('Bearer ')) return null;
     const token = authorization.slice(7);
     const cached = this.cache.get(token);
-    return cached ? this.hit(token, cached) : null;
+    if (!cached) return null;
+    const principal = this.hit(token, cached);
+    if (connection !== undefined) this.lastOnConnection.set(connection, { header: authorization, token, entry: cached });
+    return principal;
   }
 
   /** The principal of an `Authorization` header value, or UNAUTHENTICATED. */
@@ -100,11 +114,15 @@ export class TokenVerifier {
   }
 
   private hit(token: string, cached: CachedToken): Principal {
-    if (this.now() >= cached.expiresAtMs) {
+    const nowMs = this.now();
+    if (nowMs >= cached.expiresAtMs) {
       this.cache.delete(token);
       throw unauthenticated('the token has expired');
     }
-    if (this.moves - cached.movedAt >= this.cacheSize / 2) this.moveToRecent(token, cached);
+    // Only a clock set back can bring this about: the token was verified inside its window.
+    if (nowMs < cached.notBeforeMs) throw unauthenticated('the token is not valid yet');
+    // A connection may still hold an entry the cache has evicted; it is not put back past the bound.
+    if (this.moves - cached.movedAt >= this.cacheSize / 2 && this.cache.has(token)) this.moveToRecent(token, cached);
     return cached.principal;
   }
 
@@ -130,9 +148,9 @@ export class TokenVerifier {
     // jose grants one skew to both edges; each edge gets the leeway this registry chose.
     const expiresAtMs = (payload.exp as number) * 1000 + this.choices.expLeewaySeconds * 1000;
     if (nowMs >= expiresAtMs) throw unauthenticated('the token has expired');
-    if (typeof payload.nbf === 'number' && nowMs < (payload.nbf - this.choices.nbfLeewaySeconds) * 1000)
-      throw unauthenticated('the token is not valid yet');
-    return { principal: this.principalOf(payload), expiresAtMs, movedAt: 0 };
+    const notBeforeMs = typeof payload.nbf === 'number' ? (payload.nbf - this.choices.nbfLeewaySeconds) * 1000 : -Infinity;
+    if (nowMs < notBeforeMs) throw unauthenticated('the token is not valid yet');
+    return { principal: this.principalOf(payload), expiresAtMs, notBeforeMs, movedAt: 0 };
   }
 
   private principalOf(payload: JWTPayload): Principal {

@@ -107,6 +107,48 @@ describe('authentication', () => {
     assert.equal(verifier.cachedTokens, 2);
   });
 
+  it('[auth-time] a token repeated on one connection is checked against exp and nbf at every request', async () => {
+    const issuedMs = Date.now();
+    let nowMs = issuedMs;
+    const verifier = new TokenVerifier({
+      jwks: api.jwks,
+      now: () => nowMs,
+      choices: { expLeewaySeconds: 5, nbfLeewaySeconds: 10, badClaimType: 'UNAUTHENTICATED' },
+    });
+    const nbf = Math.floor(issuedMs / 1000) - 5;
+    const token = await signed({ aud: 'fleetproof-registry', nbf, exp: nbf + 65 });
+    const header = `Bearer ${token}`;
+    const connection = {};
+    assert.ok(await verifier.authenticate(header));
+    for (let i = 0; i < 3; i++) assert.ok(verifier.cachedPrincipal(header, connection)?.roles.has(OPERATOR));
+    // A clock set back before nbf less its leeway: refused, though the token is cached and the connection knows it.
+    nowMs = (nbf - 11) * 1000;
+    assert.throws(() => verifier.cachedPrincipal(header, connection), { code: 'UNAUTHENTICATED' });
+    nowMs = (nbf - 10) * 1000;
+    assert.ok(verifier.cachedPrincipal(header, connection));
+    // exp with its leeway: the last millisecond is accepted, the next refused, on the connection and off it.
+    nowMs = (nbf + 65 + 5) * 1000 - 1;
+    assert.ok(verifier.cachedPrincipal(header, connection));
+    nowMs += 1;
+    assert.throws(() => verifier.cachedPrincipal(header, connection), { code: 'UNAUTHENTICATED' });
+    assert.equal(verifier.cachedPrincipal(header, {}), null, 'the expired token left the cache; a fresh look verifies it again');
+    await assert.rejects(verifier.authenticate(header), { code: 'UNAUTHENTICATED' });
+  });
+
+  it('[auth-signature] a connection that changes its token is judged by the new one; an evicted token is not put back past the bound', async () => {
+    const verifier = new TokenVerifier({ jwks: api.jwks, cacheSize: 2 });
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((tenant) => mintToken({ key: api.key, roles: [], tenant })));
+    const connection = {};
+    await verifier.authenticate(`Bearer ${a}`);
+    assert.equal(verifier.cachedPrincipal(`Bearer ${a}`, connection)?.tenantId, 'a');
+    await verifier.authenticate(`Bearer ${b}`);
+    assert.equal(verifier.cachedPrincipal(`Bearer ${b}`, connection)?.tenantId, 'b');
+    assert.equal(verifier.cachedPrincipal(`Bearer ${c}`, connection), null, 'an unverified token is never taken from the connection');
+    await verifier.authenticate(`Bearer ${c}`);
+    for (let i = 0; i < 5; i++) assert.equal(verifier.cachedPrincipal(`Bearer ${b}`, connection)?.tenantId, 'b');
+    assert.ok(verifier.cachedTokens <= 2);
+  });
+
   it('[auth-signature] the cache evicts the least recently used token, not one in steady use', async () => {
     const verifier = new TokenVerifier({ jwks: api.jwks, cacheSize: 4 });
     const mint = (tenant: string) => mintToken({ key: api.key, roles: [], tenant });
