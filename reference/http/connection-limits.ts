@@ -62,13 +62,17 @@ export function serverOptions(limits: ConnectionLimits): ServerOptions {
   };
 }
 
-/** URI_TOO_LONG or HEADERS_TOO_LARGE for a head the parser read but the limits refuse; null when it fits. */
+/**
+ * URI_TOO_LONG or HEADERS_TOO_LARGE for a head the parser read but the limits
+ * refuse; null when it fits. node:http decodes the head as Latin-1, one
+ * character per byte received, so string lengths are the byte counts.
+ */
 export function headRefusal(limits: ConnectionLimits, url: string, rawHeaders: readonly string[]): RegistryError | null {
-  const urlBytes = Buffer.byteLength(url);
+  const urlBytes = url.length;
   if (urlBytes > limits.maxUrlBytes)
     return new RegistryError('URI_TOO_LONG', `the request target is ${urlBytes} bytes, above ${limits.maxUrlBytes}`);
   let headerBytes = 0;
-  for (const field of rawHeaders) headerBytes += Buffer.byteLength(field);
+  for (let i = 0; i < rawHeaders.length; i++) headerBytes += rawHeaders[i]!.length;
   if (headerBytes > limits.maxHeaderBytes)
     return new RegistryError('HEADERS_TOO_LARGE', `the header fields are ${headerBytes} bytes, above ${limits.maxHeaderBytes}`);
   return null;

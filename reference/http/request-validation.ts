@@ -66,9 +66,10 @@ export function compileValidators(entry: OperationEntry): OperationValidators {
     params(raw) {
       if (pathParams.length === 0) return raw;
       const decoded: Record<string, string> = {};
-      for (const [name, value] of Object.entries(raw)) {
+      for (const name in raw) {
+        const value = raw[name]!;
         try {
-          decoded[name] = decodeURIComponent(value);
+          decoded[name] = value.includes('%') ? decodeURIComponent(value) : value;
         } catch {
           throw invalid(`path: parameter ${name} is not valid percent-encoding`, { in: 'path', path: `/${name}` });
         }

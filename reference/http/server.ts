@@ -170,8 +170,8 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       'content-type': reply.contentType ?? 'application/json',
       'content-length': Buffer.byteLength(payload),
       'x-request-id': requestId,
-      ...extra,
     };
+    if (extra) Object.assign(headers, extra);
     // An answer sent before the whole body arrived leaves the rest to be read and discarded, or the connection to be closed.
     const closes = closing || headers['connection'] === 'close' || (!req.complete && !discardRest(req, limits.max_body_bytes));
     if (closes) headers['connection'] = 'close';
@@ -183,11 +183,16 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
   async function run(op: PreparedOperation, req: IncomingMessage, rawParams: Record<string, string>, search: string): Promise<Reply> {
     // A cached token answers at once; only a first sight of a token waits for its signature check.
     const authorization = req.headers.authorization;
-    const principal = op.roles === null ? null : (verifier.cachedPrincipal(authorization) ?? (await verifier.authenticate(authorization)));
+    const principal =
+      op.roles === null ? null : (verifier.cachedPrincipal(authorization, req.socket) ?? (await verifier.authenticate(authorization)));
     if (principal) authorise(op, principal);
     // [error-precedence]: beyond the token and the role, the order of these checks is this registry's choice.
-    const readParams = () => ({ params: pathParams(op, rawParams), query: op.validators.query(search) });
-    const early = choices.paramsBeforeBody ? readParams() : undefined;
+    let params: Record<string, string> | undefined;
+    let query: Record<string, unknown> | undefined;
+    if (choices.paramsBeforeBody) {
+      params = pathParams(op, rawParams);
+      query = op.validators.query(search);
+    }
     let body: unknown;
     let bodyTenant: string | undefined;
     if (op.validators.body) {
@@ -198,10 +203,12 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       if (!choices.readIntegralFractions) refuseIntegralFractions(bytes.toString('utf8'));
       if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
-    const input: OperationInput = { ...(early ?? readParams()), body, principal };
+    params ??= pathParams(op, rawParams);
+    query ??= op.validators.query(search);
     op.validators.body?.(body);
+    const input: OperationInput = { params, query, body, principal };
     if (bodyTenant !== undefined) input.bodyTenant = bodyTenant;
-    return op.handler.handle(input, deps);
+    return await op.handler.handle(input, deps);
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
