@@ -9,26 +9,24 @@
 // which swings far less with a neighbour's load than throughput does.
 // Knobs: BENCH_ROUNDS (9), BENCH_ROUND_MS (1500), BENCH_CONNECTIONS (32), BENCH_TENANTS (8);
 // BENCH_CPU_PROF=DIR writes V8 CPU profiles of both server processes into DIR.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { loadSigningKey, writeSigningKeys, type SigningKey } from '../../contract/tokens.ts';
 import { mintToken } from '../../client/token-minter.ts';
 import { b, HOUR } from '../../reference/store/test/behaviour/world.ts';
+import { ROOT, startListening } from './listening-child.ts';
 import { fmt, median } from './stats.ts';
-import { fileURLToPath } from 'node:url';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 1500);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const TENANTS = Number(process.env['BENCH_TENANTS'] ?? 8);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROFILE_DIR = process.env['BENCH_CPU_PROF'];
 
 interface Exchange {
@@ -58,15 +56,6 @@ async function bareServer(replies: Record<string, string>): Promise<void> {
     console.log(`listening on http://127.0.0.1:${address.port}`);
   });
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
-}
-
-function start(command: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-    lines.once('line', (line) => resolve({ child, url: line.replace('listening on ', '') }));
-  });
 }
 
 /**
@@ -189,7 +178,7 @@ async function main(): Promise<void> {
     const files = await writeSigningKeys(dir);
     const key = await loadSigningKey(files.signingKeyPath);
     const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-    const registry = await start([
+    const registry = await startListening([
       ...profile,
       join(ROOT, 'bin/fleetproof.js'),
       'serve',
@@ -219,7 +208,7 @@ async function main(): Promise<void> {
       headers,
     };
     const settleReply = await send(pool, settle);
-    const bare = await start([
+    const bare = await startListening([
       ...profile,
       '--import',
       'tsx',
