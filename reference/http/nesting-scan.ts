@@ -15,24 +15,34 @@ const CLOSE_OBJECT = 0x7d;
 export class NestingScan {
   private depth = 0;
   private inString = false;
-  /** The last byte was a backslash inside a string, so the next one is escaped. */
+  /** The chunk ended on a backslash inside a string, so the next chunk's first byte is escaped. */
   private escaped = false;
 
   constructor(readonly maxDepth: number) {}
 
   /** Reads the next chunk; false once the bytes so far nest deeper than maxDepth. */
   accepts(chunk: Uint8Array): boolean {
+    const n = chunk.length;
+    const max = this.maxDepth;
     let depth = this.depth;
     let inString = this.inString;
-    let escaped = this.escaped;
-    const max = this.maxDepth;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i]!;
+    let i = this.escaped ? 1 : 0;
+    for (;;) {
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
+        // Most bytes are inside strings: only a quote or a backslash matters there.
+        while (i < n) {
+          const c = chunk[i++]!;
+          if (c === QUOTE) {
+            inString = false;
+            break;
+          }
+          if (c === BACKSLASH) i++;
+        }
+        if (inString) break;
+      }
+      if (i >= n) break;
+      const c = chunk[i++]!;
+      if (c === QUOTE) inString = true;
       else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
         if (++depth > max) {
           this.depth = depth;
@@ -40,9 +50,10 @@ export class NestingScan {
         }
       } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
     }
+    // Past the end only when the last byte was a backslash inside a string.
+    this.escaped = i > n;
     this.depth = depth;
     this.inString = inString;
-    this.escaped = escaped;
     return true;
   }
 }
