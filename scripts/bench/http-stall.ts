@@ -10,7 +10,7 @@
 // Shapes: nested from its first bytes (POST /v1/routes, POST /v1/batch), and
 // nested only in its last bytes, after 16 MB of a string (POST /v1/routes):
 // that refusal can come only at the end, so its delay is the server's own.
-// Targets (issue 42, quiet machine): the 400 within 50 ms of the last byte,
+// Targets (on a quiet machine): the 400 within 50 ms of the last byte,
 // /health p99 under 50 ms over at least 100 checks during the uploads.
 // Knobs: BENCH_UPLOADS (5 per shape), BENCH_HEALTH_CONNECTIONS (2),
 // BENCH_BODY_BYTES (16000000).
