@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The package entry point. In the repository the sources are TypeScript, run
-// as they are through tsx. In a compiled tree (npm test runs its files from
-// one) each module's JavaScript sits beside it and needs no loader.
+// The package entry point. An installed package runs it from its compiled
+// tree, dist/ (scripts/build.js), where each module's JavaScript sits beside
+// it; so does npm test's compiled tree. In a clone it runs the TypeScript
+// sources as they are, through tsx (a development dependency).
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('../cli/main.js', import.meta.url);

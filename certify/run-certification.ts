@@ -7,7 +7,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
-import { newRunId } from '../client/run-id.ts';
+import { defaultRunDir, newRunId } from '../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { CLOCK_BOUND_MS, preflight, runTokens } from '../client/preflight.ts';
 import type { CredentialChoice } from '../client/credential-sources.ts';
@@ -33,7 +33,6 @@ import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
 import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
 import { overallVerdict } from './verdict.ts';
-import { fileURLToPath } from 'node:url';
 
 export interface CertifyOptions {
   /** A registry to certify, with the key it trusts or the vendor's own credentials (or both); without it the embedded reference is started. */
@@ -79,8 +78,6 @@ function nemesisFor(options: CertifyOptions, target: CertificationTarget): Nemes
   // Without faults of its own, `builtin` stays unsupplied and the stage says it could not run.
   return { ...asked, ...(builtin.length > 0 ? { builtin } : {}) };
 }
-
-const RUNS_DIR = fileURLToPath(new URL('../reports/runs/', import.meta.url));
 
 function environment(postgres: string | null): Environment {
   const cpu = cpus();
@@ -148,7 +145,7 @@ async function openTarget(options: CertifyOptions, log: (line: string) => void):
 export async function runCertification(options: CertifyOptions = {}): Promise<CertifyOutcome> {
   const log = options.log ?? ((line: string) => console.log(line));
   const runId = newRunId();
-  const outDir = options.out ?? join(RUNS_DIR, runId);
+  const outDir = options.out ?? defaultRunDir(runId);
   const profile = options.profile ?? 'smoke';
   await mkdir(outDir, { recursive: true });
   const startedAt = new Date().toISOString();

@@ -1,7 +1,9 @@
 // Which harness produced a result: package name and version, git commit and
 // whether the tree differs from it (as the OCI suite records its own
 // commit), so a published verdict can be reproduced with the same code. The
-// one place package.json is read.
+// one place package.json is read. An installed package is no checkout (or
+// sits inside someone else's): its compiled tree's package.json names the
+// commit it was built from (scripts/build.js).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,13 +23,21 @@ export interface Provenance extends PackageInfo {
   node: string;
 }
 
-let pkg: PackageInfo | undefined;
+interface PackageFile extends PackageInfo {
+  commit?: string;
+  dirty?: boolean | null;
+}
+
+let pkg: PackageFile | undefined;
+
+function packageFile(): PackageFile {
+  pkg ??= JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageFile;
+  return pkg;
+}
 
 export function packageInfo(): PackageInfo {
-  if (pkg) return pkg;
-  const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageInfo;
-  pkg = { name, version };
-  return pkg;
+  const { name, version } = packageFile();
+  return { name, version };
 }
 
 function git(args: string[]): string | null {
@@ -45,14 +55,15 @@ export function harnessProvenance(dirtyUnder: readonly string[] = []): Provenanc
   const cacheKey = dirtyUnder.join('\u001f');
   const known = cached.get(cacheKey);
   if (known) return known;
-  const commit = git(['rev-parse', 'HEAD']);
-  const status = commit === null ? null : git(['status', '--porcelain', '--untracked-files=no', '--', ...dirtyUnder]);
-  const provenance = {
-    ...packageInfo(),
-    commit: commit ?? 'unknown',
-    dirty: status === null ? null : status !== '',
-    node: process.version,
-  };
+  const built = packageFile();
+  let commit: string | null, dirty: boolean | null;
+  if (built.commit !== undefined) ({ commit, dirty = null } = built);
+  else {
+    commit = git(['rev-parse', 'HEAD']);
+    const status = commit === null ? null : git(['status', '--porcelain', '--untracked-files=no', '--', ...dirtyUnder]);
+    dirty = status === null ? null : status !== '';
+  }
+  const provenance = { ...packageInfo(), commit: commit ?? 'unknown', dirty, node: process.version };
   cached.set(cacheKey, provenance);
   return provenance;
 }

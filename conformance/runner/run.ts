@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
 import { CLOCK_BOUND_MS, credentialSource, preflight, sharedRecheck } from '../../client/preflight.ts';
 import type { FleetStatus } from '../../contract/records.ts';
-import { newRunId } from '../../client/run-id.ts';
+import { defaultRunDir, newRunId } from '../../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { HttpTransport } from '../../client/http-transport.ts';
@@ -314,7 +314,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       timings: { startedAt, finishedAt, casesMs, retirementMs: retirement.duration_ms },
       retirement,
     });
-    const outDir = options.writeReports === false ? null : resolve(config.out ?? resolve('reports', 'runs', runId));
+    const outDir = options.writeReports === false ? null : resolve(config.out ?? defaultRunDir(runId));
     if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
     const exitCode =

@@ -9,6 +9,7 @@
 // different runs, profiles, profile settings or contract versions, a
 // directory or an instance given twice, execution segments that overlap,
 // come from another split or leave part of the test out.
+import { defaultRunDir } from '../../client/run-id.ts';
 import { join } from 'node:path';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import type { AfterLoad } from '../runner/audit-and-retire.ts';
@@ -34,15 +35,12 @@ import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
 import { loadScaleContract, type ScaleContract } from '../runner/scale-contract.ts';
 import { RATE_PHASES } from '../lib/options.js';
-import { fileURLToPath } from 'node:url';
 
 export class MergeRefusal extends FleetproofError {
   constructor(message: string, options?: ErrorOptions) {
     super('FP_ERR_MERGE', message, options);
   }
 }
-
-const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 export interface PartSummary {
   dir: string;
@@ -417,7 +415,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   } catch (err) {
     return outcomeOf(err);
   }
-  const outDir = o.outDir ?? join(REPORTS_DIR, `merged-${merged.run.run_id}`);
+  const outDir = o.outDir ?? defaultRunDir(`merged-${merged.run.run_id}`);
   const write: ReportWriter<MergedReport> = o.writeReport ?? writeSummary;
   const files = await write(outDir, report);
   // The merged histograms the figures were read from, themselves mergeable.

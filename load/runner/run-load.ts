@@ -9,6 +9,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
+import { defaultRunDir } from '../../client/run-id.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import {
   CLOCK_BOUND_MS,
@@ -35,7 +36,6 @@ import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { readRunOutput } from './run-output.ts';
 import { loadExitCode } from './exit-code.ts';
 import { FleetproofError, outcomeOf, type ExitCode } from '../../client/errors.ts';
-import { fileURLToPath } from 'node:url';
 
 export interface LoadRunOptions {
   target: string;
@@ -80,8 +80,6 @@ export interface LoadRunOutcome {
   outDir?: string;
   report?: LoadReport;
 }
-
-const REPORTS_DIR = fileURLToPath(new URL('../../reports/runs/', import.meta.url));
 
 /** The profile and signing key of a fresh run, or why it cannot start. */
 async function prepareFresh(
@@ -183,7 +181,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const { version } = await preflightPlan(plan, trust);
 
   const startedAt = new Date();
-  const outDir = o.outDir ?? join(REPORTS_DIR, plan.run_id);
+  const outDir = o.outDir ?? defaultRunDir(plan.run_id);
   // k6 opens the file relative to the script unless the path is absolute.
   const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
   const summaryFile = join(outDir, 'engine-summary.json');

@@ -13,7 +13,7 @@ import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError, type PropertiesResult } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
-import { newRunId } from '../../client/run-id.ts';
+import { defaultRunDir, newRunId } from '../../client/run-id.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test for the run with this id; the composition root decides which. */
@@ -119,7 +119,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     });
     const result = c.faultsFell && !c.faultsFell() ? withoutFaults(ran) : ran;
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
-    const out = c.out ?? `reports/runs/${result.runId}`;
+    const out = c.out ?? defaultRunDir(result.runId);
     const doc = await resultDocument(result, replay);
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);

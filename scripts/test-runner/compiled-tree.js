@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 
 /** Never copied: installed packages (found from the tree by walking up), history, trees, run output, local state. */
-const NOT_COPIED = ['node_modules', '.git', '.build', '.fleetproof', 'reports/runs'];
+const NOT_COPIED = ['node_modules', '.git', '.build', 'dist', '.fleetproof', 'reports/runs'];
 const notCopied = (/** @type {string} */ relativePath) => {
   const path = relativePath.split(sep).join('/');
   return NOT_COPIED.some((p) => path === p || path.startsWith(`${p}/`));
@@ -70,7 +70,7 @@ function alive(/** @type {number} */ pid) {
  * @param {string} root
  * @returns {string[]}
  */
-function repositoryFiles(root) {
+export function repositoryFiles(root) {
   let listed = null;
   try {
     listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
