@@ -4,7 +4,17 @@
 // variable, then the config file, then its default; the run says where its
 // target, key and profile came from.
 import { parseArgs } from 'node:util';
-import { describeSource, envName, fileMember, readConfigFile, resolveSettings, type SettingSource, type SettingSpec } from './config.ts';
+import { fileURLToPath } from 'node:url';
+import {
+  describeSource,
+  envName,
+  fileMember,
+  readConfigFile,
+  renamedWarning,
+  resolveSettings,
+  type SettingSource,
+  type SettingSpec,
+} from './config.ts';
 import { didYouMean } from './suggest.ts';
 import { FleetproofError } from '../client/errors.ts';
 
@@ -29,6 +39,11 @@ export type FlagValues<S extends Record<string, FlagSpec>> = {
       : string | undefined;
 };
 
+/** The folder a run writes its reports to, on every command that writes one; --out until k6's --out (metric outputs) made it confusing. */
+export function reportDirFlag(description: string): FlagSpec {
+  return { type: 'string', formerly: 'out', description };
+}
+
 /** Every command reads a config file; its own flag is implied. */
 const CONFIG_FLAG: FlagSpec = {
   type: 'string',
@@ -43,9 +58,25 @@ function withConfigFlag(flags: Record<string, FlagSpec>): Record<string, FlagSpe
   return { ...flags, config: CONFIG_FLAG };
 }
 
+/** The exit-code table, where this copy of fleetproof holds it (the repository's docs/, or the installed package's dist/docs/). */
+export const EXIT_CODES_DOC = fileURLToPath(new URL('../docs/exit-codes.md', import.meta.url));
+
+/** The line every help ends with. */
+export function exitCodesLine(): string {
+  return `Exit codes: ${EXIT_CODES_DOC}`;
+}
+
+/** Where a command's flags are read from when left out, shown on one of its own settings. */
+function settingsLine(flags: Record<string, FlagSpec>): string {
+  const example = Object.entries(flags).find(([, f]) => !f.flagOnly && f.env === undefined && f.file === undefined);
+  if (!example) return 'A flag left out is read from its FLEETPROOF_* variable, then from the config file.';
+  const [name, spec] = example;
+  return `A flag left out is read from FLEETPROOF_<FLAG> (e.g. --${name} from ${envName(name, spec)}), then from the config file (member ${fileMember(name, spec)}).`;
+}
+
 export function helpText(command: string, summary: string, flags: Record<string, FlagSpec>, positionals = ''): string {
   const rows = Object.entries(withConfigFlag(flags)).map(([name, f]) => {
-    const left = `--${name}${f.type === 'string' ? ' VALUE' : ''}`;
+    const left = `${f.short ? `-${f.short}, ` : ''}--${name}${f.type === 'string' ? ' VALUE' : ''}`;
     const dflt = f.default !== undefined ? ` (default ${String(f.default)})` : '';
     return `  ${left.padEnd(28)} ${f.description}${dflt}`;
   });
@@ -56,9 +87,10 @@ export function helpText(command: string, summary: string, flags: Record<string,
     '',
     'options:',
     ...rows,
-    `  ${'--help'.padEnd(28)} show this help`,
+    `  ${'-h, --help'.padEnd(28)} show this help`,
     '',
-    'A flag left out is read from FLEETPROOF_<FLAG> (e.g. --timeout-ms from FLEETPROOF_TIMEOUT_MS), then from the config file (member timeout_ms).',
+    settingsLine(flags),
+    exitCodesLine(),
   ].join('\n');
 }
 
@@ -106,6 +138,7 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     spec[name] = { type: f.type };
     if (f.multiple) spec[name].multiple = true;
     if (f.short) spec[name].short = f.short;
+    if (f.formerly) spec[f.formerly] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   }
   let parsed;
   try {
@@ -115,15 +148,23 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
   }
   const env = options.env ?? process.env;
   const given = parsed.values as Record<string, unknown>;
+  const warn = options.announce ?? ((line: string) => console.error(line));
+  for (const [name, f] of Object.entries(all)) {
+    if (f.formerly === undefined || given[f.formerly] === undefined) continue;
+    if (given[name] !== undefined) throw new UsageError(`--${f.formerly} and --${name} name the same setting; give --${name} alone`);
+    given[name] = given[f.formerly];
+    delete given[f.formerly];
+    warn(`fleetproof ${command}: warning: ${renamedWarning(`--${f.formerly}`, `--${name}`)}`);
+  }
   const file = readConfigFile(
     (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
     options.cwd ?? process.cwd(),
   );
-  const { values, sources } = resolveSettings(flags, given, env, file);
-  const announce = options.announce ?? ((line: string) => console.error(line));
+  const { values, sources, warnings } = resolveSettings(flags, given, env, file);
+  for (const warning of warnings) warn(`fleetproof ${command}: warning: ${warning}`);
   for (const name of ANNOUNCED) {
     if (name in flags && values[name] !== undefined)
-      announce(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
+      warn(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
   }
   return { values: values as FlagValues<S>, positionals: parsed.positionals, sources: sources as Parsed<S>['sources'] };
 }
@@ -131,5 +172,9 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
 /** The environment variables and config file members a command's flags are read from. */
 export function settingNames(flags: Record<string, FlagSpec>): { env: string[]; members: string[] } {
   const entries = Object.entries(flags).filter(([, f]) => !f.flagOnly);
-  return { env: entries.map(([n, f]) => envName(n, f)), members: entries.map(([n, f]) => fileMember(n, f)) };
+  const former = entries.flatMap(([, f]) => (f.formerly ? [f.formerly] : []));
+  return {
+    env: [...entries.map(([n, f]) => envName(n, f)), ...former.map((n) => envName(n, { type: 'string' }))],
+    members: [...entries.map(([n, f]) => fileMember(n, f)), ...former.map((n) => fileMember(n, { type: 'string' }))],
+  };
 }

@@ -13,6 +13,7 @@ export const AUTH_FLAGS = {
   // A header value may hold commas, so the variable holds one header per line.
   header: {
     type: 'string',
+    short: 'H',
     multiple: true,
     separator: '\n',
     description: "static header on every authenticated request, 'Name: value'; repeatable",

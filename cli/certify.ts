@@ -9,7 +9,7 @@ import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { BREAKPOINT_PHASE } from '../load/runner/breakpoint.ts';
 import { loadScaleContract } from '../load/runner/scale-contract.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
@@ -29,7 +29,7 @@ export const FLAGS = {
   store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
   variant: VARIANT_FLAG,
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
-  out: { type: 'string', description: 'run directory (default reports/runs/<run id>)' },
+  'report-dir': reportDirFlag("folder for the run's reports and bundle (default reports/runs/<run id>)"),
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
   ...NEMESIS_FLAGS,
   'faults-duration': {
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
     store: v.store,
     startEmbedded: (store, log) => startEmbeddedTarget(store, log, variant?.seed),
     profile: v.profile!,
-    ...(v.out !== undefined ? { out: v.out } : {}),
+    ...(v['report-dir'] !== undefined ? { out: v['report-dir'] } : {}),
     ...(signer ? { signer } : {}),
   });
   const r = outcome.result;

@@ -7,7 +7,7 @@ import { runConformance } from '../conformance/runner/run.ts';
 import { EXIT } from '../client/errors.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
-import { parseFlags, type FlagSpec } from './args.ts';
+import { parseFlags, type FlagSpec, reportDirFlag } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
 export const summary = 'certify a registry over HTTP with the conformance suite';
@@ -19,7 +19,7 @@ export const FLAGS = {
     description:
       'private Ed25519 JWK the target trusts (FLEETPROOF_KEY); without it --token-cmd or --header authenticate, and the cases that need it skip',
   },
-  out: { type: 'string', description: 'report directory (FLEETPROOF_OUT; default reports/runs/<run id>/)' },
+  'report-dir': reportDirFlag('folder for the reports (FLEETPROOF_REPORT_DIR; default reports/runs/<run id>/)'),
   category: {
     type: 'string',
     multiple: true,
@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   const flags: ConfigInput = {
     target: v.target,
     keyFile: v.key,
-    out: v.out,
+    out: v['report-dir'],
     categories: v.category,
     cases: v.case,
     features: v.features,

@@ -6,7 +6,7 @@ import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } fr
 import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { hasOwnCredentials } from '../client/credential-sources.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
@@ -29,7 +29,7 @@ export const FLAGS = {
     description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification',
   },
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
-  out: { type: 'string', description: 'report directory (default reports/runs/<run id>)' },
+  'report-dir': reportDirFlag('folder for the reports (default reports/runs/<run id>)'),
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': {
     type: 'boolean',
@@ -109,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
         }
       : {}),
     ...(durationS !== undefined ? { durationS } : {}),
-    ...(v.out ? { outDir: v.out } : {}),
+    ...(v['report-dir'] ? { outDir: v['report-dir'] } : {}),
     ...(v.plan !== undefined ? { planPath: v.plan } : {}),
     ...(segment ? { segment } : {}),
     quiet: v.quiet ?? false,

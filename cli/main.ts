@@ -5,7 +5,7 @@
 // running one does not read.
 import { FleetproofError } from '../client/errors.ts';
 import { harnessProvenance } from '../client/provenance.ts';
-import { helpHint, settingNames, type FlagSpec } from './args.ts';
+import { exitCodesLine, helpHint, settingNames, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 import { didYouMean } from './suggest.ts';
@@ -43,6 +43,7 @@ export function usage(): string {
     ...lines,
     '',
     'Run `fleetproof <command> --help` for its options, `fleetproof --version` for the harness version.',
+    exitCodesLine(),
   ].join('\n');
 }
 

@@ -7,7 +7,7 @@ import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { hasOwnCredentials } from '../client/credential-sources.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
@@ -29,7 +29,7 @@ export const FLAGS = {
   seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
   path: { type: 'string', description: 'counterexample path to replay; needs exactly one --suite' },
   suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
-  out: { type: 'string', description: 'directory for result.json (default reports/runs/<run id>)' },
+  'report-dir': reportDirFlag('folder for result.json and the reports (default reports/runs/<run id>)'),
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
   fault: {
     type: 'string',
@@ -100,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       seed: v.seed,
       path: v.path,
       suites: v.suite ?? [],
-      out: v.out,
+      out: v['report-dir'],
       argv,
       writeReports: (await import('../reports/properties/write.ts')).writePropertiesReports,
       ...(underFaults ? { faultsFell: underFaults.fell, suitesStarting: underFaults.started } : {}),

@@ -9,13 +9,13 @@ import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { writeMergedReport } from '../reports/load/write-merged-report.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 
 export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';
 
 export const FLAGS = {
   merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
-  out: { type: 'string', description: 'report directory (default reports/runs/merged-<run id>)' },
+  'report-dir': reportDirFlag('folder for the merged report (default reports/runs/merged-<run id>)'),
   plan: {
     type: 'string',
     description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run',
@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   const outcome = await mergeRuns({
     dirs: parsed.positionals,
     writeReport: writeMergedReport,
-    ...(parsed.values.out ? { outDir: parsed.values.out } : {}),
+    ...(parsed.values['report-dir'] ? { outDir: parsed.values['report-dir'] } : {}),
     ...(plan
       ? {
           audit: async (runId, journal) => {

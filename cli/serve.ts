@@ -186,7 +186,9 @@ export async function run(argv: string[]): Promise<number> {
     signals.stop();
     await store.close();
     await forgetKeys();
-    console.error(`fleetproof serve: cannot listen on ${values.host}:${port}: ${(err as Error).message}`);
+    const busy = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const hint = busy ? `: the port is in use; stop what holds it, or give --port 0 for a free one` : `: ${(err as Error).message}`;
+    console.error(`fleetproof serve: cannot listen on ${values.host}:${port}${hint}`);
     return 2;
   }
   if (keys.signingKeyPath) console.log(`signing key: ${keys.signingKeyPath}`);

@@ -5,6 +5,7 @@ import { ROLES } from '../contract/records.ts';
 import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { mintToken } from '../client/token-minter.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { unknownName } from './suggest.ts';
 
 export const summary = 'print a bearer token for the given roles and tenant';
 
@@ -29,7 +30,7 @@ function parseRoles(text: string): string[] {
     .map((r) => r.trim())
     .filter((r) => r !== '');
   const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
-  if (unknown.length > 0) throw usageError(`unknown role ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw usageError(unknown.map((r) => unknownName('role', r, ROLES)).join('; '));
   return roles;
 }
 

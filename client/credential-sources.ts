@@ -83,15 +83,20 @@ export function jwtExpiry(token: string): number | null {
 
 export type RunCommand = (argv: string[]) => Promise<string>;
 
+/** Why the token command gave no token, said so that the user knows what to change. */
+function commandFailure(program: string, err: Error & { code?: unknown }, stderr: string): string {
+  if (err.code === 'ENOENT')
+    return program.includes('/')
+      ? `--token-cmd ${program}: no such file; check the path`
+      : `--token-cmd ${program}: not on PATH; give the program's full path or add its folder to PATH`;
+  if (err.code === 'EACCES') return `--token-cmd ${program}: not executable; chmod +x it or name the interpreter first (sh ${program} ...)`;
+  return `--token-cmd ${program} failed (${err.code ?? err.message})${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
+}
+
 const runCommand: RunCommand = (argv) =>
   new Promise((resolve, reject) => {
     execFile(argv[0]!, argv.slice(1), { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 1 << 20, windowsHide: true }, (err, stdout, stderr) => {
-      if (err)
-        reject(
-          new CredentialSourceError(
-            `--token-cmd ${argv[0]} failed (${(err as { code?: unknown }).code ?? err.message})${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
-          ),
-        );
+      if (err) reject(new CredentialSourceError(commandFailure(argv[0]!, err, stderr)));
       else resolve(stdout);
     });
   });

@@ -1,8 +1,11 @@
-// Live progress on the terminal. On a TTY: one status line rewritten in
-// place (a running count per status), with failures and errors printed above
-// it as they happen. Elsewhere (CI logs, pipes): plain lines, one per
-// finished case, so the log reads top to bottom.
+// Live progress on the terminal. On a TTY: a progress bar with a running
+// count per status and the time left, rewritten in place, with failures and
+// errors printed above it as they happen. Elsewhere (CI logs, pipes): a line
+// per stage of the run and each failure, error and skip in full; passing
+// cases are counted, not listed, so the log stays the length of what needs
+// reading.
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
+import { bar, counted, eta, liveBlock, seconds } from '../../client/terminal.ts';
 import { summarizeExchange } from '../harness/exchange.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
 import type { CaseStatus } from './status.ts';
@@ -20,6 +23,7 @@ export const silentProgress: ProgressSink = { start() {}, phase() {}, caseFinish
 interface Stream {
   write(text: string): unknown;
   isTTY?: boolean;
+  columns?: number;
 }
 
 const LABEL: Record<CaseStatus, string> = { pass: 'pass ', fail: 'FAIL ', skip: 'skip ', error: 'ERROR' };
@@ -31,56 +35,71 @@ function details(r: CaseResult): string[] {
   return lines.filter((l) => l.trim() !== '');
 }
 
+/** How often the bar is redrawn while no case finishes, so the clock and the time left move. */
+const REDRAW_MS = 500;
+
 export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(stream.isTTY)): ProgressSink {
   const counts: Record<CaseStatus, number> = { pass: 0, fail: 0, skip: 0, error: 0 };
   let total = 0;
   let started = Date.now();
   let phase = '';
+  let phaseStarted = { at: Date.now(), done: 0 };
+  let ticker: NodeJS.Timeout | undefined;
+  const block = liveBlock(stream);
+  const done = () => counts.pass + counts.fail + counts.skip + counts.error;
   const statusLine = () => {
-    const done = counts.pass + counts.fail + counts.skip + counts.error;
-    const elapsed = (Date.now() - started) / 1000;
-    // Cases run at a steady pace once started, so the pace so far is the best guess for the rest.
-    const left = done > 0 && done < total ? `, ~${Math.ceil((elapsed / done) * (total - done))}s left` : '';
-    return `[${String(done).padStart(String(total).length)}/${total}] ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase} ${elapsed.toFixed(1)}s elapsed${left}`;
+    const elapsed = Date.now() - started;
+    const share = total > 0 ? done() / total : 0;
+    const left = eta(elapsed, share);
+    return `${bar(share)} ${String(done()).padStart(String(total).length)}/${total}  ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase}  ${seconds(elapsed / 1000)}${left ? `, ${left}` : ''}`;
   };
-  const redraw = () => tty && stream.write(`\r\x1b[K${statusLine()}`);
-  const above = (lines: string[]) => {
-    if (tty) stream.write('\r\x1b[K');
-    stream.write(lines.join('\n') + '\n');
-    redraw();
+  const redraw = () => tty && block.draw([statusLine()]);
+  const above = (lines: string[]) => (tty ? block.above(lines) : stream.write(lines.join('\n') + '\n'));
+  const endPhase = () => {
+    if (tty || phase === '') return;
+    const finished = done() - phaseStarted.done;
+    stream.write(`   ${phase}: ${counted(finished, 'case')} in ${seconds((Date.now() - phaseStarted.at) / 1000)}\n`);
   };
   return {
     start(info) {
       total = info.total;
       started = Date.now();
-      stream.write(`fleetproof conform ${info.runId}\ntarget ${info.target} (${info.implementation}), ${info.total} cases\n`);
+      stream.write(`fleetproof conform ${info.runId}\ntarget ${info.target} (${info.implementation}), ${counted(info.total, 'case')}\n`);
+      if (tty) ticker = setInterval(redraw, REDRAW_MS).unref();
       redraw();
     },
     phase(name) {
+      endPhase();
       phase = name;
+      phaseStarted = { at: Date.now(), done: done() };
       if (!tty) stream.write(`-- ${name}\n`);
       redraw();
     },
     caseFinished(r) {
       counts[r.status] += 1;
-      const head = `${LABEL[r.status]} ${r.id} [${r.clause}]${r.status === 'pass' ? ` ${r.duration_ms} ms` : ''}`;
+      const head = `${LABEL[r.status]} ${r.id} [${r.clause}]`;
       if (r.status === 'fail' || r.status === 'error') above([head, ...details(r)]);
-      else if (!tty) stream.write(head + (r.status === 'skip' && r.message ? ` (${r.message})` : '') + '\n');
+      else if (r.status === 'skip' && !tty) stream.write(`${head}${r.message ? ` (${r.message})` : ''}\n`);
       else redraw();
     },
     note(message) {
       above([message]);
     },
     finish(result, outDir) {
-      if (tty) stream.write(`\r\x1b[K${statusLine()}\n`);
+      clearInterval(ticker);
+      endPhase();
+      if (tty) {
+        block.draw([statusLine()]);
+        block.end();
+      }
       const s = result.summary;
       const retired =
         result.retirement.status === 'retired'
           ? 'retired'
-          : `retirement ${result.retirement.status} (${result.retirement.failures.length} problems)`;
+          : `retirement ${result.retirement.status} (${counted(result.retirement.failures.length, 'problem')})`;
       stream.write(
         [
-          `${s.total} cases: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error in ${(result.timings.duration_ms / 1000).toFixed(1)} s; run data ${retired}`,
+          `${counted(s.total, 'case')}: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error in ${(result.timings.duration_ms / 1000).toFixed(1)} s; run data ${retired}`,
           `verdict: ${VERDICT_WORDS[result.verdict]}${result.selection.complete ? '' : ' (partial run: not a certification)'}`,
           `reports: ${outDir}`,
         ].join('\n') + '\n',

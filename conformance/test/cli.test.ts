@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
+import { underPty } from '../../client/test/pty.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
 let target: ReferenceTarget;
@@ -54,18 +55,33 @@ describe('fleetproof conform', () => {
     const config = join(dir, 'conform.json');
     const out = join(dir, 'run');
     await writeFile(config, JSON.stringify({ target: 'http://127.0.0.1:1', categories: ['batch'], timeout_ms: 20000 }));
-    const run = await conform(['--category', 'operations', '--out', out], {
+    const run = await conform(['--category', 'operations', '--report-dir', out], {
       FLEETPROOF_CONFIG: config,
       FLEETPROOF_TARGET: target.url,
       FLEETPROOF_KEY: keyFile,
     });
     assert.equal(run.code, 0, run.stderr + run.stdout);
-    assert.match(run.stdout, /^pass +operations\/health-answers-without-a-token /m, 'plain progress lines when not a TTY');
+    assert.match(run.stdout, /^-- concurrent cases$/m, 'a line per stage when not a TTY');
+    assert.doesNotMatch(run.stdout, /^pass /m, 'passing cases are counted, not listed, when not a TTY');
+    assert.doesNotMatch(run.stdout, /\x1b\[/, 'no terminal control sequences in a log');
     assert.match(run.stdout, /verdict: QUALIFIED \(partial run: not a certification\)/);
     const result = JSON.parse(await readFile(join(out, 'result.json'), 'utf8'));
     assert.deepEqual(result.selection.categories, ['operations'], 'the flag wins over the file');
     assert.equal(result.config.timeout_ms, 20000, 'the file fills what flags and environment leave open');
     assert.equal(result.target.url, target.url, 'the environment wins over the file');
     assert.ok(!JSON.stringify(result).includes(String(target.key.jwk.d)), 'the private key appears nowhere in the result');
+  });
+
+  it('draws a progress bar with the time left on a terminal, and prints failures above it', async () => {
+    const run = await underPty([process.execPath, BIN, 'conform', '--category', 'operations', '--report-dir', join(dir, 'tty')], {
+      env: { FLEETPROOF_TARGET: target.url, FLEETPROOF_KEY: keyFile, FLEETPROOF_CONFIG: '' },
+      timeoutMs: 240_000,
+    });
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /\r\x1b\[J\[[=>-]{20}\] +\d+\/\d+ /, 'the bar, redrawn in place');
+    assert.match(run.output, /\[={20}\] +(\d+)\/\1 /, 'a full bar at the end');
+    assert.match(run.output, /, ETA \d+s/, 'the time left while cases remain');
+    assert.doesNotMatch(run.output, /^pass /m, 'passing cases are counted in the bar, not listed');
+    assert.match(run.output, /verdict: QUALIFIED/);
   });
 });

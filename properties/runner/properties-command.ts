@@ -60,7 +60,7 @@ async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Prom
 /** The given flags minus those a replay replaces, plus the suite, seed and path. */
 function replayCommandFor(argv: string[]): ReplayCommand {
   const kept: string[] = [];
-  const replaced = new Set(['--seed', '--path', '--suite', '--runs', '--out']);
+  const replaced = new Set(['--seed', '--path', '--suite', '--runs', '--report-dir', '--out']);
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!.split('=')[0]!;
     if (replaced.has(flag)) {

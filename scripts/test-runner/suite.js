@@ -32,6 +32,7 @@ function findTests(dir, out = []) {
  * core busy. A file missing from this list only starts in path order.
  */
 export const LONGEST_FIRST = [
+  'bin/test/installed-package.test.ts',
   'certify/test/certify.test.ts',
   'certify/test/without-key.test.ts',
   'reference/variant/test/variants.test.ts',
@@ -58,11 +59,13 @@ export function selectFiles(/** @type {string[]} */ filters) {
 /**
  * Files that test the repository as it is rather than the code it holds:
  * they type-check the sources or walk their imports (in the compiled tree
- * they would also meet the emitted JavaScript), or start the package's entry
- * point as a user does, through tsx. They run from the repository.
+ * they would also meet the emitted JavaScript), start the package's entry
+ * point as a user does, through tsx, or pack the package from it. They run
+ * from the repository.
  */
 export const FROM_SOURCES = [
   'bin/test/entry-point.test.ts',
+  'bin/test/installed-package.test.ts',
   'scripts/test/architecture.test.ts',
   'scripts/test/format.test.ts',
   'scripts/test/typecheck.test.ts',
