@@ -98,7 +98,7 @@ export class ProgressReporter {
         const left = run.state === 'running' ? eta(now - c.startTimeMs, part) : 'done';
         return [
           `  ${name} ${bar(part)} ${String(Math.floor(part * 100)).padStart(3)}%`,
-          `${rate.toFixed(1)}/s${asked === null ? '' : ` of ${asked.toFixed(1)}/s`}`,
+          run.state === 'running' ? `${rate.toFixed(1)}/s${asked === null ? '' : ` of ${asked.toFixed(1)}/s`}` : '',
           `VUs ${vus}/${max}`,
           `${run.completed} iterations`,
           `${run.dropped} dropped`,
