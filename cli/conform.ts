@@ -7,10 +7,12 @@ import { runConformance } from '../conformance/runner/run.ts';
 import { EXIT } from '../client/errors.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
-import { parseFlags, type FlagSpec, reportDirFlag } from './args.ts';
+import { loadCases } from '../conformance/runner/load-cases.ts';
+import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
+import { didYouMean, unknownName } from './suggest.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 
-export const summary = 'certify a registry over HTTP with the conformance suite';
+export const summary = 'run the conformance suite against a registry over HTTP (certify runs it with the other stages)';
 
 export const FLAGS = {
   target: { type: 'string', description: 'base URL of the registry under test (FLEETPROOF_TARGET)' },
@@ -42,12 +44,47 @@ export const FLAGS = {
   'timeout-ms': { type: 'string', description: 'time limit per case and per request (FLEETPROOF_TIMEOUT_MS; default 30000)' },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
   ...AUTH_FLAGS,
+  list: { type: 'boolean', flagOnly: true, description: 'print the case ids with their clause and category, and stop' },
+  json: { type: 'boolean', flagOnly: true, description: 'with --list: one JSON array of {id, clause, category, description}' },
 } satisfies Record<string, FlagSpec>;
+
+/** The cases this copy of the suite holds, as --list prints them. */
+async function caseList(): Promise<{ id: string; clause: string; category: string; description: string }[]> {
+  return (await loadCases()).map((l) => ({
+    id: l.id,
+    clause: l.case?.clause ?? '',
+    category: l.case?.category ?? l.id.split('/')[0]!,
+    description: l.case?.description ?? '',
+  }));
+}
+
+function printList(cases: Awaited<ReturnType<typeof caseList>>, json: boolean): void {
+  if (json) return console.log(JSON.stringify(cases, null, 2));
+  const width = Math.max(...cases.map((c) => c.id.length));
+  console.log(cases.map((c) => `${c.id.padEnd(width)}  [${c.clause}]  ${c.category}`).join('\n'));
+}
+
+/** Unknown case ids and categories, each with the nearest known one, before anything starts. */
+async function checkSelection(cases: string[], categories: string[]): Promise<void> {
+  for (const category of categories)
+    if (!(CATEGORY_NAMES as readonly string[]).includes(category)) throw new UsageError(unknownName('category', category, CATEGORY_NAMES));
+  if (cases.length === 0) return;
+  const known = (await loadCases()).map((l) => l.id);
+  for (const id of cases)
+    if (!known.includes(id))
+      throw new UsageError(`no such case ${id}${didYouMean(id, known)}; \`fleetproof conform --list\` prints every case id`);
+}
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('conform', summary, FLAGS, argv);
   if (!parsed) return 0;
   const v = parsed.values;
+  if (v.json && !v.list) throw new UsageError('--json goes with --list');
+  if (v.list) {
+    printList(await caseList(), v.json ?? false);
+    return EXIT.qualified;
+  }
+  await checkSelection(v.case ?? [], v.category ?? []);
   const flags: ConfigInput = {
     target: v.target,
     keyFile: v.key,

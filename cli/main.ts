@@ -84,6 +84,11 @@ async function warnAboutUnknownSettings(running: CommandModule, argv: string[]):
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A reader that stops early (`fleetproof conform --list | head`) is no error of the program's.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());

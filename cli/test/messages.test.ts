@@ -1,0 +1,79 @@
+// Messages that say what to do, and the conventions users bring from curl,
+// Schemathesis and k6: -H for a header, a case list, "did you mean".
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+import { parseFlags } from '../args.ts';
+import { tokenCommandCredentials } from '../../client/credential-sources.ts';
+
+/** Runs `fn` with console.log and console.error captured. */
+async function captured<T>(fn: () => Promise<T>): Promise<{ value: T; out: string; err: string }> {
+  const { log, error } = console;
+  let out = '';
+  let err = '';
+  console.log = (...a: unknown[]) => void (out += a.join(' ') + '\n');
+  console.error = (...a: unknown[]) => void (err += a.join(' ') + '\n');
+  try {
+    return { value: await fn(), out, err };
+  } finally {
+    Object.assign(console, { log, error });
+  }
+}
+
+test('-H is --header, as in curl and Schemathesis', async () => {
+  const { FLAGS } = await import('../load.ts');
+  const parsed = parseFlags('load', '', FLAGS, ['-H', 'X-Api-Key: a', '--header', 'X-Other: b'], { env: {}, announce: () => {} });
+  assert.deepEqual(parsed!.values.header, ['X-Api-Key: a', 'X-Other: b']);
+});
+
+test('a token command that is not on PATH says so', async () => {
+  const credentials = tokenCommandCredentials('fleetproof-no-such-program --tenant {tenant}');
+  await assert.rejects(credentials.authorize({ roles: ['registry:reader'], tenant: 't1' }), /fleetproof-no-such-program: not on PATH/);
+  const byPath = tokenCommandCredentials('/nonexistent/issue-token {tenant}');
+  await assert.rejects(byPath.authorize({ roles: [], tenant: 't1' }), /no such file; check the path/);
+});
+
+test('an unknown role names the nearest one and lists them all', async () => {
+  const { run } = await import('../token.ts');
+  await assert.rejects(run(['--key', 'k.json', '--roles', 'registry:dispach']), (err: Error) => {
+    assert.match(err.message, /unknown role registry:dispach; did you mean registry:dispatch\? \(known: registry:admin, /);
+    return true;
+  });
+});
+
+test('serve on a busy port suggests --port 0', async (t) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.after(() => holder.close());
+  const port = (holder.address() as { port: number }).port;
+  const { run } = await import('../serve.ts');
+  const { value, err } = await captured(() => run(['--port', String(port), '--store', 'memory']));
+  assert.equal(value, 2);
+  assert.match(err, /port is in use; .*--port 0 for a free one/);
+});
+
+test('conform --list prints every case with its clause and category, as text or JSON', async () => {
+  const { run } = await import('../conform.ts');
+  const text = await captured(() => run(['--list']));
+  assert.equal(text.value, 0);
+  const lines = text.out.trim().split('\n');
+  assert.ok(lines.length > 100, `${lines.length} cases`);
+  assert.match(text.out, /^operations\/health-answers-without-a-token +\[[a-z0-9-]+\] +operations$/m);
+  const json = await captured(() => run(['--list', '--json']));
+  const cases = JSON.parse(json.out) as { id: string; clause: string; category: string }[];
+  assert.equal(cases.length, lines.length);
+  for (const c of cases) assert.ok(c.clause !== '' && c.id.startsWith(`${c.category}/`), c.id);
+});
+
+test('an unknown case id or category gets a "did you mean" before anything runs', async () => {
+  const { run } = await import('../conform.ts');
+  const target = ['--target', 'http://127.0.0.1:1', '--key', 'k.json'];
+  await assert.rejects(
+    captured(() => run([...target, '--case', 'operations/health-answers-without-token'])),
+    /no such case operations\/health-answers-without-token; did you mean operations\/health-answers-without-a-token\?/,
+  );
+  await assert.rejects(
+    captured(() => run([...target, '--category', 'operaions'])),
+    /unknown category operaions; did you mean operations\?/,
+  );
+});
