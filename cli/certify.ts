@@ -12,6 +12,7 @@ import { loadScaleContract } from '../load/runner/scale-contract.ts';
 import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
+import { counted } from '../client/terminal.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
 import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
@@ -37,6 +38,18 @@ export const FLAGS = {
     description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it',
   },
 } satisfies Record<string, FlagSpec>;
+
+/** Past this many characters a line of the verdict names a few of its clauses and leaves the list to the report. */
+const TERMINAL_LINE = 240;
+
+/** A long list of clauses (every MUST clause of a run that could not start) as a count and the first few. */
+export function summarised(line: string, report: string): string {
+  if (line.length <= TERMINAL_LINE) return line;
+  const clauses = [...new Set(line.match(/\[[a-z0-9-]+\]/g) ?? [])];
+  const head = line.slice(0, line.search(/[:(]/) + 1 || 60).trim();
+  const some = clauses.slice(0, 3).join(', ');
+  return `${head} ${counted(clauses.length, 'clause')} (${some}, …); each with its reason in ${report}`;
+}
 
 function durationMs(text: string): number {
   try {
@@ -99,8 +112,9 @@ export async function run(argv: string[]): Promise<number> {
     ...(signer ? { signer } : {}),
   });
   const r = outcome.result;
-  console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`);
-  for (const ground of r.grounds ?? []) console.log(ground);
+  const report = `${outcome.outDir}/report.md`;
+  console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.map((x) => summarised(x, report)).join('; ')}` : ''}`);
+  for (const ground of r.grounds ?? []) console.log(summarised(ground, report));
   console.log(`report: ${outcome.outDir}/report.html`);
   console.log(`bundle: ${outcome.bundlePath}`);
   return outcome.exitCode;

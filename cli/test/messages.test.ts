@@ -77,3 +77,15 @@ test('an unknown case id or category gets a "did you mean" before anything runs'
     /unknown category operaions; did you mean operations\?/,
   );
 });
+
+test('a verdict line listing every clause is summarised on the terminal and points at the report', async () => {
+  const { summarised } = await import('../certify.ts');
+  const clauses = Array.from({ length: 123 }, (_, i) => `[clause-${i}]`);
+  const line = `MUST clauses no check exercised: ${clauses.join(', ')} (the conformance stage could not run)`;
+  const short = summarised(line, 'reports/runs/r/report.md');
+  assert.equal(
+    short,
+    'MUST clauses no check exercised: 123 clauses ([clause-0], [clause-1], [clause-2], …); each with its reason in reports/runs/r/report.md',
+  );
+  assert.equal(summarised('every MUST clause was exercised', 'r.md'), 'every MUST clause was exercised', 'a short line stays as it is');
+});
