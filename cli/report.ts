@@ -1,4 +1,4 @@
-// `fleetproof report --merge DIR... [--plan FILE] [--out DIR]`: one load
+// `fleetproof report --merge DIR... [--plan FILE] [--report-dir DIR]`: one load
 // report from the parts of a distributed run (one directory per k6
 // instance), with percentiles from merged histograms and the thresholds
 // evaluated once; with the run's shared plan, the target audited once over

@@ -27,7 +27,11 @@ export async function settingsTable(): Promise<string> {
       ? '—'
       : `\`${envName(flag, spec)}\`${spec.multiple ? (spec.separator === '\n' ? ' (one per line)' : ' (comma list)') : ''}`;
     const member = spec.flagOnly ? '—' : `\`${fileMember(flag, spec)}\``;
-    lines.push(`| \`--${flag}${value}\` | ${env} | ${member} | ${commands.join(', ')} | ${cell(description)} |`);
+    const names = `${spec.short ? `\`-${spec.short}\`, ` : ''}\`--${flag}${value}\``;
+    const renamed = spec.formerly
+      ? ` (until the next release also --${spec.formerly}, ${envName(spec.formerly, { type: spec.type })}, "${fileMember(spec.formerly, { type: 'string' })}", with a warning)`
+      : '';
+    lines.push(`| ${names} | ${env} | ${member} | ${commands.join(', ')} | ${cell(description + renamed)} |`);
   }
   lines.push('', '| other variable | meaning |', '| --- | --- |');
   for (const [name, meaning] of Object.entries(OTHER_VARIABLES)) lines.push(`| \`${name}\` | ${cell(meaning)} |`);
