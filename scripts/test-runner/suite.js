@@ -33,6 +33,7 @@ function findTests(dir, out = []) {
  */
 export const LONGEST_FIRST = [
   'bin/test/installed-package.test.ts',
+  'bin/test/installed-package-postgres.test.ts',
   'certify/test/certify.test.ts',
   'certify/test/without-key.test.ts',
   'reference/variant/test/variants.test.ts',
@@ -66,6 +67,7 @@ export function selectFiles(/** @type {string[]} */ filters) {
 export const FROM_SOURCES = [
   'bin/test/entry-point.test.ts',
   'bin/test/installed-package.test.ts',
+  'bin/test/installed-package-postgres.test.ts',
   'scripts/test/architecture.test.ts',
   'scripts/test/format.test.ts',
   'scripts/test/typecheck.test.ts',

@@ -1,0 +1,67 @@
+// The package as a user gets it: packed from a copy of this checkout (npm
+// pack runs prepack, which builds dist/) and installed into an empty folder
+// from the npm cache `npm ci` filled. Each test file that needs it makes its
+// own, in a temporary folder it removes.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { repositoryFiles } from '../../scripts/test-runner/compiled-tree.js';
+import { runCommand } from './commands.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** A certification of the embedded reference on a loaded 2-core machine, with room to spare. */
+export const CERTIFY_MS = 540_000;
+
+export interface Installed {
+  /** The temporary folder holding the tarball and the app. */
+  work: string;
+  tarball: string;
+  /** The empty folder the package was installed into. */
+  app: string;
+  remove(): Promise<void>;
+}
+
+export async function packAndInstall(): Promise<Installed> {
+  const work = await mkdtemp(join(tmpdir(), 'fleetproof-package-'));
+  const remove = () => rm(work, { recursive: true, force: true });
+  try {
+    const source = join(work, 'source');
+    for (const file of repositoryFiles(ROOT)) {
+      mkdirSync(dirname(join(source, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(source, file));
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
+    const packed = await runCommand('npm', ['pack', '--pack-destination', work], { cwd: source, timeoutMs: 300_000 });
+    assert.equal(packed.code, 0, packed.output);
+    const tarball = join(work, `fleetproof-${VERSION}.tgz`);
+    const app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    const installed = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      cwd: app,
+      timeoutMs: 300_000,
+    });
+    assert.equal(installed.code, 0, installed.output);
+    return { work, tarball, app, remove };
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+}
+
+/** Certifies the embedded reference from the installed package and checks the verdict and the reports it wrote under the app. */
+export async function certifyThere(app: string, args: string[]): Promise<void> {
+  const runs = join(app, 'reports', 'runs');
+  const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+  const r = await runCommand('npx', ['fleetproof', 'certify', ...args], { cwd: app, timeoutMs: CERTIFY_MS });
+  assert.equal(r.code, 0, r.output);
+  assert.match(r.output, /^QUALIFIED$/m);
+  const written = readdirSync(runs).filter((d) => !before.has(d));
+  assert.equal(written.length, 1, `one run folder under reports/runs: ${written.join(', ')}`);
+  for (const file of ['report.html', 'report.md', 'junit.xml', 'result.json', 'bundle.json'])
+    assert.ok(existsSync(join(runs, written[0]!, file)), file);
+}
