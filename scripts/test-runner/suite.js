@@ -108,6 +108,19 @@ const positive = (/** @type {string | undefined} */ text, /** @type {number} */ 
 const TEST_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_TIMEOUT_S'], 300) * 1000;
 /** The last resort for a file that hangs outside any test's limit (a poller left running, a handle left open). */
 const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 600) * 1000;
+/**
+ * Files whose limits are this many times the others': they pack and install
+ * the package before they certify from it, and a certification on
+ * PostgreSQL, whole, takes longer than any other file's work.
+ */
+const LONGER_LIMITS = {
+  'bin/test/installed-package.test.ts': 3,
+  'bin/test/installed-package-postgres.test.ts': 4,
+};
+const limitsOf = (/** @type {string} */ file) => {
+  const times = /** @type {Record<string, number>} */ (LONGER_LIMITS)[file.split(sep).join('/')] ?? 1;
+  return { testTimeoutMs: TEST_TIMEOUT_MS * times, fileTimeoutMs: FILE_TIMEOUT_MS * times };
+};
 // Four at a time: the files wait on servers, timers and child processes more
 // than they compute (two at a time kept 1.2 of 2 cores busy on average, three
 // left a quarter of them idle, mostly while the load smoke tests ran), and
@@ -155,8 +168,7 @@ export async function runSuite(o) {
         file,
         ...placeOf(file, o.tree),
         env,
-        testTimeoutMs: TEST_TIMEOUT_MS,
-        fileTimeoutMs: FILE_TIMEOUT_MS,
+        ...limitsOf(file),
         onChild: (stop, runningTests) => {
           live.add(stop);
           current.set(file, runningTests);
