@@ -21,12 +21,15 @@ interface Command {
 }
 
 export const COMMANDS: Record<string, Command> = {
-  certify: { summary: 'certify a registry: conformance, properties and load in one signed report', load: () => import('./certify.ts') },
+  certify: {
+    summary: 'certify a registry: conformance, properties, faults and load in one signed report',
+    load: () => import('./certify.ts'),
+  },
   verify: { summary: 'verify a signed certification bundle and the results it names', load: () => import('./verify.ts') },
   serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
   keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
   token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },
-  conform: { summary: 'certify a registry over HTTP with the conformance suite', load: () => import('./conform.ts') },
+  conform: { summary: 'run the conformance suite against a registry over HTTP', load: () => import('./conform.ts') },
   directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
   load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
   properties: { summary: 'run the property suites against a store or a registry over HTTP', load: () => import('./properties.ts') },
