@@ -16,12 +16,15 @@ export interface ImportEdge {
 export type ImportGraph = ReadonlyMap<string, readonly ImportEdge[]>;
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'runs']);
+/** The package's compiled tree (`npm run build`, and `npm ci` through prepare): output, not source. */
+const BUILT = 'dist';
 const SOURCE = /\.(?:ts|js|mjs|cjs)$/;
 
 export function listSourceFiles(root: string, dir = root, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) listSourceFiles(root, join(dir, entry.name), out);
+      const skipped = SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.') || (dir === root && entry.name === BUILT);
+      if (!skipped) listSourceFiles(root, join(dir, entry.name), out);
     } else if (SOURCE.test(entry.name)) {
       out.push(relative(root, join(dir, entry.name)).split(sep).join('/'));
     }

@@ -3,8 +3,10 @@
 // and has no cycle between files or folders. The checker itself is tested on
 // small graphs, so a green run means the rules were checked, not skipped.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FORBIDDEN_MODULES, forbiddenImports } from '../architecture/forbidden-modules.ts';
@@ -59,6 +61,19 @@ describe('the repository', () => {
 });
 
 describe('the import-graph checker', () => {
+  it('reads the sources, not the compiled package at the top (dist/), nor installed packages', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetproof-sources-'));
+    try {
+      for (const file of ['cli/main.ts', 'load/dist/chart.js', 'dist/cli/main.js', 'node_modules/dep/index.js']) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), 'export {};\n');
+      }
+      assert.deepEqual(listSourceFiles(dir), ['cli/main.ts', 'load/dist/chart.js']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads static, type-only, re-exported and dynamic imports, but not comments or strings', () => {
     const source = [
       `// import x from './in-a-comment.ts';`,
