@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { runCommand, startCommand, type Started } from './commands.ts';
-import { CERTIFY_MS, certifyThere, packAndInstall, VERSION, type Installed } from './installed-package.ts';
+import { CERTIFY_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
 
 const K6_DIR = join(process.env['HOME'] ?? '/root', '.cache', 'fleetproof-k6');
 let installed: Installed;
@@ -23,7 +23,7 @@ after(async () => {
   await installed?.remove();
 });
 
-test('the package holds the compiled program, not its tests, fixtures or runs', async () => {
+test('the package holds the compiled program, not its tests, fixtures, deliberate defects or runs', async () => {
   const listed = await runCommand('tar', ['tzf', installed.tarball], { cwd: installed.work, timeoutMs: 60_000 });
   const files = listed.output.split('\n').filter(Boolean);
   for (const shipped of [
@@ -37,6 +37,11 @@ test('the package holds the compiled program, not its tests, fixtures or runs', 
   assert.deepEqual(
     files.filter((f) => /\/test\/|\/fixtures\/|reports\/runs|^package\/scripts\/|\.test\.[jt]s$/.test(f)),
     [],
+  );
+  assert.deepEqual(
+    files.filter((f) => f.startsWith(`package/dist/${DEFECTS_DIR}/`)),
+    [],
+    'no deliberate defect ships, not even the one planted in the packed copy',
   );
   assert.deepEqual(
     files.filter((f) => f.endsWith('.ts') && !f.endsWith('.case.ts')),

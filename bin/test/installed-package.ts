@@ -1,7 +1,7 @@
-// The package as a user gets it: packed from a copy of this checkout (npm
-// pack runs prepack, which builds dist/) and installed into an empty folder
-// from the npm cache `npm ci` filled. Each test file that needs it makes its
-// own, in a temporary folder it removes.
+// The package as a user gets it: packed from a copy of this checkout, with
+// one deliberate defect planted (npm pack runs prepack, which builds dist/),
+// and installed into an empty folder from the npm cache `npm ci` filled. Each
+// test file that needs it makes its own, in a temporary folder it removes.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** A certification of the embedded reference on a loaded 2-core machine, with room to spare (the runner gives these files longer limits). */
 export const CERTIFY_MS = 900_000;
+/** Where the reference's deliberate defects live: development only, never in the package. */
+export const DEFECTS_DIR = 'reference/defects';
 
 export interface Installed {
   /** The temporary folder holding the tarball and the app. */
@@ -34,6 +36,11 @@ export async function packAndInstall(): Promise<Installed> {
       mkdirSync(dirname(join(source, file)), { recursive: true });
       copyFileSync(join(ROOT, file), join(source, file));
     }
+    // A deliberate defect, compiled and copied as the real ones would be, so
+    // the tarball's check that none ships can fail whatever the checkout holds.
+    mkdirSync(join(source, DEFECTS_DIR), { recursive: true });
+    writeFileSync(join(source, DEFECTS_DIR, 'packing-probe.ts'), 'export const probe = 1;\n');
+    writeFileSync(join(source, DEFECTS_DIR, 'packing-probe.json'), '{}\n');
     symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
     const packed = await runCommand('npm', ['pack', '--pack-destination', work], { cwd: source, timeoutMs: 300_000 });
     assert.equal(packed.code, 0, packed.output);
