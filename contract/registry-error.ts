@@ -53,9 +53,11 @@ export const bindingUnavailable = (tenantId: string, capabilityId: string) =>
     details: { tenant_id: tenantId, capability_id: capabilityId },
   });
 
-export const replicaUnavailable = (instanceId: string) =>
+/** `retryAfterMs` when the refusal is for contention: replicas with room were all taken by concurrent requests. */
+export const replicaUnavailable = (instanceId: string, retryAfterMs?: number) =>
   new RegistryError('REPLICA_UNAVAILABLE', `no replica of instance ${instanceId} can take the attempt`, {
     details: { instance_id: instanceId },
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 
 export const capacityExceeded = (scope: ScopeKind) =>

@@ -47,7 +47,8 @@ export const FAULT_SWITCHES = {
   'capacity-outside-lock': {
     clause: 'admission-never-overbooked',
     hook: 'capacityOutsideLock',
-    appliesAt: 'the reservation write of both stores (memory: a pause before it; PostgreSQL: a check in its own transaction)',
+    appliesAt:
+      'the reservation write of both stores (memory: a pause before it; PostgreSQL: fleetproof_reserve_scopes checks each scope by a plain read and takes it after a pause)',
     defect: 'capacity and scopes are checked, then reserved after a pause',
   },
   'tenant-from-body': {

@@ -17,7 +17,7 @@ import { assemblePage, normaliseQuery, textMatches, type CatalogChoices, type Vi
 import { compareBytes } from '../../domain/ordering.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { run, transaction, type Db } from './database.ts';
-import { chainValid, type ChainFacts } from './route-selection.ts';
+import { chainValid, type ChainFacts } from './chain-facts.ts';
 import { sql } from './sql.ts';
 
 interface ViewEntry {

@@ -138,152 +138,28 @@ export async function transaction<T>(pool: pg.Pool, body: (db: Db) => Promise<T>
   }
 }
 
-/** What node-postgres's Connection offers a query to send extended-protocol messages. */
-interface WireConnection {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  parse(m: { name: string; text: string; types: unknown[] }): void;
-  bind(m: { portal: string; statement: string; values: unknown[]; valueMapper?: (v: unknown) => unknown }): void;
-  describe(m: { type: 'P'; name: string }): void;
-  execute(m: { portal: string; rows: number }): void;
-  sync(): void;
-}
-
-const { prepareValue } = (pg as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils;
-
-/**
- * A named statement sent with BEGIN before it or COMMIT after it, as one
- * pipeline of extended-protocol messages closed by a single Sync: one round
- * trip. node-postgres closes every query with its own Sync and waits for it,
- * so this overrides how pg.Query writes its messages (pg 8.23, pinned). As in
- * a multi-statement simple query, a failing message makes the server skip
- * the rest up to the Sync (a failed statement is never committed), and the
- * result is one QueryResult per statement. BEGIN and COMMIT are prepared
- * once per connection like the statement, so no message is parsed twice.
- */
-class Pipeline extends pg.Query {
-  constructor(
-    private readonly statement: Statement,
-    private readonly args: unknown[],
-    private readonly around: 'begin' | 'commit',
-    callback: (err: Error | undefined, result: unknown) => void,
-  ) {
-    super({ name: statement.name, text: statement.text, values: args }, callback as never);
-  }
-
-  private static control(c: WireConnection, command: 'BEGIN' | 'COMMIT'): void {
-    c.bind({ portal: '', statement: `fleetproof_${command.toLowerCase()}`, values: [] });
-    c.execute({ portal: '', rows: 0 });
-  }
-
-  /**
-   * BEGIN and COMMIT are parsed at the head of a connection's first BEGIN
-   * pipeline, where nothing before them can fail: a Parse after a failed
-   * message would be skipped, and the statement missing from then on.
-   */
-  private static parseControls(c: WireConnection): void {
-    for (const command of ['BEGIN', 'COMMIT']) {
-      const name = `fleetproof_${command.toLowerCase()}`;
-      if (c.parsedStatements[name] !== undefined || c.submittedNamedStatements[name] !== undefined) continue;
-      c.parse({ name, text: command, types: [] });
-      // pg credits a ParseComplete to the query's own statement; this entry
-      // alone records that the connection has this one.
-      c.submittedNamedStatements[name] = command;
-    }
-  }
-
-  /** Called by pg.Query#submit, with the socket corked. */
-  prepare(connection: unknown): void {
-    const c = connection as WireConnection;
-    const { name, text } = this.statement;
-    if (this.around === 'begin') {
-      Pipeline.parseControls(c);
-      Pipeline.control(c, 'BEGIN');
-    }
-    if (c.parsedStatements[name] === undefined && c.submittedNamedStatements[name] === undefined) {
-      c.parse({ name, text, types: [] });
-      c.submittedNamedStatements[name] = text;
-    }
-    c.bind({ portal: '', statement: name, values: this.args, valueMapper: prepareValue });
-    c.describe({ type: 'P', name: '' });
-    c.execute({ portal: '', rows: 0 });
-    if (this.around === 'commit') Pipeline.control(c, 'COMMIT');
-    c.sync();
-  }
-}
-
-function pipeline(db: Db, statement: Statement, values: unknown[], around: 'begin' | 'commit'): Promise<pg.QueryResult[]> {
-  return new Promise((resolve, reject) => {
-    const query = new Pipeline(statement, values, around, (err, result) => (err ? reject(err) : resolve(result as pg.QueryResult[])));
-    void db.query(query as never);
-  });
-}
-
-export interface MessageTransaction {
-  db: Db;
-  /** The opening statement's result. */
-  opened: pg.QueryResult;
-  /** Sends a last statement and COMMIT in one round trip; returns the statement's rows. */
-  commitWith<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]>;
-}
-
-/**
- * A transaction that travels as few round trips as possible: BEGIN goes with
- * the opening statement, and the body may send its last write together with
- * COMMIT. A statement that fails aborts the rest of its round trip and the
- * transaction, which is then rolled back.
- */
-export async function messageTransaction<T>(
-  pool: pg.Pool,
-  opening: Statement,
-  values: unknown[],
-  body: (tx: MessageTransaction) => Promise<T>,
-): Promise<T> {
-  const db = await checkout(pool);
-  let committed = false;
-  try {
-    const results = await pipeline(db, opening, values, 'begin');
-    const tx: MessageTransaction = {
-      db,
-      opened: results[1]!,
-      async commitWith<R extends pg.QueryResultRow>(statement: Statement, args: unknown[]): Promise<R[]> {
-        const rs = await pipeline(db, statement, args, 'commit');
-        committed = true;
-        return rs[0]!.rows as R[];
-      },
-    };
-    const result = await body(tx);
-    if (!committed) await db.query('COMMIT');
-    db.release();
-    return result;
-  } catch (err) {
-    let healthy = true;
-    try {
-      await db.query('ROLLBACK');
-    } catch {
-      healthy = false;
-    }
-    db.release(healthy ? undefined : true);
-    throw asRegistryError(err);
-  }
-}
-
 /** The reason a statement gave for refusing (fleetproof_refuse), if it did. */
-export function refusalOf(err: unknown): string | undefined {
+function refusalOf(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'FP001' ? (err as Error).message : undefined;
 }
 
-/** A single statement outside any explicit transaction. */
+/**
+ * A single statement outside any explicit transaction, committed on its own.
+ * A statement that refused (fleetproof_refuse) has taken no effect; its
+ * reason becomes the registry error `refusal` gives for it.
+ */
 export async function read<R extends pg.QueryResultRow = pg.QueryResultRow>(
   pool: pg.Pool,
   statement: Statement,
   values: unknown[] = [],
+  refusal?: (reason: string) => RegistryError,
 ): Promise<R[]> {
   admit(pool);
   try {
     return await run<R>(pool, statement, values);
   } catch (err) {
-    throw asRegistryError(err);
+    const reason = refusalOf(err);
+    throw reason !== undefined && refusal ? refusal(reason) : asRegistryError(err);
   }
 }
 

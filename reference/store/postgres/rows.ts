@@ -11,11 +11,9 @@ import type {
   InstanceStatus,
   ReplicaProvision,
   ReplicaStatus,
-  Topology,
   VersionStatus,
 } from '../../../contract/records.ts';
 import type { Circuit } from '../../domain/circuit.ts';
-import type { ReplicaFacts } from '../../domain/eligibility.ts';
 import { toTimestamp } from '../../domain/time.ts';
 
 export interface TypeRow {
@@ -148,20 +146,4 @@ export function provisionOf(row: ReplicaRow): ReplicaProvision {
 
 export function circuitOf(row: Pick<ReplicaRow, 'consecutive_failures' | 'circuit_open_until_ms'>): Circuit {
   return { consecutive_failures: row.consecutive_failures, open_until_ms: row.circuit_open_until_ms };
-}
-
-/** A replica row with its placement, as routing reads it. */
-type PlacedReplicaRow = Omit<ReplicaRow, 'replica_id' | 'provision' | 'health_revision'> & Topology;
-
-/** The facts the domain's replica rules read, from a row of the replica at `versionId`. */
-export function replicaFactsOf(row: PlacedReplicaRow, versionId: string): ReplicaFacts {
-  return {
-    version_id: versionId,
-    status: row.status,
-    lease_expires_at_ms: row.lease_expires_at_ms,
-    capacity: row.capacity,
-    active: row.active_assignments,
-    ...circuitOf(row),
-    topology: { region: row.region, zone: row.zone, capacity_class: row.capacity_class },
-  };
 }

@@ -2,6 +2,6 @@
 -- immutable, and its reservation changes only under this action's advisory
 -- lock or under the replica's row lock (lease expiry), which every writer of
 -- the reservation takes before touching the route.
-SELECT tenant_id, capability_id, replica_id, reserved, last_settlement, reservation_scopes, assignment
+SELECT tenant_id, reserved, last_settlement, assignment
 FROM route_assignments
 WHERE action_id = $1

@@ -123,6 +123,9 @@ describe('postgres fault switches break their clause', () => {
     withPostgres(['capacity-outside-lock'], async (w) => {
       await w.store.putAdmissionPolicy(b.policy('quota:over', { max_tenant_in_flight: 4 }));
       const f = await w.fleet({ name: 'over', replicas: 8, capacity: 100, quotaPolicyRef: 'quota:over' });
+      // Connections opened first, so that the routes below run side by side
+      // rather than one per connection as each is set up.
+      await Promise.all(Array.from({ length: 64 }, () => w.store.getReplica(f.replicas[0]!.id)));
       const results = await Promise.allSettled(
         Array.from({ length: 64 }, (_, i) => w.resolve('tenant-a', `act-over-${i}`, f.capabilityIds[0]!)),
       );

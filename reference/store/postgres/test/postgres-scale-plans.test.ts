@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { scaleDataset } from '../../../../load/lib/dataset.js';
-import { tiebreakHash } from '../../../domain/digest.ts';
+import { REFERENCE_CHOICES } from '../../../domain/choices.ts';
+import { NO_FAULT_HOOKS } from '../../../domain/faults.ts';
+import { EligibleChains, resolveArgs, type EligibleSet } from '../route-selection.ts';
 import { sql } from '../sql.ts';
 import { postgresTestDatabases, type TestDatabase } from './test-database.ts';
 import type { PostgresStore } from '../postgres-store.ts';
@@ -81,13 +83,14 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
   /**
    * The plans of every statement a routing function runs (auto_explain of
    * nested statements, reported to this client), custom then generic, with
-   * the call's outcome checked when one is expected.
+   * the call's outcome checked when one is expected; `around` wraps each
+   * call (to hold rows while it runs).
    */
   async function functionPlans(
     statement: string,
     values: unknown[],
     outcome: string | undefined,
-    then: Array<[string, unknown[]]> = [],
+    around: (call: () => Promise<void>) => Promise<void> = (call) => call(),
   ): Promise<ExplainedStatement[]> {
     const c = new pg.Client(db.url);
     const out: ExplainedStatement[] = [];
@@ -107,8 +110,10 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
         await c.query(`SET plan_cache_mode = ${mode}`);
         await c.query('BEGIN');
-        const { rows } = await c.query(sql(statement).text, values);
-        for (const [next, nextValues] of then) await c.query(sql(next).text, nextValues);
+        let rows: Array<{ outcome?: string }> = [];
+        await around(async () => {
+          ({ rows } = await c.query(sql(statement).text, values));
+        });
         await c.query('ROLLBACK');
         if (outcome !== undefined) assert.equal(rows[0]?.outcome, outcome, `${statement} under ${mode}`);
       }
@@ -154,91 +159,60 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
   it('routing statements use indexes on bindings and replicas', async () => {
     const tenant = data.ids.tenant(7);
     const capability = data.tenantCapabilities(7)[3]!;
-    const bindings = await plans('routing-bindings', [tenant, capability]);
-    assertIndexed('routing-bindings', bindings);
-    assert.ok(
-      bindings.some((n) => n['Relation Name'] === 'capability_bindings' && INDEXED_READ.test(n['Node Type'])),
-      'routing-bindings reads bindings through an index',
-    );
-
-    const eligible = (
-      await client.query(
-        `SELECT b.instance_id, i.version_id FROM capability_bindings b JOIN connector_instances i USING (instance_id)
-         WHERE b.tenant_id = $1 AND b.capability_id = $2 ORDER BY b.instance_id`,
-        [tenant, capability],
-      )
-    ).rows;
-    assert.ok(eligible.length > 0);
-    const instances = eligible.map((r) => r.instance_id);
-    const versions = eligible.map((r) => r.version_id);
-    // The route opening runs its statements inside fleetproof_open_route,
-    // where auto_explain reports each one's plan: once as it normally runs,
-    // once with every candidate held by another transaction, so that the walk
-    // over the candidates and the contention check run too.
-    const publication = (await client.query(`SELECT revision || ':' || xmin AS p FROM catalog_revision`)).rows[0].p;
     const now = Date.now();
-    const open = [
-      'act-plan',
-      tenant,
-      capability,
-      publication,
-      instances,
-      versions,
-      instances.map(() => 0),
-      now,
-      null,
-      null,
-      null,
-      null,
-      tiebreakHash('act-plan'),
-    ];
-    const opening = await functionPlans('open-route', open, 'selected');
-    const holder = new pg.Client(db.url);
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM connector_replicas WHERE instance_id = ANY($1) FOR UPDATE', [instances]);
-      opening.push(...(await functionPlans('open-route', open, 'contended')));
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
-    const explained = new Set(opening.map((e) => e.query));
-    assert.ok(explained.size >= 10, `only ${explained.size} statements of the route opening were explained`);
-    for (const e of opening) assertIndexedStatement(e);
-    // The writes: a route created on the selected replica, then settled, in one transaction.
-    const replica = data.ids.replica(7);
-    const writes = await functionPlans('open-settle', ['act-plan'], undefined, [
-      [
-        'create-route',
-        [
-          ['tenant', 'instance'],
-          [tenant, instances[0]],
-          [1000, 1000],
-          replica,
-          'act-plan',
-          tenant,
-          capability,
-          'route_plan',
-          '[{"kind":"tenant","key":"' + tenant + '","limit":1000},{"kind":"instance","key":"' + instances[0] + '","limit":1000}]',
-          '{}',
-          now,
-          versions[0],
-        ],
-      ],
-      ['settle-route', ['act-plan', 'completed', replica, 0, 0, false]],
-    ]);
-    assert.ok(
-      new Set(writes.map((e) => e.query)).size >= 7,
-      `only ${new Set(writes.map((e) => e.query)).size} statements of the writes were explained`,
+    const args = (actionId: string, fenceToken: string, set?: EligibleSet) =>
+      resolveArgs({
+        tenantId: tenant,
+        req: { action_id: actionId, capability_id: capability },
+        set,
+        nowMs: now,
+        fenceToken,
+        choices: REFERENCE_CHOICES,
+        fault: NO_FAULT_HOOKS,
+      });
+    // A resolve runs its statements inside fleetproof_resolve, where
+    // auto_explain reports each one's plan: with the eligible bindings read
+    // afresh, then with them as a store keeps them, then with every
+    // candidate held by another transaction until a moment later, so that
+    // the walk over the candidates and the wait for one run too.
+    const explained = await functionPlans('resolve', args('act-plan-new', 'route_plan_new'), 'created');
+    const [opened] = (await client.query(sql('resolve').text, args('act-plan-keys', 'route_plan_keys'))).rows;
+    const eligible = new EligibleChains();
+    eligible.put(tenant, capability, opened.publication, opened.keys, opened.tier_ends);
+    const set = eligible.get(tenant, capability)!;
+    explained.push(...(await functionPlans('resolve', args('act-plan-kept', 'route_plan_kept', set), 'created')));
+    const candidates = opened.keys.map((k: string) => k.split(' ')[0]);
+    explained.push(
+      ...(await functionPlans('resolve', args('act-plan-held', 'route_plan_held', set), 'created', async (call) => {
+        const holder = new pg.Client(db.url);
+        await holder.connect();
+        try {
+          await holder.query('BEGIN');
+          await holder.query('SELECT 1 FROM connector_replicas WHERE instance_id = ANY($1) FOR UPDATE', [candidates]);
+          const called = call();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await holder.query('ROLLBACK');
+          await called;
+        } finally {
+          await holder.end();
+        }
+      })),
     );
-    for (const e of writes) assertIndexedStatement(e);
-    assertIndexed('lock-route-replica', await plans('lock-route-replica', ['act-plan']));
+    // A settlement of a stored route, then a retry that reacquires it.
+    const [created] = (await client.query(sql('resolve').text, args('act-plan', 'route_plan', set))).rows;
+    assert.equal(created.outcome, 'created');
+    const settleArgs = ['act-plan', tenant, JSON.stringify(created.assignment), 'completed', now, false, true, false];
+    explained.push(...(await functionPlans('settle', settleArgs, 'released')));
+    await client.query(sql('settle').text, settleArgs);
+    explained.push(...(await functionPlans('resolve', args('act-plan', 'route_plan_retry', set), 'route')));
+    const queries = new Set(explained.map((e) => e.query));
+    assert.ok(queries.size >= 12, `only ${queries.size} statements of the routing functions were explained`);
+    for (const e of explained) assertIndexedStatement(e);
     assertIndexed('read-route', await plans('read-route', ['act-plan']));
     assertIndexed('expire-select-replicas', await plans('expire-select-replicas', [now, 200]));
     assertIndexed('expire-reserved-routes', await plans('expire-reserved-routes', [[data.ids.replica(1)]]));
-    assertIndexed('load-bindings', await plans('load-bindings', [[tenant], [capability], [instances[0]]]));
-    assertIndexed('load-bound-capabilities', await plans('load-bound-capabilities', [[instances[0]]]));
+    assertIndexed('load-bindings', await plans('load-bindings', [[tenant], [capability], [candidates[0]]]));
+    assertIndexed('load-bound-capabilities', await plans('load-bound-capabilities', [[candidates[0]]]));
   });
 
   it('catalog statements use indexes on bindings and replicas', async () => {

@@ -1,9 +1,9 @@
 -- fleetproof_replica_takes_new_route: [route-eligibility] for one replica row,
 -- the domain rule replicaTakesNewRoute (domain/eligibility.ts) restated for
--- locking, written once for the four places fleetproof_open_route applies it
--- (the best candidate, its re-check under the row lock, the walk and the
--- contention probe). The version condition is each caller's join on
--- (instance_id, version_id) with the eligible bindings' current versions.
+-- locking, written once for the four places fleetproof_take_replica applies
+-- it (the best candidate, its re-check under the row lock, the walk and the
+-- wait). The version condition is each caller's match of `<instance id>
+-- <version id>` with the eligible bindings' keys.
 --
 -- Locks: none; it reads only its arguments. A single-expression SQL function
 -- that is neither STRICT nor SECURITY DEFINER is inlined by the planner into
