@@ -138,11 +138,14 @@ export async function settle(
 ): Promise<SettlementResult> {
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
-  assertShape('SettlementRequest', { assignment, outcome });
+  assertShape('SettlementOutcome', outcome);
+  // Without the comparison (the settle-skip-fence fault) nothing else checks the presented assignment's shape.
+  if (ctx.fault.settleSkipsFence) assertShape('RouteAssignment', assignment);
+  const presented = typeof assignment === 'object' && assignment !== null ? JSON.stringify(assignment) : null;
   const args = (compare: boolean) => [
     actionId,
     tenantId,
-    JSON.stringify(assignment),
+    presented,
     outcome,
     ctx.clock(),
     ctx.choices.keepOpenUntilOnCompleted,
@@ -150,9 +153,12 @@ export async function settle(
     ctx.fault.settleReleasesAgain,
   ];
   let row = await call<SettleRow>(ctx, 'settle', args(!ctx.fault.settleSkipsFence));
+  // The same text is the same assignment, valid by construction. Otherwise
+  // the domain decides: INVALID_REQUEST for a malformed one, then NOT_FOUND
+  // or FENCE_LOST; an equal assignment spelled differently settles without
+  // the text comparison.
+  if (row.outcome === 'not_found') settlePath(undefined, tenantId, actionId, assignment, ctx.fault);
   if (row.outcome === 'differs') {
-    // Spelled differently: the domain compares field by field (FENCE_LOST
-    // when they differ), and an equal assignment settles without the text check.
     settlePath({ assignment: row.assignment!, reserved: true }, tenantId, actionId, assignment, ctx.fault);
     row = await call<SettleRow>(ctx, 'settle', args(false));
   }

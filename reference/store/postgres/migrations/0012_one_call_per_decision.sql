@@ -34,10 +34,15 @@ ALTER TABLE connector_replicas ADD COLUMN assignment_peer text NOT NULL GENERATE
   || (provision -> 'transport_profile')::text || ',"topology":' || (provision -> 'topology')::text
 ) STORED;
 
--- Route selection finds the replicas of a priority's eligible bindings, each
--- at its instance's current version, in one scan of this index.
+-- Each replica keeps its instance's tenant, which never changes
+-- ([records-instance-keys]). Route selection finds the replicas of a
+-- priority's eligible bindings, each at its instance's current version, in
+-- one scan of this index: a tenant's replicas sit together in it.
+ALTER TABLE connector_replicas ADD COLUMN tenant_id text COLLATE "C";
+UPDATE connector_replicas r SET tenant_id = i.tenant_id FROM connector_instances i WHERE i.instance_id = r.instance_id;
+ALTER TABLE connector_replicas ALTER COLUMN tenant_id SET NOT NULL;
 DROP INDEX connector_replicas_by_instance;
-CREATE INDEX connector_replicas_by_binding_key ON connector_replicas ((instance_id || ' ' || version_id));
+CREATE INDEX connector_replicas_by_binding_key ON connector_replicas (tenant_id, (instance_id || ' ' || version_id));
 
 -- fleetproof_route_key: where a candidate replica stands in [route-order]
 -- within one binding priority (fleetproof_take_replica takes the priorities
@@ -119,7 +124,7 @@ $$;
 -- store behaviour suite holds the two stores to the same answers.
 --
 -- Returned as the candidate keys, `<instance id> <current version id>` (the
--- expression connector_replicas_by_binding_key indexes), in priority then
+-- expression connector_replicas_by_binding_key indexes after the tenant), in priority then
 -- instance id order (byte order), and the end of each priority's run in
 -- them (1-based, lowest priority first).
 --
@@ -152,9 +157,10 @@ $$;
 -- until it commits. The filter (fleetproof_replica_takes_new_route) and the
 -- order (priority by priority, then fleetproof_route_key, instance id,
 -- replica id) are the domain's rules restated. The candidates of a priority
--- are the replicas whose `<instance id> <version id>` is one of its keys:
--- one index scan (connector_replicas_by_binding_key, the array keys taken
--- in order within it), not a probe per binding.
+-- are the tenant's replicas whose `<instance id> <version id>` is one of
+-- its keys: one index scan over the tenant's entries of
+-- connector_replicas_by_binding_key, the array keys taken in order within
+-- it, not a probe per binding.
 --
 -- Locks: the one replica row it takes (FOR NO KEY UPDATE, which a route's
 -- foreign key check, FOR KEY SHARE, does not conflict with). It is the first
@@ -180,12 +186,12 @@ $$;
 -- (REPLICA_UNAVAILABLE with retry_after_ms); no eligible replica in any
 -- priority is 'none'.
 --
--- Parameters: the eligible bindings' keys in priority order and the end of
--- each priority's run in them; now (ms, the store's clock); required capacity
+-- Parameters: the tenant; the eligible bindings' keys in priority order and
+-- the end of each priority's run in them; now (ms, the store's clock); required capacity
 -- class or null; required region (residency) or null; preferred region and
 -- zone or null; tiebreakHash(action id).
 CREATE OR REPLACE FUNCTION fleetproof_take_replica(
-  p_keys text[], p_tier_ends integer[], p_now bigint,
+  p_tenant_id text, p_keys text[], p_tier_ends integer[], p_now bigint,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
   OUT outcome text, OUT replica connector_replicas)
 LANGUAGE plpgsql VOLATILE AS $$
@@ -202,7 +208,7 @@ BEGIN
       -- 1. The best candidate of this priority by this snapshot.
       SELECT r.replica_id INTO v_best
       FROM connector_replicas r
-      WHERE (r.instance_id || ' ' || r.version_id) = ANY (v_tier)
+      WHERE r.tenant_id = p_tenant_id AND (r.instance_id || ' ' || r.version_id) = ANY (v_tier)
         AND fleetproof_replica_takes_new_route(r, p_now, p_capacity_class, p_residency)
       ORDER BY fleetproof_route_key(r, p_region, p_zone, p_tiebreak), r.instance_id, r.replica_id
       LIMIT 1;
@@ -222,7 +228,7 @@ BEGIN
         WHERE r.replica_id = (
           SELECT x.replica_id
           FROM connector_replicas x
-          WHERE (x.instance_id || ' ' || x.version_id) = ANY (v_tier)
+          WHERE x.tenant_id = p_tenant_id AND (x.instance_id || ' ' || x.version_id) = ANY (v_tier)
             AND fleetproof_replica_takes_new_route(x, p_now, p_capacity_class, p_residency)
           ORDER BY fleetproof_route_key(x, p_region, p_zone, p_tiebreak), x.instance_id, x.replica_id
           LIMIT 1
@@ -303,7 +309,7 @@ BEGIN
   END IF;
 
   -- 1. The replica, with its unit.
-  v_taken := fleetproof_take_replica(p_keys, p_tier_ends, p_now, p_capacity_class, p_residency, p_region, p_zone, p_tiebreak);
+  v_taken := fleetproof_take_replica(p_tenant_id, p_keys, p_tier_ends, p_now, p_capacity_class, p_residency, p_region, p_zone, p_tiebreak);
   IF v_taken.outcome <> 'taken' THEN
     outcome := CASE WHEN v_taken.outcome = 'contended' THEN 'contended' ELSE 'replica_unavailable' END;
     -- The first eligible binding, or the last of those sharing its priority.
@@ -586,7 +592,8 @@ BEGIN
   v_locked := pg_advisory_xact_lock(hashtextextended(p_action_id, 0)) IS NULL;
 
   -- 2. The route, with its replica locked.
-  SELECT a.tenant_id, a.replica_id, a.reserved, a.last_settlement, a.assignment, a.assignment::text = p_presented AS same
+  SELECT a.tenant_id, a.replica_id, a.reserved, a.last_settlement, a.assignment,
+    coalesce(a.assignment::text = p_presented, false) AS same
   INTO v_route
   FROM route_assignments a
   JOIN connector_replicas r ON r.replica_id = a.replica_id

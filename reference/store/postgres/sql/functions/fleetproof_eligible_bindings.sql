@@ -7,7 +7,7 @@
 -- store behaviour suite holds the two stores to the same answers.
 --
 -- Returned as the candidate keys, `<instance id> <current version id>` (the
--- expression connector_replicas_by_binding_key indexes), in priority then
+-- expression connector_replicas_by_binding_key indexes after the tenant), in priority then
 -- instance id order (byte order), and the end of each priority's run in
 -- them (1-based, lowest priority first).
 --

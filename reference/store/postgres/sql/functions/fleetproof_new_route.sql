@@ -51,7 +51,7 @@ BEGIN
   END IF;
 
   -- 1. The replica, with its unit.
-  v_taken := fleetproof_take_replica(p_keys, p_tier_ends, p_now, p_capacity_class, p_residency, p_region, p_zone, p_tiebreak);
+  v_taken := fleetproof_take_replica(p_tenant_id, p_keys, p_tier_ends, p_now, p_capacity_class, p_residency, p_region, p_zone, p_tiebreak);
   IF v_taken.outcome <> 'taken' THEN
     outcome := CASE WHEN v_taken.outcome = 'contended' THEN 'contended' ELSE 'replica_unavailable' END;
     -- The first eligible binding, or the last of those sharing its priority.

@@ -53,7 +53,8 @@ BEGIN
   v_locked := pg_advisory_xact_lock(hashtextextended(p_action_id, 0)) IS NULL;
 
   -- 2. The route, with its replica locked.
-  SELECT a.tenant_id, a.replica_id, a.reserved, a.last_settlement, a.assignment, a.assignment::text = p_presented AS same
+  SELECT a.tenant_id, a.replica_id, a.reserved, a.last_settlement, a.assignment,
+    coalesce(a.assignment::text = p_presented, false) AS same
   INTO v_route
   FROM route_assignments a
   JOIN connector_replicas r ON r.replica_id = a.replica_id

@@ -4,9 +4,10 @@
 -- until it commits. The filter (fleetproof_replica_takes_new_route) and the
 -- order (priority by priority, then fleetproof_route_key, instance id,
 -- replica id) are the domain's rules restated. The candidates of a priority
--- are the replicas whose `<instance id> <version id>` is one of its keys:
--- one index scan (connector_replicas_by_binding_key, the array keys taken
--- in order within it), not a probe per binding.
+-- are the tenant's replicas whose `<instance id> <version id>` is one of
+-- its keys: one index scan over the tenant's entries of
+-- connector_replicas_by_binding_key, the array keys taken in order within
+-- it, not a probe per binding.
 --
 -- Locks: the one replica row it takes (FOR NO KEY UPDATE, which a route's
 -- foreign key check, FOR KEY SHARE, does not conflict with). It is the first
@@ -32,12 +33,12 @@
 -- (REPLICA_UNAVAILABLE with retry_after_ms); no eligible replica in any
 -- priority is 'none'.
 --
--- Parameters: the eligible bindings' keys in priority order and the end of
--- each priority's run in them; now (ms, the store's clock); required capacity
+-- Parameters: the tenant; the eligible bindings' keys in priority order and
+-- the end of each priority's run in them; now (ms, the store's clock); required capacity
 -- class or null; required region (residency) or null; preferred region and
 -- zone or null; tiebreakHash(action id).
 CREATE OR REPLACE FUNCTION fleetproof_take_replica(
-  p_keys text[], p_tier_ends integer[], p_now bigint,
+  p_tenant_id text, p_keys text[], p_tier_ends integer[], p_now bigint,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
   OUT outcome text, OUT replica connector_replicas)
 LANGUAGE plpgsql VOLATILE AS $$
@@ -54,7 +55,7 @@ BEGIN
       -- 1. The best candidate of this priority by this snapshot.
       SELECT r.replica_id INTO v_best
       FROM connector_replicas r
-      WHERE (r.instance_id || ' ' || r.version_id) = ANY (v_tier)
+      WHERE r.tenant_id = p_tenant_id AND (r.instance_id || ' ' || r.version_id) = ANY (v_tier)
         AND fleetproof_replica_takes_new_route(r, p_now, p_capacity_class, p_residency)
       ORDER BY fleetproof_route_key(r, p_region, p_zone, p_tiebreak), r.instance_id, r.replica_id
       LIMIT 1;
@@ -74,7 +75,7 @@ BEGIN
         WHERE r.replica_id = (
           SELECT x.replica_id
           FROM connector_replicas x
-          WHERE (x.instance_id || ' ' || x.version_id) = ANY (v_tier)
+          WHERE x.tenant_id = p_tenant_id AND (x.instance_id || ' ' || x.version_id) = ANY (v_tier)
             AND fleetproof_replica_takes_new_route(x, p_now, p_capacity_class, p_residency)
           ORDER BY fleetproof_route_key(x, p_region, p_zone, p_tiebreak), x.instance_id, x.replica_id
           LIMIT 1
