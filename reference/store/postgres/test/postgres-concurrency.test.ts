@@ -143,33 +143,41 @@ describe('postgres concurrency', () => {
     }
   });
 
-  it('[route-contention] 1,000 concurrent new routes on one replica with room: every one served, counted once', async () => {
-    const f = await fleet('hot', 1, 1_000_000, { max_tenant_in_flight: 1_000_000, max_instance_in_flight: 1_000_000 });
-    try {
-      const watch = f.watch();
-      const { ok, errors } = await outcomes(
-        Array.from(
-          { length: 1000 },
-          (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-hot-${i}`, capability_id: f.capabilityId }),
-        ),
-      );
-      assert.deepEqual(codes(errors), []);
-      assert.equal(ok.length, 1000);
-      assert.equal(new Set(ok.map((v) => v.assignment.fence_token)).size, 1000);
-      assert.equal((await f.store.getReplica(f.replicaIds[0]!))!.active_assignments, 1000);
-      assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 1000);
-      assert.equal((await f.store.getAdmissionCounter('instance', f.instanceId)).active, 1000);
-      const settled = await outcomes(ok.map((v) => () => f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'completed')));
-      assert.deepEqual(codes(settled.errors), []);
-      assert.equal(settled.ok.filter((r) => r.released).length, 1000);
-      assert.ok((await watch.stop()) <= 0, 'the replica was above its capacity');
-      assert.equal((await f.store.fleetStatus()).active_assignments, 0);
-      assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 0);
-      await assertReconciled(f.db.url);
-    } finally {
-      await f.close();
-    }
-  });
+  for (const [replicas, capacity, what] of [
+    [1, 1_000_000, 'one replica'],
+    [10, 1_000, 'ten replicas, fewer than the resolves in flight'],
+  ] as const) {
+    it(`[route-contention] 1,000 concurrent new routes on ${what} with room: every one served, counted once`, async () => {
+      const room = { max_tenant_in_flight: 1_000_000, max_instance_in_flight: 1_000_000 };
+      const f = await fleet(`hot${replicas}`, replicas, capacity, room);
+      try {
+        const watch = f.watch();
+        const { ok, errors } = await outcomes(
+          Array.from(
+            { length: 1000 },
+            (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-hot-${i}`, capability_id: f.capabilityId }),
+          ),
+        );
+        assert.deepEqual(codes(errors), []);
+        assert.equal(ok.length, 1000);
+        assert.equal(new Set(ok.map((v) => v.assignment.fence_token)).size, 1000);
+        let active = 0;
+        for (const id of f.replicaIds) active += (await f.store.getReplica(id))!.active_assignments;
+        assert.equal(active, 1000);
+        assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 1000);
+        assert.equal((await f.store.getAdmissionCounter('instance', f.instanceId)).active, 1000);
+        const settled = await outcomes(ok.map((v) => () => f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'completed')));
+        assert.deepEqual(codes(settled.errors), []);
+        assert.equal(settled.ok.filter((r) => r.released).length, 1000);
+        assert.ok((await watch.stop()) <= 0, 'a replica was above its capacity');
+        assert.equal((await f.store.fleetStatus()).active_assignments, 0);
+        assert.equal((await f.store.getAdmissionCounter('tenant', 'tenant-a')).active, 0);
+        await assertReconciled(f.db.url);
+      } finally {
+        await f.close();
+      }
+    });
+  }
 
   it('[admission-never-overbooked] more concurrent routes than capacity: exactly capacity succeed', async () => {
     const f = await fleet('full', 10, 3);
