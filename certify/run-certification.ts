@@ -26,7 +26,7 @@ import {
 import { clauseCoverage } from './coverage.ts';
 import { groundsOf } from './grounds.ts';
 import { DEFAULT_SCHEDULE, type Fault, type Schedule } from './nemesis/nemesis.ts';
-import type { NemesisRequest } from './nemesis/open-nemesis.ts';
+import { randomSeed, type NemesisRequest } from './nemesis/open-nemesis.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { faultsStage, type FaultsStageOptions } from './stages/faults-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
@@ -74,6 +74,7 @@ function nemesisFor(options: CertifyOptions, target: CertificationTarget): Nemes
   const { builtin: _unknownUntilStarted, ...asked } = options.nemesis ?? {
     kinds: builtin.length > 0 ? ['proxy', 'builtin'] : ['proxy'],
     schedule: CERTIFY_SCHEDULE,
+    seed: randomSeed(),
   };
   // Without faults of its own, `builtin` stays unsupplied and the stage says it could not run.
   return { ...asked, ...(builtin.length > 0 ? { builtin } : {}) };

@@ -4,12 +4,17 @@
 import { parseNemesisCommands } from '../certify/nemesis/command-faults.ts';
 import { parseInterval } from '../certify/nemesis/interval.ts';
 import type { Fault } from '../certify/nemesis/nemesis.ts';
-import { parseNemesisKinds, type NemesisRequest } from '../certify/nemesis/open-nemesis.ts';
+import { parseNemesisKinds, randomSeed, type NemesisRequest } from '../certify/nemesis/open-nemesis.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 export const NEMESIS_FLAGS = {
   nemesis: { type: 'string', description: 'break things during the run: proxy, command, builtin (comma-separated)' },
   'nemesis-interval': { type: 'string', description: 'FAULT[/QUIET] durations of each fault and the calm after it (default 3s/5s)' },
+  'nemesis-seed': {
+    type: 'string',
+    description:
+      "seed of the fault schedule: when each fault falls, which comes first, what the proxy disturbs (default: the suites' --seed, else a random seed, printed)",
+  },
   'nemesis-cmd': {
     type: 'string',
     multiple: true,
@@ -21,13 +26,20 @@ interface NemesisValues {
   nemesis?: string | undefined;
   'nemesis-interval'?: string | undefined;
   'nemesis-cmd'?: string[] | undefined;
+  'nemesis-seed'?: string | undefined;
+}
+
+function seedOf(text: string | undefined, fallback: number | undefined): number {
+  if (text === undefined) return fallback ?? randomSeed();
+  if (!/^[0-9]{1,9}$/.test(text)) throw new Error(`--nemesis-seed is a whole number below 10^9, not ${text}`);
+  return Number(text);
 }
 
 /** The request the flags make, or null without --nemesis; flag errors are usage errors. */
 export function nemesisRequestOf(v: NemesisValues, builtin?: readonly Fault[], seed?: number): NemesisRequest | null {
   if (v.nemesis === undefined) {
-    if (v['nemesis-interval'] !== undefined || (v['nemesis-cmd'] ?? []).length > 0)
-      throw new UsageError('--nemesis-interval and --nemesis-cmd need --nemesis');
+    if (v['nemesis-interval'] !== undefined || (v['nemesis-cmd'] ?? []).length > 0 || v['nemesis-seed'] !== undefined)
+      throw new UsageError('--nemesis-interval, --nemesis-seed and --nemesis-cmd need --nemesis');
     return null;
   }
   try {
@@ -43,7 +55,7 @@ export function nemesisRequestOf(v: NemesisValues, builtin?: readonly Fault[], s
       schedule: parseInterval(v['nemesis-interval']),
       commands: v['nemesis-cmd'] ?? [],
       ...(builtin ? { builtin } : {}),
-      ...(seed !== undefined ? { seed } : {}),
+      seed: seedOf(v['nemesis-seed'], seed),
     };
   } catch (err) {
     throw new UsageError((err as Error).message);

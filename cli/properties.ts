@@ -115,7 +115,8 @@ export async function run(argv: string[]): Promise<number> {
       nemesis,
       http.url,
       (line) => console.log(line),
-      (url, _end, bands, proxy) => runWith(url, callFaultsOf(proxy), { fell: () => bands.some((b) => b.error === null), started }),
+      (url, _end, bands, proxy, outage) =>
+        runWith(url, callFaultsOf(proxy, outage), { fell: () => bands.some((b) => b.error === null), started }),
       suitesStarted,
     )
   ).value;

@@ -26,9 +26,9 @@ export function nemesisFigures(bands: readonly FaultBand[], proxy: FaultProxy | 
   };
 }
 
-/** The flags that rerun this schedule: same kinds, same rhythm, same proxy seed. */
+/** The flags that rerun this schedule: same kinds, same rhythm, same seed. */
 export function replayFlags(kinds: readonly string[], schedule: Schedule, seed: number | undefined): string {
-  return `--nemesis ${kinds.join(',')} --nemesis-interval ${schedule.faultMs}ms/${schedule.quietMs}ms${seed !== undefined ? ` (proxy seed ${seed})` : ''}`;
+  return `--nemesis ${kinds.join(',')} --nemesis-interval ${schedule.faultMs}ms/${schedule.quietMs}ms${seed !== undefined ? ` --nemesis-seed ${seed}` : ''}`;
 }
 
 export function summaryLines(f: NemesisFigures, replay: string): string[] {

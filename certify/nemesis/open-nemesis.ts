@@ -7,21 +7,23 @@ import { startFaultProxy, type FaultProxy, type ProxyFaults } from './fault-prox
 import { startNemesis, type Fault, type FaultBand, type Schedule } from './nemesis.ts';
 import { nemesisFigures, replayFlags, summaryLines, type NemesisFigures } from './nemesis-summary.ts';
 import type { Op } from '../../properties/check/history.ts';
-import type { CallFaults } from '../../properties/targets/http/call-outcomes.ts';
+import type { CallFaults, OwnOutage } from '../../properties/targets/http/call-outcomes.ts';
 
 /** How long the harness keeps sending a read (or a set-up write) again while a fault keeps it unanswered. */
 const RESEND_THROUGH_FAULTS_MS = 60_000;
 
 /**
  * The harness's HTTP calls under a nemesis: the proxy's ledger says which
- * requests never reached the registry, reads are resent through faults, and
+ * requests never reached the registry, the schedule says when the registry
+ * is down by the harness's doing, reads are resent through faults, and
  * resolves and settlements are recorded into `history` when given.
  */
-export function callFaultsOf(proxy: FaultProxy | null, history?: Op[]): CallFaults {
+export function callFaultsOf(proxy: FaultProxy | null, outage: OwnOutage, history?: Op[]): CallFaults {
   return {
     notForwarded: (id) => proxy?.fateOf(id) === 'reset-before-forward',
     answeredThenLost: (id) => proxy?.fateOf(id) === 'lost-after-forward',
     readRetryMs: RESEND_THROUGH_FAULTS_MS,
+    outage,
     ...(history ? { history } : {}),
   };
 }
@@ -44,6 +46,9 @@ export function parseNemesisKinds(text: string): NemesisKind[] {
   return kinds as NemesisKind[];
 }
 
+/** A seed for a schedule nobody gave one: printed with the flags that replay it. */
+export const randomSeed = (): number => Math.floor(Math.random() * 1e9);
+
 export interface NemesisRequest {
   kinds: readonly NemesisKind[];
   schedule: Schedule;
@@ -51,6 +56,7 @@ export interface NemesisRequest {
   commands?: readonly string[];
   /** The embedded reference's own faults, for `builtin`. */
   builtin?: readonly Fault[];
+  /** When each fault falls and what the proxy disturbs (nemesis.ts); the schedule's exact rhythm without it. */
   seed?: number;
   /** What the proxy does while faulted; its defaults otherwise. */
   proxyFaults?: ProxyFaults;
@@ -102,12 +108,21 @@ export async function withNemesis<T>(
   request: NemesisRequest,
   target: string,
   log: (line: string) => void,
-  body: (url: string, endFaults: () => Promise<void>, bands: readonly FaultBand[], proxy: FaultProxy | null) => Promise<T>,
+  body: (
+    url: string,
+    endFaults: () => Promise<void>,
+    bands: readonly FaultBand[],
+    proxy: FaultProxy | null,
+    outage: OwnOutage,
+  ) => Promise<T>,
   /** When the schedule may start breaking things; at once otherwise. */
   armed?: Promise<void>,
 ): Promise<UnderNemesis<T>> {
   const open = await openNemesis(request, target, log);
-  const run = startNemesis(open.faults, request.schedule, target, log, armed);
+  const run = startNemesis(open.faults, request.schedule, target, log, {
+    ...(armed ? { armed } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+  });
   const interrupted = (signal: NodeJS.Signals) => {
     log(`nemesis: ${signal}: healing before exit`);
     run.stop().then(
@@ -120,7 +135,7 @@ export async function withNemesis<T>(
   try {
     let value: T;
     try {
-      value = await body(open.url, async () => void (await run.stop()), run.bands, open.proxy);
+      value = await body(open.url, async () => void (await run.stop()), run.bands, open.proxy, run.outage);
     } catch (err) {
       await run.stop().catch((e: Error) => log(`nemesis: ${e.message}`));
       throw err;

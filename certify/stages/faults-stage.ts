@@ -17,6 +17,7 @@ import { resultDocument, type ResultDocument } from '../../properties/runner/res
 import { runProperties, type PropertiesResult, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget, type HttpTarget } from '../../properties/targets/http-target.ts';
 import type { Op } from '../../properties/check/history.ts';
+import type { OwnOutage } from '../../properties/targets/http/call-outcomes.ts';
 import type { Target } from '../../properties/targets/target.ts';
 import type { FaultProxy } from '../nemesis/fault-proxy.ts';
 import type { SweepResult } from '../../reports/schemas/faults-result.ts';
@@ -148,11 +149,11 @@ async function roundsAndSweep(
   endFaults: () => Promise<void>,
   bands: readonly unknown[],
   proxy: FaultProxy | null,
+  outage: OwnOutage,
 ): Promise<UnderFaults> {
   const history: Op[] = [];
-  const http = await opened(() =>
-    httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults: callFaultsOf(proxy, history) }),
-  );
+  const faults = callFaultsOf(proxy, outage, history);
+  const http = await opened(() => httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults }));
   try {
     const baseline = await globalBaseline(http.store);
     const done = await rounds(ctx, o, http, bands);
@@ -174,8 +175,8 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   let suites: SuiteResult[] = [];
   let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
-    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy) =>
-      roundsAndSweep(ctx, o, url, endFaults, bands, proxy),
+    const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy, outage) =>
+      roundsAndSweep(ctx, o, url, endFaults, bands, proxy, outage),
     );
     totals = under.value;
     suites = under.value.result.suites;

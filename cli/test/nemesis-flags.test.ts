@@ -25,6 +25,14 @@ describe('the nemesis flags', () => {
     );
   });
 
+  it('take the schedule seed from --nemesis-seed, else the caller, else draw one', () => {
+    assert.equal(nemesisRequestOf({ nemesis: 'proxy', 'nemesis-seed': '42' }, undefined, 5)!.seed, 42);
+    assert.equal(nemesisRequestOf({ nemesis: 'proxy' }, undefined, 5)!.seed, 5);
+    assert.equal(typeof nemesisRequestOf({ nemesis: 'proxy' })!.seed, 'number', 'a drawn seed, printed so the schedule replays');
+    assert.throws(() => nemesisRequestOf({ nemesis: 'proxy', 'nemesis-seed': 'soon' }), UsageError);
+    assert.throws(() => nemesisRequestOf({ 'nemesis-seed': '1' }), UsageError);
+  });
+
   it('refuse unknown kinds, half a command pair, and builtin faults a target does not have', () => {
     assert.throws(() => nemesisRequestOf({ nemesis: 'chaos' }), /takes proxy, command, builtin/);
     assert.throws(() => nemesisRequestOf({ nemesis: 'command', 'nemesis-cmd': ['process-kill=x'] }), /go together/);

@@ -297,7 +297,7 @@ export function sampleLoadUnderFaults(): JudgedReport {
       reset_before_forward: 41,
       lost_after_forward: 77,
       indeterminate_ops: 6,
-      replay: '--nemesis proxy --nemesis-interval 4000ms/5000ms (proxy seed 9)',
+      replay: '--nemesis proxy --nemesis-interval 4000ms/5000ms --nemesis-seed 9',
       not_judged: [base.reasons[0]!, 'phase concurrent_routes: 3 of 100 checks failed'],
       bands,
       traffic,

@@ -51,7 +51,7 @@ describe('the nemesis schedule', () => {
     const armed = new Promise<void>((resolve) => (arm = resolve));
     // The first fault is due a 10 ms quiet period after arming, well inside the 1 s bound; a set-up longer
     // than the bound leaves a bound counted from the start no time for any fault.
-    const run = startNemesis([recordingFault(events)], { ...quick, maxFaults: 1, maxDurationMs: 1000 }, url, () => {}, armed);
+    const run = startNemesis([recordingFault(events)], { ...quick, maxFaults: 1, maxDurationMs: 1000 }, url, () => {}, { armed });
     await new Promise((r) => setTimeout(r, 1500));
     arm();
     // Bounded: a schedule that never injects ends the wait after 10 s and fails below.
@@ -79,6 +79,42 @@ describe('the nemesis schedule', () => {
     while (!events.includes('heal')) await new Promise((r) => setTimeout(r, 5));
     await assert.rejects(run.stop(), /cannot break it/);
     assert.deepEqual(events, ['inject', 'heal']);
+  });
+
+  it('lets a seed choose which fault falls first, the same for the same seed', async () => {
+    const orderOf = async (seed: number) => {
+      const events: string[] = [];
+      const named = ['a', 'b', 'c'].map((name) => ({ name, inject: async () => void events.push(name), heal: async () => {} }));
+      const run = startNemesis(named, { ...quick, maxFaults: 3 }, url, () => {}, { seed });
+      while (run.bands.length < 3 || run.bands[2]!.recovery_ms === null) await new Promise((r) => setTimeout(r, 10));
+      await run.stop();
+      return events.join('');
+    };
+    const orders = [];
+    for (let seed = 1; seed <= 6; seed++) orders.push(await orderOf(seed));
+    assert.equal(await orderOf(1), orders[0]);
+    for (const o of orders) assert.ok(['abc', 'bca', 'cab'].includes(o), `round robin from the first: ${o}`);
+    assert.ok(new Set(orders).size > 1, `seeds 1 to 6 all started with the same fault: ${orders.join(' ')}`);
+  });
+
+  it('says a fault is in effect from its injection until the registry is ready after its heal', async () => {
+    let inject = () => {};
+    const injected = new Promise<void>((resolve) => (inject = resolve));
+    const fault: Fault = { name: 'held', inject: async () => inject(), heal: async () => {} };
+    const run = startNemesis([fault], { ...quick, faultMs: 60_000, maxFaults: 1 }, url, () => {});
+    const before = performance.now();
+    await injected;
+    assert.equal(run.outage.overlaps(performance.now()), true);
+    let over: boolean | null = null;
+    const waiting = run.outage.over().then((o) => (over = o));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(over, null, 'not over while the fault lasts');
+    await run.stop();
+    assert.equal(await waiting, true);
+    assert.notEqual(run.bands[0]!.recovery_ms, null, 'over once the registry answered /ready');
+    assert.equal(run.outage.overlaps(before), true, 'a call sent during the fault met it');
+    assert.equal(run.outage.overlaps(performance.now()), false, 'a call sent after it did not');
+    assert.equal(await run.outage.over(), true);
   });
 
   it('reads FAULT/QUIET intervals and refuses nonsense', () => {

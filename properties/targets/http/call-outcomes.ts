@@ -7,9 +7,14 @@
 // kind from the second. Reads change nothing, so a read without an answer is
 // sent again, with backoff, until it is answered or its time is up; a write
 // is never resent here: what a lost write means is the caller's to decide.
+// While the harness's own nemesis has the target down (a killed process, a
+// stopped database), a refused connection is no sign the target went away:
+// every call that met the outage is indeterminate, and waits for the heal
+// before it is sent again (a read) or given back (a write).
 import type { RouteView } from '../../../contract/records.ts';
 import { IndeterminateOutcome, NotForwarded } from '../../check/violations.ts';
 import type { Op, OpKind } from '../../check/history.ts';
+import { TargetUnreachable } from './http-client.ts';
 
 export interface CallTally {
   answered: number;
@@ -17,6 +22,14 @@ export interface CallTally {
   indeterminate: number;
   /** Reads sent again after no answer came. */
   readRetries: number;
+}
+
+/** The harness's own faults, as the nemesis that injects them knows them. */
+export interface OwnOutage {
+  /** True when one of them had the target down at some moment since `since` (performance.now()). */
+  overlaps(since: number): boolean;
+  /** True once none is in effect and the registry is ready again; false past the nemesis's own bound for a fault. */
+  over(): Promise<boolean>;
 }
 
 export interface CallFaults {
@@ -28,6 +41,8 @@ export interface CallFaults {
   readRetryMs?: number;
   /** Receives every resolve and settlement with its outcome, for a sweep after the faults. */
   history?: Op[];
+  /** When the harness itself has the target down. */
+  outage?: OwnOutage;
 }
 
 /** The error a history gives an operation the proxy reset before forwarding. */
@@ -39,6 +54,17 @@ let attempts = 0;
 const requestIdOf = () => `fp-${process.pid.toString(36)}-${(++attempts).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * An attempt that met the harness's own outage got no answer because of it: a refused connection then is
+ * indeterminate (it never reached the registry, but nothing is claimed), never a target that went away.
+ */
+function duringOwnOutage(faults: CallFaults, sent: number, err: unknown): unknown {
+  if (!faults.outage?.overlaps(sent)) return err;
+  if (err instanceof TargetUnreachable)
+    return new IndeterminateOutcome(`${err.message}, while the harness's own fault had the target down`, { cause: err });
+  return err;
+}
+
 /** Sends `call` under a fresh request id per attempt and classifies what came back. */
 export async function classified<T>(
   faults: CallFaults,
@@ -47,15 +73,18 @@ export async function classified<T>(
   call: (requestId: string) => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
+  // A read's own time to be answered: the waits for the harness's own faults to heal do not count.
+  let healing = 0;
   for (let backoff = 50; ; backoff = Math.min(backoff * 2, 2000)) {
     const requestId = requestIdOf();
+    const sent = performance.now();
     let err: unknown;
     try {
       const value = await call(requestId);
       tally.answered++;
       return value;
     } catch (caught) {
-      err = caught;
+      err = duringOwnOutage(faults, sent, caught);
     }
     if (!IndeterminateOutcome.is(err)) {
       tally.answered++;
@@ -64,7 +93,19 @@ export async function classified<T>(
     const unsent = faults.notForwarded?.(requestId) === true;
     if (unsent) tally.notForwarded++;
     else tally.indeterminate++;
-    if (read && performance.now() - started + backoff < (faults.readRetryMs ?? 0)) {
+    // Sent again or given back, the call finds the target up: the outage it met is over, or it outlasted its bound.
+    if (faults.outage?.overlaps(sent)) {
+      const waitedFrom = performance.now();
+      const healed = await faults.outage.over();
+      healing += performance.now() - waitedFrom;
+      if (read && healed) {
+        tally.readRetries++;
+        continue;
+      }
+      if (read) throw new IndeterminateOutcome(`${err.message} (the harness's own fault outlasted its bound)`, { cause: err, read: true });
+    }
+    const spent = performance.now() - started - healing;
+    if (read && spent + backoff < (faults.readRetryMs ?? 0)) {
       tally.readRetries++;
       await sleep(backoff);
       continue;
