@@ -4,7 +4,7 @@
 // the others wait until the last record is readable.
 import { bySize } from '../lib/batches.js';
 import { seedDuration } from '../lib/metrics.js';
-import { segmentStart } from '../lib/plan.js';
+import { segmentBounds } from '../lib/plan.js';
 import { bodyOf, expectResponse, pause, registryClient, send, sendAll } from '../lib/registry.js';
 import { verify } from '../lib/verify.js';
 
@@ -17,7 +17,7 @@ const PHASE = 'seed';
  */
 export async function seedDataset(plan, data, params) {
   const client = registryClient(plan, PHASE);
-  if (segmentStart() > 0) return waitForSeed(client, data);
+  if (segmentBounds()[0] > 0) return waitForSeed(client, data);
   let sent = 0;
   let rejected = 0;
   // Every record is built and serialised before the clock starts: the seed time is the registry's, not the generator's.

@@ -4,23 +4,29 @@
 // replicas expired (`sustained_lease_churn`) and replica reads
 // (`replica_monitor`). Each iteration picks its work from
 // exec.scenario.iterationInTest, which is unique across the instances of a
-// distributed run, so ids never collide and no two iterations heartbeat or
-// expire the same replica at the same revision. The profile is refused before
-// the run when the churn pool is empty (load/runner/scale-contract.ts).
+// distributed run, so ids never collide. Health reports (heartbeats, lease
+// churn) go to the part's own share of each pool, at revisions from the
+// scenario's start time (fleet-facts.js shareOf, timedRevision): no two
+// parts write one replica, and a part that runs late or again still sends
+// revisions above every earlier one. The profile is refused before the run
+// when the churn pool is empty (load/runner/scale-contract.ts).
 //
 // CAPACITY_EXCEEDED is the one refusal a resolve may meet here: a registry
 // may protect itself with admission limits of its own. It is counted
 // (fleetproof_capacity_refusals), never treated as an error.
 import exec from 'k6/execution';
-import { churnSlice, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
+import { churnSlice, routingTenants, shareOf, sustainedPools, timedRevision } from '../lib/fleet-facts.js';
 import { journal, journalRoute } from '../lib/journal.js';
 import { capacityRefusals, routesCreated } from '../lib/metrics.js';
 import { bodyOf, expectResponse, registryClient, send, sendAll } from '../lib/registry.js';
+import { segmentBounds } from '../lib/plan.js';
 import { verify } from '../lib/verify.js';
 import { lapseAndExpire } from './lease-churn.js';
 
 /** @type {ReturnType<typeof sustainedPools> | undefined} */
 let pools;
+/** @type {{ heartbeat: string[], churn: string[] } | undefined} */
+let shares;
 /** @type {Record<number, number>} */
 const bound = {};
 
@@ -30,6 +36,18 @@ const bound = {};
  */
 function poolsOf(plan, data) {
   return (pools = pools || sustainedPools(plan, data));
+}
+
+/**
+ * The replicas this part reports the health of.
+ * @param {import('../lib/plan.js').RunPlan} plan
+ * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
+ */
+function sharesOf(plan, data) {
+  if (shares) return shares;
+  const all = poolsOf(plan, data);
+  const segment = segmentBounds();
+  return (shares = { heartbeat: shareOf(all.heartbeat, segment), churn: shareOf(all.churn, segment) });
 }
 
 /**
@@ -80,20 +98,21 @@ export async function sustainedCatalog(plan, data, params) {
 }
 
 /**
- * Replica n mod P of the heartbeat pool, at health revision 2 + ⌊n / P⌋: the
- * same replica comes round again only after P other heartbeats.
+ * The part's iteration m heartbeats replica m mod P of its share of the
+ * heartbeat pool, at the scenario's timed revision ⌊m / P⌋: the same replica
+ * comes round again only after P other heartbeats, one revision higher.
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  */
 export async function heartbeat(plan, data) {
   const phase = 'heartbeats';
   const client = registryClient(plan, phase);
-  const pool = poolsOf(plan, data).heartbeat;
-  if (pool.length === 0) return;
-  const n = exec.scenario.iterationInTest;
-  const id = /** @type {string} */ (pool[n % pool.length]);
+  const share = sharesOf(plan, data).heartbeat;
+  if (share.length === 0) return;
+  const m = exec.scenario.iterationInInstance;
+  const id = /** @type {string} */ (share[m % share.length]);
   const report = {
-    health_revision: 2 + Math.floor(n / pool.length),
+    health_revision: timedRevision(exec.scenario.startTime, 1 + Math.floor(m / share.length)),
     status: /** @type {const} */ ('ready'),
     lease_expires_at: new Date(plan.lease_until_ms).toISOString(),
     capacity: data.dimensions.replica_capacity,
@@ -103,7 +122,8 @@ export async function heartbeat(plan, data) {
 }
 
 /**
- * Iteration n expires its slice of the churn pool (fleet-facts.js churnSlice).
+ * The part's iteration m expires its slice of the part's share of the churn
+ * pool (fleet-facts.js churnSlice).
  * @param {import('../lib/plan.js').RunPlan} plan
  * @param {ReturnType<typeof import('../lib/dataset.js').scaleDataset>} data
  * @param {Record<string, number>} params
@@ -112,7 +132,7 @@ export async function sustainedLeaseChurn(plan, data, params) {
   const phase = 'sustained_lease_churn';
   const client = registryClient(plan, phase);
   const size = params['batch'] || 50;
-  const slice = churnSlice(poolsOf(plan, data).churn, exec.scenario.iterationInTest, size);
+  const slice = churnSlice(sharesOf(plan, data).churn, exec.scenario.iterationInInstance, size, exec.scenario.startTime);
   await lapseAndExpire(plan, client, phase, slice, {
     revision: 1,
     capacity: data.dimensions.replica_capacity,

@@ -109,23 +109,53 @@ export function sustainedPools(plan, data) {
 }
 
 /**
- * The replicas sustained churn iteration n expires, `size` at a time: slice
- * n mod S of the churn pool's S slices, in round ⌊n / S⌋. A round reports
- * each replica ready with a lapsed lease (one revision) and lease expiry
- * takes it offline (one more), so round r finds it at revision 1 + 2r; a
- * pool that is used up starts over rather than leave the phase's later
- * iterations with nothing to send.
+ * A part's share of a pool: the replicas whose place in the pool falls in
+ * the part's execution segment (from and to, 0 and 1 for a run not split).
+ * The parts of a distributed run write health reports to disjoint replicas,
+ * so no part can send a revision another part has already passed, whatever
+ * order the parts run in; the shares of every part make up the pool.
  * @param {string[]} pool
+ * @param {readonly [number, number]} segment
+ * @returns {string[]}
+ */
+export function shareOf(pool, segment) {
+  return pool.slice(Math.floor(segment[0] * pool.length), Math.floor(segment[1] * pool.length));
+}
+
+/**
+ * The health revision of report k to one replica, from a scenario that
+ * started at `startMs` (Unix milliseconds, the same for every VU of the
+ * part): above the revisions the dataset seeds and the qualification
+ * phases write, strictly increasing with k, and above any an earlier run of
+ * the same part sent, which started earlier and sent a replica fewer reports
+ * than milliseconds passed. Below 2^53 for millennia ([wire-integers]).
+ * @param {number} startMs
+ * @param {number} k
+ */
+export function timedRevision(startMs, k) {
+  return startMs + k;
+}
+
+/**
+ * The replicas sustained churn iteration n expires, `size` at a time: slice
+ * n mod S of the churn share's S slices, in round ⌊n / S⌋. A round reports
+ * each replica ready with a lapsed lease (one revision) and lease expiry
+ * takes it offline (one more), so round r finds it at the revision round
+ * r - 1 left, timedRevision(startMs, 2r), and reports one above; a share
+ * that is used up starts over rather than leave the phase's later
+ * iterations with nothing to send.
+ * @param {string[]} share
  * @param {number} n
  * @param {number} size
+ * @param {number} startMs
  * @returns {{ id: string, revision: number }[]}
  */
-export function churnSlice(pool, n, size) {
-  const slices = Math.ceil(pool.length / size);
+export function churnSlice(share, n, size, startMs) {
+  const slices = Math.ceil(share.length / size);
   if (slices === 0) return [];
   const first = (n % slices) * size;
-  const revision = 1 + 2 * Math.floor(n / slices);
-  return pool.slice(first, first + size).map((id) => ({ id, revision }));
+  const revision = timedRevision(startMs, 2 * Math.floor(n / slices));
+  return share.slice(first, first + size).map((id) => ({ id, revision }));
 }
 
 /**

@@ -76,13 +76,24 @@ export function datasetOf(plan) {
 }
 
 /**
- * Where this instance's share of the test starts, from its execution segment
- * ("0:1/2", "1/2:1"); 0 for a run that is not split.
+ * A bound of a k6 execution segment: a fraction ("1/2"), a decimal ("0.5") or
+ * a percentage ("50%").
+ * @param {string} text
  */
-export function segmentStart() {
+function segmentBound(text) {
+  if (text.endsWith('%')) return Number(text.slice(0, -1)) / 100;
+  const [num, den] = text.split('/');
+  return den ? Number(num) / Number(den) : Number(text);
+}
+
+/**
+ * This instance's share of the test, from its execution segment ("0:1/2",
+ * "1/2:1"): where it starts and ends; 0 and 1 for a run that is not split.
+ * @returns {[number, number]}
+ */
+export function segmentBounds() {
   const segment = exec.test.options.executionSegment;
-  if (!segment) return 0;
-  const from = String(segment).split(':')[0] || '0';
-  const [num, den] = from.split('/');
-  return den ? Number(num) / Number(den) : Number(from);
+  if (!segment) return [0, 1];
+  const [from, to] = String(segment).split(':');
+  return [segmentBound(from || '0'), segmentBound(to || '1')];
 }
