@@ -71,7 +71,8 @@ export async function setup() {
   // The seeding instance measured from its first write to its last acknowledged one; the others waited.
   const ms = result.seeded_records > 0 ? result.seed_ms : Date.now() - started;
   journal({ k: 'phase', phase: 'seed', started: Date.now() - ms, ms, completed: true });
-  return result;
+  // The scenarios' schedule starts now: a merge compares it across the parts of a distributed run.
+  return { ...result, load_started_ms: Date.now() };
 }
 
 export async function versionRolloutPhase() {

@@ -69,6 +69,11 @@ export interface RunIdentity {
   engine: { name: string; version: string } | null;
   target: string | null;
   started_at: string | null;
+  /**
+   * When setup ended and the scenarios' schedule began (a merge checks the parts began it together); absent
+   * or null when the part did not record it.
+   */
+  load_started_at?: string | null;
   finished_at: string | null;
   /** k6's test run duration; counters' rate divides by it. */
   test_run_duration_ms: number | null;

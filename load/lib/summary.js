@@ -99,6 +99,8 @@ export function buildSummary(plan, data) {
     execution_segment: exec.test.options.executionSegment || '0:1',
     execution_segment_sequence: exec.test.options.executionSegmentSequence || null,
     started_at: data.state ? new Date(Date.now() - data.state.testRunDurationMs).toISOString() : null,
+    // When setup ended and the scenarios' schedule began: the parts of a distributed run begin it together.
+    load_started_at: data.setup_data && data.setup_data.load_started_ms ? new Date(data.setup_data.load_started_ms).toISOString() : null,
     finished_at: new Date().toISOString(),
     engine_summary: data,
   };

@@ -5,7 +5,10 @@
 // are evaluated once on them. Given the run's shared plan, the merge audits
 // the target itself over every part's routes; otherwise the audits the parts
 // ran are carried over, an invariant violated in any part failing the merged
-// verdict. Inputs that are not parts of one run are refused (exit 2):
+// verdict. The parts must have run side by side, as the plan schedules them
+// (part-overlap.ts): where they did not, the merge says so and the
+// thresholds measured at their combined rate are not judged. Inputs that are
+// not parts of one run are refused (exit 2):
 // different runs, profiles, profile settings or contract versions, a
 // directory or an instance given twice, execution segments that overlap,
 // come from another split or leave part of the test out.
@@ -35,6 +38,7 @@ import { writeSummary, type ReportWriter } from '../runner/write-summary.ts';
 import { breakpointCurve } from '../runner/breakpoint.ts';
 import { loadScaleContract, type ScaleContract } from '../runner/scale-contract.ts';
 import { RATE_PHASES } from '../lib/options.js';
+import { dependsOnCombinedRate, hasRatePhases, overlapText, partOverlap, type PartOverlap } from './part-overlap.ts';
 
 export class MergeRefusal extends FleetproofError {
   constructor(message: string, options?: ErrorOptions) {
@@ -62,6 +66,8 @@ export interface MergeInfo {
   execution_segment: string | null;
   dimensions: string[];
   test_run_duration_ms: number | null;
+  /** Whether the parts ran side by side as the plan schedules them. */
+  overlap: PartOverlap;
   scheme: string;
   notes: string[];
 }
@@ -189,6 +195,7 @@ function mergedIdentity(parts: RunPart[], segments: (Segment | null)[]): RunIden
     engine: same(runs.map((r) => r.engine)),
     target: same(runs.map((r) => r.target)),
     started_at: times((r) => r.started_at)[0] ?? null,
+    load_started_at: times((r) => r.load_started_at ?? null)[0] ?? null,
     finished_at: times((r) => r.finished_at).pop() ?? null,
     // The instances run the same schedule side by side: the test lasted as long as the longest.
     test_run_duration_ms: durations.length ? Math.max(...durations) : null,
@@ -277,6 +284,14 @@ export function buildMergedReport(
   const run = merged.run;
   const mergedAt = Date.now();
   const evaluation = evaluateRun(merged);
+  const overlap = partOverlap(
+    parts.map((p) => p.histograms.run),
+    run.profile,
+  );
+  const apart = overlapText(
+    overlap,
+    parts.map((p) => p.dir),
+  );
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
     run_id: run.run_id,
@@ -290,7 +305,9 @@ export function buildMergedReport(
     },
     dataset: run.profile.dataset,
     thresholds_passed: evaluation.thresholds_passed,
-    thresholds: evaluation.thresholds,
+    thresholds: evaluation.thresholds.map((t) =>
+      apart.notJudged !== null && dependsOnCombinedRate(t.metric) ? { ...t, not_judged: apart.notJudged } : t,
+    ),
     phases: evaluation.phases,
     checks: evaluation.checks,
     test_run_duration_ms: run.test_run_duration_ms,
@@ -335,6 +352,7 @@ export function buildMergedReport(
   if (run.started_at === null || run.finished_at === null)
     notes.push('the parts do not record when they ran: the start and end shown are the time of the merge');
   if (after) notes.push('audited after the merge, over the routes of every part');
+  if (apart.note !== null && hasRatePhases(run.profile)) notes.push(apart.note);
   const known = segments.filter((s): s is Segment => s !== null);
   let covered: string | null = null;
   if (known.length === segments.length) {
@@ -369,6 +387,7 @@ export function buildMergedReport(
       execution_segment: run.execution_segment,
       dimensions: merged.dimensions,
       test_run_duration_ms: run.test_run_duration_ms,
+      overlap,
       scheme: SCHEME_TEXT,
       notes,
     },

@@ -84,6 +84,7 @@ interface ScriptSummary {
   execution_segment_sequence?: string | null;
   started_at?: string | null;
   finished_at?: string | null;
+  load_started_at?: string | null;
 }
 
 /** The identity a raw k6 instance's summary gives: its segment and times when the script recorded them. */
@@ -115,6 +116,7 @@ function identityFromSummary(s: ScriptSummary, instanceId: string): RunIdentity 
     engine: null,
     target: s.target,
     started_at: s.started_at ?? null,
+    load_started_at: s.load_started_at ?? null,
     finished_at: s.finished_at ?? null,
     test_run_duration_ms: s.test_run_duration_ms,
   };

@@ -12,7 +12,9 @@ import { EXIT, type ExitCode } from '../../client/errors.ts';
 export function loadExitCode(report: Pick<LoadReport, 'verdict' | 'reasons' | 'thresholds'>): ExitCode {
   if (undecidedVerdict(report.verdict)) return 2;
   if (report.reasons.length === 0) return 0;
-  // buildLoadReport gives one reason per failed threshold: any further reason is something else that went wrong.
-  const crossed = report.thresholds.filter((t) => !t.ok).length;
-  return crossed > 0 && report.reasons.length === crossed ? EXIT.thresholdsCrossed : EXIT.nonConformant;
+  // buildLoadReport gives one reason per failed threshold and one per threshold it did not judge: any further
+  // reason is something else that went wrong.
+  const crossed = report.thresholds.filter((t) => !t.ok && t.not_judged === undefined).length;
+  const unjudged = report.thresholds.filter((t) => t.not_judged !== undefined).length;
+  return crossed > 0 && report.reasons.length - unjudged === crossed ? EXIT.thresholdsCrossed : EXIT.nonConformant;
 }

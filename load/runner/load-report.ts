@@ -37,6 +37,8 @@ export interface EngineSummary {
     ok: boolean;
     value: number | null;
     margin: number | null;
+    /** Why the threshold, though measured, is no verdict (a distributed run whose parts did not run side by side). */
+    not_judged?: string;
   }[];
   phases: {
     name: string;
@@ -49,6 +51,8 @@ export interface EngineSummary {
   }[];
   checks: { name: string; passes: number; fails: number }[];
   test_run_duration_ms: number | null;
+  /** When setup ended and the scenarios' schedule began; absent from summaries written before the script recorded it. */
+  load_started_at?: string | null;
 }
 
 export interface ThresholdRow {
@@ -64,6 +68,8 @@ export interface ThresholdRow {
   margin: number | null;
   /** Margin as a percentage of the limit. */
   margin_pct: number | null;
+  /** Why the measured value is no verdict; absent when it is one. */
+  not_judged?: string;
 }
 
 export interface PhaseRow {
@@ -237,6 +243,7 @@ export function buildLoadReport(args: {
       limit,
       margin: t.margin,
       margin_pct: t.margin !== null && limit ? (t.margin / Math.abs(limit)) * 100 : null,
+      ...(t.not_judged !== undefined ? { not_judged: t.not_judged } : {}),
     };
   });
   const ramp = args.breakpoint ?? null;
@@ -244,10 +251,13 @@ export function buildLoadReport(args: {
     if (ramp.highest_held_rate === null) reasons.push(`breakpoint: no rate held. ${ramp.limit}`);
   } else
     for (const t of thresholds)
-      if (!t.ok) reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
+      if (!t.ok && t.not_judged === undefined)
+        reasons.push(`threshold ${t.label} (${t.metric} ${t.expression}) failed with ${t.value ?? 'no value'}`);
   // Checks that failed after an indeterminate answer judge nothing ([failure-indeterminate]); they leave the run
-  // undecided only where nothing else failed it.
-  const unsure: string[] = [];
+  // undecided only where nothing else failed it. So do thresholds measured under another load than the plan's.
+  const unsure: string[] = thresholds
+    .filter((t) => t.not_judged !== undefined)
+    .map((t) => `threshold ${t.label} (${t.metric} ${t.expression}): ${t.not_judged}`);
   const unjudged = new Map<string, number>();
   for (const u of journal.unjudged) unjudged.set(u.phase, (unjudged.get(u.phase) ?? 0) + 1);
   const durationS = summary?.profile.duration_s ?? null;

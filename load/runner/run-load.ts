@@ -233,6 +233,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       testRunDurationMs: summary?.test_run_duration_ms ?? null,
+      loadStartedAt: summary?.load_started_at ?? null,
     });
     // A part measured a share of each rate: the merge draws the curve.
     if (!part) breakpoint = breakpointCurve(written.h, profile);

@@ -36,6 +36,7 @@ export async function writeRunMetrics(args: {
   startedAt: string;
   finishedAt: string;
   testRunDurationMs: number | null;
+  loadStartedAt?: string | null;
 }): Promise<{ histograms: string; raw: string; h: RunHistograms }> {
   const { profile } = args;
   const run: RunIdentity = {
@@ -59,6 +60,7 @@ export async function writeRunMetrics(args: {
     engine: { name: args.engine.name, version: args.engine.version },
     target: args.target,
     started_at: args.startedAt,
+    load_started_at: args.loadStartedAt ?? null,
     finished_at: args.finishedAt,
     test_run_duration_ms: args.testRunDurationMs,
   };

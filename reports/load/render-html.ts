@@ -17,7 +17,7 @@ export function loadSections(r: MaybeUnderFaults): string {
   const thresholdRows = r.thresholds
     .map(
       (t) =>
-        `<tr><td>${mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? '' : ` (${num(t.margin_pct)}%)`}`}</td></tr>`,
+        `<tr><td>${t.not_judged !== undefined ? `<span title="${esc(t.not_judged)}">?</span>` : mark(t.ok)}</td><td>${esc(t.label)}${t.source ? ` <small>(${esc(t.source)})</small>` : ''}</td><td><code>${esc(t.metric)}</code></td><td><code>${esc(t.expression)}</code></td><td>${num(t.value, 2)} ${esc(t.unit)}</td><td>${t.margin === null ? 'n/a' : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${esc(t.unit)}${t.margin_pct === null ? '' : ` (${num(t.margin_pct)}%)`}`}</td></tr>`,
     )
     .join('');
   const phaseRows = r.phases

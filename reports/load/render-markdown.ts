@@ -25,7 +25,7 @@ export function renderLoadMarkdown(r: MaybeUnderFaults): string {
         ? 'n/a'
         : `${t.margin >= 0 ? '+' : ''}${num(t.margin, 2)} ${t.unit}${t.margin_pct === null ? '' : ` (${num(t.margin_pct)}%)`}`;
     lines.push(
-      `| ${t.ok ? '✓' : '✗'} | ${t.label}${t.source ? ` (${t.source})` : ''} | \`${t.metric}\` | \`${t.expression}\` | ${num(t.value, 2)} ${t.unit} | ${margin} |`,
+      `| ${t.not_judged !== undefined ? '? (not judged)' : t.ok ? '✓' : '✗'} | ${t.label}${t.source ? ` (${t.source})` : ''} | \`${t.metric}\` | \`${t.expression}\` | ${num(t.value, 2)} ${t.unit} | ${margin} |`,
     );
   }
   if (r.anchor_seed_window_ms !== null)

@@ -47,3 +47,13 @@ test('a run that could not judge exits 2, whatever else it saw', () => {
     2,
   );
 });
+
+test('a threshold left unjudged is neither a crossed threshold nor a defect', () => {
+  const unjudged = { ...threshold(false), id: 'p95', not_judged: 'not judged: the parts did not run side by side' };
+  const reasons = ['threshold route p99 failed with 61', `threshold route p95: ${unjudged.not_judged}`];
+  assert.equal(loadExitCode({ verdict: 'fail', reasons, thresholds: [threshold(false), unjudged] }), 99);
+  assert.equal(
+    loadExitCode({ verdict: 'fail', reasons: ['phase heartbeats: 5 of 21 checks failed', reasons[1]!], thresholds: [unjudged] }),
+    1,
+  );
+});
