@@ -34,6 +34,11 @@ export const HARNESS_ERRORS = {
       "The target failed a check made before any stage: it did not answer, /version is not this contract's, the run's tokens are refused, or its clock is too far off.",
   },
   FP_ERR_NO_ANSWER: { exit: 2, meaning: 'A request got no answer: refused, reset, closed or past its deadline.' },
+  FP_ERR_ANSWER_TOO_LARGE: {
+    exit: 2,
+    meaning:
+      "An answer larger than the run reads (a bound derived from the limits the target declares, stated in the run's settings): no legal answer is that large.",
+  },
   FP_ERR_NOT_JSON: { exit: 2, meaning: 'An answer that must be JSON was not.' },
   FP_ERR_VERSION: { exit: 2, meaning: 'GET /version did not give a VersionInfo the run can size itself by.' },
   FP_ERR_COULD_NOT_RUN: {

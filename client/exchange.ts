@@ -31,8 +31,10 @@ export interface Exchange {
     headers: Record<string, string>;
     body: BodyExcerpt | null;
   } | null;
-  /** Set when no response arrived (timeout, connection refused). */
+  /** Set when no response arrived (timeout, connection refused), or one too large to read. */
   transport_error?: string;
+  /** Set when the request was sent a second time, on a new connection, and why. */
+  resent?: string;
   started_at: string;
   duration_ms: number;
 }

@@ -5,12 +5,21 @@
 // an answer means is the caller's. A request that got no answer throws a
 // TransportError saying how it failed, because "never sent" and "sent, answer
 // lost" mean different things to a checker.
-import { Agent, errors, request, type Dispatcher } from 'undici';
+// Every exchange is bounded: one deadline covers connecting, the answer's
+// head and its body, and the body is read up to a bound (answer-limit.ts),
+// never held past it. A request the contract makes safe to repeat (a read, a
+// PUT of a record: [records-identical-put]) that a kept-alive connection lost
+// before any byte of its answer is sent once more on a new connection; any
+// other request goes on a connection of its own, so a target closing idle
+// connections never leaves a resolve or a settlement indeterminate.
+import { errors, request, type Dispatcher } from 'undici';
 import type { BodyOf, OperationId } from '../contract/operations.ts';
 import { anonymous, type Credentials, type Speaker } from './credentials.ts';
 import { excerpt, redactHeaders, type Exchange } from './exchange.ts';
 import { operationPath, type OperationAddress } from './operation-path.ts';
 import { FleetproofError } from './errors.ts';
+import { ANSWER_LIMIT_FLOOR_BYTES, describeBytes } from './answer-limit.ts';
+import { connectionPool, failedOnReusedConnection, freshConnection } from './connections.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -19,8 +28,10 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   /** Connections of the transport's own pool. */
   connections?: number;
-  /** No response head, or a pause in the body, this long is a timeout. */
+  /** The whole exchange (connecting, the answer's head and its body) within this long, or it is a timeout. */
   timeoutMs: number;
+  /** The largest answer body read (answer-limit.ts); the floor until the target's limits are known. */
+  answerLimitBytes?: number;
   /** Receives every exchange as the request leaves, and sees it completed in place. */
   record?: (exchange: Exchange) => void;
   signal?: AbortSignal;
@@ -79,48 +90,77 @@ export class TransportError extends FleetproofError {
   }
 }
 
+/** An answer larger than the run reads: no legal answer is, under the limits the target declares. */
+export class AnswerTooLarge extends FleetproofError {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super('FP_ERR_ANSWER_TOO_LARGE', message);
+  }
+}
+
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const BROKEN_AFTER_SEND = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** RFC 9110's idempotent methods the binding uses: its reads, and its PUTs, each a record written whole ([records-identical-put]). */
+const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'PUT']);
 
-function failureOf(err: unknown, callerAborted: boolean): TransportFailure {
-  if (callerAborted) return 'aborted';
+function failureOf(err: unknown): TransportFailure {
   const e = err as { name?: string; code?: string; cause?: { code?: string } };
-  if (
-    e.name === 'TimeoutError' ||
-    e.name === 'AbortError' ||
-    err instanceof errors.HeadersTimeoutError ||
-    err instanceof errors.BodyTimeoutError
-  )
-    return 'timeout';
+  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return 'timeout';
   const code = e.code ?? e.cause?.code ?? '';
   if (NEVER_SENT.has(code)) return 'unreachable';
   if (BROKEN_AFTER_SEND.has(code)) return 'lost';
   return 'failed';
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The connections a transport sends over, shared by the transports made from it. */
+interface Connections {
+  dispatcher: Dispatcher;
+  /** The transport's own pool, not connections a caller opened (a burst's): it may open one of its own for a request. */
+  own: boolean;
+  /** Closed by the transport that opened it. */
+  closes: boolean;
+}
+
 export class HttpTransport {
   readonly baseUrl: string;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly connections: Connections;
 
-  constructor(private readonly options: TransportOptions) {
+  constructor(
+    private readonly options: TransportOptions,
+    shared?: Connections,
+  ) {
     const base = new URL(options.baseUrl);
     if (base.protocol !== 'http:' && base.protocol !== 'https:')
       throw new TypeError(`the registry URL must be http(s), not ${base.protocol}`);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, ...(options.connections ? { connections: options.connections } : {}) });
+    this.connections = shared
+      ? { ...shared, closes: false }
+      : options.dispatcher
+        ? { dispatcher: options.dispatcher, own: false, closes: false }
+        : { dispatcher: connectionPool(options.connections), own: true, closes: true };
   }
 
-  /** The same target and pool, recording elsewhere or called off by another signal (one case of a run). */
-  with(overrides: Pick<TransportOptions, 'record' | 'signal'>): HttpTransport {
-    return new HttpTransport({ ...this.options, ...overrides, baseUrl: this.baseUrl, dispatcher: this.dispatcher });
+  /** The same target and pool, recording elsewhere, called off by another signal (one case of a run) or reading more. */
+  with(overrides: Pick<TransportOptions, 'record' | 'signal' | 'answerLimitBytes'>): HttpTransport {
+    return new HttpTransport({ ...this.options, ...overrides, baseUrl: this.baseUrl }, this.connections);
   }
 
   /** The same transport sending over another dispatcher (pre-opened connections); the caller closes that dispatcher. */
   through(dispatcher: Dispatcher): HttpTransport {
-    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl, dispatcher });
+    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl }, { dispatcher, own: false, closes: false });
+  }
+
+  /** The largest answer body this transport reads. */
+  get answerLimitBytes(): number {
+    return this.options.answerLimitBytes ?? ANSWER_LIMIT_FLOOR_BYTES;
   }
 
   /** One operation of openapi.yaml, addressed by its typed parameters. */
@@ -144,43 +184,99 @@ export class HttpTransport {
       duration_ms: 0,
     };
     this.options.record?.(exchange);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
+    const repeatable = SAFE_TO_REPEAT.has(req.method.toUpperCase()) && this.connections.own;
+    // Set once an answer's head came: from then on the target has answered, however badly, and nothing is sent again.
+    const answering = { head: false };
+    const send = (fresh: boolean) => this.perform(req.method, url, headers, req.body, signal, fresh, exchange, answering);
     try {
-      const received = await this.perform(req.method, url, headers, req.body);
-      exchange.response = { status: received.status, headers: received.headers, body: excerpt(received.body) };
-      exchange.duration_ms = Date.now() - started;
-      return { ...received, text: received.body.toString('utf8'), exchange };
+      let answer: Answer;
+      try {
+        // Sent twice, a request the contract does not make repeatable could count twice: it never meets a closing connection.
+        answer = await send(!SAFE_TO_REPEAT.has(req.method.toUpperCase()) && this.connections.own);
+      } catch (err) {
+        if (!repeatable || signal.aborted || answering.head || !failedOnReusedConnection(err)) throw err;
+        exchange.resent = `a kept-alive connection closed under the first attempt (${describe(err)}); sent again on a new connection`;
+        answer = await send(true);
+      }
+      exchange.response = { status: answer.status, headers: answer.headers, body: excerpt(answer.body) };
+      return { ...answer, text: answer.body.toString('utf8'), exchange };
     } catch (err) {
+      exchange.transport_error = describe(err);
+      if (err instanceof AnswerTooLarge) throw err;
+      const failure: TransportFailure = this.options.signal?.aborted ? 'aborted' : deadline.signal.aborted ? 'timeout' : failureOf(err);
+      const what = failure === 'timeout' ? `no whole answer within ${this.options.timeoutMs} ms` : 'no response';
+      throw new TransportError(`${req.method} ${req.path}: ${what} (${exchange.transport_error})`, failure, exchange, { cause: err });
+    } finally {
+      clearTimeout(timer);
       exchange.duration_ms = Date.now() - started;
-      exchange.transport_error = `${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`;
-      const failure = failureOf(err, this.options.signal?.aborted === true);
-      throw new TransportError(`${req.method} ${req.path}: no response (${exchange.transport_error})`, failure, exchange, { cause: err });
     }
   }
 
-  /** The one place a request goes on the wire. */
+  /** The one place a request goes on the wire: over the pool, or over a connection of its own, closed after the answer. */
   private async perform(
     method: string,
     url: string,
     headers: Record<string, string>,
     body: string | Buffer | undefined,
-  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-    const res = await request(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      dispatcher: this.dispatcher,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-      ...(this.options.signal ? { signal: this.options.signal } : {}),
-    });
-    const buffer = Buffer.from(await res.body.arrayBuffer());
-    return { status: res.statusCode, headers: redactHeaders(res.headers as Record<string, string | string[] | undefined>), body: buffer };
+    signal: AbortSignal,
+    fresh: boolean,
+    exchange: Exchange,
+    answering: { head: boolean },
+  ): Promise<Answer> {
+    const dispatcher = fresh ? freshConnection(new URL(url).origin) : this.connections.dispatcher;
+    try {
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        signal,
+        ...(fresh ? { reset: true } : {}),
+      });
+      const answered = { status: res.statusCode, headers: redactHeaders(res.headers as Record<string, string | string[] | undefined>) };
+      answering.head = true;
+      return { ...answered, body: await this.readBody(res.body, answered, exchange) };
+    } finally {
+      if (fresh) await dispatcher.destroy();
+    }
+  }
+
+  /** The body up to the bound; past it the connection is dropped, the rest never read. */
+  private async readBody(body: Dispatcher.ResponseData['body'], answered: Omit<Answer, 'body'>, exchange: Exchange): Promise<Buffer> {
+    const limit = this.answerLimitBytes;
+    const declared = Number(answered.headers['content-length']);
+    const tooLarge = (size: string) => {
+      body.destroy();
+      const { method, url } = exchange.request;
+      return new AnswerTooLarge(
+        `${method} ${url.slice(this.baseUrl.length)} answered ${answered.status} with a body of ${size}, more than the ${describeBytes(limit)} this run reads: no legal answer is that large under the limits the target declares`,
+        exchange,
+      );
+    };
+    if (declared > limit) throw tooLarge(`${declared} bytes (Content-Length)`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(`over ${describeBytes(limit)} (${size} bytes read when the run stopped reading)`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size);
   }
 
   /** Closes the pool when the transport opened it; a shared pool is its owner's to close. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.connections.closes) await this.connections.dispatcher.close();
   }
+}
+
+function describe(err: unknown): string {
+  return `${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`;
 }
 
 /** The body of an answer as JSON; undefined when it is empty, NotJson when it is something else. */

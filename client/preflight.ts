@@ -12,7 +12,7 @@ import { DEFAULT_AUDIENCE, JWKS_FILE, type SigningKey } from '../contract/tokens
 import { mintToken } from './token-minter.ts';
 import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './credential-sources.ts';
 import type { Credentials } from './credentials.ts';
-import { HttpTransport, TransportError, type Received } from './http-transport.ts';
+import { AnswerTooLarge, HttpTransport, TransportError, type Received } from './http-transport.ts';
 import { TokenMinter } from './token-minter.ts';
 import { readVersionInfo, VersionUnavailable } from './version.ts';
 import { FleetproofError } from './errors.ts';
@@ -176,8 +176,9 @@ function errorCode(text: string): string {
   }
 }
 
-/** What stopped a request: the code of the failure under the transport's error (ECONNREFUSED), else its message. */
+/** What stopped a request: past its deadline, else the code of the failure under the transport's error (ECONNREFUSED), else its message. */
 function cause(err: unknown): string {
+  if (TransportError.is(err) && err.failure === 'timeout') return err.message;
   const e = (TransportError.is(err) ? err.cause : err) as { code?: string; cause?: { code?: string }; message?: string };
   return e.code ?? e.cause?.code ?? e.message ?? String(err);
 }
@@ -188,6 +189,8 @@ async function answers(base: string, transport: HttpTransport): Promise<Received
     return (await readVersionInfo(transport)).received;
   } catch (err) {
     if (err instanceof VersionUnavailable && err.received) return err.received;
+    // An answer too large to read is an answer: its own error says how large.
+    if (err instanceof AnswerTooLarge) throw err;
     throw noAnswer(base, err instanceof VersionUnavailable ? err.cause : err);
   }
 }
@@ -228,6 +231,7 @@ async function tokensAccepted(transport: HttpTransport, credentials: TokenSource
     try {
       reply = await transport.send({ method: 'GET', path: PROBE_PATH, as: token ? { token } : null, headers });
     } catch (err) {
+      if (err instanceof AnswerTooLarge) throw err;
       throw new PreflightProblem(
         `the target stopped answering an authenticated read (${cause(err)}): check that it is up and not overloaded`,
       );

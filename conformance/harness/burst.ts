@@ -32,15 +32,15 @@ export type Via = (client: RegistryClient) => RegistryClient;
 export class BurstLine {
   private constructor(
     private readonly pool: Pool,
-    private readonly healthPath: string,
+    /** Speaks over the line's connections: warms them within the case's deadlines, stopped with the case. */
+    private readonly warmer: RegistryClient,
     readonly width: number,
   ) {}
 
   /** Opens `width` connections to the target of `client`; the clients' tokens are minted now, not during a burst. */
   static async open(tokens: TokenSource, width: number, speakers: RegistryClient[]): Promise<BurstLine> {
-    const base = new URL(speakers[0]!.baseUrl);
-    const pool = new Pool(base.origin, { connections: width, pipelining: 1 });
-    const line = new BurstLine(pool, `${base.pathname.replace(/\/$/, '')}/health`, width);
+    const pool = new Pool(new URL(speakers[0]!.baseUrl).origin, { connections: width, pipelining: 1 });
+    const line = new BurstLine(pool, speakers[0]!.through(pool), width);
     for (const s of speakers) if (s.speaker && !('token' in s.speaker)) await tokens.warm(s.speaker as Caller);
     return line;
   }
@@ -50,9 +50,7 @@ export class BurstLine {
    * socket), then starts every request of `fire` in one turn; its replies in order.
    */
   async fire<T extends readonly unknown[] | []>(fire: (via: Via) => T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-    await Promise.all(
-      Array.from({ length: this.width }, () => this.pool.request({ method: 'GET', path: this.healthPath }).then((r) => r.body.dump())),
-    );
+    await Promise.all(Array.from({ length: this.width }, () => this.warmer.touch()));
     const via: Via = (client) => client.through(this.pool);
     return Promise.all(fire(via));
   }

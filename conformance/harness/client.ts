@@ -23,7 +23,7 @@ import type { BodyOf, OperationId } from '../../contract/operations.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
 import type { Speaker } from '../../client/credentials.ts';
 import type { CallerSummary, Exchange } from '../../client/exchange.ts';
-import { TransportError, type HttpTransport, type Received } from '../../client/http-transport.ts';
+import { AnswerTooLarge, TransportError, type HttpTransport, type Received } from '../../client/http-transport.ts';
 import type { OperationAddress } from '../../client/operation-path.ts';
 import { ConformanceFailure, HarnessError } from './failure.ts';
 
@@ -154,6 +154,11 @@ export class RegistryClient {
     return this.options.transport.baseUrl;
   }
 
+  /** GET /health with its answer neither judged nor recorded: opens or warms a connection (a burst's), within the exchange's deadline. */
+  async touch(): Promise<void> {
+    await this.options.transport.with({ record: undefined }).send({ method: 'GET', path: '/health' });
+  }
+
   /** Calls an operation of openapi.yaml and checks the response against it. */
   async call<K extends OperationId>(op: K, req: CallRequest<K> = {}): Promise<Reply<K>> {
     const f = operationFacts().get(op);
@@ -191,8 +196,8 @@ export class RegistryClient {
     try {
       received = await sending;
     } catch (err) {
-      // No answer says nothing about conformance: the case errors, it does not fail.
-      if (TransportError.is(err)) throw new HarnessError(err.message);
+      // No answer, or one too large to read, says nothing about conformance: the case errors, it does not fail.
+      if (TransportError.is(err) || err instanceof AnswerTooLarge) throw new HarnessError(err.message);
       throw err;
     }
     const { status, headers, text, exchange } = received;

@@ -12,6 +12,7 @@
 // every call that met the outage is indeterminate, and waits for the heal
 // before it is sent again (a read) or given back (a write).
 import type { RouteView } from '../../../contract/records.ts';
+import { AnswerTooLarge } from '../../../client/http-transport.ts';
 import { IndeterminateOutcome, NotForwarded } from '../../check/violations.ts';
 import type { Op, OpKind } from '../../check/history.ts';
 import { TargetUnreachable } from './http-client.ts';
@@ -147,8 +148,12 @@ export async function recorded<T>(
   }
 }
 
-/** A history's type for an error: indeterminate ops are info, everything else the registry or the proxy settled is fail. */
+/**
+ * A history's type for an error: indeterminate ops are info, and so is an answer too large to read (the registry
+ * answered, nobody knows what); everything else the registry or the proxy settled is fail.
+ */
 export function outcomeOf(err: unknown): Pick<Op, 'type' | 'error' | 'actingUntil'> {
+  if (err instanceof AnswerTooLarge) return { type: 'info', error: err.message };
   if (IndeterminateOutcome.is(err))
     return { type: 'info', error: err.message, ...(err.mayStillActMs > 0 ? { actingUntil: performance.now() + err.mayStillActMs } : {}) };
   if (NotForwarded.is(err)) return { type: 'fail', error: NOT_FORWARDED };

@@ -39,6 +39,7 @@ import type { SigningKey } from '../../../contract/tokens.ts';
 import { credentialsOf, type CredentialChoice } from '../../../client/credential-sources.ts';
 import { HttpTransport, type OperationRequest } from '../../../client/http-transport.ts';
 import { TokenMinter } from '../../../client/token-minter.ts';
+import { answerLimitOf } from '../../../client/answer-limit.ts';
 import { readVersionInfo, VersionUnavailable } from '../../../client/version.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
 import type { TargetStore } from '../target.ts';
@@ -68,13 +69,17 @@ export class HttpRegistryStore implements TargetStore {
   /** Every call's outcome: answered, surely not forwarded, or indeterminate. */
   readonly tally: CallTally = emptyTally();
 
+  /** Reads answers up to the bound the declared limits give; `pool` owns the connections. */
+  private readonly transport: HttpTransport;
+
   private constructor(
-    private readonly transport: HttpTransport,
+    private readonly pool: HttpTransport,
     private readonly timeoutMs: number,
     readonly version: VersionInfo,
     private readonly faults: CallFaults,
   ) {
     this.limits = version.limits;
+    this.transport = pool.with({ answerLimitBytes: answerLimitOf(version.limits) });
   }
 
   /** Connects and reads GET /version, which also proves the URL serves the contract. */
@@ -253,6 +258,6 @@ export class HttpRegistryStore implements TargetStore {
   }
 
   close(): Promise<void> {
-    return this.transport.close();
+    return this.pool.close();
   }
 }
