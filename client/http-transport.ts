@@ -10,8 +10,9 @@
 // never held past it. A request the contract makes safe to repeat (a read, a
 // PUT of a record: [records-identical-put]) that a kept-alive connection lost
 // before any byte of its answer is sent once more on a new connection; any
-// other request goes on a connection of its own, so a target closing idle
-// connections never leaves a resolve or a settlement indeterminate.
+// other request goes on a connection that cannot be closing under it
+// (connections.ts), so a target closing idle connections never leaves a
+// resolve or a settlement indeterminate.
 import { errors, request, type Dispatcher } from 'undici';
 import type { BodyOf, OperationId } from '../contract/operations.ts';
 import { anonymous, type Credentials, type Speaker } from './credentials.ts';
@@ -19,7 +20,7 @@ import { excerpt, redactHeaders, type Exchange } from './exchange.ts';
 import { operationPath, type OperationAddress } from './operation-path.ts';
 import { FleetproofError } from './errors.ts';
 import { ANSWER_LIMIT_FLOOR_BYTES, describeBytes } from './answer-limit.ts';
-import { connectionPool, failedOnReusedConnection, freshConnection } from './connections.ts';
+import { connectionPool, failedOnReusedConnection, freshConnection, RecentConnections } from './connections.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -122,12 +123,16 @@ interface Answer {
 
 /** The connections a transport sends over, shared by the transports made from it. */
 interface Connections {
+  /** Requests that may be repeated, and every request over connections a caller opened (a burst's). */
   dispatcher: Dispatcher;
-  /** The transport's own pool, not connections a caller opened (a burst's): it may open one of its own for a request. */
-  own: boolean;
-  /** Closed by the transport that opened it. */
+  /** Requests that may not be repeated, unless the caller brought its own connections. */
+  recent: RecentConnections | null;
+  /** Closed by the transport that opened them. */
   closes: boolean;
 }
+
+/** Where one attempt goes: the pool, a connection that cannot be closing, or a new connection of its own. */
+type Route = 'pool' | 'recent' | 'fresh';
 
 export class HttpTransport {
   readonly baseUrl: string;
@@ -144,8 +149,8 @@ export class HttpTransport {
     this.connections = shared
       ? { ...shared, closes: false }
       : options.dispatcher
-        ? { dispatcher: options.dispatcher, own: false, closes: false }
-        : { dispatcher: connectionPool(options.connections), own: true, closes: true };
+        ? { dispatcher: options.dispatcher, recent: null, closes: false }
+        : { dispatcher: connectionPool(options.connections), recent: new RecentConnections(base.origin), closes: true };
   }
 
   /** The same target and pool, recording elsewhere, called off by another signal (one case of a run) or reading more. */
@@ -155,7 +160,7 @@ export class HttpTransport {
 
   /** The same transport sending over another dispatcher (pre-opened connections); the caller closes that dispatcher. */
   through(dispatcher: Dispatcher): HttpTransport {
-    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl }, { dispatcher, own: false, closes: false });
+    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl }, { dispatcher, recent: null, closes: false });
   }
 
   /** The largest answer body this transport reads. */
@@ -187,19 +192,18 @@ export class HttpTransport {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
-    const repeatable = SAFE_TO_REPEAT.has(req.method.toUpperCase()) && this.connections.own;
+    const repeatable = SAFE_TO_REPEAT.has(req.method.toUpperCase());
     // Set once an answer's head came: from then on the target has answered, however badly, and nothing is sent again.
     const answering = { head: false };
-    const send = (fresh: boolean) => this.perform(req.method, url, headers, req.body, signal, fresh, exchange, answering);
+    const send = (route: Route) => this.perform(req.method, url, headers, req.body, signal, route, exchange, answering);
     try {
       let answer: Answer;
       try {
-        // Sent twice, a request the contract does not make repeatable could count twice: it never meets a closing connection.
-        answer = await send(!SAFE_TO_REPEAT.has(req.method.toUpperCase()) && this.connections.own);
+        answer = await send(repeatable || !this.connections.recent ? 'pool' : 'recent');
       } catch (err) {
         if (!repeatable || signal.aborted || answering.head || !failedOnReusedConnection(err)) throw err;
         exchange.resent = `a kept-alive connection closed under the first attempt (${describe(err)}); sent again on a new connection`;
-        answer = await send(true);
+        answer = await send('fresh');
       }
       exchange.response = { status: answer.status, headers: answer.headers, body: excerpt(answer.body) };
       return { ...answer, text: answer.body.toString('utf8'), exchange };
@@ -215,19 +219,18 @@ export class HttpTransport {
     }
   }
 
-  /** The one place a request goes on the wire: over the pool, or over a connection of its own, closed after the answer. */
+  /** The one place a request goes on the wire. */
   private async perform(
     method: string,
     url: string,
     headers: Record<string, string>,
     body: string | Buffer | undefined,
     signal: AbortSignal,
-    fresh: boolean,
+    route: Route,
     exchange: Exchange,
     answering: { head: boolean },
   ): Promise<Answer> {
-    const dispatcher = fresh ? freshConnection(new URL(url).origin) : this.connections.dispatcher;
-    try {
+    const over = async (dispatcher: Dispatcher): Promise<Answer> => {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
@@ -236,13 +239,18 @@ export class HttpTransport {
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         signal,
-        ...(fresh ? { reset: true } : {}),
       });
-      const answered = { status: res.statusCode, headers: redactHeaders(res.headers as Record<string, string | string[] | undefined>) };
       answering.head = true;
+      const answered = { status: res.statusCode, headers: redactHeaders(res.headers as Record<string, string | string[] | undefined>) };
       return { ...answered, body: await this.readBody(res.body, answered, exchange) };
+    };
+    if (route === 'pool') return over(this.connections.dispatcher);
+    if (route === 'recent') return this.connections.recent!.use(over);
+    const fresh = freshConnection(new URL(url).origin);
+    try {
+      return await over(fresh);
     } finally {
-      if (fresh) await dispatcher.destroy();
+      await fresh.destroy();
     }
   }
 
@@ -271,7 +279,9 @@ export class HttpTransport {
 
   /** Closes the pool when the transport opened it; a shared pool is its owner's to close. */
   async close(): Promise<void> {
-    if (this.connections.closes) await this.connections.dispatcher.close();
+    if (!this.connections.closes) return;
+    await this.connections.recent?.close();
+    await this.connections.dispatcher.close();
   }
 }
 

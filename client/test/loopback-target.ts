@@ -28,12 +28,17 @@ export interface LoopbackTarget {
   url: string;
   /** Requests received, in order. */
   readonly seen: RawRequest[];
+  /** Connections open now. */
+  connections(): number;
   close(): Promise<void>;
 }
 
 export interface LoopbackOptions {
-  /** Called once the head is in, before any body is read: the handler of an early answer. */
-  onHead?: Handler;
+  /**
+   * Called once a head is in, before its body is read: an early answer. True
+   * when it answered, and the target then reads no further on the connection.
+   */
+  onHead?: (req: RawRequest, socket: Socket) => boolean;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -47,9 +52,17 @@ export async function loopbackTarget(handler: Handler, options: LoopbackOptions 
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     let buffered = Buffer.alloc(0);
+    /** Chunks not yet joined to `buffered`, and how many bytes `buffered` must hold before the next look. */
+    let arriving: Buffer[] = [];
+    let arrivingBytes = 0;
+    let needed = 0;
+    /** When the first byte of the request being read arrived. */
+    let arrivedAt = performance.now();
     let earlier = 0;
     let answeredAt: number | null = null;
     let busy = false;
+    /** The current request's head was offered to `onHead`. */
+    let offered = false;
     const next = async (): Promise<void> => {
       if (busy) return;
       const headEnd = buffered.indexOf(HEAD_END);
@@ -61,19 +74,24 @@ export async function loopbackTarget(handler: Handler, options: LoopbackOptions 
         const colon = field.indexOf(':');
         headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
       }
-      const head = { method, path, headers, earlier, idleMs: answeredAt === null ? null : performance.now() - answeredAt };
-      if (options.onHead) {
-        // The target reads no further: what arrives next is the handler's to take or leave.
+      const head = { method, path, headers, earlier, idleMs: answeredAt === null ? null : arrivedAt - answeredAt };
+      const early = { ...head, body: Buffer.alloc(0) };
+      const firstLook = !offered;
+      offered = true;
+      if (firstLook && options.onHead?.(early, socket)) {
+        // What arrives next is the handler's to take or leave.
         busy = true;
         socket.off('data', onData);
-        const req = { ...head, body: Buffer.alloc(0) };
-        seen.push(req);
-        return void (await options.onHead(req, socket));
+        seen.push(early);
+        return;
       }
       const length = Number(headers['content-length'] ?? 0);
-      if (buffered.length < headEnd + 4 + length) return;
+      needed = headEnd + 4 + length;
+      if (buffered.length < needed) return;
+      needed = 0;
       const req = { ...head, body: Buffer.from(buffered.subarray(headEnd + 4, headEnd + 4 + length)) };
       buffered = buffered.subarray(headEnd + 4 + length);
+      offered = false;
       seen.push(req);
       busy = true;
       await handler(req, socket);
@@ -83,7 +101,14 @@ export async function loopbackTarget(handler: Handler, options: LoopbackOptions 
       await next();
     };
     const onData = (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
+      if (buffered.length + arrivingBytes === 0) arrivedAt = performance.now();
+      arriving.push(chunk);
+      arrivingBytes += chunk.length;
+      // A body is joined once whole, not chunk by chunk.
+      if (buffered.length + arrivingBytes < needed) return;
+      buffered = Buffer.concat([buffered, ...arriving]);
+      arriving = [];
+      arrivingBytes = 0;
       void next();
     };
     socket.on('data', onData);
@@ -92,6 +117,7 @@ export async function loopbackTarget(handler: Handler, options: LoopbackOptions 
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     seen,
+    connections: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
