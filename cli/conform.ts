@@ -11,6 +11,7 @@ import { loadCases } from '../conformance/runner/load-cases.ts';
 import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 import { didYouMean, unknownName } from './suggest.ts';
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
 
 export const summary = 'run the conformance suite against a registry over HTTP (certify runs it with the other stages)';
 
@@ -41,8 +42,12 @@ export const FLAGS = {
     description: `comma-separated features to test instead of those GET /version declares (FLEETPROOF_FEATURES): ${FEATURES.join(', ')}`,
   },
   concurrency: { type: 'string', description: 'cases run at once (FLEETPROOF_CONCURRENCY; default 8)' },
-  'timeout-ms': { type: 'string', description: 'time limit per case and per request (FLEETPROOF_TIMEOUT_MS; default 30000)' },
+  'timeout-ms': {
+    type: 'string',
+    description: 'time limit per case and per request, on the whole exchange (FLEETPROOF_TIMEOUT_MS; default 30000)',
+  },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
+  budget: BUDGET_FLAG,
   ...AUTH_FLAGS,
   list: { type: 'boolean', flagOnly: true, description: 'print the case ids with their clause and category, and stop' },
   json: { type: 'boolean', flagOnly: true, description: 'with --list: one JSON array of {id, clause, category, description}' },
@@ -95,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
     concurrency: v.concurrency,
     timeoutMs: v['timeout-ms'],
     audience: v.audience,
+    budgets: budgetsOf(v.budget),
   };
   const config = resolveConfig(flags);
   const outcome = await runConformance({

@@ -131,6 +131,8 @@ export interface PreflightOptions {
   /** How far the target's clock may be from this machine's for the run to judge time. */
   maxClockOffsetMs: number;
   timeoutMs?: number;
+  /** Calls the checks off (the stage's budget ran out). */
+  signal?: AbortSignal;
 }
 
 export interface PreflightResult {
@@ -153,10 +155,15 @@ export const ALL_ROLES: readonly Role[] = ROLES;
 const PROBE_PATH = '/v1/connector-types/ctype_fleetproof-preflight-probe';
 
 /** Anonymous: each probe carries the token or the headers its TokenSource gave. */
-async function withTransport<T>(base: string, timeoutMs: number, use: (transport: HttpTransport) => Promise<T>): Promise<T> {
+async function withTransport<T>(
+  base: string,
+  timeoutMs: number,
+  use: (transport: HttpTransport) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   let transport: HttpTransport;
   try {
-    transport = new HttpTransport({ baseUrl: base, timeoutMs });
+    transport = new HttpTransport({ baseUrl: base, timeoutMs, ...(signal ? { signal } : {}) });
   } catch (err) {
     throw noAnswer(base, err);
   }
@@ -305,14 +312,19 @@ export async function targetVersionInfo(target: string, timeoutMs = 10_000): Pro
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const base = options.target.replace(/\/+$/, '');
-  const { reply, version, sent, received } = await withTransport(base, timeoutMs, async (transport) => {
-    const sent = Date.now();
-    const reply = await answers(base, transport);
-    const received = Date.now();
-    const version = versionInfo(base, reply);
-    await tokensAccepted(transport, options.credentials);
-    return { reply, version, sent, received };
-  });
+  const { reply, version, sent, received } = await withTransport(
+    base,
+    timeoutMs,
+    async (transport) => {
+      const sent = Date.now();
+      const reply = await answers(base, transport);
+      const received = Date.now();
+      const version = versionInfo(base, reply);
+      await tokensAccepted(transport, options.credentials);
+      return { reply, version, sent, received };
+    },
+    options.signal,
+  );
   const offset = clockOffset(reply, sent, received);
   if (offset === null)
     throw new PreflightProblem(

@@ -7,6 +7,7 @@ import type { Reply, RegistryClient } from './client.ts';
 import type { ServerClock } from './clock.ts';
 import type { CallerSummary } from './exchange.ts';
 import type { OperationId } from '../../contract/operations.ts';
+import { inPool } from './in-pool.ts';
 
 export type RetiredKind = 'route' | 'replica' | 'binding' | 'instance' | 'connector_type';
 
@@ -23,6 +24,9 @@ export interface RetirementOutcome {
   failures: RetirementFailure[];
   duration_ms: number;
 }
+
+/** Records retired at once. */
+export const RETIREMENT_WIDTH = 8;
 
 const KINDS: RetiredKind[] = ['route', 'replica', 'binding', 'instance', 'connector_type'];
 
@@ -96,16 +100,16 @@ export interface RetirementClients {
   dispatch(tenant: string): RegistryClient;
 }
 
-async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
+/** What a record not retired says once the retirement's budget is spent. */
+export const RETIREMENT_STOPPED = 'not retired: the retirement ran out of its budget';
 
-/** Retires everything the ledger holds, in dependency order; never throws. */
-export async function retire(ledger: RetirementLedger, clients: RetirementClients, clock: ServerClock): Promise<RetirementOutcome> {
+/** Retires everything the ledger holds, in dependency order, until `stop` aborts (its budget); never throws. */
+export async function retire(
+  ledger: RetirementLedger,
+  clients: RetirementClients,
+  clock: ServerClock,
+  stop?: AbortSignal,
+): Promise<RetirementOutcome> {
   const started = Date.now();
   const counts = Object.fromEntries(KINDS.map((k) => [k, { created: 0, failed: 0 }])) as RetirementOutcome['counts'];
   const failures: RetirementFailure[] = [];
@@ -113,9 +117,9 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
     counts[kind].created += 1;
     let problem: string | null;
     try {
-      problem = await work();
+      problem = stop?.aborted ? RETIREMENT_STOPPED : await work();
     } catch (err) {
-      problem = (err as Error).message;
+      problem = stop?.aborted ? RETIREMENT_STOPPED : (err as Error).message;
     }
     if (problem !== null) {
       counts[kind].failed += 1;
@@ -125,7 +129,7 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
   const refused = (reply: Reply) =>
     `${reply.exchange.request.method} ${reply.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} answered ${reply.status} ${reply.text.slice(0, 200)}`;
 
-  await inPool([...ledger.routes], 8, ([action, tenant]) =>
+  await inPool([...ledger.routes], RETIREMENT_WIDTH, ([action, tenant]) =>
     step('route', action, async () => {
       const client = clients.dispatch(tenant);
       const read = await client.call('getRoute', { params: { action_id: action } });
@@ -139,7 +143,7 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       return settled.status === 200 ? null : refused(settled);
     }),
   );
-  await inPool([...ledger.replicas], 8, (id) =>
+  await inPool([...ledger.replicas], RETIREMENT_WIDTH, (id) =>
     step('replica', id, async () => {
       const read = await clients.reader.call('getReplica', { params: { replica_id: id } });
       if (read.status !== 200) return refused(read);
@@ -151,7 +155,7 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       return written.status === 200 ? null : refused(written);
     }),
   );
-  await inPool([...ledger.bindings], 8, (key) =>
+  await inPool([...ledger.bindings], RETIREMENT_WIDTH, (key) =>
     step('binding', key, async () => {
       const [tenant_id, capability_id, instance_id] = JSON.parse(key) as [string, string, string];
       const params = { tenant_id, capability_id, instance_id };
@@ -166,7 +170,7 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       return written.status === 200 ? null : refused(written);
     }),
   );
-  await inPool([...ledger.instances], 8, (id) =>
+  await inPool([...ledger.instances], RETIREMENT_WIDTH, (id) =>
     step('instance', id, async () => {
       const read = await clients.reader.call('getInstance', { params: { instance_id: id } });
       if (read.status !== 200) return refused(read);
@@ -179,7 +183,7 @@ export async function retire(ledger: RetirementLedger, clients: RetirementClient
       return written.status === 200 ? null : refused(written);
     }),
   );
-  await inPool([...ledger.types], 8, (id) =>
+  await inPool([...ledger.types], RETIREMENT_WIDTH, (id) =>
     step('connector_type', id, async () => {
       const written = await clients.admin.call('setConnectorTypeEnabled', { params: { type_id: id }, body: { enabled: false } });
       return written.status === 200 ? null : refused(written);

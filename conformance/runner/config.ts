@@ -5,6 +5,7 @@
 // not run").
 import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
+import { BUDGETED_STAGES, parseBudgets, type StageBudgets } from '../../client/stage-budget.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';
 import { FleetproofError } from '../../client/errors.ts';
 
@@ -30,9 +31,11 @@ export interface ConformConfig {
   /** Replaces the features the target declares, when set. */
   features: Feature[] | null;
   concurrency: number;
-  /** Per case; `slow` cases get four times as long. Each request gets the same bound. */
+  /** Per case; `slow` cases get four times as long. Each request gets the same bound, on the whole exchange. */
   timeoutMs: number;
   audience: string;
+  /** The budgets given (--budget); the conformance and retirement stages scale theirs from the run otherwise. */
+  budgets: StageBudgets;
 }
 
 /** What each source may give: every field optional, values as text or already typed (config file). */
@@ -103,7 +106,28 @@ export function resolveConfig(...sources: ConfigInput[]): ConformConfig {
     concurrency: integer(pick('concurrency') ?? DEFAULTS.concurrency, 'concurrency', 1, 256),
     timeoutMs: integer(pick('timeoutMs') ?? DEFAULTS.timeoutMs, 'timeout-ms', 100, 3_600_000),
     audience: text(pick('audience') ?? DEFAULTS.audience, 'audience'),
+    budgets: budgetsOf(pick('budgets')),
   };
+}
+
+function budgetsOf(value: unknown): StageBudgets {
+  if (value === undefined) return {};
+  // Already in milliseconds, from a command that read --budget itself (certify).
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (
+      entries.every(
+        ([stage, ms]) => (BUDGETED_STAGES as readonly string[]).includes(stage) && Number.isSafeInteger(ms) && (ms as number) > 0,
+      )
+    )
+      return value as StageBudgets;
+    throw new ConfigError(`budget must be a list of STAGE=DURATION, not ${JSON.stringify(value)}`);
+  }
+  try {
+    return parseBudgets(list(value, 'budget'));
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 /** The configuration as reports show it: no credentials, no secrets in URLs. */

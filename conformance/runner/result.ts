@@ -67,4 +67,6 @@ export interface ConformanceResult {
   categories: CategoryResult[];
   cases: CaseResult[];
   retirement: RetirementOutcome;
+  /** Set when the run stopped before it finished: the stage out of its budget and what was outstanding. */
+  unfinished?: string;
 }

@@ -26,6 +26,8 @@ export interface ResultInputs {
   spec: ReadonlyMap<string, Clause>;
   timings: { startedAt: number; finishedAt: number; casesMs: number; retirementMs: number };
   retirement: RetirementOutcome;
+  /** Why the run stopped before it finished (a stage out of its budget); null when it finished. */
+  unfinished: string | null;
 }
 
 function counts(cases: CaseResult[]): Record<CaseStatus, number> {
@@ -85,11 +87,13 @@ export function buildResult(i: ResultInputs): ConformanceResult {
       cases_ms: i.timings.casesMs,
       retirement_ms: i.timings.retirementMs,
     },
-    verdict: verdictOf(judged),
+    // A failure found stands; short of one, a run that did not finish judged nothing.
+    verdict: i.unfinished !== null && verdictOf(judged) !== 'non-conformant' ? 'could-not-judge' : verdictOf(judged),
     summary: { total: i.cases.length, ...counts(i.cases), blocking: judged.filter(blocksQualification).length },
     clauses,
     categories,
     cases: i.cases,
     retirement: i.retirement,
+    ...(i.unfinished !== null ? { unfinished: i.unfinished } : {}),
   };
 }

@@ -3,7 +3,6 @@
 // exclusive ones, each alone), retire the run's data, roll results up per
 // clause and category, and write the reports. The CLI and the tests call
 // this same function, so what the tests prove is what vendors run.
-import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
 import { CLOCK_BOUND_MS, credentialSource, preflight, sharedRecheck } from '../../client/preflight.ts';
@@ -12,17 +11,21 @@ import { defaultRunDir, newRunId } from '../../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
 import { hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { HttpTransport } from '../../client/http-transport.ts';
+import { answerLimitOf } from '../../client/answer-limit.ts';
+import { Budget } from '../../client/stage-budget.ts';
 import { RegistryClient } from '../harness/client.ts';
 import { clockFrom, ServerClock } from '../harness/clock.ts';
-import { createCaseContext, type RunScope } from '../harness/context.ts';
+import type { RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
-import { CaseNotProvocable, ConformanceFailure, HarnessError } from '../harness/failure.ts';
+import { inPool } from '../harness/in-pool.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
 import { HarnessTokens } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
+import { alone, conformanceBudgetMs, retirementBudgetMs } from './budgets.ts';
 import { redactConfig, type ConformConfig } from './config.ts';
 import { loadCases, type LoadedCase } from './load-cases.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
+import { NOT_STARTED, runCase, staticResult, STOPPED_BY_BUDGET, unlessTargetWentAway } from './run-case.ts';
 import { writeResult, type ResultWriter } from './write-result.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
@@ -60,8 +63,6 @@ export interface ConformOutcome {
   error?: string;
 }
 
-const SLOW_FACTOR = 4;
-
 /** Why --header alone cannot carry a conformance run. */
 export const ONE_CALLER =
   '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
@@ -89,110 +90,66 @@ async function measureClock(operator: RegistryClient, dateOffsetMs: number): Pro
   return new ServerClock(dateOffsetMs, 'Date header of GET /version', 1000);
 }
 
-async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: number): Promise<CaseResult> {
-  const controller = new AbortController();
-  // Concurrency cases put a hundred requests in flight on one signal.
-  setMaxListeners(0, controller.signal);
-  const { ctx, exchanges } = createCaseContext(scope, c.id, controller.signal);
-  const startedAt = Date.now();
-  const budget = c.flags.includes('slow') ? timeoutMs * SLOW_FACTOR : timeoutMs;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new HarnessError(`timed out after ${budget} ms (no verdict: a slow or stuck target is not proof of a violation)`);
-      controller.abort(err);
-      reject(err);
-    }, budget);
-  });
-  const base = {
-    id: c.id,
-    clause: c.clause,
-    category: c.category,
-    severity: c.severity,
-    description: c.description,
-    flags: [...c.flags],
-    features: [...c.features],
-  };
-  const running = c.run(ctx);
-  running.catch(() => {});
+/** Runs the cases (independent ones concurrently, then serial ones, then exclusive ones, each alone) until done or out of budget. */
+async function runCases(
+  scope: RunScope,
+  runnable: readonly ConformanceCase[],
+  config: ConformConfig,
+  budget: Budget,
+  progress: ProgressSink,
+  judged: (r: CaseResult) => Promise<void>,
+): Promise<void> {
+  const one = async (c: ConformanceCase) => await judged(await runCase(scope, c, config.timeoutMs, budget.signal));
+  progress.phase('concurrent cases');
+  await inPool(
+    runnable.filter((c) => !alone(c)),
+    config.concurrency,
+    one,
+    budget.signal,
+  );
+  progress.phase('serial cases');
+  await inPool(
+    runnable.filter((c) => c.flags.includes('serial') && !c.flags.includes('exclusive')),
+    1,
+    one,
+    budget.signal,
+  );
+  progress.phase('exclusive cases');
+  await inPool(
+    runnable.filter((c) => c.flags.includes('exclusive')),
+    1,
+    one,
+    budget.signal,
+  );
+}
+
+/** Retires what the run created, within the retirement's budget; the line naming what it left, when the budget ran out. */
+async function retireRun(
+  scope: RunScope,
+  budgetMs: number | undefined,
+  progress: ProgressSink,
+): Promise<{ retirement: RetirementOutcome; budgetMs: number; unfinished: string | null }> {
+  progress.phase('retiring run data');
+  const budget = new Budget('retirement', budgetMs ?? retirementBudgetMs(scope.ledger));
   try {
-    await Promise.race([running, timedOut]);
-    return {
-      ...base,
-      status: 'pass',
-      started_at: new Date(startedAt).toISOString(),
-      duration_ms: Date.now() - startedAt,
-      message: null,
-      failure_clause: null,
-      exchange: null,
-      exchange_count: exchanges.length,
-    };
-  } catch (err) {
-    const last = exchanges.at(-1) ?? null;
-    const common = {
-      ...base,
-      started_at: new Date(startedAt).toISOString(),
-      duration_ms: Date.now() - startedAt,
-      exchange_count: exchanges.length,
-    };
-    if (ConformanceFailure.is(err)) {
-      return { ...common, status: 'fail', message: err.message, failure_clause: err.clause ?? c.clause, exchange: err.exchange ?? last };
-    }
-    if (err instanceof CaseNotProvocable) return { ...common, status: 'skip', message: err.message, failure_clause: null, exchange: null };
-    const message =
-      err instanceof HarnessError
-        ? err.message
-        : `${(err as Error)?.name ?? 'Error'}: ${(err as Error)?.message ?? String(err)} ${
-            (err as Error)?.stack
-              ?.split('\n')
-              .find((l) => l.includes('/conformance/'))
-              ?.trim() ?? ''
-          }`.trim();
-    return { ...common, status: 'error', message, failure_clause: null, exchange: last };
+    const bare = new RegistryClient({ transport: scope.transport.with({ signal: budget.signal }) });
+    const retirement = await retire(
+      scope.ledger,
+      {
+        admin: bare.as({ roles: ['registry:admin'] }),
+        lifecycle: bare.as({ roles: ['registry:lifecycle'] }),
+        reader: bare.as({ roles: ['registry:reader'] }),
+        dispatch: (t) => bare.as({ roles: ['registry:dispatch'], tenant: t }),
+      },
+      scope.clock,
+      budget.signal,
+    );
+    const left = Object.values(retirement.counts).reduce((n, c) => n + c.failed, 0);
+    const unfinished = budget.spent ? budget.spentError([`${left} record(s) not retired`]).message : null;
+    return { retirement, budgetMs: budget.ms, unfinished };
   } finally {
-    clearTimeout(timer);
+    budget.stop();
   }
-}
-
-function staticResult(l: LoadedCase, status: 'skip' | 'error', message: string): CaseResult {
-  const c = l.case;
-  return {
-    id: l.id,
-    clause: c?.clause ?? 'unknown',
-    category: c?.category ?? l.id.split('/')[0] ?? 'unknown',
-    severity: c?.severity ?? null,
-    description: c?.description ?? '',
-    flags: [...(c?.flags ?? [])],
-    features: [...(c?.features ?? [])],
-    status,
-    started_at: null,
-    duration_ms: 0,
-    message,
-    failure_clause: null,
-    exchange: null,
-    exchange_count: 0,
-  };
-}
-
-/**
- * A failure seen while the target had stopped answering, or had started
- * refusing the tokens it accepted at preflight, is no evidence about the
- * registry: the case ends in error.
- */
-async function unlessTargetWentAway(r: CaseResult, stillJudgeable: () => Promise<string | null>): Promise<CaseResult> {
-  if (r.status !== 'fail') return r;
-  const problem = await stillJudgeable();
-  return problem === null
-    ? r
-    : { ...r, status: 'error', message: `no verdict: after this case ${problem} (the case had seen: ${r.message})`, failure_clause: null };
-}
-
-async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
 }
 
 export async function runConformance(options: ConformOptions): Promise<ConformOutcome> {
@@ -201,6 +158,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
   const startedAt = Date.now();
   const runId = options.runId ?? newRunId(new Date(startedAt));
   let transport: HttpTransport | undefined;
+  let budget: Budget | undefined;
   try {
     const auth = options.auth ?? {};
     let key: SigningKey | null = options.signingKey ?? null;
@@ -220,15 +178,16 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const loaded = await loadCases(options.casesRoot);
     const selected = select(loaded, config);
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
+    const budgetMs =
+      config.budgets.conformance ??
+      conformanceBudgetMs(
+        selected.flatMap((l) => (l.case ? [l.case] : [])),
+        config,
+      );
+    budget = new Budget('conformance', budgetMs);
     // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
     const tokens = new HarnessTokens(key, config.audience, auth);
     const ledger = new RetirementLedger();
-    transport = new HttpTransport({
-      baseUrl: config.target,
-      credentials: tokens.credentials,
-      connections: 256,
-      timeoutMs: config.timeoutMs,
-    });
     const credentials = credentialSource(tokens.credentials, {
       auth,
       key,
@@ -241,6 +200,17 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       credentials,
       maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
       timeoutMs: config.timeoutMs,
+      signal: budget.signal,
+    });
+    const answerLimitBytes = answerLimitOf(version.limits);
+    transport = new HttpTransport({
+      baseUrl: config.target,
+      credentials: tokens.credentials,
+      connections: 256,
+      timeoutMs: config.timeoutMs,
+      answerLimitBytes,
+      // The stage's own requests (the clock reading) stop with its budget; each case's stop with the case.
+      signal: budget.signal,
     });
     const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] =
@@ -259,8 +229,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       progress.caseFinished(r);
     };
     const stillJudgeable = sharedRecheck({ target: config.target, credentials, timeoutMs: config.timeoutMs });
-    const judged = async (r: CaseResult) => finish(await unlessTargetWentAway(r, stillJudgeable));
-    const runnable: Array<{ loaded: LoadedCase; c: ConformanceCase }> = [];
+    const runnable: ConformanceCase[] = [];
     for (const l of selected) {
       if (!l.case || l.problems.length > 0) {
         finish(staticResult(l, 'error', `the case itself is broken: ${l.problems.map((p) => `${p.code} ${p.message}`).join('; ')}`));
@@ -268,40 +237,26 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       }
       const missing = l.case.features.filter((f) => !effective.includes(f));
       if (missing.length > 0) finish(staticResult(l, 'skip', `needs feature ${missing.join(', ')}, which the target does not declare`));
-      else runnable.push({ loaded: l, c: l.case });
+      else runnable.push(l.case);
     }
     const casesStarted = Date.now();
-    const alone = (c: ConformanceCase) => c.flags.includes('serial') || c.flags.includes('exclusive');
-    progress.phase('concurrent cases');
-    await inPool(
-      runnable.filter(({ c }) => !alone(c)),
-      config.concurrency,
-      async ({ c }) => await judged(await runCase(scope, c, config.timeoutMs)),
-    );
-    progress.phase('serial cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('serial') && !c.flags.includes('exclusive')))
-      await judged(await runCase(scope, c, config.timeoutMs));
-    progress.phase('exclusive cases');
-    for (const { c } of runnable.filter(({ c }) => c.flags.includes('exclusive'))) await judged(await runCase(scope, c, config.timeoutMs));
+    await runCases(scope, runnable, config, budget, progress, async (r) => finish(await unlessTargetWentAway(r, stillJudgeable)));
+    for (const l of selected) if (!results.has(l.id)) finish(staticResult(l, 'error', NOT_STARTED));
     const casesMs = Date.now() - casesStarted;
-
-    progress.phase('retiring run data');
-    const bare = new RegistryClient({ transport });
-    const admin = bare.as({ roles: ['registry:admin'] });
-    const retirement: RetirementOutcome = await retire(
-      ledger,
-      {
-        admin,
-        lifecycle: bare.as({ roles: ['registry:lifecycle'] }),
-        reader: bare.as({ roles: ['registry:reader'] }),
-        dispatch: (t) => bare.as({ roles: ['registry:dispatch'], tenant: t }),
-      },
-      clock,
-    );
+    budget.stop();
+    const outstanding = selected
+      .filter((l) => [NOT_STARTED, STOPPED_BY_BUDGET].includes(results.get(l.id)!.message ?? ''))
+      .map((l) => l.id);
+    const { retirement, budgetMs: retirementMs, unfinished } = await retireRun(scope, config.budgets.retirement, progress);
+    const stopped = [...(budget.spent ? [budget.spentError(outstanding).message] : []), ...(unfinished ? [unfinished] : [])];
     const finishedAt = Date.now();
     const result = buildResult({
       runId,
-      config: redactConfig(config, key?.kid ?? null, auth),
+      config: {
+        ...redactConfig(config, key?.kid ?? null, auth),
+        budgets_ms: { conformance: budgetMs, retirement: retirementMs },
+        answer_limit_bytes: answerLimitBytes,
+      },
       targetUrl: String(redactConfig(config, null)['target']),
       version,
       clock,
@@ -313,17 +268,27 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       spec: clauses(),
       timings: { startedAt, finishedAt, casesMs, retirementMs: retirement.duration_ms },
       retirement,
+      unfinished: stopped.length > 0 ? stopped.join('; ') : null,
     });
     const outDir = options.writeReports === false ? null : resolve(config.out ?? defaultRunDir(runId));
     if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
     const exitCode =
       result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
-    return { exitCode, result, outDir };
+    return { exitCode, result, outDir, ...(result.unfinished ? { error: result.unfinished } : {}) };
   } catch (err) {
+    // Out of budget before a case ran, the checks that stopped are no finding about the target.
+    if (budget?.spent)
+      return {
+        exitCode: EXIT.couldNotRun,
+        result: null,
+        outDir: null,
+        error: budget.spentError(['the preflight, and every case']).message,
+      };
     const { exitCode, message } = outcomeOf(err);
     return { exitCode, result: null, outDir: null, error: message };
   } finally {
+    budget?.stop();
     await transport?.close();
   }
 }

@@ -9,6 +9,7 @@ import { scaleDataset, validateDimensions, type Dimensions } from '../lib/datase
 import { phaseParams, routingTenants, sustainedPools } from '../lib/fleet-facts.js';
 import { parseExpression } from './node-engine/thresholds.ts';
 import { FleetproofError } from '../../client/errors.ts';
+import { durationMs } from '../../client/stage-budget.ts';
 
 export const CONTRACT_FORMAT = 'fleetproof-scale/v1';
 const CONTRACT_URL = new URL('../contract/fleetproof-scale-v1.json', import.meta.url);
@@ -223,9 +224,7 @@ function refuseIdleChurn(profile: ResolvedProfile): void {
 
 /** Parses `90`, `90s`, `5m`, `1h` into seconds. */
 export function parseDuration(text: string): number {
-  const m = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) throw new ContractError(`--duration must look like 90s, 5m or 1h, not ${text}`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return unit === 'ms' ? n / 1000 : unit === 's' ? n : unit === 'm' ? n * 60 : n * 3600;
+  const ms = durationMs(text);
+  if (ms === null) throw new ContractError(`--duration must look like 90s, 5m or 1h, not ${text}`);
+  return ms / 1000;
 }
