@@ -11,6 +11,7 @@ import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts'
 import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
+import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
 import type { CallFaults } from '../properties/targets/http/call-outcomes.ts';
 
 export const summary = 'run the property suites against a store or a registry over HTTP';
@@ -36,6 +37,7 @@ export const FLAGS = {
     multiple: true,
     description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable',
   },
+  budget: BUDGET_FLAG,
   ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
 
@@ -83,12 +85,13 @@ export async function run(argv: string[]): Promise<number> {
   if (nemesis && !http) throw usage('--nemesis acts on a registry over HTTP: give --target');
   const runWith = async (url: string | null, callFaults?: CallFaults, underFaults?: { fell: () => boolean; started: () => void }) =>
     runPropertiesCommand({
-      openTarget: async (runId) => {
+      openTarget: async (runId, stop) => {
         if (http)
           return (await import('../properties/targets/http-target.ts')).httpTarget({
             ...http,
             url: url ?? http.url,
             runId,
+            signal: stop,
             ...(callFaults ? { faults: callFaults } : {}),
           });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
@@ -96,6 +99,8 @@ export async function run(argv: string[]): Promise<number> {
         return referenceMemoryTarget({ faults, variant });
       },
       http,
+      kind: http ? 'http' : store === 'postgres' ? 'postgres' : 'memory',
+      budgetMs: budgetsOf(v.budget).properties,
       runs: positiveInteger('runs', v.runs),
       seed: v.seed,
       path: v.path,

@@ -57,6 +57,7 @@ export class Budget {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly startedAt = performance.now();
+  private stoppedAt: number | null = null;
 
   constructor(
     readonly stage: BudgetedStage,
@@ -69,12 +70,13 @@ export class Budget {
     return this.controller.signal;
   }
 
+  /** Also once its time is up before the timer ran: a stage that never yields to the event loop still sees it spent. */
   get spent(): boolean {
-    return this.controller.signal.aborted;
+    return this.controller.signal.aborted || this.remainingMs() === 0;
   }
 
   remainingMs(): number {
-    return Math.max(0, this.ms - (performance.now() - this.startedAt));
+    return Math.max(0, this.ms - ((this.stoppedAt ?? performance.now()) - this.startedAt));
   }
 
   /** Why the stage stopped, naming what it had not finished (the first ten, and how many more). */
@@ -86,8 +88,9 @@ export class Budget {
     );
   }
 
-  /** Ends the timer; the stage finished, or stopped. */
+  /** Ends the timer, and the budget's count: the stage finished, or stopped. */
   stop(): void {
     clearTimeout(this.timer);
+    this.stoppedAt ??= performance.now();
   }
 }

@@ -5,7 +5,9 @@
 import { CLOCK_BOUND_MS, preflight, runTokens, sharedRecheck, type TokenSource } from '../../client/preflight.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
-import { isSuiteName, type SuiteName } from '../suites/index.ts';
+import { isSuiteName, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
+import { Budget } from '../../client/stage-budget.ts';
+import { propertiesBudgetMs } from './budget.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
 import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultDocument } from './result-document.ts';
@@ -16,8 +18,11 @@ import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { defaultRunDir, newRunId } from '../../client/run-id.ts';
 
 export interface PropertiesCommand {
-  /** Opens the registry under test for the run with this id; the composition root decides which. */
-  openTarget: (runId: string) => Promise<Target>;
+  /** Opens the registry under test for the run with this id; the composition root decides which. `stop` calls its requests off. */
+  openTarget: (runId: string, stop: AbortSignal) => Promise<Target>;
+  kind: Target['kind'];
+  /** The stage's budget as given (--budget properties=...); scaled from the suites and their runs otherwise. */
+  budgetMs?: number;
   /** The target's address and key when it is a registry over HTTP: preflight and the mid-run recheck speak to it. */
   http?: { url: string; key: string | null; auth?: CredentialChoice; requestTimeoutMs: number } | null;
   runs: number | undefined;
@@ -88,11 +93,14 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
   if (c.path !== undefined && c.suites.length !== 1)
     throw new RunnerUsageError('--path replays one suite’s counterexample: give exactly one --suite');
   const runId = newRunId();
+  const suites = c.suites.length > 0 ? (c.suites as SuiteName[]) : SUITE_NAMES;
+  const budget = new Budget('properties', c.budgetMs ?? propertiesBudgetMs(c.kind, suites, c.runs));
   let target: Target;
   try {
     if (c.http) await preflightHttp(c.http);
-    target = await c.openTarget(runId);
+    target = await c.openTarget(runId, budget.signal);
   } catch (err) {
+    budget.stop();
     console.error(`fleetproof properties: could not run: ${(err as Error).message}`);
     return 2;
   }
@@ -102,7 +110,8 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     const ran = await runProperties({
       target,
       runId,
-      suites: c.suites as SuiteName[],
+      suites,
+      budget,
       ...(c.runs !== undefined ? { runs: c.runs } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
@@ -128,8 +137,10 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       doc.verdict
     ];
     console.log(`\n${VERDICT_WORDS[propertiesVerdictKey(doc.verdict)]}: ${why}; result: ${file}`);
+    if (result.unfinished !== null) console.log(result.unfinished);
     return code;
   } finally {
+    budget.stop();
     await target.close();
   }
 }

@@ -46,6 +46,10 @@ export interface ResultDocument {
   finished_at: string;
   verdict: 'hold' | 'counterexample' | 'error';
   exit_code: 0 | 1 | 2;
+  /** What bounded the run: its budget, and the largest answer read from a registry over HTTP. */
+  settings: { budget_ms: number | null; answer_limit_bytes: number | null };
+  /** Set when the suites stopped before all had run: the stage out of its budget and the suites outstanding. */
+  unfinished?: string;
   suites: SuiteDocument[];
 }
 
@@ -71,6 +75,8 @@ export async function resultDocument(result: PropertiesResult, command: ReplayCo
     finished_at: result.finishedAt,
     verdict: exit === 0 ? 'hold' : exit === 1 ? 'counterexample' : 'error',
     exit_code: exit,
+    settings: { budget_ms: result.budgetMs, answer_limit_bytes: result.answerLimitBytes },
+    ...(result.unfinished !== null ? { unfinished: result.unfinished } : {}),
     suites: result.suites.map((s) => ({
       name: s.name,
       property: s.property,

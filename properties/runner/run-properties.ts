@@ -11,6 +11,8 @@ import { formatReplayPath, parseReplayPath } from './replay-path.ts';
 import { chooseSeed, describeSeed, type SeedChoice } from './seed.ts';
 import { newRunId } from '../../client/run-id.ts';
 import { FleetproofError } from '../../client/errors.ts';
+import type { Budget } from '../../client/stage-budget.ts';
+import { answerLimitOf } from '../../client/answer-limit.ts';
 
 export type SuiteStatus = 'pass' | 'fail' | 'error';
 
@@ -37,6 +39,11 @@ export interface SuiteResult {
 export interface PropertiesResult {
   /** The run's id (client/run-id.ts), shared with the command or certification that ran the suites. */
   runId: string;
+  /** The budget the suites ran under, and why they stopped before all had run, when they did. */
+  budgetMs: number | null;
+  unfinished: string | null;
+  /** The largest answer read from a registry over HTTP (client/answer-limit.ts); null for an in-process store. */
+  answerLimitBytes: number | null;
   target: { kind: Target['kind']; description: string };
   seed: SeedChoice;
   startedAt: string;
@@ -54,6 +61,8 @@ export interface RunPropertiesOptions {
   path?: string;
   /** Stops a suite after this long; it then reports an error rather than a verdict. */
   timeLimitMs?: number;
+  /** The stage's budget: suites stop once it is spent, and those it stopped or never started report an error. */
+  budget?: Budget;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
   /** The id of the run these suites belong to; a fresh one otherwise. */
@@ -84,6 +93,9 @@ function selectSuites(options: RunPropertiesOptions, env: NodeJS.ProcessEnv): { 
   return { suites: only, path };
 }
 
+const STOPPED_BY_BUDGET = 'no verdict: the properties stage ran out of its budget while this suite ran';
+const NOT_STARTED = 'not run: the properties stage ran out of its budget before this suite started';
+
 function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`;
   return String(err);
@@ -108,11 +120,12 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
   };
   takeIndeterminateNotes();
   const built = suite.build(options.target, replay?.commands !== undefined ? { replayPath: replay.commands } : {});
+  const limit = Math.min(options.timeLimitMs ?? Infinity, options.budget?.remainingMs() ?? Infinity);
   const details = await built.check({
     seed,
     numRuns: runs,
     ...(replay ? { path: replay.path } : {}),
-    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: true } : {}),
+    ...(Number.isFinite(limit) ? { interruptAfterTimeLimit: limit, markInterruptAsFailure: true } : {}),
   });
   const notes = takeIndeterminateNotes();
   const common = {
@@ -123,7 +136,13 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     durationMs: Math.round(performance.now() - started),
   };
   if (!details.failed) return { ...common, status: 'pass' };
-  if (details.interrupted) return { ...common, status: 'error', error: `stopped after the time limit of ${options.timeLimitMs} ms` };
+  // Stopped before a counterexample: no verdict. One found before the stop stands, shrunk as far as it got.
+  if (details.interrupted && details.counterexample === null)
+    return {
+      ...common,
+      status: 'error',
+      error: options.budget?.spent ? STOPPED_BY_BUDGET : `stopped after the time limit of ${options.timeLimitMs} ms`,
+    };
   if (details.counterexample === null) {
     return {
       ...common,
@@ -154,7 +173,13 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   const results: SuiteResult[] = [];
   const started = performance.now();
   for (const [index, name] of suites.entries()) {
+    if (options.budget?.spent) {
+      results.push({ ...notRun(name, seed.seed), error: NOT_STARTED });
+      continue;
+    }
     let result = await runSuite(name, options, seed.seed, path);
+    // Requests the budget called off leave runs indeterminate: the suite stopped, it did not fail to judge on its own.
+    if (options.budget?.spent && result.status === 'error' && result.path === null) result = { ...result, error: STOPPED_BY_BUDGET };
     const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
     if (problem !== null)
       result = {
@@ -165,13 +190,35 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
     results.push(result);
     log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
   }
+  const outstanding = results.filter((r) => r.error === NOT_STARTED || r.error === STOPPED_BY_BUDGET).map((r) => r.name);
   return {
     runId,
+    budgetMs: options.budget?.ms ?? null,
+    answerLimitBytes: options.target.kind === 'http' ? answerLimitOf(options.target.limits) : null,
+    unfinished: options.budget?.spent ? options.budget.spentError(outstanding).message : null,
     target: { kind: options.target.kind, description: options.target.description },
     seed,
     startedAt,
     finishedAt: new Date().toISOString(),
     suites: results,
+  };
+}
+
+function notRun(name: SuiteName, seed: number): SuiteResult {
+  const suite = SUITES[name];
+  return {
+    name,
+    property: suite.property,
+    status: 'error',
+    runs: 0,
+    indeterminateRuns: 0,
+    shrinks: 0,
+    durationMs: 0,
+    seed,
+    path: null,
+    violation: null,
+    counterexample: null,
+    error: null,
   };
 }
 

@@ -19,6 +19,8 @@ export interface HttpTargetOptions {
   runId?: string;
   /** Under a nemesis: see HttpStoreOptions. */
   faults?: CallFaults;
+  /** Calls every request off (the stage's budget ran out). */
+  signal?: AbortSignal;
 }
 
 export interface HttpTarget extends Target {
@@ -34,6 +36,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
     ...(options.audience !== undefined ? { audience: options.audience } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   try {
     const clock = await ServerClock.calibrate(async () => (await store.fleetStatus()).observed_at);

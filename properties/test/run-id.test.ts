@@ -38,6 +38,7 @@ describe('the run id of a property run', () => {
     const out = join(dir, 'out');
     const code = await runPropertiesCommand({
       openTarget,
+      kind: 'http',
       http,
       runs: 2,
       seed: '5',

@@ -72,6 +72,7 @@ describe('properties with tokens the target does not take', () => {
       const http = { url: front.url, key: trustedKey, requestTimeoutMs: 2000 };
       const code = await runPropertiesCommand({
         openTarget: () => httpTarget(http),
+        kind: 'http',
         http,
         runs: 5,
         seed: '3',

@@ -398,6 +398,7 @@ export function sampleProperties(): PropertiesDocument {
     seed: { value: -12, source: 'given' },
     started_at: '2026-12-01T12:00:15.000Z',
     finished_at: '2026-12-01T12:00:24.000Z',
+    settings: { budget_ms: 1_360_000, answer_limit_bytes: 64 * 1024 * 1024 },
     verdict: 'counterexample',
     exit_code: 1,
     suites: [

@@ -60,6 +60,8 @@ export interface HttpStoreOptions {
   connections?: number;
   /** Under a nemesis: how to tell unsent requests from lost answers, how long reads are resent, where ops are recorded. */
   faults?: CallFaults;
+  /** Calls every request off (the stage's budget ran out): what is in flight ends indeterminate, nothing more is sent. */
+  signal?: AbortSignal;
 }
 
 type Roles = readonly Role[];
@@ -91,6 +93,7 @@ export class HttpRegistryStore implements TargetStore {
       credentials: credentialsOf(options.auth ?? {}, minter),
       connections: options.connections ?? 32,
       timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     try {
       const { version } = await readVersionInfo(transport);
