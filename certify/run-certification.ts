@@ -33,6 +33,7 @@ import { loadStage } from './stages/load-stage.ts';
 import { propertiesStage } from './stages/properties-stage.ts';
 import type { ClauseEvidence, StageContext, StageOutput } from './stages/stage.ts';
 import { overallVerdict } from './verdict.ts';
+import type { StageBudgets } from '../client/stage-budget.ts';
 
 export interface CertifyOptions {
   /** A registry to certify, with the key it trusts or the vendor's own credentials (or both); without it the embedded reference is started. */
@@ -51,6 +52,8 @@ export interface CertifyOptions {
   faultRuns?: number;
   /** Keeps the faults stage going for at least this long. */
   faultsDurationMs?: number;
+  /** The stages' budgets as given (--budget); each stage scales its own from what it runs otherwise. */
+  budgets?: StageBudgets;
   log?: (line: string) => void;
 }
 
@@ -174,6 +177,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       keyPath: target.keyPath,
       ...(options.target?.auth ? { auth: options.target.auth } : {}),
       profile,
+      budgets: options.budgets ?? {},
       targetFlags: target.flags,
       log,
     };

@@ -15,6 +15,7 @@ import { unknownName } from './suggest.ts';
 import { counted } from '../client/terminal.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
+import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
 import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 
 export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
@@ -32,6 +33,7 @@ export const FLAGS = {
   profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
   'report-dir': reportDirFlag("folder for the run's reports and bundle (default reports/runs/<run id>)"),
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
+  budget: BUDGET_FLAG,
   ...NEMESIS_FLAGS,
   'faults-duration': {
     type: 'string',
@@ -104,6 +106,7 @@ export async function run(argv: string[]): Promise<number> {
   const outcome = await runCertification({
     ...(nemesis ? { nemesis } : {}),
     ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
+    budgets: budgetsOf(v.budget),
     ...(v.target !== undefined ? { target: { url: v.target, keyPath: v.key, auth: authChoice(v) } } : {}),
     store: v.store,
     startEmbedded: (store, log) => startEmbeddedTarget(store, log, variant?.seed),

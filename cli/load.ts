@@ -2,6 +2,7 @@
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { chooseSegment, type SegmentChoice } from '../load/runner/execution-segments.ts';
+import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
@@ -30,6 +31,7 @@ export const FLAGS = {
   },
   duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
   'report-dir': reportDirFlag('folder for the reports (default reports/runs/<run id>)'),
+  budget: BUDGET_FLAG,
   quiet: { type: 'boolean', description: 'no progress output' },
   'keep-data': {
     type: 'boolean',
@@ -93,6 +95,7 @@ export async function run(argv: string[]): Promise<number> {
     throw usage((err as Error).message);
   }
   const engine = v.engine;
+  const loadBudgetMs = budgetsOf(v.budget).load;
   const options: LoadRunOptions = {
     target: v.target ?? '',
     keyPath: v.key ?? '',
@@ -112,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(v['report-dir'] ? { outDir: v['report-dir'] } : {}),
     ...(v.plan !== undefined ? { planPath: v.plan } : {}),
     ...(segment ? { segment } : {}),
+    ...(loadBudgetMs !== undefined ? { budgetMs: loadBudgetMs } : {}),
     quiet: v.quiet ?? false,
     keepData: v['keep-data'] ?? false,
     writeReport: writeLoadReport,

@@ -16,7 +16,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
   const started = performance.now();
   const out = join(ctx.out, 'conformance');
   const outcome = await runConformance({
-    config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out }),
+    config: resolveConfig({ target: ctx.targetUrl, keyFile: ctx.keyPath, out, ...(ctx.budgets ? { budgets: ctx.budgets } : {}) }),
     ...(ctx.key ? { signingKey: ctx.key } : {}),
     ...(ctx.auth ? { auth: ctx.auth } : {}),
     runId: ctx.runId,

@@ -26,6 +26,7 @@ export async function loadStage(ctx: StageContext): Promise<StageOutput> {
     ...(ctx.auth ? { auth: ctx.auth } : {}),
     profile: ctx.profile,
     runId: ctx.runId,
+    ...(ctx.budgets?.load !== undefined ? { budgetMs: ctx.budgets.load } : {}),
     outDir: join(ctx.out, 'load'),
     writeReport: writeLoadReport,
   });

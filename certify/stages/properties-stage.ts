@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
+import { propertiesBudgetMs } from '../../properties/runner/budget.ts';
+import { SUITE_NAMES } from '../../properties/suites/index.ts';
+import { Budget } from '../../client/stage-budget.ts';
 import { writePropertiesReports } from '../../reports/properties/write.ts';
 import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
@@ -15,10 +18,18 @@ const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
 export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   const started = performance.now();
   const replay = (s: SuiteResult) => `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed} --path '${s.path}'`;
+  const budget = new Budget('properties', ctx.budgets?.properties ?? propertiesBudgetMs('http', SUITE_NAMES));
   let target;
   try {
-    target = await httpTarget({ url: ctx.targetUrl, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}) });
+    target = await httpTarget({
+      url: ctx.targetUrl,
+      key: ctx.key,
+      runId: ctx.runId,
+      signal: budget.signal,
+      ...(ctx.auth ? { auth: ctx.auth } : {}),
+    });
   } catch (err) {
+    budget.stop();
     return {
       record: {
         name: 'properties',
@@ -35,7 +46,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   try {
     // As `fleetproof properties` does: a suite that fails while the target has gone away or stopped taking the run's tokens could not judge.
     const stillJudgeable = stageRecheck(ctx);
-    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId, stillJudgeable });
+    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId, stillJudgeable, budget });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);
@@ -57,9 +68,12 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
           : `npx fleetproof properties ${ctx.targetFlags} --suite ${s.name} --seed=${s.seed}`,
       }));
     const status = propertiesStatus(doc);
-    const reasons = result.suites
-      .filter((s) => s.status !== 'pass')
-      .map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample found' : 'could not judge'}`);
+    const reasons = [
+      ...(result.unfinished !== null ? [result.unfinished] : []),
+      ...result.suites
+        .filter((s) => s.status !== 'pass')
+        .map((s) => `${s.name}: ${s.status === 'fail' ? 'counterexample found' : 'could not judge'}`),
+    ];
     return {
       record: {
         name: 'properties',
@@ -73,6 +87,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
       failures,
     };
   } finally {
+    budget.stop();
     await target.close();
   }
 }

@@ -5,6 +5,7 @@
 import { runTokens, sharedRecheck } from '../../client/preflight.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
+import type { StageBudgets } from '../../client/stage-budget.ts';
 import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
 
 export interface StageContext {
@@ -19,6 +20,8 @@ export interface StageContext {
   /** A token command or static headers the vendor brings, for every stage's requests. */
   auth?: CredentialChoice;
   profile: string;
+  /** The stages' budgets as given (--budget); a stage not named scales its own from what it runs. */
+  budgets?: StageBudgets;
   /** The command prefix that names this target, for reproduction commands. */
   targetFlags: string;
   log(line: string): void;

@@ -49,7 +49,12 @@ export interface EngineRequest {
   /** The share of a split test this instance runs; the whole test when absent. */
   segment?: SegmentChoice;
   quiet?: boolean;
+  /** Stops the test (the stage ran out of its budget): k6 is interrupted as by Ctrl-C, and killed if it lingers. */
+  signal?: AbortSignal;
 }
+
+/** How long k6 may take to end its test and write its summary once interrupted. */
+const K6_STOP_GRACE_MS = 30_000;
 
 export async function runEngine(req: EngineRequest): Promise<EngineRun> {
   if (req.engine.name === NODE_RUNNER_NAME) {
@@ -60,6 +65,7 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
       ...(req.metricsPath ? { metricsOutput: req.metricsPath } : {}),
       ...(req.segment ? { segment: req.segment } : {}),
       ...(req.quiet ? { progress: () => {} } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
     });
     return {
       engine: req.engine,
@@ -75,8 +81,20 @@ export async function runEngine(req: EngineRequest): Promise<EngineRun> {
   args.push(SCRIPT_PATH);
   const code = await new Promise<number>((resolve) => {
     const child = spawn('k6', args, { stdio: ['ignore', req.quiet ? 'ignore' : 'inherit', req.quiet ? 'ignore' : 'inherit'] });
-    child.on('exit', (status) => resolve(status ?? 1));
-    child.on('error', () => resolve(127));
+    let kill: NodeJS.Timeout | undefined;
+    const stop = () => {
+      child.kill('SIGINT');
+      kill = setTimeout(() => child.kill('SIGKILL'), K6_STOP_GRACE_MS);
+    };
+    if (req.signal?.aborted) stop();
+    else req.signal?.addEventListener('abort', stop, { once: true });
+    const done = (status: number) => {
+      clearTimeout(kill);
+      req.signal?.removeEventListener('abort', stop);
+      resolve(status);
+    };
+    child.on('exit', (status) => done(status ?? 1));
+    child.on('error', () => done(127));
   });
   return { engine: req.engine, exitCode: code, error: code === 0 || code === 99 ? null : `k6 exited with ${code}` };
 }

@@ -24,6 +24,8 @@ import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/token
 import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
+import { Budget } from '../../client/stage-budget.ts';
+import { loadBudgetMs } from './load-budget.ts';
 import { captureEnvironment } from './environment.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
@@ -71,6 +73,8 @@ export interface LoadRunOptions {
   onLoadStart?: (journalPath: string) => void;
   /** Runs after the load, before the audit: a nemesis heals here, so the audit reads a mended registry. */
   beforeAudit?: () => Promise<void>;
+  /** The engine's budget (--budget load=DURATION); scaled from the profile otherwise (load-budget.ts). */
+  budgetMs?: number;
 }
 
 export interface LoadRunOutcome {
@@ -191,8 +195,10 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   if (!part) await writeRunPlan(runFile, plan);
   let run;
   o.onLoadStart?.(journalFile);
+  const budget = new Budget('load', o.budgetMs ?? loadBudgetMs(profile));
   try {
     run = await runEngine({
+      signal: budget.signal,
       engine,
       env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile },
       journalPath: journalFile,
@@ -204,6 +210,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     // An engine that crashed ran nothing worth judging: the report says so, and the audit still reads what it left.
     run = { engine, exitCode: 1, error: `it crashed: ${(err as Error)?.message ?? String(err)}` };
   } finally {
+    budget.stop();
     // The plan holds bearer tokens; they stay in memory for the audit only.
     // A shared plan belongs to the user, who hands it to the merge.
     if (!part) await rm(runFile, { force: true });
@@ -213,6 +220,10 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
+  if (budget.spent) {
+    const finished = new Set(journal.phases.map((p) => p.phase));
+    run = { ...run, error: budget.spentError(profile.phases.map((p) => p.name).filter((n) => !finished.has(n))).message };
+  }
   // A malformed output file loses the charts, not the run: writeRunMetrics below reports it.
   const output = await readRunOutput(metricsFile, summary?.test_run_duration_ms ?? null).catch(() => null);
   await o.beforeAudit?.();

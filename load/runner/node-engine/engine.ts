@@ -44,6 +44,8 @@ export interface NodeEngineOptions {
   segment?: SegmentChoice;
   /** Progress lines; defaults to the terminal. Pass () => {} to silence. */
   progress?: (line: string, final: boolean) => void;
+  /** Stops the test (a stage out of its budget): iterations in flight are interrupted, no scenario starts, teardown runs. */
+  signal?: AbortSignal;
 }
 
 export interface NodeEngineResult {
@@ -113,6 +115,13 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   const stopIfRefused = () => {
     if (refused !== null) throw new FleetproofError('FP_ERR_SCRIPT', refused);
   };
+  const stopWhenAsked = () => {
+    const reason = opts.signal?.reason as Error | undefined;
+    aborted ??= `stopped: ${reason?.message ?? 'asked to stop'}`;
+    interruptAll();
+  };
+  if (opts.signal?.aborted) stopWhenAsked();
+  else opts.signal?.addEventListener('abort', stopWhenAsked, { once: true });
   try {
     try {
       script = await LoadedScript.load({ scriptPath, modulePath: staged.path }, env, scriptConsole);
@@ -294,6 +303,7 @@ export async function runWithNodeEngine(opts: NodeEngineOptions): Promise<NodeEn
   } catch (err) {
     error = (err as Error).message;
   } finally {
+    opts.signal?.removeEventListener('abort', stopWhenAsked);
     progress.stop();
     pool?.stopAll();
     caller?.stop();
