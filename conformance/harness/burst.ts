@@ -11,6 +11,7 @@
 // of the same shape, because even together a burst overlaps inside one turn
 // only with some probability.
 import { Pool } from 'undici';
+import { UNREPEATABLE_REUSE_MS } from '../../client/connections.ts';
 import type { RegistryClient } from './client.ts';
 import type { Caller } from './tokens.ts';
 
@@ -25,6 +26,9 @@ export const ROUND_CATCH_FLOOR = 0.4;
 
 /** ceil(ln(MISS_BOUND) / ln(1 - ROUND_CATCH_FLOOR)): (1 - 0.4)^9 > 0.01 ≥ (1 - 0.4)^10. */
 export const BURST_ROUNDS = Math.ceil(Math.log(MISS_BOUND) / Math.log(1 - ROUND_CATCH_FLOOR));
+
+/** How many times a burst warms its connections before it fires on them however long the warm-up took. */
+const WARM_UP_ATTEMPTS = 4;
 
 /** Gives a client of the case the burst's own connections. */
 export type Via = (client: RegistryClient) => RegistryClient;
@@ -48,9 +52,17 @@ export class BurstLine {
   /**
    * Warms every connection (all in flight at once, so each takes its own
    * socket), then starts every request of `fire` in one turn; its replies in order.
+   * A burst's requests are POSTs, which go on a reused connection only if its
+   * previous request left less than UNREPEATABLE_REUSE_MS before
+   * ([wire-connection-timeouts]): a warm-up that took longer is made again, a
+   * few times at most, so no connection of the burst can be closing as idle.
    */
   async fire<T extends readonly unknown[] | []>(fire: (via: Via) => T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-    await Promise.all(Array.from({ length: this.width }, () => this.warmer.touch()));
+    for (let attempt = 0; attempt < WARM_UP_ATTEMPTS; attempt++) {
+      const warmedFrom = performance.now();
+      await Promise.all(Array.from({ length: this.width }, () => this.warmer.touch()));
+      if (performance.now() - warmedFrom < UNREPEATABLE_REUSE_MS) break;
+    }
     const via: Via = (client) => client.through(this.pool);
     return Promise.all(fire(via));
   }
