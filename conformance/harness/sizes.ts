@@ -33,6 +33,30 @@ export function definitionBytes(capability: Capability): number {
   return Buffer.byteLength(canonicalJson({ capability, contract_digest: SOME_DIGEST, schema_digest: SOME_DIGEST }));
 }
 
+/** Room left in a version's body for ids that differ between versions of a case (counters grow a digit). */
+const ID_SLACK_BYTES = 64;
+
+/**
+ * Capability `name` padded so its definition is as large as one version holding it alone can carry: within
+ * max_capability_bytes, a manifest of it and the default profile within max_manifest_bytes, and its admission
+ * within max_body_bytes (less a few bytes for ids). Sizes grow one byte per byte of padding, so each bound
+ * is met exactly by measuring the unpadded capability.
+ */
+export function largestCapability(ctx: Pick<CaseContext, 'limits' | 'build' | 'ids'>, name: string, most = Infinity): Capability {
+  const { max_capability_bytes: each, max_manifest_bytes: manifest, max_body_bytes: body } = ctx.limits;
+  const padded = (padding: number) =>
+    ctx.build.capability(ctx.ids.capability(name), { input_schema: { description: 'x'.repeat(padding) } });
+  const bare = padded(0);
+  const version = ctx.build.version(ctx.ids.version(), ctx.ids.type(), [bare], { version: '1.0.0' });
+  const room = Math.min(
+    each - definitionBytes(bare),
+    manifest - Buffer.byteLength(canonicalJson(version.manifest)),
+    body - ID_SLACK_BYTES - Buffer.byteLength(JSON.stringify(version)),
+    most - definitionBytes(bare),
+  );
+  return padded(Math.max(0, room));
+}
+
 /** Room a manifest keeps for its profiles and brackets, and a version's body for everything but its manifest. */
 const MANIFEST_REST_BYTES = 512;
 const ADMISSION_REST_BYTES = 4096;

@@ -2,6 +2,7 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
 import { NotProvocable } from '../../harness/failure.ts';
 import { canonicalJson } from '../../../contract/canonical-json.js';
+import type { Capability } from '../../../contract/records.ts';
 
 export default defineCase({
   id: 'records/too-many-capabilities-is-admission-rejected',
@@ -12,15 +13,20 @@ export default defineCase({
   async run(ctx) {
     const count = ctx.limits.max_capabilities_per_version + 1;
     const type = await ctx.fx.type();
-    const capabilities = Array.from({ length: count }, (_, i) =>
-      ctx.build.capability(ctx.ids.capability(`c${i}`), { description: '', input_schema: true }),
-    );
+    // The smallest capability openapi.yaml allows (id, a one-character name, kind, the schema `true`), so the
+    // manifest stays within max_manifest_bytes for as many capabilities as any legal limit lets it.
+    const capabilities: Capability[] = Array.from({ length: count }, (_, i) => ({
+      id: ctx.ids.capability(String(i)),
+      name: 'c',
+      kind: 'tool',
+      input_schema: true,
+    }));
     const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
     // Over the manifest's byte bound as well, the refusal could be for the size alone.
     const manifestBytes = Buffer.byteLength(canonicalJson(v.manifest));
     if (manifestBytes > ctx.limits.max_manifest_bytes)
       throw new NotProvocable(
-        `${count} capabilities make a manifest of ${manifestBytes} bytes, above max_manifest_bytes ${ctx.limits.max_manifest_bytes}`,
+        `${count} capabilities of the smallest shape make a manifest of ${manifestBytes} bytes, above max_manifest_bytes ${ctx.limits.max_manifest_bytes}`,
       );
     const size = Buffer.byteLength(JSON.stringify(v));
     if (size > ctx.limits.max_body_bytes)
