@@ -25,10 +25,11 @@ const TOKEN_TTL_SECONDS = 4 * 3600;
  * time-bound tokens sit outside those edges on the target's clock: `exp`
  * this far before its now, `nbf` this far after it, each widened by the clock
  * estimate's uncertainty so the token is on the wrong side whatever the true
- * offset. A registry with more leeway than the contract allows accepts them.
+ * offset. They lie 31 to 32 s (whole seconds) plus that uncertainty past
+ * now, so a registry allowing more leeway than that accepts them.
  */
-export const EXPIRED_BY_MS = 60_000;
-export const NOT_BEFORE_AHEAD_MS = 60_000;
+export const EXPIRED_BY_MS = 31_000;
+export const NOT_BEFORE_AHEAD_MS = 31_000;
 /** Beyond this uncertainty the tokens would prove only a leeway far above the contract's. */
 export const MAX_TOKEN_CLOCK_UNCERTAINTY_MS = 10_000;
 
@@ -180,7 +181,7 @@ export class HarnessTokens {
     };
     switch (kind) {
       case 'expired': {
-        // Expired a minute ago on the target's clock: beyond the 30 s of skew the contract allows on exp.
+        // Expired 31 s ago on the target's clock, just beyond the 30 s of skew the contract allows on exp.
         const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const exp = Math.floor((serverMs - EXPIRED_BY_MS - clock!.uncertaintyMs) / 1000);
@@ -192,7 +193,7 @@ export class HarnessTokens {
       case 'without-exp':
         return signed().setIssuedAt(now).sign(this.trusted(kind).key);
       case 'not-yet-valid': {
-        // Valid a minute from now on the target's clock: beyond the 30 s of skew the contract allows on nbf.
+        // Valid 31 s from now on the target's clock, just beyond the 30 s of skew the contract allows on nbf.
         const token = signed();
         const serverMs = this.serverNow(kind, clock);
         const nbf = Math.ceil((serverMs + NOT_BEFORE_AHEAD_MS + clock!.uncertaintyMs) / 1000);

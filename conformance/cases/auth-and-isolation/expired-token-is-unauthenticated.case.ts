@@ -5,7 +5,7 @@ export default defineCase({
   id: 'auth-and-isolation/expired-token-is-unauthenticated',
   clause: 'auth-time',
   category: 'auth-and-isolation',
-  description: 'a token whose exp passed a minute ago on the registry clock, beyond 30 s of skew, is 401',
+  description: 'a token whose exp passed 31 s ago on the registry clock, past the 30 s of skew allowed, is 401',
   async run(ctx) {
     const token = await ctx.tokens.forged('expired', { roles: ['registry:reader'] }, ctx.clock);
     const reply = await ctx.api.call('getReplica', {

@@ -5,7 +5,7 @@ export default defineCase({
   id: 'auth-and-isolation/not-yet-valid-token-is-unauthenticated',
   clause: 'auth-time',
   category: 'auth-and-isolation',
-  description: 'a token whose nbf is a minute ahead on the registry clock, beyond 30 s of skew, is 401',
+  description: 'a token whose nbf is 31 s ahead on the registry clock, past the 30 s of skew allowed, is 401',
   async run(ctx) {
     const token = await ctx.tokens.forged('not-yet-valid', { roles: ['registry:reader'] }, ctx.clock);
     const reply = await ctx.api.call('getReplica', {
