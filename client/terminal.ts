@@ -65,3 +65,51 @@ export function liveBlock(stream: Stream): { draw(lines: string[]): void; above(
     },
   };
 }
+
+/** How often a status line is redrawn while nothing happens, so its clock and time left move. */
+const REDRAW_MS = 500;
+
+export interface StatusLine {
+  /** Whether the line is drawn at all: on a terminal only. */
+  readonly tty: boolean;
+  start(): void;
+  redraw(): void;
+  /** Lines that stay: above the status line on a terminal, as they are elsewhere. */
+  above(lines: string[]): void;
+  /** The last draw, left in place; nothing redraws after it. */
+  end(): void;
+}
+
+/**
+ * One status line a stage keeps redrawn in place on a terminal, with the
+ * lines worth keeping (a failure) printed above it. Without a terminal there
+ * is no status line: the stage prints what it wants in the log itself.
+ */
+export function statusLine(stream: Stream & { isTTY?: boolean }, line: () => string, tty = Boolean(stream.isTTY)): StatusLine {
+  const block = liveBlock(stream);
+  let ticker: NodeJS.Timeout | undefined;
+  const redraw = () => {
+    if (tty) block.draw([line()]);
+  };
+  return {
+    tty,
+    start() {
+      if (!tty) return;
+      clearInterval(ticker);
+      ticker = setInterval(redraw, REDRAW_MS).unref();
+      redraw();
+    },
+    redraw,
+    above(lines) {
+      if (tty) block.above(lines);
+      else stream.write(lines.join('\n') + '\n');
+    },
+    end() {
+      clearInterval(ticker);
+      ticker = undefined;
+      if (!tty) return;
+      redraw();
+      block.end();
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bar, counted, eta, liveBlock, seconds } from '../terminal.ts';
+import { bar, counted, eta, liveBlock, seconds, statusLine } from '../terminal.ts';
+import { capturedStream } from './captured-stream.ts';
 
 test('counts take the word form their number needs', () => {
   assert.equal(counted(1, 'case'), '1 case');
@@ -46,4 +47,25 @@ test('a line wider than the terminal is cut, so the block keeps its height', () 
   const block = liveBlock({ write: (t: string) => (written += t), columns: 11 });
   block.draw(['0123456789abcdef']);
   assert.equal(written, '\r\x1b[J0123456789');
+});
+
+test('a status line is redrawn as time passes on a terminal, and never drawn in a log', (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  let n = 0;
+  const tty = capturedStream(true);
+  const live = statusLine(tty, () => `tick ${++n}`);
+  live.start();
+  t.mock.timers.tick(1000);
+  live.above(['FAIL a case']);
+  live.end();
+  assert.equal(tty.text, '\r\x1b[Jtick 1\r\x1b[Jtick 2\r\x1b[Jtick 3\r\x1b[JFAIL a case\n\r\x1b[Jtick 3\r\x1b[Jtick 4\n');
+  t.mock.timers.tick(1000);
+  assert.ok(tty.text.endsWith('tick 4\n'), 'nothing redraws after the end');
+  const log = capturedStream(false);
+  const quiet = statusLine(log, () => 'drawn');
+  quiet.start();
+  t.mock.timers.tick(1000);
+  quiet.above(['FAIL a case']);
+  quiet.end();
+  assert.equal(log.text, 'FAIL a case\n');
 });

@@ -5,7 +5,7 @@
 // cases are counted, not listed, so the log stays the length of what needs
 // reading.
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
-import { bar, counted, eta, liveBlock, seconds } from '../../client/terminal.ts';
+import { bar, counted, eta, seconds, statusLine } from '../../client/terminal.ts';
 import { summarizeExchange } from '../harness/exchange.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
 import type { CaseStatus } from './status.ts';
@@ -35,26 +35,20 @@ function details(r: CaseResult): string[] {
   return lines.filter((l) => l.trim() !== '');
 }
 
-/** How often the bar is redrawn while no case finishes, so the clock and the time left move. */
-const REDRAW_MS = 500;
-
 export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(stream.isTTY)): ProgressSink {
   const counts: Record<CaseStatus, number> = { pass: 0, fail: 0, skip: 0, error: 0 };
   let total = 0;
   let started = Date.now();
   let phase = '';
   let phaseStarted = { at: Date.now(), done: 0 };
-  let ticker: NodeJS.Timeout | undefined;
-  const block = liveBlock(stream);
   const done = () => counts.pass + counts.fail + counts.skip + counts.error;
-  const statusLine = () => {
+  const line = () => {
     const elapsed = Date.now() - started;
     const share = total > 0 ? done() / total : 0;
     const left = eta(elapsed, share);
     return `${bar(share)} ${String(done()).padStart(String(total).length)}/${total}  ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.error} error  ${phase}  ${seconds(elapsed / 1000)}${left ? `, ${left}` : ''}`;
   };
-  const redraw = () => tty && block.draw([statusLine()]);
-  const above = (lines: string[]) => (tty ? block.above(lines) : stream.write(lines.join('\n') + '\n'));
+  const live = statusLine(stream, line, tty);
   const endPhase = () => {
     if (tty || phase === '') return;
     const finished = done() - phaseStarted.done;
@@ -65,33 +59,28 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
       total = info.total;
       started = Date.now();
       stream.write(`fleetproof conform ${info.runId}\ntarget ${info.target} (${info.implementation}), ${counted(info.total, 'case')}\n`);
-      if (tty) ticker = setInterval(redraw, REDRAW_MS).unref();
-      redraw();
+      live.start();
     },
     phase(name) {
       endPhase();
       phase = name;
       phaseStarted = { at: Date.now(), done: done() };
       if (!tty) stream.write(`-- ${name}\n`);
-      redraw();
+      live.redraw();
     },
     caseFinished(r) {
       counts[r.status] += 1;
       const head = `${LABEL[r.status]} ${r.id} [${r.clause}]`;
-      if (r.status === 'fail' || r.status === 'error') above([head, ...details(r)]);
+      if (r.status === 'fail' || r.status === 'error') live.above([head, ...details(r)]);
       else if (r.status === 'skip' && !tty) stream.write(`${head}${r.message ? ` (${r.message})` : ''}\n`);
-      else redraw();
+      else live.redraw();
     },
     note(message) {
-      above([message]);
+      live.above([message]);
     },
     finish(result, outDir) {
-      clearInterval(ticker);
+      live.end();
       endPhase();
-      if (tty) {
-        block.draw([statusLine()]);
-        block.end();
-      }
       const s = result.summary;
       const retired =
         result.retirement.status === 'retired'
