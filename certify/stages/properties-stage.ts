@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { resultDocument, writeResultDocument } from '../../properties/runner/result-document.ts';
 import { runProperties, type SuiteResult } from '../../properties/runner/run-properties.ts';
+import { propertiesProgress } from '../../properties/runner/progress.ts';
 import { httpTarget } from '../../properties/targets/http-target.ts';
 import { propertiesBudgetMs } from '../../properties/runner/budget.ts';
 import { SUITE_NAMES } from '../../properties/suites/index.ts';
@@ -46,7 +47,14 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
   try {
     // As `fleetproof properties` does: a suite that fails while the target has gone away or stopped taking the run's tokens could not judge.
     const stillJudgeable = stageRecheck(ctx);
-    const result = await runProperties({ target, log: ctx.log, runId: ctx.runId, stillJudgeable, budget });
+    const result = await runProperties({
+      target,
+      log: ctx.log,
+      runId: ctx.runId,
+      stillJudgeable,
+      budget,
+      progress: propertiesProgress(),
+    });
     const doc = await resultDocument(result, replay);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);

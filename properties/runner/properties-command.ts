@@ -14,6 +14,7 @@ import { propertiesVerdictKey, resultDocument, writeResultDocument, type ResultD
 import { parseReplayPath } from './replay-path.ts';
 import { exitCodeOf, runProperties, RunnerUsageError, type PropertiesResult } from './run-properties.ts';
 import { parseSeed } from './seed.ts';
+import { propertiesProgress } from './progress.ts';
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { defaultRunDir, newRunId } from '../../client/run-id.ts';
 
@@ -116,6 +117,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
       ...(seed !== undefined ? { seed } : {}),
       ...(c.path !== undefined ? { path: c.path } : {}),
       log: (line) => console.log(line),
+      progress: propertiesProgress(),
       ...(c.http
         ? {
             stillJudgeable: sharedRecheck({

@@ -74,6 +74,18 @@ export interface RunPropertiesOptions {
    * names the cause of an error.
    */
   stillJudgeable?: () => Promise<string | null>;
+  /** Told as suites and their runs go, to show how far the run is; the per-suite log lines are left to it then. */
+  progress?: PropertiesProgress;
+}
+
+/** What a progress display learns of a run of the suites. */
+export interface PropertiesProgress {
+  planned(suites: { name: SuiteName; runs: number }[]): void;
+  suiteStarted(name: SuiteName): void;
+  /** A run of the current suite opened a run on the target: fast-check started a generated case (or a shrink). */
+  runStarted(): void;
+  suiteFinished(result: SuiteResult): void;
+  finished(): void;
 }
 
 export class RunnerUsageError extends FleetproofError {
@@ -172,23 +184,36 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   log(`fleetproof properties ${runId} against ${options.target.description}, ${describeSeed(seed)}`);
   const results: SuiteResult[] = [];
   const started = performance.now();
-  for (const [index, name] of suites.entries()) {
-    if (options.budget?.spent) {
-      results.push({ ...notRun(name, seed.seed), error: NOT_STARTED });
-      continue;
+  const progress = options.progress;
+  const counting = progress ? { ...options, target: runsCounted(options.target, progress) } : options;
+  progress?.planned(
+    suites.map((name) => ({ name, runs: path === undefined ? (options.runs ?? SUITES[name].defaultRuns[options.target.kind]) : 1 })),
+  );
+  try {
+    for (const [index, name] of suites.entries()) {
+      if (options.budget?.spent) {
+        const skipped = { ...notRun(name, seed.seed), error: NOT_STARTED };
+        results.push(skipped);
+        progress?.suiteFinished(skipped);
+        continue;
+      }
+      progress?.suiteStarted(name);
+      let result = await runSuite(name, counting, seed.seed, path);
+      // Requests the budget called off leave runs indeterminate: the suite stopped, it did not fail to judge on its own.
+      if (options.budget?.spent && result.status === 'error' && result.path === null) result = { ...result, error: STOPPED_BY_BUDGET };
+      const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
+      if (problem !== null)
+        result = {
+          ...result,
+          status: 'error',
+          error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})`,
+        };
+      results.push(result);
+      if (progress) progress.suiteFinished(result);
+      else log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
     }
-    let result = await runSuite(name, options, seed.seed, path);
-    // Requests the budget called off leave runs indeterminate: the suite stopped, it did not fail to judge on its own.
-    if (options.budget?.spent && result.status === 'error' && result.path === null) result = { ...result, error: STOPPED_BY_BUDGET };
-    const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
-    if (problem !== null)
-      result = {
-        ...result,
-        status: 'error',
-        error: `no verdict: after this suite ${problem} (${result.violation ? `its counterexample: ${result.violation.message}` : result.error})`,
-      };
-    results.push(result);
-    log(`[${index + 1}/${suites.length}] ${summaryLine(result)}  (${((performance.now() - started) / 1000).toFixed(1)} s elapsed)`);
+  } finally {
+    progress?.finished();
   }
   const outstanding = results.filter((r) => r.error === NOT_STARTED || r.error === STOPPED_BY_BUDGET).map((r) => r.name);
   return {
@@ -219,6 +244,18 @@ function notRun(name: SuiteName, seed: number): SuiteResult {
     violation: null,
     counterexample: null,
     error: null,
+  };
+}
+
+/** The target, telling the progress each time a suite opens a run on it. */
+function runsCounted(target: Target, progress: PropertiesProgress): Target {
+  return {
+    kind: target.kind,
+    description: target.description,
+    manualClock: target.manualClock,
+    limits: target.limits,
+    openRun: () => (progress.runStarted(), target.openRun()),
+    close: () => target.close(),
   };
 }
 

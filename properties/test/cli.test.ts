@@ -7,12 +7,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { RUN_ID_PATTERN } from '../../client/run-id.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { documentProblems, schemaUrl } from '../../reports/test/schema-validation.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { fleetproofProperties } from './cli-process.ts';
+import { underPty } from '../../client/test/pty.ts';
 
 /** Splits a printed command into words, honouring single quotes. */
 function shellWords(command: string): string[] {
@@ -54,6 +56,10 @@ describe('fleetproof properties', () => {
     ]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /seed 11 \(given\)/);
+    // In a log: the suites that hold are counted in one closing line, not listed, and nothing is drawn.
+    assert.match(run.stdout, /^2 properties, 10 runs: 2 pass, 0 fail, 0 error in \d+s$/m);
+    assert.doesNotMatch(run.stdout, /^(\[\d+\/\d+\] )?pass /m);
+    assert.doesNotMatch(run.stdout, /\x1b\[/, 'no terminal control sequences in a log');
     const doc = await result(out);
     assert.deepEqual([doc.verdict, doc.exit_code, doc.suites.map((s) => s.status)], ['hold', 0, ['pass', 'pass']]);
     assert.match(run.stdout, /QUALIFIED: every property holds/);
@@ -77,6 +83,7 @@ describe('fleetproof properties', () => {
     const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed=-102'];
     const run = await fleetproofProperties([...args, '--out', out], env);
     assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /^fail {2}idempotent-settlement +\d+ runs.*\n {2}idempotent-settlement: /m, 'the failure as it happens');
     const [suite] = (await result(out)).suites;
     assert.equal(suite!.violation?.property, 'idempotent-settlement');
     assert.match(run.stdout, new RegExp(`seed -102, path ${suite!.path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -89,6 +96,21 @@ describe('fleetproof properties', () => {
     const [replayed] = (await result(again)).suites;
     assert.deepEqual(replayed!.counterexample, suite!.counterexample);
     assert.equal(replayed!.runs, 1, 'a replay runs the counterexample only');
+  });
+
+  it('draws a bar over the runs with the time left on a terminal', async () => {
+    const bin = fileURLToPath(new URL('../../bin/fleetproof.js', import.meta.url));
+    const suites = ['--suite', 'stale-cursor', '--suite', 'no-overbooking', '--runs', '5'];
+    const run = await underPty([process.execPath, bin, 'properties', ...suites, '--report-dir', join(dir, 'tty')], {
+      env: { FC_SEED: '', FC_PATH: '', FC_SUITE: '' },
+      timeoutMs: 120_000,
+    });
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /\r\x1b\[J\[[=>-]{20}\] [0-2]\/2 properties {2}\d+ pass, 0 fail, 0 error/, 'the bar, redrawn in place');
+    assert.match(run.output, /\[[=>-]{20}\] 1\/2 properties .*, ETA \d+s/, 'the time left while suites remain');
+    assert.match(run.output, /\[={20}\] 2\/2 properties {2}2 pass, 0 fail, 0 error/, 'a full bar at the end');
+    assert.doesNotMatch(run.output, /^(\[\d+\/\d+\] )?pass /m, 'the suites that hold are counted in the bar, not listed');
+    assert.match(run.output, /QUALIFIED: every property holds/);
   });
 
   it('derives and prints a seed in CI when none is given', async () => {
