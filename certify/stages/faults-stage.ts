@@ -28,6 +28,7 @@ import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { faultsStatus } from '../verdict.ts';
+import { faultsProgress, type FaultsProgress } from './faults-progress.ts';
 import { elapsed, stageRecheck, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 
 /**
@@ -77,7 +78,13 @@ interface Rounds {
 /** After the faults, the registry is ready again; then it is left alone at least this long before the sweep reads it. */
 const RECOVERY_WINDOW_MS = 1000;
 
-async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget, bands: readonly unknown[]): Promise<Rounds> {
+async function rounds(
+  ctx: StageContext,
+  o: FaultsStageOptions,
+  http: HttpTarget,
+  bands: readonly unknown[],
+  progress: FaultsProgress,
+): Promise<Rounds> {
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
   const target: Target = {
@@ -106,11 +113,12 @@ async function rounds(ctx: StageContext, o: FaultsStageOptions, http: HttpTarget
   const maxRounds = o.maxRounds ?? (o.minDurationMs ? 10_000 : 10);
   do {
     round++;
-    ctx.log(`faults: round ${round}, ${bands.length} fault(s) so far`);
+    progress.roundNote(`faults: round ${round}, ${bands.length} fault(s) so far`);
     result = await runProperties({
       target,
       suites: o.suites ?? FAULT_SUITES,
-      log: ctx.log,
+      log: progress.roundNote,
+      progress: progress.round(round, bands),
       runId: ctx.runId,
       runs: o.runs ?? RUNS_PER_ROUND,
       stillJudgeable,
@@ -150,13 +158,14 @@ async function roundsAndSweep(
   bands: readonly unknown[],
   proxy: FaultProxy | null,
   outage: OwnOutage,
+  progress: FaultsProgress,
 ): Promise<UnderFaults> {
   const history: Op[] = [];
   const faults = callFaultsOf(proxy, outage, history);
   const http = await opened(() => httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults }));
   try {
     const baseline = await globalBaseline(http.store);
-    const done = await rounds(ctx, o, http, bands);
+    const done = await rounds(ctx, o, http, bands, progress);
     await endFaults();
     await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
     await new Promise((resolve) => setTimeout(resolve, quietBeforeSweepMs(history, performance.now(), RECOVERY_WINDOW_MS)));
@@ -167,8 +176,11 @@ async function roundsAndSweep(
   }
 }
 
-export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Promise<StageOutput> {
+export async function faultsStage(stage: StageContext, o: FaultsStageOptions): Promise<StageOutput> {
   const started = performance.now();
+  const progress = faultsProgress(o);
+  // The stage's lines print above its bar.
+  const ctx: StageContext = { ...stage, log: progress.note };
   const replay = replayFlags(o.nemesis.kinds, o.nemesis.schedule, o.nemesis.seed);
   let doc: FaultsDocument;
   let properties: ResultDocument | null = null;
@@ -176,7 +188,7 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
   let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
     const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy, outage) =>
-      roundsAndSweep(ctx, o, url, endFaults, bands, proxy, outage),
+      roundsAndSweep(ctx, o, url, endFaults, bands, proxy, outage, progress),
     );
     totals = under.value;
     suites = under.value.result.suites;
@@ -222,6 +234,8 @@ export async function faultsStage(ctx: StageContext, o: FaultsStageOptions): Pro
       sweep: null,
       calls: null,
     };
+  } finally {
+    progress.end();
   }
   await mkdir(join(ctx.out, 'faults'), { recursive: true });
   await writeFile(join(ctx.out, 'faults', 'result.json'), JSON.stringify(doc, null, 2) + '\n');
