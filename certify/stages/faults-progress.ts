@@ -26,6 +26,8 @@ export interface FaultsProgress {
 
 export function faultsProgress(
   o: { minDurationMs?: number | undefined },
+  /** Where the stage's lines go without a terminal: the certification's log. */
+  log: (line: string) => void,
   stream: Stream = process.stdout,
   tty = Boolean(stream.isTTY),
 ): FaultsProgress {
@@ -45,7 +47,7 @@ export function faultsProgress(
   };
   const live = statusLine(stream, line, tty);
   return {
-    note: (text) => live.above([text]),
+    note: (text) => (tty ? live.above([text]) : log(text)),
     roundNote: (text) => tty && live.above([text]),
     round(n, fell) {
       round = n;

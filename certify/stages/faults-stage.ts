@@ -178,7 +178,7 @@ async function roundsAndSweep(
 
 export async function faultsStage(stage: StageContext, o: FaultsStageOptions): Promise<StageOutput> {
   const started = performance.now();
-  const progress = faultsProgress(o);
+  const progress = faultsProgress(o, stage.log);
   // The stage's lines print above its bar.
   const ctx: StageContext = { ...stage, log: progress.note };
   const replay = replayFlags(o.nemesis.kinds, o.nemesis.schedule, o.nemesis.seed);

@@ -32,7 +32,7 @@ const failed: SuiteResult = {
 test('on a terminal: a bar over the round with the faults so far and the time left, events above it', (t) => {
   t.mock.timers.enable({ apis: ['Date', 'setInterval'], now: 0 });
   const out = stream(true);
-  const progress = faultsProgress({}, out);
+  const progress = faultsProgress({}, (line) => out.write(`${line}\n`), out);
   const bands: unknown[] = [];
   progress.roundNote('faults: round 1, 0 fault(s) so far');
   const round = progress.round(1, bands);
@@ -70,7 +70,7 @@ test('on a terminal: a bar over the round with the faults so far and the time le
 test('a soak: the bar is over the duration the rounds must last', (t) => {
   t.mock.timers.enable({ apis: ['Date', 'setInterval'], now: 0 });
   const out = stream(true);
-  const progress = faultsProgress({ minDurationMs: 60_000 }, out);
+  const progress = faultsProgress({ minDurationMs: 60_000 }, (line) => out.write(`${line}\n`), out);
   progress.round(3, [{}, {}]).planned(PLAN);
   t.mock.timers.tick(15_000);
   assert.ok(out.text.endsWith('[====>---------------] round 3 of at least 1m00s  0/2 properties  2 faults so far  15s, ETA 45s'), out.text);
@@ -80,7 +80,8 @@ test('a soak: the bar is over the duration the rounds must last', (t) => {
 test('in a log: the events and failures, no line per round and no escape codes', (t) => {
   t.mock.timers.enable({ apis: ['Date', 'setInterval'], now: 0 });
   const out = stream(false);
-  const progress = faultsProgress({}, out);
+  const logged: string[] = [];
+  const progress = faultsProgress({}, (line) => logged.push(line), out);
   for (const n of [1, 2]) {
     progress.roundNote(`faults: round ${n}, 0 fault(s) so far`);
     const round = progress.round(n, []);
@@ -96,8 +97,9 @@ test('in a log: the events and failures, no line per round and no escape codes',
   last.planned(PLAN);
   last.suiteFinished(failed);
   progress.end();
+  assert.deepEqual(logged, ['nemesis: proxy fault'], 'the stage’s lines go to the certification’s log');
   assert.match(
     out.text,
-    /^nemesis: proxy fault\nround 3: fail {2}no-overbooking +2 runs, 1 indeterminate, 2\.0 s\n {2}no-overbooking: a pool holds 3 of its 2 slots\n$/,
+    /^round 3: fail {2}no-overbooking +2 runs, 1 indeterminate, 2\.0 s\n {2}no-overbooking: a pool holds 3 of its 2 slots\n$/,
   );
 });
