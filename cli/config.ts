@@ -40,7 +40,7 @@ export type SettingSource =
 /** Variables that are no command's setting but mean something to fleetproof. */
 export const OTHER_VARIABLES: Readonly<Record<string, string>> = {
   FLEETPROOF_CONFIG: 'the config file, when --config is not given',
-  FLEETPROOF_ALLOW_FAULTS: '1 lets --fault inject deliberate defects (serve, properties)',
+  FLEETPROOF_ALLOW_DEFECTS: 'development: 1 lets --defect build a deliberate defect into the reference (serve, properties)',
   FLEETPROOF_JWKS: 'the JWK set `serve` trusts, as JSON, when --jwks is not given',
   FLEETPROOF_TOKEN: 'a bearer token for the curl commands that reproduce failed exchanges',
   FLEETPROOF_RUN_FILE: 'set by `load` for its k6 scripts: the run plan',

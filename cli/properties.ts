@@ -4,7 +4,7 @@
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
 import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
-import { FAULTS, isFaultName, type FaultName } from '../reference/domain/faults.ts';
+import { DEFECT_FLAG, defectiveOpeners, defectOf } from './defect-flag.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { hasOwnCredentials } from '../client/credential-sources.ts';
 import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
@@ -32,11 +32,7 @@ export const FLAGS = {
   suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
   'report-dir': reportDirFlag('folder for result.json and the reports (default reports/runs/<run id>)'),
   'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
-  fault: {
-    type: 'string',
-    multiple: true,
-    description: 'deliberate defect in the in-process store (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable',
-  },
+  defect: { ...DEFECT_FLAG, description: `${DEFECT_FLAG.description}, in the in-process store` },
   budget: BUDGET_FLAG,
   ...NEMESIS_FLAGS,
 } satisfies Record<string, FlagSpec>;
@@ -45,13 +41,6 @@ function positiveInteger(flag: string, text: string | undefined): number | undef
   if (text === undefined) return undefined;
   if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(`--${flag} must be a positive integer, not ${text}`);
   return Number(text);
-}
-
-function faultsOf(names: string[]): Set<FaultName> {
-  if (names.length > 0 && process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1')
-    throw new UsageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
-  for (const n of names) if (!isFaultName(n)) throw new UsageError(unknownName('fault', n, Object.keys(FAULTS)));
-  return new Set(names as FaultName[]);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -64,8 +53,8 @@ export async function run(argv: string[]): Promise<number> {
   const auth = authChoice(v);
   if (v.target !== undefined && v.key === undefined && !hasOwnCredentials(auth))
     throw usage('--target needs --key FILE (or --token-cmd CMD, or --header for static credentials)');
-  if (v.target !== undefined && (v.fault ?? []).length > 0)
-    throw usage('--fault applies to the in-process stores; a served registry takes its faults itself');
+  if (v.target !== undefined && v.defect !== undefined)
+    throw usage('--defect applies to the in-process stores; a served registry takes its defect itself (serve --defect)');
   const store = v.store ?? 'memory';
   if (v.target === undefined && store !== 'memory' && store !== 'postgres')
     throw usage(unknownName('store', store, ['memory', 'postgres']));
@@ -75,7 +64,10 @@ export async function run(argv: string[]): Promise<number> {
     throw usage('--variant applies to the in-process stores; a served registry makes its own choices');
   const variant = variantOf(v.variant);
   const { runPropertiesCommand } = await import('../properties/runner/properties-command.ts');
-  const faults = faultsOf(v.fault ?? []);
+  const defect = await defectOf(v.defect);
+  if (defect && !defect.stores.includes(store as 'memory' | 'postgres'))
+    throw usage(`--defect ${defect.name} (${defect.layer}) runs on ${defect.stores.join(' and ')}, not the ${store} store`);
+  const defective = defect ? await defectiveOpeners(defect) : null;
   const http =
     v.target !== undefined
       ? { url: v.target, key: v.key ?? null, auth, requestTimeoutMs: positiveInteger('request-timeout-ms', v['request-timeout-ms'])! }
@@ -95,8 +87,14 @@ export async function run(argv: string[]): Promise<number> {
             ...(callFaults ? { faults: callFaults } : {}),
           });
         const { referenceMemoryTarget, referencePostgresTarget } = await import('./reference-targets.ts');
-        if (store === 'postgres') return referencePostgresTarget({ ...(pgUrl ? { url: pgUrl } : {}), faults, variant });
-        return referenceMemoryTarget({ faults, variant });
+        const named = defect ? { named: `with defect ${defect.name}` } : {};
+        if (store === 'postgres')
+          return referencePostgresTarget({
+            ...(pgUrl ? { url: pgUrl } : {}),
+            variant,
+            ...(defect ? { open: defective!.postgres(), ...named } : {}),
+          });
+        return referenceMemoryTarget({ variant, ...(defect ? { open: defective!.memory, ...named } : {}) });
       },
       http,
       kind: http ? 'http' : store === 'postgres' ? 'postgres' : 'memory',

@@ -6,16 +6,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
-import { loadJwks, parseJwks, writeSigningKeys } from '../contract/tokens.ts';
-import { FAULTS, isFaultName, type FaultName, type Faults } from '../reference/domain/faults.ts';
+import { loadJwks, loadSigningKey, parseJwks, writeSigningKeys } from '../contract/tokens.ts';
+import { assembledServer, assembledStore, PLAIN_ASSEMBLY } from '../reference/assembly.ts';
 import { DEFAULT_CONNECTION_LIMITS, openFileLimit, type ConnectionLimits } from '../reference/http/connection-limits.ts';
-import { createRegistryServer } from '../reference/http/server.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../reference/store/postgres/connection-queue.ts';
 import { isStoreKind, openReferenceStore } from '../reference/store/open-store.ts';
 import type { RegistryStore } from '../reference/store/registry-store.ts';
 import { describeVariant } from '../reference/variant/draw-variant.ts';
 import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { DEFECT_FLAG, defectOf } from './defect-flag.ts';
 import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
 import { unknownName } from './suggest.ts';
 
@@ -59,7 +59,7 @@ export const FLAGS = {
     description:
       'trusted public JWK set file (FLEETPROOF_JWKS_FILE; else $FLEETPROOF_JWKS as JSON, else a fresh key pair in a temporary directory)',
   },
-  fault: { type: 'string', multiple: true, description: 'deliberate defect to inject (needs FLEETPROOF_ALLOW_FAULTS=1); repeatable' },
+  defect: DEFECT_FLAG,
   variant: VARIANT_FLAG,
   ...numberFlags(),
 } satisfies Record<string, FlagSpec>;
@@ -77,18 +77,6 @@ function usageError(message: string): UsageError {
 function parsePort(text: string): number {
   if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) throw usageError(`--port must be an integer between 0 and 65535, not ${text}`);
   return Number(text);
-}
-
-/** Faults are for proving the suites catch defects; they are refused unless explicitly allowed. */
-function parseFaults(names: string[]): Faults {
-  if (names.length === 0) return new Set();
-  if (process.env['FLEETPROOF_ALLOW_FAULTS'] !== '1') throw usageError('--fault needs FLEETPROOF_ALLOW_FAULTS=1 in the environment');
-  const faults = new Set<FaultName>();
-  for (const name of names) {
-    if (!isFaultName(name)) throw usageError(unknownName('fault', name, Object.keys(FAULTS)));
-    faults.add(name);
-  }
-  return faults;
 }
 
 async function trustedKeys(jwksPath: string | undefined): Promise<{ jwks: JSONWebKeySet; ephemeralDir?: string; signingKeyPath?: string }> {
@@ -138,7 +126,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!isStoreKind(kind)) throw usageError(unknownName('store', kind!, ['memory', 'postgres']));
   if (values['pg-url'] !== undefined && values.store !== 'postgres') throw usageError('--pg-url needs --store postgres');
   const port = parsePort(values.port!);
-  const faults = parseFaults(values.fault ?? []);
+  const defect = await defectOf(values.defect);
+  if (defect && !defect.stores.includes(kind))
+    throw usageError(`--defect ${defect.name} runs on ${defect.stores.join(' and ')}, not ${kind}`);
+  const assembly = defect?.assemble() ?? PLAIN_ASSEMBLY;
   const variant = variantOf(values.variant);
   const split = variantOptions(variant?.seed);
   const connections = {} as ConnectionLimits;
@@ -159,7 +150,15 @@ export async function run(argv: string[]): Promise<number> {
   const pgUrl = values['pg-url'] ?? process.env['PG_URL'];
   let store: RegistryStore;
   try {
-    store = await openReferenceStore(kind, { faults, pgQueue, ...split.store, ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}) });
+    store = assembledStore(
+      assembly,
+      await openReferenceStore(kind, {
+        pgQueue,
+        ...split.store,
+        ...(assembly.raceHooks ? { raceHooks: assembly.raceHooks } : {}),
+        ...(kind === 'postgres' && pgUrl ? { pgUrl } : {}),
+      }),
+    );
   } catch (err) {
     await forgetKeys();
     console.error(`fleetproof serve: cannot open the ${values.store} store: ${(err as Error).message}`);
@@ -167,13 +166,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   let server;
   try {
-    server = createRegistryServer({
-      store,
-      jwks: keys.jwks,
-      faults,
-      connections,
-      ...split.server,
-    });
+    const signingKey = keys.signingKeyPath ? await loadSigningKey(keys.signingKeyPath) : null;
+    server = assembledServer(assembly, { store, jwks: keys.jwks, connections, ...split.server }, { signingKey });
   } catch (err) {
     await store.close();
     await forgetKeys();
@@ -193,6 +187,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (keys.signingKeyPath) console.log(`signing key: ${keys.signingKeyPath}`);
   if (variant) console.log(describeVariant(variant));
+  if (defect) console.log(`deliberate defect ${defect.name} [${defect.clause}]: ${defect.does}`);
 
   const signal = await signals.received;
   console.error(`fleetproof serve: ${signal}, finishing in-flight requests`);

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import type { RegistryLimits } from '../contract/records.ts';
 import { loadJwks, loadSigningKey, writeSigningKeys, type SigningKey } from '../contract/tokens.ts';
-import { NO_FAULTS, type Faults } from './domain/faults.ts';
-import { createRegistryServer } from './http/server.ts';
+import { assembledServer, assembledStore, PLAIN_ASSEMBLY, type ReferenceAssembly } from './assembly.ts';
 import { openReferenceStore, type StoreKind } from './store/open-store.ts';
 import type { RegistryStore } from './store/registry-store.ts';
 import type { Variant } from './variant/draw-variant.ts';
@@ -21,7 +20,8 @@ export interface EmbeddedReferenceOptions {
   /** A store to serve, or the kind of reference store to open (and close with the server). */
   store?: RegistryStore | StoreKind;
   pgUrl?: string;
-  faults?: Faults;
+  /** Decorators around the store and the server (assembly.ts); a store passed in is wrapped too, without race hooks. */
+  assembly?: ReferenceAssembly;
   /**
    * Limits to declare and enforce instead of the defaults, each within the
    * range the contract allows (conformance/README.md): the store takes every
@@ -32,7 +32,7 @@ export interface EmbeddedReferenceOptions {
   /**
    * A variant's seed: every limit and implementation-defined choice drawn
    * from its legal range (reference/variant/). Limits given beside it win,
-   * and faults compose with it. A store passed in keeps its own.
+   * and an assembly composes with it. A store passed in keeps its own.
    */
   variant?: number;
   host?: string;
@@ -56,31 +56,40 @@ export interface EmbeddedReference {
 }
 
 export async function startEmbeddedReference(options: EmbeddedReferenceOptions = {}): Promise<EmbeddedReference> {
-  const faults = options.faults ?? NO_FAULTS;
+  const assembly = options.assembly ?? PLAIN_ASSEMBLY;
   const kind = options.store ?? 'memory';
   const split = variantOptions(options.variant, options.limits);
-  const store =
+  const opened =
     typeof kind === 'string'
-      ? await openReferenceStore(kind, { faults, ...split.store, ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}) })
+      ? await openReferenceStore(kind, {
+          ...split.store,
+          ...(assembly.raceHooks ? { raceHooks: assembly.raceHooks } : {}),
+          ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}),
+        })
       : kind;
+  const store = assembledStore(assembly, opened);
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-reference-'));
   try {
     const files = await writeSigningKeys(dir);
     const jwks = await loadJwks(files.jwksPath);
-    const server = createRegistryServer({
-      store,
-      jwks,
-      faults,
-      ...split.server,
-      ...(options.connections ? { connections: options.connections } : {}),
-      ...(options.logErrors ? {} : { log: () => {} }),
-    });
+    const signingKey = await loadSigningKey(files.signingKeyPath);
+    const server = assembledServer(
+      assembly,
+      {
+        store,
+        jwks,
+        ...split.server,
+        ...(options.connections ? { connections: options.connections } : {}),
+        ...(options.logErrors ? {} : { log: () => {} }),
+      },
+      { signingKey },
+    );
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     return {
       url,
       store,
       jwks,
-      signingKey: await loadSigningKey(files.signingKeyPath),
+      signingKey,
       signingKeyPath: files.signingKeyPath,
       jwksPath: files.jwksPath,
       variant: split.variant,

@@ -13,7 +13,7 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-const reference = await startEmbeddedReference({ faults: new Set(), logErrors: false });
+const reference = await startEmbeddedReference({ logErrors: false });
 let errors = 0;
 let failures = 0;
 try {

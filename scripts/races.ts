@@ -1,8 +1,8 @@
 // npm run races — the suites prove on the reference that they catch
-// check-then-act races every time, not sometimes. For each race switch
-// (reference/domain/races.ts) it runs, RACES_RUNS times (default 10), the
-// whole conformance suite against the embedded reference with that switch on,
-// and the property suites that claim the clause the switch breaks (until one
+// check-then-act races every time, not sometimes. For each race-* defect
+// (reference/defects/race/) it runs, RACES_RUNS times (default 10), the
+// whole conformance suite against the embedded reference with that defect,
+// and the property suites that claim the clause the defect breaks (until one
 // fails) against the same reference over HTTP, while two CPU-bound processes keep the machine
 // busy. Every run must fail the registry, in conformance and in the
 // properties alike; the table gives the catch counts, which cases caught,
@@ -18,7 +18,8 @@ import { runProperties } from '../properties/runner/run-properties.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { httpTarget } from '../properties/targets/http-target.ts';
 import { startReferenceServer } from '../properties/test/reference-server.ts';
-import { RACES, type RaceName } from '../reference/domain/races.ts';
+import { loadDefects } from '../reference/defects/catalogue.ts';
+import type { Defect } from '../reference/defects/defect.ts';
 
 const RUNS = Number(process.env['RACES_RUNS'] ?? 10);
 const ONLY = (process.env['RACES_ONLY'] ?? '').split(',').filter(Boolean);
@@ -42,8 +43,8 @@ function startHogs(): ChildProcess[] {
   return Array.from({ length: HOGS }, () => spawn(process.execPath, ['-e', HOG], { stdio: 'ignore' }));
 }
 
-async function conformanceRun(race: RaceName, tally: Tally): Promise<boolean> {
-  const target = await startReferenceTarget({ faults: [race], silent: true });
+async function conformanceRun(race: Defect, tally: Tally): Promise<boolean> {
+  const target = await startReferenceTarget({ defect: race.name, silent: true });
   try {
     const outcome = await runConformance({ config: target.config(), signingKey: target.key, writeReports: false });
     if (outcome.exitCode === 2) throw new Error(`conformance could not run: ${outcome.error}`);
@@ -57,12 +58,12 @@ async function conformanceRun(race: RaceName, tally: Tally): Promise<boolean> {
   }
 }
 
-async function propertiesRun(race: RaceName, seed: number, tally: Tally): Promise<boolean> {
+async function propertiesRun(race: Defect, seed: number, tally: Tally): Promise<boolean> {
   // The suites that claim the broken clause, the one written for shared actions first.
-  const suites = SUITE_NAMES.filter((s) => PROPERTY_CLAUSES[s].includes(RACES[race])).sort(
+  const suites = SUITE_NAMES.filter((s) => PROPERTY_CLAUSES[s].includes(race.clause)).sort(
     (a, b) => Number(b === 'shared-actions') - Number(a === 'shared-actions'),
   );
-  const server = await startReferenceServer({ faults: new Set([race]) });
+  const server = await startReferenceServer({ defect: race.name });
   const target = await httpTarget({ url: server.url, key: server.key });
   try {
     // One failing suite fails the registry; the rest of the run would only cost time.
@@ -81,19 +82,19 @@ async function propertiesRun(race: RaceName, seed: number, tally: Tally): Promis
 
 const mean = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(1);
 
-function report(race: RaceName, t: Tally): string[] {
+function report(race: Defect, t: Tally): string[] {
   const rounds = [...t.cases.values()].flat().filter((r) => r > 0);
   const firstRound = rounds.filter((r) => r === 1).length;
   const caught = [...t.cases].map(([id, rs]) => `${id} ${rs.length}× (rounds ${rs.join(',')})`);
   return [
-    `${race} [${RACES[race]}]: conformance ${t.conformance}/${RUNS}, properties ${t.properties}/${RUNS}; a run ${mean(t.seconds)} s, its conformance suite ${mean(t.conformSeconds)} s`,
+    `${race.name} [${race.clause}]: conformance ${t.conformance}/${RUNS}, properties ${t.properties}/${RUNS}; a run ${mean(t.seconds)} s, its conformance suite ${mean(t.conformSeconds)} s`,
     `  cases that caught it: ${caught.join('; ') || 'none'}`,
     `  catches in round 1 of a burst: ${firstRound} of ${rounds.length}`,
     `  suites that caught it: ${[...t.suites].map(([s, n]) => `${s} ${n}×`).join('; ') || 'none'}`,
   ];
 }
 
-const races = (Object.keys(RACES) as RaceName[]).filter((r) => ONLY.length === 0 || ONLY.includes(r));
+const races = (await loadDefects()).filter((d) => d.name.startsWith('race-') && (ONLY.length === 0 || ONLY.includes(d.name)));
 const hogs = startHogs();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (hogs.forEach((h) => h.kill()), process.exit(130)));
 let missed = 0;
@@ -112,7 +113,7 @@ try {
       if (!conformed || !propertied) missed++;
       tally.seconds.push((performance.now() - started) / 1000);
       console.log(
-        `${race} run ${run}/${RUNS}: conformance ${conformed ? 'caught' : 'MISSED'}, properties ${propertied ? 'caught' : `MISSED (seed ${seed})`}`,
+        `${race.name} run ${run}/${RUNS}: conformance ${conformed ? 'caught' : 'MISSED'}, properties ${propertied ? 'caught' : `MISSED (seed ${seed})`}`,
       );
     }
     lines.push(...report(race, tally));
@@ -120,5 +121,5 @@ try {
 } finally {
   for (const h of hogs) h.kill();
 }
-console.log(`\nbeside ${HOGS} CPU-bound processes, ${RUNS} runs per switch:\n${lines.join('\n')}`);
+console.log(`\nbeside ${HOGS} CPU-bound processes, ${RUNS} runs per defect:\n${lines.join('\n')}`);
 process.exitCode = missed > 0 ? 1 : 0;

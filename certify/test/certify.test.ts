@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test';
 import { startEmbeddedTarget } from '../../cli/embedded-target.ts';
 import { EXEMPT_CLAUSES } from '../../conformance/lint/config.ts';
 import { writeSigningKeys } from '../../contract/tokens.ts';
+import { startDefectiveReference } from '../../reference/defects/defective.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { BUNDLE_FILE, loadSigner, verifyBundle, writeBundle } from '../../reports/bundle/bundle.ts';
 import type { Statement } from '../../reports/bundle/statement.ts';
@@ -151,7 +152,7 @@ describe('fleetproof certify', { concurrency: true }, () => {
   });
 
   it('finds a registry that settles without the fence comparison non-conformant, with the clause and a reproduction', async () => {
-    const reference = await startEmbeddedReference({ faults: new Set(['settle-skip-fence']) });
+    const reference = await startDefectiveReference('settle-skip-fence');
     const out = join(root, 'broken');
     try {
       const outcome = await runCertification({ target: { url: reference.url, keyPath: reference.signingKeyPath }, out, log: quiet });

@@ -120,24 +120,28 @@ describe('fleetproof serve', { concurrency: true }, () => {
     assert.match(broken.stderr, /FLEETPROOF_JWKS/);
   });
 
-  it('faults are refused unless FLEETPROOF_ALLOW_FAULTS=1, and unknown ones always', async () => {
-    const [refused, unknown] = await Promise.all([
-      serve(['--port', '0', '--fault', 'tenant-from-body']).exit,
-      serve(['--port', '0', '--fault', 'no-such-fault'], { FLEETPROOF_ALLOW_FAULTS: '1' }).exit,
+  it('a defect is refused unless FLEETPROOF_ALLOW_DEFECTS=1, an unknown one always, and one allowed is served and named', async () => {
+    const [refused, unknown, fromVariable] = await Promise.all([
+      serve(['--port', '0', '--defect', 'tenant-from-body']).exit,
+      serve(['--port', '0', '--defect', 'tenant-from-bdy'], { FLEETPROOF_ALLOW_DEFECTS: '1' }).exit,
+      serve(['--port', '0', '--defect', 'unbounded-lease-expiry', '--store', 'memory'], { FLEETPROOF_DEFECT: 'x' }).exit,
     ]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /FLEETPROOF_ALLOW_FAULTS=1/);
+    assert.match(refused.stderr, /FLEETPROOF_ALLOW_DEFECTS=1/);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown fault no-such-fault/);
-    const allowed = serve(['--port', '0', '--fault', 'tenant-from-body', '--fault', 'settle-skip-fence'], { FLEETPROOF_ALLOW_FAULTS: '1' });
+    assert.match(unknown.stderr, /unknown defect tenant-from-bdy.*tenant-from-body/);
+    assert.equal(fromVariable.code, 2, 'FLEETPROOF_DEFECT is no setting: the flag alone still needs the switch');
+    const allowed = serve(['--port', '0', '--defect', 'tenant-from-body'], { FLEETPROOF_ALLOW_DEFECTS: '1' });
     assert.match(await allowed.nextLine(), /^listening on http:/);
+    assert.match(await allowed.nextLine(), /^signing key: /);
+    assert.match(await allowed.nextLine(), /^deliberate defect tenant-from-body \[auth-tenant-from-token\]: /);
     allowed.child.kill('SIGTERM');
     assert.equal((await allowed.exit).code, 0);
   });
 
-  it('[ops-version] --variant SEED serves that variant, faults beside it, and names it in GET /version; a bad seed is refused', async () => {
+  it('[ops-version] --variant SEED serves that variant, a defect beside it, and names it in GET /version; a bad seed is refused', async () => {
     const variant = drawVariant(113);
-    const served = serve(['--port', '0', '--variant', '113', '--fault', 'settle-skip-fence'], { FLEETPROOF_ALLOW_FAULTS: '1' });
+    const served = serve(['--port', '0', '--variant', '113', '--defect', 'settle-skip-fence'], { FLEETPROOF_ALLOW_DEFECTS: '1' });
     const url = (await served.nextLine()).replace('listening on ', '');
     const res = await request(`${url}/version`);
     const info = (await res.body.json()) as VersionInfo;

@@ -3,8 +3,8 @@
 // the runner. Tests only; the harness itself never imports reference/.
 import type { RegistryLimits } from '../../contract/records.ts';
 import type { SigningKey } from '../../contract/tokens.ts';
-import type { FaultName } from '../../reference/domain/faults.ts';
-import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
+import { startDefectiveReference } from '../../reference/defects/defective.ts';
+import { startEmbeddedReference, type EmbeddedReferenceOptions } from '../../reference/embedded-reference.ts';
 import type { ConnectionLimits } from '../../reference/http/connection-limits.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { resolveConfig, type ConformConfig } from '../runner/config.ts';
@@ -19,19 +19,22 @@ export interface ReferenceTarget {
 }
 
 export interface ReferenceTargetOptions {
-  store?: RegistryStore;
-  faults?: FaultName[];
+  store?: RegistryStore | 'memory' | 'postgres';
+  /** A deliberate defect to build in, by name (reference/defects/). */
+  defect?: string;
+  pgUrl?: string;
   silent?: boolean;
   limits?: Partial<RegistryLimits>;
-  /** A variant's seed (reference/variant/); faults and limits compose with it. */
+  /** A variant's seed (reference/variant/); a defect and limits compose with it. */
   variant?: number;
   connections?: Partial<ConnectionLimits>;
 }
 
 export async function startReferenceTarget(options: ReferenceTargetOptions = {}): Promise<ReferenceTarget> {
-  const reference = await startEmbeddedReference({
+  const start = options.defect ? (o: EmbeddedReferenceOptions) => startDefectiveReference(options.defect!, o) : startEmbeddedReference;
+  const reference = await start({
     ...(options.store ? { store: options.store } : {}),
-    faults: new Set(options.faults ?? []),
+    ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
     ...(options.connections ? { connections: options.connections } : {}),

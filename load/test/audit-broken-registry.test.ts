@@ -6,11 +6,11 @@
 // seed and the concurrent routing phase run.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { openDefectiveStore } from '../../reference/defects/defective.ts';
 import { OVERBOOKING_SETS, runSmoke, startTarget } from './in-process-target.ts';
 
 test('a registry that overbooks replicas fails the audit', async (t) => {
-  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
   t.after(() => target.close());
   const outcome = await runSmoke(target, {
     sets: OVERBOOKING_SETS,

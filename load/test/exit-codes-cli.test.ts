@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { openDefectiveStore } from '../../reference/defects/defective.ts';
 import { CRASHING_K6, startFront } from './front.ts';
 import { OVERBOOKING_SETS, startTarget } from './in-process-target.ts';
 
@@ -71,7 +72,7 @@ describe('fleetproof load exits', { concurrency: true }, () => {
   });
 
   it('1 when the audit finds a violation', async () => {
-    const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+    const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
     try {
       const sets = OVERBOOKING_SETS.flatMap((s) => ['--set', s]);
       const run = await fleetproofLoad([

@@ -4,11 +4,11 @@
 // threshold. Only the seed and the two routing phases run.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { openDefectiveStore } from '../../reference/defects/defective.ts';
 import { runSmoke, startTarget } from './in-process-target.ts';
 
 test('a registry that reselects on retry fails the checks threshold', async (t) => {
-  const target = await startTarget(new MemoryStore({ faults: new Set(['reselect-on-retry']) }));
+  const target = await startTarget(await openDefectiveStore('reselect-on-retry', 'memory'));
   t.after(() => target.close());
   const outcome = await runSmoke(target, { phases: ['concurrent_routes', 'retry_rotation'] });
   assert.equal(outcome.exitCode, 1);

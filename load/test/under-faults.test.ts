@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
 import type { NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import { openDefectiveStore } from '../../reference/defects/defective.ts';
 import { writeLoadReport } from '../../reports/load/write-load-report.ts';
 import { runLoadUnderFaults } from '../../certify/nemesis/load-under-faults.ts';
 import { judgeUnderFaults, type JudgedReport } from '../runner/judge-under-faults.ts';
@@ -70,7 +71,7 @@ test('the reference passes a load run under faults on its audit, and the report 
 });
 
 test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
-  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
   t.after(() => target.close());
   const outcome = await underFaults(target, OVERBOOKING_SETS);
   assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
@@ -123,7 +124,7 @@ test('under faults, a phase cut at its budget with a resolve in flight: the runn
 });
 
 test('under faults, a phase cut at its budget still fails the overbooking store, judged, not could-not-judge', async (t) => {
-  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
   t.after(() => target.close());
   const { outcome, report, held } = await cutWithResolveInFlight(target, OVERBOOKING_SETS);
   assert.ok(held > 0, 'no resolve was held in flight');
@@ -232,7 +233,7 @@ test('under faults, an audited violation still fails, a phase cut at its budget 
 });
 
 test('under faults, a concurrent_routes phase cut before it reads a replica still fails the overbooking store: what its routes held at once is counted before they are settled', async (t) => {
-  const target = await startTarget(new MemoryStore({ faults: new Set(['capacity-outside-lock']) }));
+  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
   t.after(() => target.close());
   // The burst's first answer is held until the test ends: the flow never gets past the burst, so the phase is cut
   // at its budget before it reads any replica, and under faults a cut judges nothing.

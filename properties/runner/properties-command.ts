@@ -76,7 +76,8 @@ function replayCommandFor(argv: string[]): ReplayCommand {
     kept.push(argv[i]!);
   }
   const quote = (s: string) => (/^[A-Za-z0-9_./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const env = kept.some((a) => a.startsWith('--fault')) ? ['FLEETPROOF_ALLOW_FAULTS=1'] : [];
+  // A development build's deliberate defect replays only where defects are allowed, as it ran.
+  const env = kept.some((a) => a.startsWith('--defect')) ? ['FLEETPROOF_ALLOW_DEFECTS=1'] : [];
   // `--seed=N`, not `--seed N`: seeds can be negative, and a separate "-5" reads as a flag.
   return (s) =>
     [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, `--seed=${s.seed}`, '--path', quote(s.path!)].join(' ');

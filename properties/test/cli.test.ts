@@ -78,9 +78,9 @@ describe('fleetproof properties', () => {
 
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
     const out = join(dir, 'fail');
-    const env = { FLEETPROOF_ALLOW_FAULTS: '1' };
+    const env = { FLEETPROOF_ALLOW_DEFECTS: '1' };
     // A negative seed: the printed replay command must still parse.
-    const args = ['--fault', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed=-102'];
+    const args = ['--defect', 'settle-skip-fence', '--suite', 'idempotent-settlement', '--runs', '100', '--seed=-102'];
     const run = await fleetproofProperties([...args, '--out', out], env);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /^fail {2}idempotent-settlement +\d+ runs.*\n {2}idempotent-settlement: /m, 'the failure as it happens');
@@ -157,7 +157,7 @@ describe('fleetproof properties', () => {
   it('exits 2 when it cannot run: bad flags, or a target nobody serves', async () => {
     assert.equal((await fleetproofProperties(['--store', 'sqlite'])).code, 2);
     assert.equal((await fleetproofProperties(['--path', '1:2'])).code, 2);
-    assert.equal((await fleetproofProperties(['--fault', 'settle-skip-fence'])).code, 2, 'faults need FLEETPROOF_ALLOW_FAULTS=1');
+    assert.equal((await fleetproofProperties(['--defect', 'settle-skip-fence'])).code, 2, 'defects need FLEETPROOF_ALLOW_DEFECTS=1');
     const keys = await writeSigningKeys(join(dir, 'keys'));
     const unreachable = await fleetproofProperties([
       '--target',

@@ -1,13 +1,11 @@
 // The reference registry served over HTTP inside this process, with a fresh
 // signing key: what the HTTP target runs against in tests, and how the
-// server-side fault (tenant-from-body) is exercised.
+// deliberate defects that live in front of the store are exercised.
 import type { RegistryLimits } from '../../contract/records.ts';
-import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../contract/tokens.ts';
-import type { Faults } from '../../reference/domain/faults.ts';
-import { createRegistryServer } from '../../reference/http/server.ts';
-import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
+import type { SigningKey } from '../../contract/tokens.ts';
+import { startDefectiveReference } from '../../reference/defects/defective.ts';
+import { startEmbeddedReference, type EmbeddedReferenceOptions } from '../../reference/embedded-reference.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
-import { variantOptions } from '../../reference/variant/variant-options.ts';
 
 export interface ReferenceServer {
   url: string;
@@ -16,31 +14,21 @@ export interface ReferenceServer {
 }
 
 export interface ReferenceServerOptions {
-  faults?: Faults;
+  /** A deliberate defect to build in, by name (reference/defects/). */
+  defect?: string;
   store?: RegistryStore;
   /** Legal limits to declare and enforce instead of the defaults (a store passed in keeps its own). */
   limits?: Partial<RegistryLimits>;
-  /** A variant's seed (reference/variant/): its limits (those given win) and choices; faults compose with it. */
+  /** A variant's seed (reference/variant/): its limits (those given win) and choices; a defect composes with it. */
   variant?: number;
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const { privateJwk, jwks } = await generateSigningKeys();
-  const split = variantOptions(options.variant, options.limits);
-  const store = options.store ?? new MemoryStore({ ...split.store, ...(options.faults ? { faults: options.faults } : {}) });
-  const server = createRegistryServer({
-    store,
-    jwks,
-    ...(options.faults ? { faults: options.faults } : {}),
-    ...split.server,
+  const start = options.defect ? (o: EmbeddedReferenceOptions) => startDefectiveReference(options.defect!, o) : startEmbeddedReference;
+  const reference = await start({
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
   });
-  const url = await server.listen(0, '127.0.0.1');
-  return {
-    url,
-    key: await signingKeyFromJwk(privateJwk),
-    async close() {
-      await server.close();
-      await store.close();
-    },
-  };
+  return { url: reference.url, key: reference.signingKey, close: () => reference.close() };
 }

@@ -7,7 +7,7 @@ import { violationOf } from '../../contract/schemas.ts';
 import { REFERENCE_CHOICES, type ReferenceChoices } from './choices.ts';
 import { assertShape } from './validation.ts';
 
-/** The catalog's share of the choices a registry makes, and the cursor defect. */
+/** The catalog's share of the choices a registry makes. */
 export type CatalogChoices = Pick<ReferenceChoices, 'cursors' | 'pageFillPercent' | 'staleCursorFirst' | 'trailingCursor'>;
 
 export interface VisibleDefinition {
@@ -53,7 +53,6 @@ export function normaliseQuery(
   query: CatalogQuery,
   revision: number,
   limits: RegistryLimits,
-  skipRevisionCheck = false,
   choices: CatalogChoices = REFERENCE_CHOICES,
 ): NormalisedQuery {
   assertShape<CatalogQuery>('CatalogQuery', query);
@@ -70,7 +69,7 @@ export function normaliseQuery(
     const revPart = text.slice(0, colon);
     if (!/^[0-9]{1,16}$/.test(revPart)) throw invalid('malformed cursor');
     // Stale before anything else the request holds ([page-stale-cursor]).
-    if (Number(revPart) !== revision && !skipRevisionCheck) throw staleCursor();
+    if (Number(revPart) !== revision) throw staleCursor();
     after = text.slice(colon + 1);
     // The id part is a capability id this registry could have issued.
     if (violationOf('CapabilityId', after) !== null) throw invalid('malformed cursor');

@@ -14,7 +14,6 @@ import type {
 } from '../../contract/records.ts';
 import { attemptScopes } from './admission.ts';
 import { pinnedTargetValid, replicaTakesRetry, type ReplicaFacts, type VersionFacts } from './eligibility.ts';
-import type { FaultHooks } from './faults.ts';
 import {
   admissionRejected,
   bindingUnavailable,
@@ -33,20 +32,18 @@ interface StoredRouteFacts {
 /**
  * select: no route yet, choose a binding and replica; reuse: answer the
  * reserved route as stored ([pinned-reserved]); reacquire: retry the pinned
- * route ([pinned-reacquire]); reselect: the reselect-on-retry defect, which
- * drops the route and selects anew.
+ * route ([pinned-reacquire]).
  */
-type ResolvePath = 'select' | 'reuse' | 'reacquire' | 'reselect';
+type ResolvePath = 'select' | 'reuse' | 'reacquire';
 
 /** The path of a resolve, or CONFLICT when the action is routed for another tenant or capability. */
-export function resolvePath(existing: StoredRouteFacts | undefined, tenantId: string, req: ResolveRequest, fault: FaultHooks): ResolvePath {
+export function resolvePath(existing: StoredRouteFacts | undefined, tenantId: string, req: ResolveRequest): ResolvePath {
   if (!existing) return 'select';
   const a = existing.assignment;
   if (a.tenant_id !== tenantId || a.capability_id !== req.capability_id) {
     throw conflict(`action ${req.action_id} is already routed with a different tenant or capability`);
   }
-  if (existing.reserved) return 'reuse';
-  return fault.retryReselects ? 'reselect' : 'reacquire';
+  return existing.reserved ? 'reuse' : 'reacquire';
 }
 
 /**

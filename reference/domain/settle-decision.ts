@@ -1,7 +1,6 @@
 // What a settlement does (spec.md §13–§14), decided from the route a store
 // read under the action's lock. Both stores lock, read and write around it.
 import type { RouteAssignment, SettlementOutcome, SettlementResult } from '../../contract/records.ts';
-import type { FaultHooks } from './faults.ts';
 import { fenceLost, notFound } from '../../contract/registry-error.ts';
 import { assertShape, jsonEqual } from './validation.ts';
 
@@ -13,11 +12,10 @@ interface StoredSettlementFacts {
 
 /**
  * release: give back the reservation's units and count the outcome;
- * release-again: the settle-release-twice defect, releasing what is already
- * released; unreleased: answer released:false with the stored last settlement
+ * unreleased: answer released:false with the stored last settlement
  * ([settle-idempotent]).
  */
-type SettlePath = 'release' | 'release-again' | 'unreleased';
+type SettlePath = 'release' | 'unreleased';
 
 /**
  * [settle-fence], [settle-release-once]: the path of a settlement, or
@@ -29,7 +27,6 @@ export function settlePath(
   tenantId: string,
   actionId: string,
   presented: RouteAssignment,
-  fault: FaultHooks,
 ): SettlePath {
   const owned = stored !== undefined && stored.assignment.tenant_id === tenantId;
   // A presented assignment equal to the stored one is valid by construction,
@@ -37,10 +34,9 @@ export function settlePath(
   if (!owned || !jsonEqual(stored.assignment, presented)) {
     assertShape('RouteAssignment', presented);
     if (!owned) throw notFound(`route ${actionId}`);
-    if (!fault.settleSkipsFence) throw fenceLost('the presented assignment differs from the stored one');
+    throw fenceLost('the presented assignment differs from the stored one');
   }
-  if (stored.reserved) return 'release';
-  return fault.settleReleasesAgain ? 'release-again' : 'unreleased';
+  return stored.reserved ? 'release' : 'unreleased';
 }
 
 /** The answer of a settlement that released nothing. */

@@ -15,8 +15,6 @@ export interface OperationInput {
   body: unknown;
   /** null only for the public operations (security: []). */
   principal: Principal | null;
-  /** Set only under the `tenant-from-body` fault: a tenant named by the body. */
-  bodyTenant?: string;
 }
 
 export interface Reply {

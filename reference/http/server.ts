@@ -11,7 +11,6 @@ import type { JSONWebKeySet } from 'jose';
 import { openApiDocument, type OperationEntry } from '../../contract/openapi.ts';
 import { CONTRACT_VERSION, type RegistryLimits, type VersionInfo } from '../../contract/records.ts';
 import { referenceChoices, type ReferenceChoices } from '../domain/choices.ts';
-import { faultHooks, type FaultHooks, type Faults } from '../domain/faults.ts';
 import { validateLimits } from '../domain/limits.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RegistryStore } from '../store/registry-store.ts';
@@ -26,7 +25,6 @@ import { checkDeclaredLength, checkMediaType, MAX_JSON_DEPTH, parseJson, readBod
 import { discardRest } from './unread-body.ts';
 import { compileValidators, type OperationValidators } from './request-validation.ts';
 import { RouteTable } from './route-table.ts';
-import { liftBodyTenant } from './tenant-from-body.ts';
 
 /** How the reference names itself in /version: the package it ships in, at that package's version. */
 const REFERENCE_IMPLEMENTATION = {
@@ -39,8 +37,6 @@ export interface RegistryServerOptions {
   /** The public keys tokens are verified against. */
   jwks: JSONWebKeySet;
   audience?: string;
-  /** Only `tenant-from-body` acts here; the store's faults are given to the store. */
-  faults?: Faults;
   /** The body limit the server enforces; every other limit is the store's. */
   limits?: Partial<Pick<RegistryLimits, 'max_body_bytes'>>;
   implementation?: { name: string; version: string };
@@ -83,14 +79,13 @@ const CLOSES_CONNECTION: ReadonlySet<string> = new Set(['URI_TOO_LONG', 'HEADERS
 
 /**
  * [wire-nesting]: a closed schema's deepest legal value bounds its body
- * closer than the contract does; open content gets the contract's bound
- * (one less under the `nesting-bound-too-low` fault).
+ * closer than the contract does; open content gets the contract's bound.
  */
-function nestingBound(deepestLegal: number, boundTooLow: boolean): number {
-  return deepestLegal < MAX_JSON_DEPTH ? deepestLegal : MAX_JSON_DEPTH - (boundTooLow ? 1 : 0);
+function nestingBound(deepestLegal: number): number {
+  return Math.min(deepestLegal, MAX_JSON_DEPTH);
 }
 
-function prepareOperations(table: RouteTable, fault: FaultHooks): Map<OperationEntry, PreparedOperation> {
+function prepareOperations(table: RouteTable): Map<OperationEntry, PreparedOperation> {
   const prepared = new Map<OperationEntry, PreparedOperation>();
   const seen = new Set<string>();
   for (const entry of table.entries) {
@@ -100,7 +95,7 @@ function prepareOperations(table: RouteTable, fault: FaultHooks): Map<OperationE
     if (seen.has(operationId)) throw new Error(`openapi.yaml names operation ${operationId} twice`);
     seen.add(operationId);
     const validators = compileValidators(entry);
-    const maxNesting = nestingBound(validators.bodyNesting, fault.nestingBoundTooLow);
+    const maxNesting = nestingBound(validators.bodyNesting);
     prepared.set(entry, { entry, operationId, roles: entry.roles, validators, maxNesting, handler });
   }
   for (const id of Object.keys(HANDLERS)) if (!seen.has(id)) throw new Error(`handler ${id} serves no operation of openapi.yaml`);
@@ -134,8 +129,7 @@ function authorise(op: PreparedOperation, principal: Principal): void {
 
 export function createRegistryServer(options: RegistryServerOptions): RegistryServer {
   const table = new RouteTable();
-  const fault = faultHooks(options.faults);
-  const prepared = prepareOperations(table, fault);
+  const prepared = prepareOperations(table);
   const choices = referenceChoices(options.choices);
   const verifier = new TokenVerifier({ jwks: options.jwks, audience: options.audience, now: options.now, choices });
   const pathParams = pathParamsReader(choices.badPathParameter);
@@ -194,20 +188,17 @@ export function createRegistryServer(options: RegistryServerOptions): RegistrySe
       query = op.validators.query(search);
     }
     let body: unknown;
-    let bodyTenant: string | undefined;
     if (op.validators.body) {
       if (choices.sizeBeforeMediaType) checkDeclaredLength(req, limits.max_body_bytes);
       checkMediaType(req, choices.emptyBodyWithoutMediaType);
       const bytes = await readBody(req, limits.max_body_bytes, op.maxNesting);
       body = parseJson(bytes);
       if (!choices.readIntegralFractions) refuseIntegralFractions(bytes.toString('utf8'));
-      if (fault.tenantFromBody) bodyTenant = liftBodyTenant(op.operationId, body);
     }
     params ??= pathParams(op, rawParams);
     query ??= op.validators.query(search);
     op.validators.body?.(body);
     const input: OperationInput = { params, query, body, principal };
-    if (bodyTenant !== undefined) input.bodyTenant = bodyTenant;
     return await op.handler.handle(input, deps);
   }
 

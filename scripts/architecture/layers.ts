@@ -31,8 +31,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
 /**
  * Layers inside a part, by its subfolders ('.' is the files at the part's
  * top). In the reference, the domain rules know no storage, the stores know
- * no HTTP, and what assembles a registry (variants, the embedded reference)
- * or breaks one on purpose (defects) sits above all three.
+ * no HTTP, what assembles a registry (variants, the embedded reference) sits
+ * above all three, and what breaks one on purpose (defects) above that.
  */
 export const SUB_LAYERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   reference: {
@@ -40,10 +40,35 @@ export const SUB_LAYERS: Readonly<Record<string, Readonly<Record<string, readonl
     store: ['domain'],
     http: ['domain', 'store'],
     variant: ['domain', 'store', 'http'],
-    defects: ['domain', 'store', 'http'],
-    '.': ['domain', 'store', 'http', 'variant', 'defects'],
+    '.': ['domain', 'store', 'http', 'variant'],
+    defects: ['domain', 'store', 'http', 'variant', '.'],
   },
 };
+
+/**
+ * Folders no product code may reach, whatever the layers allow: the
+ * deliberate defects are for the tests, the developer scripts and the one
+ * file of the command line's development path that loads them by name. The
+ * package ships none of them.
+ */
+export const DEVELOPMENT_ONLY: ReadonlyArray<{ folder: string; importers: readonly string[] }> = [
+  { folder: 'reference/defects/', importers: ['cli/defect-flag.ts'] },
+];
+
+export function developmentOnlyViolations(graph: ImportGraph, rules = DEVELOPMENT_ONLY): string[] {
+  const problems: string[] = [];
+  for (const [file, edges] of graph) {
+    if (isTestFile(file) || topFolder(file) === 'scripts') continue;
+    for (const rule of rules) {
+      if (file.startsWith(rule.folder) || rule.importers.includes(file)) continue;
+      for (const edge of edges.filter((e) => e.to.startsWith(rule.folder)))
+        problems.push(
+          `development only: ${describeEdge(edge)}: only ${[...rule.importers, 'tests', 'scripts'].join(', ')} may import ${rule.folder}`,
+        );
+    }
+  }
+  return problems;
+}
 
 /** Only a folder named `test` holds tests and what only tests use. */
 const TEST_DIR = 'test';

@@ -12,6 +12,8 @@ import { listSourceFiles } from './import-graph.ts';
 /** Files whose exports a tool reads by convention, not by import. */
 const LOADED_BY_PATH: ReadonlyArray<{ file: RegExp; names: RegExp }> = [
   { file: /\.case\.ts$/, names: /^default$/ },
+  // The defect catalogue loads each deliberate defect by path (reference/defects/catalogue.ts).
+  { file: /^reference\/defects\/[a-z]+\/[^/]+\.defect\.ts$/, names: /^default$/ },
   { file: /^load\/(scale\.js|flows\/|bench\/)|^load\/runner\/node-engine\/test\/fixtures\//, names: /.*/ },
   // node --test-reporter loads a reporter module by path and calls its default export.
   { file: /^scripts\/test-runner\/events-reporter\.js$/, names: /^default$/ },

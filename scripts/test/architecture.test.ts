@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FORBIDDEN_MODULES, forbiddenImports } from '../architecture/forbidden-modules.ts';
 import { edgesOf, listSourceFiles, readImportGraph, relativeSpecifiers, type ImportGraph } from '../architecture/import-graph.ts';
-import { fileCycles, folderCycles, layerViolations, layoutViolations } from '../architecture/layers.ts';
+import { developmentOnlyViolations, fileCycles, folderCycles, layerViolations, layoutViolations } from '../architecture/layers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +34,11 @@ describe('the repository', () => {
 
   it('keeps every layer rule', () => {
     const problems = layerViolations(graph);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
+  });
+
+  it("keeps the deliberate defects off the product: only tests, scripts and the CLI's development path import them", () => {
+    const problems = developmentOnlyViolations(graph);
     assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
   });
 
@@ -141,6 +146,22 @@ describe('the import-graph checker', () => {
       `layer: reference/domain/rules.ts imports '../store/memory/m.ts' (reference/store/memory/m.ts): reference/domain may import only reference/domain`,
       `layer: reference/store/memory/m.ts imports '../../http/server.ts' (reference/http/server.ts): reference/store may import only reference/store, reference/domain`,
       "reference/odd/x.ts: folder reference/odd has no place in reference's layer table",
+    ]);
+  });
+
+  it('names a product file that imports a deliberate defect, but lets tests, scripts and the development path do so', () => {
+    const graph = graphOf({
+      'reference/embedded.ts': `import './defects/catalogue.ts';`,
+      'cli/serve.ts': `const d = await import('../reference/defects/defective.ts');`,
+      'cli/defect-flag.ts': `const c = await import('../reference/defects/catalogue.ts');`,
+      'reference/defects/catalogue.ts': `import './defect.ts';`,
+      'reference/defects/test/x.test.ts': `import '../catalogue.ts';`,
+      'scripts/power.ts': `import '../reference/defects/catalogue.ts';`,
+      'conformance/test/defects.test.ts': `import '../../reference/defects/catalogue.ts';`,
+    });
+    assert.deepEqual(developmentOnlyViolations(graph), [
+      `development only: reference/embedded.ts imports './defects/catalogue.ts' (reference/defects/catalogue.ts): only cli/defect-flag.ts, tests, scripts may import reference/defects/`,
+      `development only: cli/serve.ts imports '../reference/defects/defective.ts' (reference/defects/defective.ts): only cli/defect-flag.ts, tests, scripts may import reference/defects/`,
     ]);
   });
 

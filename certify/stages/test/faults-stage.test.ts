@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import type { RegistryStore } from '../../../reference/store/registry-store.ts';
 import { startEmbeddedReference } from '../../../reference/embedded-reference.ts';
 import { openReferenceStore } from '../../../reference/store/open-store.ts';
-import type { FaultName } from '../../../reference/domain/faults.ts';
+import { startDefectiveReference } from '../../../reference/defects/defective.ts';
 import type { RouteAssignment, SettlementOutcome } from '../../../contract/records.ts';
 import type { FaultsDocument } from '../../../reports/schemas/faults-result.ts';
 import { DEFAULT_SCHEDULE } from '../../nemesis/nemesis.ts';
@@ -66,8 +66,7 @@ async function stageAgainst(
   }
 }
 
-const withDefect = async (fault: FaultName) =>
-  startEmbeddedReference({ store: await openReferenceStore('memory', { faults: new Set([fault]) }), faults: new Set([fault]) });
+const withDefect = (defect: string) => startDefectiveReference(defect, { store: 'memory' });
 
 /** Acknowledges every second settlement of a held route as released, and never makes it. */
 function losingSettlements(store: RegistryStore): RegistryStore {

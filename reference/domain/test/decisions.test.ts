@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RouteAssignment } from '../../../contract/records.ts';
 import { buildReservation, IMPLICIT_DEFAULT_POLICY } from '../admission.ts';
-import { faultHooks, FAULT_SWITCHES, FAULTS, NO_FAULT_HOOKS } from '../faults.ts';
 import type { RegistryError } from '../../../contract/registry-error.ts';
 import {
   capacityRefusal,
@@ -58,19 +57,18 @@ const code = (fn: () => unknown) => {
 
 describe('resolve decision', () => {
   it('[pinned-reserved], [pinned-reacquire]: select, reuse or reacquire by the stored route', () => {
-    assert.equal(resolvePath(undefined, 't1', req, NO_FAULT_HOOKS), 'select');
-    assert.equal(resolvePath({ assignment, reserved: true }, 't1', req, NO_FAULT_HOOKS), 'reuse');
-    assert.equal(resolvePath({ assignment, reserved: false }, 't1', req, NO_FAULT_HOOKS), 'reacquire');
-    assert.equal(resolvePath({ assignment, reserved: false }, 't1', req, faultHooks(new Set(['reselect-on-retry']))), 'reselect');
+    assert.equal(resolvePath(undefined, 't1', req), 'select');
+    assert.equal(resolvePath({ assignment, reserved: true }, 't1', req), 'reuse');
+    assert.equal(resolvePath({ assignment, reserved: false }, 't1', req), 'reacquire');
   });
 
   it('an action routed for another tenant or capability is CONFLICT', () => {
     assert.equal(
-      code(() => resolvePath({ assignment, reserved: true }, 't2', req, NO_FAULT_HOOKS)),
+      code(() => resolvePath({ assignment, reserved: true }, 't2', req)),
       'CONFLICT',
     );
     assert.equal(
-      code(() => resolvePath({ assignment, reserved: true }, 't1', { ...req, capability_id: 'cap:y' }, NO_FAULT_HOOKS)),
+      code(() => resolvePath({ assignment, reserved: true }, 't1', { ...req, capability_id: 'cap:y' })),
       'CONFLICT',
     );
   });
@@ -136,50 +134,27 @@ describe('resolve decision', () => {
 describe('settlement decision', () => {
   it('[settle-fence]: no route of this tenant is NOT_FOUND, a different assignment FENCE_LOST, bad input INVALID_REQUEST', () => {
     assert.equal(
-      code(() => settlePath(undefined, 't1', 'a1', assignment, NO_FAULT_HOOKS)),
+      code(() => settlePath(undefined, 't1', 'a1', assignment)),
       'NOT_FOUND',
     );
     assert.equal(
-      code(() => settlePath({ assignment, reserved: true }, 't2', 'a1', assignment, NO_FAULT_HOOKS)),
+      code(() => settlePath({ assignment, reserved: true }, 't2', 'a1', assignment)),
       'NOT_FOUND',
     );
     const other = { ...assignment, fence_token: '0190f3b2-7c00-7000-8000-000000000002' };
     assert.equal(
-      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', other, NO_FAULT_HOOKS)),
+      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', other)),
       'FENCE_LOST',
     );
     const bad = { ...assignment, fence_token: 7 } as unknown as RouteAssignment;
     assert.equal(
-      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', bad, NO_FAULT_HOOKS)),
+      code(() => settlePath({ assignment, reserved: true }, 't1', 'a1', bad)),
       'INVALID_REQUEST',
     );
-    assert.equal(settlePath({ assignment, reserved: true }, 't1', 'a1', other, faultHooks(new Set(['settle-skip-fence']))), 'release');
   });
 
   it('[settle-release-once], [settle-idempotent]: release once, then answer unreleased', () => {
-    assert.equal(settlePath({ assignment, reserved: true }, 't1', 'a1', assignment, NO_FAULT_HOOKS), 'release');
-    assert.equal(settlePath({ assignment, reserved: false }, 't1', 'a1', assignment, NO_FAULT_HOOKS), 'unreleased');
-    assert.equal(
-      settlePath({ assignment, reserved: false }, 't1', 'a1', assignment, faultHooks(new Set(['settle-release-twice']))),
-      'release-again',
-    );
-  });
-});
-
-describe('fault switches', () => {
-  it('each switch has its own hook, answered only when the switch is on', () => {
-    const hooks = Object.values(FAULT_SWITCHES).map((s) => s.hook);
-    assert.equal(new Set(hooks).size, hooks.length);
-    assert.ok(Object.values(NO_FAULT_HOOKS).every((on) => on === false));
-    for (const [name, s] of Object.entries(FAULT_SWITCHES) as Array<
-      [keyof typeof FAULT_SWITCHES, (typeof FAULT_SWITCHES)[keyof typeof FAULT_SWITCHES]]
-    >) {
-      const on = faultHooks(new Set([name]));
-      assert.deepEqual(
-        Object.keys(on).filter((h) => on[h as keyof typeof on]),
-        [s.hook],
-      );
-      assert.equal(FAULTS[name], s.clause);
-    }
+    assert.equal(settlePath({ assignment, reserved: true }, 't1', 'a1', assignment), 'release');
+    assert.equal(settlePath({ assignment, reserved: false }, 't1', 'a1', assignment), 'unreleased');
   });
 });

@@ -13,7 +13,7 @@ function requireTenant(principal: Principal): void {
 }
 
 function tenantOf(input: OperationInput): string {
-  return input.bodyTenant ?? principalOf(input).tenantId!;
+  return principalOf(input).tenantId!;
 }
 
 export const routingHandlers: Record<'resolveRoute' | 'getRoute' | 'settleRoute', OperationHandler> = {

@@ -10,12 +10,12 @@ import { openApiDocument, operations, type OperationEntry } from '../../../contr
 import { compileSchema, describeViolation } from '../../../contract/schemas.ts';
 import { generateSigningKeys, signingKeyFromJwk, type SigningKey } from '../../../contract/tokens.ts';
 import { mintToken, type MintOptions } from '../../../client/token-minter.ts';
-import type { Faults, FaultName } from '../../domain/faults.ts';
+import { assembledServer, assembledStore, PLAIN_ASSEMBLY, type ReferenceAssembly } from '../../assembly.ts';
 import { ManualClock } from '../../domain/time.ts';
 import { b, HOUR, T0 } from '../../store/test/behaviour/world.ts';
 import { MemoryStore } from '../../store/memory/memory-store.ts';
 import type { RegistryStore } from '../../store/registry-store.ts';
-import { createRegistryServer, type RegistryServer } from '../server.ts';
+import type { RegistryServer } from '../server.ts';
 import type { ConnectionLimits } from '../connection-limits.ts';
 
 export { b, HOUR, T0 };
@@ -78,7 +78,8 @@ export function assertConforms(validate: ValidateFunction, body: unknown, what: 
 }
 
 export interface TestRegistryOptions {
-  faults?: FaultName[];
+  /** Decorators around the store and the server (a deliberate defect's). */
+  assembly?: ReferenceAssembly;
   maxBodyBytes?: number;
   log?: (message: string, err: unknown) => void;
   /** Puts something between the server and the memory store, e.g. a failing store. */
@@ -102,18 +103,15 @@ export class TestRegistry {
     readonly jwks: JSONWebKeySet,
     options: TestRegistryOptions,
   ) {
-    const faults: Faults = new Set(options.faults ?? []);
-    this.store = new MemoryStore({ clock: this.clock.now, faults });
+    const assembly = options.assembly ?? PLAIN_ASSEMBLY;
+    this.store = new MemoryStore({ clock: this.clock.now, ...(assembly.raceHooks ? { raceHooks: assembly.raceHooks } : {}) });
     const limits = options.maxBodyBytes === undefined ? {} : { max_body_bytes: options.maxBodyBytes };
-    const served = options.wrapStore ? options.wrapStore(this.store) : this.store;
-    this.server = createRegistryServer({
-      store: served,
-      jwks: this.jwks,
-      faults,
-      limits,
-      log: options.log,
-      connections: options.connections,
-    });
+    const served = assembledStore(assembly, options.wrapStore ? options.wrapStore(this.store) : this.store);
+    this.server = assembledServer(
+      assembly,
+      { store: served, jwks: this.jwks, limits, log: options.log, connections: options.connections },
+      { signingKey: key },
+    );
   }
 
   static async start(options: TestRegistryOptions = {}): Promise<TestRegistry> {

@@ -61,10 +61,9 @@ export function queryCatalog(
   query: CatalogQuery,
   ctx: CatalogContext,
   limits: RegistryLimits,
-  skipRevisionCheck: boolean,
   choices: CatalogChoices,
 ): CapabilityPage {
-  const q = normaliseQuery(query, state.revision, limits, skipRevisionCheck, choices);
+  const q = normaliseQuery(query, state.revision, limits, choices);
   const matches = view(state, ctx)
     .filter(
       (e) =>

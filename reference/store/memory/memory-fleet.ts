@@ -2,7 +2,6 @@
 import type { ReferenceChoices } from '../../domain/choices.ts';
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { invalid } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
@@ -14,7 +13,6 @@ export function expireLeases(
   limit: number,
   nowMs: number,
   limits: RegistryLimits,
-  fault: FaultHooks,
   expiredLease: ReferenceChoices['expiredLease'],
 ): LeaseExpiryResult {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
@@ -24,7 +22,7 @@ export function expireLeases(
   const stale: StoredReplica[] = [];
   for (const r of state.replicas.values()) if (table.status(r.row) !== 'offline' && table.leaseMs(r.row) <= nowMs) stale.push(r);
   stale.sort((a, b) => table.leaseMs(a.row) - table.leaseMs(b.row) || compareBytes(a.id, b.id));
-  const chosen = fault.leaseExpiryUnbounded ? stale : stale.slice(0, limit);
+  const chosen = stale.slice(0, limit);
   const expiring = new Set(chosen.map((r) => r.id));
   for (const route of state.reserved) {
     if (!expiring.has(route.assignment.replica_id)) continue;

@@ -1,7 +1,7 @@
 // Route resolution and settlement in the memory store (spec.md §9–§14). Each
 // call runs to completion without yielding, which is what makes it atomic in
-// a single-threaded process; the faults that yield (capacity-outside-lock and
-// the race switches, domain/races.ts) show why that matters.
+// a single-threaded process; the race hooks (../race-hooks.ts), which yield
+// between a check and its write, show why that matters.
 // The decisions are the domain's (resolve-decision.ts, settle-decision.ts);
 // this file reads the maps and writes them.
 import type {
@@ -19,8 +19,6 @@ import { buildAssignment } from '../../domain/assignment.ts';
 import { circuitAfterSettlement } from '../../domain/circuit.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
 import { bindingChainValid, replicaTakesNewRoute } from '../../domain/eligibility.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
-import { afterCheck } from '../../domain/races.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { compareRanks, emptyRank, fillRank } from '../../domain/ordering.ts';
 import {
@@ -37,13 +35,14 @@ import { released, settlePath, unreleased } from '../../domain/settle-decision.t
 import type { ReferenceChoices } from '../../domain/choices.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
+import { afterPause, type RaceHooks } from '../race-hooks.ts';
 import type { MemoryState, RouteCandidates, RouteChain, StoredReplica, StoredRoute } from './memory-state.ts';
 
 export interface RoutingDeps {
   clock: Clock;
   fenceTokens: FenceTokenSource;
   limits: RegistryLimits;
-  fault: FaultHooks;
+  race: RaceHooks;
   choices: ReferenceChoices;
 }
 
@@ -206,32 +205,23 @@ function commitNewRoute(state: MemoryState, deps: RoutingDeps, tenantId: string,
   return viewOf(route);
 }
 
-/**
- * How long the capacity-outside-lock fault holds a decision before reserving
- * it, as a storage round trip would. Requests sent together reach a server
- * a millisecond or more apart, so a pause of one event-loop turn would let
- * only those parsed in the same turn overbook, and whether any are is luck.
- */
-const FAULT_PAUSE_MS = 10;
-
 function createRoute(state: MemoryState, deps: RoutingDeps, tenantId: string, req: ResolveRequest): RouteView | Promise<RouteView> {
   const plan = planNewRoute(state, deps, tenantId, req);
-  // The race switches commit a turn after the plan: with the replica chosen again (so only the scopes
-  // are stale), or with the scopes checked again (so only the replica's room is stale).
-  if (deps.fault.raceScopeReservation)
-    return afterCheck(true, () =>
+  const { newRouteScopes, newRouteReplica, newRoutePlan } = deps.race;
+  // A hook between check and commit: with the replica chosen again (so only the scopes are stale),
+  // with the scopes checked again (so only the replica's room is stale), or with the plan as it was.
+  if (newRouteScopes)
+    return afterPause(newRouteScopes, () =>
       commitNewRoute(state, deps, tenantId, req, {
         ...plan,
         selection: selectReplica(state, deps.choices, tenantId, req, req.topology ?? NO_PREFERENCE, deps.clock()),
       }),
     );
-  if (deps.fault.raceReplicaCapacity)
-    return afterCheck(true, () =>
+  if (newRouteReplica)
+    return afterPause(newRouteReplica, () =>
       commitNewRoute(state, deps, tenantId, req, { ...planNewRoute(state, deps, tenantId, req), selection: plan.selection }),
     );
-  if (!deps.fault.capacityOutsideLock) return commitNewRoute(state, deps, tenantId, req, plan);
-  // The fault: decide, let other requests decide meanwhile, then commit what was decided.
-  return new Promise<void>((resolve) => setTimeout(resolve, FAULT_PAUSE_MS)).then(() => commitNewRoute(state, deps, tenantId, req, plan));
+  return afterPause(newRoutePlan, () => commitNewRoute(state, deps, tenantId, req, plan));
 }
 
 /** [pinned-reacquire], [pinned-replica-conditions], [pinned-precedence]. */
@@ -253,7 +243,7 @@ function reacquire(state: MemoryState, deps: RoutingDeps, route: StoredRoute): R
   const refusal = reacquireRefusal(exhausted(state, scopes), usable, a.instance_id);
   if (refusal) throw refusal;
   const row = replica!.row; // a usable route has its replica
-  return afterCheck(deps.fault.raceRetryBudget, () => {
+  return afterPause(deps.race.retryReservation, () => {
     addToCounters(state, scopes, 1);
     state.replicaTable.setActive(row, state.replicaTable.active(row) + 1);
     route.reserved = true;
@@ -267,14 +257,11 @@ export function resolve(state: MemoryState, deps: RoutingDeps, tenantId: string,
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
   const existing = state.routes.get(req.action_id);
-  switch (resolvePath(existing, tenantId, req, deps.fault)) {
+  switch (resolvePath(existing, tenantId, req)) {
     case 'select':
-      return afterCheck(deps.fault.raceActionInsert, () => createRoute(state, deps, tenantId, req));
+      return afterPause(deps.race.actionInsert, () => createRoute(state, deps, tenantId, req));
     case 'reuse':
       return viewOf(existing!);
-    case 'reselect':
-      state.routes.delete(req.action_id);
-      return createRoute(state, deps, tenantId, req);
     case 'reacquire':
       return reacquire(state, deps, existing!);
   }
@@ -300,17 +287,17 @@ export function settle(
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
   const found = state.routes.get(actionId);
-  const path = settlePath(found, tenantId, actionId, assignment, deps.fault);
+  const path = settlePath(found, tenantId, actionId, assignment);
   const stored = found!; // settlePath refuses a missing route
   if (path === 'unreleased') return unreleased(actionId, stored.lastSettlement);
   const replica = state.replicas.get(stored.assignment.replica_id)!;
   // A held reservation always has its units counted; a zero here is a defect of the store, not a lost
-  // fence. A registry with the settlement race has no such guard: its counters simply go wrong.
-  if (path === 'release' && !deps.fault.raceSettleRelease) {
+  // fence. With a hook between the check and the release there is no such guard: counters simply go wrong.
+  if (!deps.race.settleRelease) {
     for (const s of stored.scopes)
       if (state.counter(keyOf(s)) === 0) throw new Error(`counter ${s.kind}/${s.key} is 0 while a reservation holds it`);
   }
-  return afterCheck(deps.fault.raceSettleRelease, () => release(state, deps, stored, replica, outcome, path === 'release'));
+  return afterPause(deps.race.settleRelease, () => release(state, deps, stored, replica, outcome));
 }
 
 /** The writes of a settlement that releases: counters, the replica's unit and circuit, the route. */
@@ -320,15 +307,8 @@ function release(
   stored: StoredRoute,
   replica: StoredReplica,
   outcome: SettlementOutcome,
-  firstRelease: boolean,
 ): SettlementResult {
-  if (firstRelease) addToCounters(state, stored.scopes, -1);
-  else
-    addToCounters(
-      state,
-      stored.scopes.filter((s) => state.counter(counterKey(s.kind, s.key)) > 0),
-      -1,
-    );
+  addToCounters(state, stored.scopes, -1);
   const table = state.replicaTable;
   table.setActive(replica.row, Math.max(0, table.active(replica.row) - 1));
   const circuit = circuitAfterSettlement(

@@ -37,7 +37,6 @@ import { counterKey } from '../../domain/admission.ts';
 import { referenceChoices, type ReferenceChoices } from '../../domain/choices.ts';
 import { circuitView } from '../../domain/circuit.ts';
 import { bindingScopeKey, tiebreakHash } from '../../domain/digest.ts';
-import { faultHooks, type FaultHooks } from '../../domain/faults.ts';
 import { fenceTokenSource, type FenceTokenSource } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
 import { decidePutAdmissionPolicy } from '../../domain/rules/admission-policy.ts';
@@ -55,6 +54,7 @@ import { expireLeases, fleetStatus } from './memory-fleet.ts';
 import * as routing from './memory-routing.ts';
 import { deepFreeze } from './memory-routing.ts';
 import { MemoryState, StoredVersion, type StoredReplica } from './memory-state.ts';
+import { NO_RACE_HOOKS } from '../race-hooks.ts';
 
 /** A frozen deep copy: the caller keeps its object, the store keeps its own. */
 function own<T>(record: T): T {
@@ -67,7 +67,6 @@ export class MemoryStore implements RegistryStore {
   private readonly state = new MemoryState();
   private readonly clock: Clock;
   private readonly fenceTokens: FenceTokenSource;
-  private readonly fault: FaultHooks;
   private readonly choices: ReferenceChoices;
 
   constructor(options: StoreOptions = {}) {
@@ -75,8 +74,13 @@ export class MemoryStore implements RegistryStore {
     this.clock = options.clock ?? systemClock;
     this.choices = referenceChoices(options.choices);
     this.fenceTokens = options.fenceTokens ?? fenceTokenSource(this.choices.fenceTokens);
-    this.fault = faultHooks(options.faults);
-    this.routingDeps = { clock: this.clock, fenceTokens: this.fenceTokens, limits: this.limits, fault: this.fault, choices: this.choices };
+    this.routingDeps = {
+      clock: this.clock,
+      fenceTokens: this.fenceTokens,
+      limits: this.limits,
+      race: options.raceHooks ?? NO_RACE_HOOKS,
+      choices: this.choices,
+    };
   }
 
   private readonly routingDeps: routing.RoutingDeps;
@@ -99,7 +103,7 @@ export class MemoryStore implements RegistryStore {
   }
 
   async queryCatalog(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
-    return queryCatalog(this.state, query, ctx, this.limits, this.fault.cursorIgnoresRevision, this.choices);
+    return queryCatalog(this.state, query, ctx, this.limits, this.choices);
   }
 
   async catalogRevision(): Promise<number> {
@@ -288,7 +292,7 @@ export class MemoryStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   async expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.state, limit, this.clock(), this.limits, this.fault, this.choices.expiredLease);
+    return expireLeases(this.state, limit, this.clock(), this.limits, this.choices.expiredLease);
   }
 
   async fleetStatus(): Promise<FleetStatus> {

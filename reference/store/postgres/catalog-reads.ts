@@ -50,13 +50,12 @@ export class CatalogReader {
   constructor(
     private readonly pool: pg.Pool,
     private readonly limits: RegistryLimits,
-    private readonly skipRevisionCheck: boolean,
     private readonly choices: CatalogChoices,
   ) {}
 
   async query(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
     return this.atOneRevision(async (db, revision) => {
-      const q = normaliseQuery(query, revision, this.limits, this.skipRevisionCheck, this.choices);
+      const q = normaliseQuery(query, revision, this.limits, this.choices);
       let entries = (await this.view(db, ctx, revision)).entries.filter(
         (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
       );

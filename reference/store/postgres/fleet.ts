@@ -4,7 +4,6 @@ import type pg from 'pg';
 import { SCOPE_KINDS } from '../../../contract/errors.ts';
 import type { FleetStatus, LeaseExpiryResult, RegistryLimits, ScopeReservation } from '../../../contract/records.ts';
 import { counterKey } from '../../domain/admission.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { invalid } from '../../../contract/registry-error.ts';
 import { toTimestamp } from '../../domain/time.ts';
@@ -19,15 +18,13 @@ export async function expireLeases(
   limit: number,
   nowMs: number,
   limits: RegistryLimits,
-  fault: FaultHooks,
   expiredLease: ReferenceChoices['expiredLease'],
 ): Promise<LeaseExpiryResult> {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > limits.max_expiry_batch) {
     throw invalid(`limit must be an integer between 1 and ${limits.max_expiry_batch}`);
   }
   return transaction(pool, async (db) => {
-    const bound = fault.leaseExpiryUnbounded ? null : limit;
-    const replicaIds = (await run<{ replica_id: string }>(db, sql('expire-select-replicas'), [nowMs, bound])).map((r) => r.replica_id);
+    const replicaIds = (await run<{ replica_id: string }>(db, sql('expire-select-replicas'), [nowMs, limit])).map((r) => r.replica_id);
     if (replicaIds.length === 0) return { expired: 0 };
     const routes = await run<{ action_id: string; reservation_scopes: ScopeReservation[] }>(db, sql('expire-reserved-routes'), [
       replicaIds,

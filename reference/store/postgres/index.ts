@@ -12,7 +12,6 @@
 //   the data role). The schema version must match exactly; catalog writes are
 //   STORAGE_UNAVAILABLE naming the missing control-plane credentials.
 import { DEFAULT_LIMITS } from '../../../contract/records.ts';
-import { faultHooks } from '../../domain/faults.ts';
 import { referenceChoices } from '../../domain/choices.ts';
 import { fenceTokenSource } from '../../domain/fence-token.ts';
 import { validateLimits } from '../../domain/limits.ts';
@@ -23,6 +22,7 @@ import { asRegistryError, createPool } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
 import { migrateRegistrySchema, verifySchemaVersion } from './migrate.ts';
 import { PostgresStore } from './postgres-store.ts';
+import { NO_RACE_HOOKS } from '../race-hooks.ts';
 
 export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
 export { migrateRegistrySchema, SCHEMA_VERSION } from './migrate.ts';
@@ -95,7 +95,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       limits,
       clock: options.clock ?? systemClock,
       fenceTokens: options.fenceTokens ?? fenceTokenSource(choices.fenceTokens),
-      fault: faultHooks(options.faults),
+      race: options.raceHooks ?? NO_RACE_HOOKS,
       choices,
       onClose: server ? () => server.stop() : undefined,
     });

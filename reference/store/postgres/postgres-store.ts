@@ -35,7 +35,6 @@ import type {
 } from '../../../contract/records.ts';
 import type { ReferenceChoices } from '../../domain/choices.ts';
 import { circuitView } from '../../domain/circuit.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
@@ -45,6 +44,7 @@ import { CatalogReader } from './catalog-reads.ts';
 import { read } from './database.ts';
 import { expireLeases, fleetStatus } from './fleet.ts';
 import { EligibleChains } from './route-selection.ts';
+import type { RaceHooks } from '../race-hooks.ts';
 import * as routing from './routing.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from './lost-commit.ts';
 import {
@@ -70,7 +70,7 @@ export interface PostgresStoreParts {
   limits: RegistryLimits;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  fault: FaultHooks;
+  race: RaceHooks;
   choices: ReferenceChoices;
   /** Runs after the pools end (e.g. stops an embedded server). */
   onClose?: () => Promise<void>;
@@ -92,12 +92,12 @@ export class PostgresStore implements RegistryStore {
       clock: parts.clock,
       choices: parts.choices,
     });
-    this.catalog = new CatalogReader(parts.data, parts.limits, parts.fault.cursorIgnoresRevision, parts.choices);
+    this.catalog = new CatalogReader(parts.data, parts.limits, parts.choices);
     this.routing = {
       data: parts.data,
       clock: parts.clock,
       fenceTokens: parts.fenceTokens,
-      fault: parts.fault,
+      race: parts.race,
       choices: parts.choices,
       eligible: new EligibleChains(),
     };
@@ -243,7 +243,7 @@ export class PostgresStore implements RegistryStore {
   // ---- fleet ----------------------------------------------------------------
 
   expireLeases(limit: number): Promise<LeaseExpiryResult> {
-    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.fault, this.parts.choices.expiredLease);
+    return expireLeases(this.parts.data, limit, this.parts.clock(), this.limits, this.parts.choices.expiredLease);
   }
 
   fleetStatus(): Promise<FleetStatus> {

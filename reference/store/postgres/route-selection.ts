@@ -1,5 +1,5 @@
 // What a resolve sends (sql/resolve.sql): the request, the store's clock,
-// choices and faults, and the eligible bindings of its tenant and capability
+// choices, and the eligible bindings of its tenant and capability
 // as last read, by catalog publication. Which bindings are eligible depends
 // on catalog records only, and every catalog write group changes the
 // publication (the revision and the revision row) in its transaction, so a
@@ -11,7 +11,6 @@ import { SCOPE_OFF, type ResolveRequest, type TopologyPreference } from '../../.
 import { IMPLICIT_DEFAULT_POLICY } from '../../domain/admission.ts';
 import type { ReferenceChoices } from '../../domain/choices.ts';
 import { tiebreakHash } from '../../domain/digest.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
 import { toTimestamp } from '../../domain/time.ts';
 import { arrayText } from './sql.ts';
 
@@ -97,7 +96,8 @@ export interface ResolveInputs {
   nowMs: number;
   fenceToken: string;
   choices: ReferenceChoices;
-  fault: FaultHooks;
+  /** Check the scopes apart from their reservation (a race hook set it). */
+  checkedApart: boolean;
 }
 
 /** The arguments of resolve.sql, in the order fleetproof_resolve declares them. */
@@ -123,7 +123,7 @@ export function resolveArgs(i: ResolveInputs): unknown[] {
     DEFAULT_POLICY,
     SCOPE_OFF,
     i.choices.equalPriorityInstance === 'last',
-    i.fault.capacityOutsideLock,
-    i.fault.retryReselects,
+    i.checkedApart,
+    false,
   ];
 }

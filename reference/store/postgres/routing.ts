@@ -20,11 +20,11 @@ import {
   storageUnavailable,
 } from '../../../contract/registry-error.ts';
 import type { ReferenceChoices } from '../../domain/choices.ts';
-import type { FaultHooks } from '../../domain/faults.ts';
 import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { released, settlePath, unreleased } from '../../domain/settle-decision.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
+import type { RaceHooks } from '../race-hooks.ts';
 import { read } from './database.ts';
 import { resolveArgs, type EligibleChains } from './route-selection.ts';
 import { sql } from './sql.ts';
@@ -33,7 +33,7 @@ export interface RoutingContext {
   data: pg.Pool;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  fault: FaultHooks;
+  race: RaceHooks;
   choices: ReferenceChoices;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
@@ -100,7 +100,7 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
     nowMs: ctx.clock(),
     fenceToken: ctx.fenceTokens(),
     choices: ctx.choices,
-    fault: ctx.fault,
+    checkedApart: ctx.race.scopesOutsideLock !== undefined,
   });
   const row = await call<ResolveRow>(ctx, 'resolve', args);
   if (row.publication !== null) ctx.eligible.put(tenantId, req.capability_id, row.publication, row.keys!, row.tier_ends!);
@@ -139,8 +139,6 @@ export async function settle(
   assertShape<string>('TenantId', tenantId);
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
-  // Without the comparison (the settle-skip-fence fault) nothing else checks the presented assignment's shape.
-  if (ctx.fault.settleSkipsFence) assertShape('RouteAssignment', assignment);
   const presented = typeof assignment === 'object' && assignment !== null ? JSON.stringify(assignment) : null;
   const args = (compare: boolean) => [
     actionId,
@@ -150,16 +148,16 @@ export async function settle(
     ctx.clock(),
     ctx.choices.keepOpenUntilOnCompleted,
     compare,
-    ctx.fault.settleReleasesAgain,
+    false,
   ];
-  let row = await call<SettleRow>(ctx, 'settle', args(!ctx.fault.settleSkipsFence));
+  let row = await call<SettleRow>(ctx, 'settle', args(true));
   // The same text is the same assignment, valid by construction. Otherwise
   // the domain decides: INVALID_REQUEST for a malformed one, then NOT_FOUND
   // or FENCE_LOST; an equal assignment spelled differently settles without
   // the text comparison.
-  if (row.outcome === 'not_found') settlePath(undefined, tenantId, actionId, assignment, ctx.fault);
+  if (row.outcome === 'not_found') settlePath(undefined, tenantId, actionId, assignment);
   if (row.outcome === 'differs') {
-    settlePath({ assignment: row.assignment!, reserved: true }, tenantId, actionId, assignment, ctx.fault);
+    settlePath({ assignment: row.assignment!, reserved: true }, tenantId, actionId, assignment);
     row = await call<SettleRow>(ctx, 'settle', args(false));
   }
   switch (row.outcome) {

@@ -14,12 +14,12 @@ import { runProperties } from '../../../properties/runner/run-properties.ts';
 import { SUITE_NAMES } from '../../../properties/suites/index.ts';
 import { httpTarget } from '../../../properties/targets/http-target.ts';
 import { startReferenceServer } from '../../../properties/test/reference-server.ts';
-import { FAULTS, type FaultName } from '../../domain/faults.ts';
+import { defectNamed } from '../../defects/catalogue.ts';
 import { describeVariant, drawVariant } from '../draw-variant.ts';
 import { FIXED_VARIANT_SEEDS, freshVariantSeed, replayVariant } from './seeds.ts';
 
 /** One defect the store decides and one the HTTP layer does, with the category that shows each. */
-const DEFECTS: ReadonlyArray<[FaultName, Category]> = [
+const DEFECTS: ReadonlyArray<[string, Category]> = [
   ['settle-skip-fence', 'settlement'],
   ['tenant-from-body', 'auth-and-isolation'],
 ];
@@ -57,14 +57,14 @@ describe('the suites qualify every variant of the reference', () => {
     });
 
     if (seed === fresh) {
-      // Faults and a variant are independent options: a broken variant is still a broken registry.
-      for (const [fault, category] of DEFECTS) {
-        it(`conformance fails variant ${seed} with the ${fault} defect`, async () => {
-          const target = await startReferenceTarget({ variant: seed, faults: [fault], silent: true });
+      // A defect and a variant are independent options: a broken variant is still a broken registry.
+      for (const [defect, category] of DEFECTS) {
+        it(`conformance fails variant ${seed} with the ${defect} defect`, async () => {
+          const target = await startReferenceTarget({ variant: seed, defect, silent: true });
           try {
             const outcome = await runConformance({ config: target.config({ categories: [category] }), signingKey: target.key });
             assert.equal(outcome.exitCode, 1, `${about}\n${outcome.error ?? ''}`);
-            const clause = FAULTS[fault];
+            const { clause } = await defectNamed(defect);
             assert.ok(
               outcome.result!.cases.some((c) => c.status === 'fail' && (c.clause === clause || c.failure_clause === clause)),
               `${about}\nno case failed [${clause}]`,

@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { scaleDataset } from '../../../../load/lib/dataset.js';
 import { REFERENCE_CHOICES } from '../../../domain/choices.ts';
-import { NO_FAULT_HOOKS } from '../../../domain/faults.ts';
 import { EligibleChains, resolveArgs, type EligibleSet } from '../route-selection.ts';
 import { sql } from '../sql.ts';
 import { postgresTestDatabases, type TestDatabase } from './test-database.ts';
@@ -168,7 +167,7 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
         nowMs: now,
         fenceToken,
         choices: REFERENCE_CHOICES,
-        fault: NO_FAULT_HOOKS,
+        checkedApart: false,
       });
     // A resolve runs its statements inside fleetproof_resolve, where
     // auto_explain reports each one's plan: with the eligible bindings read

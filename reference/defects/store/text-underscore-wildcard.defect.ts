@@ -1,0 +1,9 @@
+import { storeDefect } from '../defect.ts';
+import { likeSearch } from '../support/like-search.ts';
+
+export default storeDefect({
+  name: 'text-underscore-wildcard',
+  clause: 'catalog-filters',
+  does: 'the catalog text filter takes _ as a wildcard, as an unescaped SQL LIKE does',
+  changes: (inner) => likeSearch(inner, '_'),
+});
