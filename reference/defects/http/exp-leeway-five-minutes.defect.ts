@@ -1,8 +1,9 @@
 import { httpDefect } from '../defect.ts';
+import { expLeeway } from '../support/token-leeway.ts';
 
 export default httpDefect({
   name: 'exp-leeway-five-minutes',
   clause: 'auth-time',
   does: 'a token is accepted up to five minutes after its exp',
-  serverOptions: (o) => ({ ...o, choices: { ...o.choices, expLeewaySeconds: 300 } }),
+  requests: expLeeway(300, 'exp-leeway-five-minutes'),
 });
