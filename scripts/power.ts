@@ -34,7 +34,9 @@ const defects = (await loadDefects()).filter((d) => ONLY.length === 0 || ONLY.in
 const index = await caseIndex();
 const work: Array<{ defect: Defect; store: StoreKind }> = defects
   .filter((d) => !Object.hasOwn(EXEMPT_CLAUSES, d.clause))
-  .flatMap((defect) => STORES.filter((s) => defect.stores.includes(s)).map((store) => ({ defect, store })));
+  .flatMap((defect) => STORES.filter((s) => defect.stores.includes(s)).map((store) => ({ defect, store })))
+  // The slow PostgreSQL runs first, so the quick memory runs fill in at the end rather than leave a job idle.
+  .sort((a, b) => Number(b.store === 'postgres') - Number(a.store === 'postgres'));
 console.log(`${work.length} runs of ${defects.length} defects on ${STORES.join(' and ')}, ${JOBS} at a time, seed ${SEED}`);
 
 let databases: PowerDatabases | null = null;
