@@ -3,8 +3,8 @@
 // the conformance cases of its clause and the property suites that claim
 // it, with a fixed seed, on the memory store and, for store-level defects,
 // on PostgreSQL (PG_URL, or an embedded server). It prints per clause each
-// defect, killed or survived and by what, and a full run rewrites
-// docs/power.md. Exit 1 when a provokable defect survived or could not be
+// defect, killed or survived and by what, and a run of every defect rewrites
+// docs/power.md, saying which stores it judged them on. Exit 1 when a provokable defect survived or could not be
 // judged.
 //   POWER_ONLY=settle-fence,reselect-on-retry   clauses or defect names
 //   POWER_STORES=memory                         memory, postgres or both
@@ -64,9 +64,10 @@ try {
 
 const run = {
   defects,
+  stores: STORES,
   judgements,
   seed: SEED,
-  command: 'npm run power',
+  command: `${process.env['POWER_STORES'] ? `POWER_STORES=${STORES.join(',')} ` : ''}npm run power`,
   date: new Date().toISOString().slice(0, 10),
   machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
   loadAverage: `${load} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
@@ -76,7 +77,7 @@ console.log(`\n${summaryLines(run).join('\n')}`);
 const missed = judgements.filter((j) => j.verdict !== 'killed');
 for (const j of missed)
   console.log(`${j.verdict}: [${j.clause}] ${j.defect} on ${j.store}${j.notes.length ? ` (${j.notes.join('; ')})` : ''}`);
-if (ONLY.length === 0 && STORES.length === 2) {
+if (ONLY.length === 0) {
   writeFileSync(OUTPUT, powerMarkdown(run));
   console.log(`wrote docs/power.md`);
 }

@@ -51,6 +51,8 @@ interface Found {
 }
 
 function conformanceFindings(outcome: ConformOutcome, clause: string): Found {
+  // A target the preflight refuses for breaking this very clause cannot qualify: that is a catch, not a run that could not judge.
+  if (!outcome.result && outcome.error?.includes(`[${clause}]`)) return { caught: [`preflight [${clause}]`], onClause: true, notes: [] };
   if (!outcome.result) return { caught: [], onClause: false, notes: [`conformance could not run: ${outcome.error}`] };
   const failed = outcome.result.cases.filter((c) => c.status === 'fail');
   const errors = outcome.result.cases.filter((c) => c.status === 'error');

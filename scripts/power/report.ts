@@ -9,6 +9,8 @@ import type { Judgement } from './judge.ts';
 
 export interface PowerRun {
   defects: readonly Defect[];
+  /** The stores the defects were judged on (POWER_STORES). */
+  stores: readonly StoreKind[];
   judgements: readonly Judgement[];
   seed: number;
   command: string;
@@ -17,8 +19,6 @@ export interface PowerRun {
   loadAverage: string;
   seconds: number;
 }
-
-const STORES: readonly StoreKind[] = ['memory', 'postgres'];
 
 /** Why no client can provoke a break of the defect's clause (conformance/lint/config.ts), or undefined when one can. */
 const unprovokable = (d: Defect): string | undefined => (Object.hasOwn(EXEMPT_CLAUSES, d.clause) ? EXEMPT_CLAUSES[d.clause] : undefined);
@@ -54,7 +54,7 @@ const percent = (t: Tally) => (t.judged === 0 ? '—' : `${((100 * t.killed) / t
 export function summaryLines(run: PowerRun): string[] {
   const exempt = run.defects.filter((d) => unprovokable(d));
   return [
-    ...STORES.map((s) => {
+    ...run.stores.map((s) => {
       const t = tally(run, s);
       return `${s}: ${t.killed} of ${t.judged} provokable defects killed (${percent(t)})`;
     }),
@@ -65,13 +65,14 @@ export function summaryLines(run: PowerRun): string[] {
 const escape = (s: string) => s.replaceAll('|', '\\|');
 
 export function powerMarkdown(run: PowerRun): string {
-  const byDefect = (d: Defect, s: StoreKind) => run.judgements.find((j) => j.defect === d.name && j.store === s);
+  const byDefect = (d: Defect, s: StoreKind) =>
+    run.stores.includes(s) || !d.stores.includes(s) ? cell(run.judgements.find((j) => j.defect === d.name && j.store === s)) : 'not run';
   const rows = [...run.defects]
     .sort((a, b) => (a.clause === b.clause ? (a.name < b.name ? -1 : 1) : a.clause < b.clause ? -1 : 1))
     .map((d) =>
       unprovokable(d)
         ? `| [${d.clause}] | ${d.name} | ${d.layer} | not provokable by a client | not provokable by a client |`
-        : `| [${d.clause}] | ${d.name} | ${d.layer} | ${escape(cell(byDefect(d, 'memory')))} | ${escape(cell(byDefect(d, 'postgres')))} |`,
+        : `| [${d.clause}] | ${d.name} | ${d.layer} | ${escape(byDefect(d, 'memory'))} | ${escape(byDefect(d, 'postgres'))} |`,
     );
   const survivors = run.judgements.filter((j) => j.verdict !== 'killed');
   const describe = (name: string) => run.defects.find((d) => d.name === name)!.does;
@@ -87,6 +88,7 @@ export function powerMarkdown(run: PowerRun): string {
     `Measured ${run.date} with \`${run.command}\` on ${run.machine}, load average ${run.loadAverage}; property seed ${run.seed}; ${Math.round(run.seconds)} s.`,
     '',
     ...summaryLines(run).map((l) => `- ${l}`),
+    ...(run.stores.length < 2 ? [`- judged on ${run.stores.join(' and ')} only: a cell saying "not run" was not judged in this run`] : []),
     '',
     '| Clause | Defect | Layer | Memory | PostgreSQL |',
     '|---|---|---|---|---|',
