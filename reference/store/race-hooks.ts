@@ -1,12 +1,12 @@
 // Race hooks: the seams where a store's check and the write it guards could
 // be pulled apart, as an `await` between them, a lock taken too late or a
 // read outside the transaction would pull them apart. Every hook is off by
-// default and a store never asks who set one; with a hook set, the store
-// waits for it between the check and the write, so the answer of the check
-// may be stale by the time it writes. Only what needs a seam inside a store's
+// default and a store never asks who set one; with a hook set, the memory
+// store waits for it between the check and the write, so the answer of the
+// check may be stale by the time it writes, and the PostgreSQL store runs
+// stand-ins for its SQL functions. Only what needs a seam inside a store's
 // atomic step is here: everything else that breaks a registry on purpose
 // wraps the store or the server from outside (reference/defects/).
-import type { ScopeReservation } from '../../contract/records.ts';
 
 /** Waits between a check and its write. */
 export type Pause = () => Promise<void>;
@@ -25,11 +25,14 @@ export interface RaceHooks {
   /** Memory store: between a settlement finding the route reserved and releasing it. */
   readonly settleRelease?: Pause;
   /**
-   * PostgreSQL store: the scopes of a new route or retry are checked by this
-   * hook, through `active` (a read outside the transaction's row locks),
-   * and then reserved without the reservation statement's own limit check.
+   * PostgreSQL store, whose atomic steps are SQL functions calling each
+   * other by name: SQL creating functions that stand in for the registry's
+   * own of the same name and arguments. The store installs them when it
+   * opens (with the owner's URL) in a schema of their own, searched before
+   * the registry's by its data connections, so every call by that name
+   * reaches the stand-in (postgres/stand-ins.ts).
    */
-  readonly scopesOutsideLock?: (scopes: readonly ScopeReservation[], active: (s: ScopeReservation) => Promise<number>) => Promise<void>;
+  readonly standInFunctions?: string;
 }
 
 export const NO_RACE_HOOKS: RaceHooks = Object.freeze({});

@@ -19,6 +19,8 @@ export interface PoolSpec {
   role?: string;
   statementTimeoutMs: number;
   applicationName: string;
+  /** The schemas unqualified names are looked up in, when not the server's default. */
+  searchPath?: readonly string[];
 }
 
 // BIGINT arrives as a string by default; every BIGINT of this schema is a
@@ -48,6 +50,7 @@ export function createPool(spec: PoolSpec): pg.Pool {
     '-c random_page_cost=1.1',
   ];
   if (spec.role) options.push(`-c role=${spec.role}`);
+  if (spec.searchPath) options.push(`-c search_path=${spec.searchPath.join(',')}`);
   const pool = new pg.Pool({
     connectionString: spec.url,
     max: spec.max,

@@ -22,7 +22,7 @@ import { asRegistryError, createPool } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
 import { migrateRegistrySchema, verifySchemaVersion } from './migrate.ts';
 import { PostgresStore } from './postgres-store.ts';
-import { NO_RACE_HOOKS } from '../race-hooks.ts';
+import { installStandIns } from './stand-ins.ts';
 
 export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded-server.ts';
 export { migrateRegistrySchema, SCHEMA_VERSION } from './migrate.ts';
@@ -62,6 +62,9 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   const dataPlaneOnly = options.dataPlaneOnly ?? false;
   try {
     if (url && !dataPlaneOnly && (options.migrate ?? true)) await migrateRegistrySchema(url);
+    const standIns = options.raceHooks?.standInFunctions;
+    if (standIns !== undefined && !url) throw new Error('stand-in functions (a race hook) are installed with the owner `url`');
+    const searchPath = standIns === undefined ? undefined : await installStandIns(url!, standIns);
     const control =
       dataPlaneOnly || !(options.controlUrl ?? url)
         ? undefined
@@ -82,6 +85,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       statementTimeoutMs,
       queue: options.connectionQueue,
       applicationName: 'fleetproof-data',
+      ...(searchPath ? { searchPath } : {}),
     });
     try {
       await verifySchemaVersion((text) => data.query(text));
@@ -95,7 +99,6 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       limits,
       clock: options.clock ?? systemClock,
       fenceTokens: options.fenceTokens ?? fenceTokenSource(choices.fenceTokens),
-      race: options.raceHooks ?? NO_RACE_HOOKS,
       choices,
       onClose: server ? () => server.stop() : undefined,
     });

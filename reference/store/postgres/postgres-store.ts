@@ -44,7 +44,6 @@ import { CatalogReader } from './catalog-reads.ts';
 import { read } from './database.ts';
 import { expireLeases, fleetStatus } from './fleet.ts';
 import { EligibleChains } from './route-selection.ts';
-import type { RaceHooks } from '../race-hooks.ts';
 import * as routing from './routing.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from './lost-commit.ts';
 import {
@@ -70,7 +69,6 @@ export interface PostgresStoreParts {
   limits: RegistryLimits;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  race: RaceHooks;
   choices: ReferenceChoices;
   /** Runs after the pools end (e.g. stops an embedded server). */
   onClose?: () => Promise<void>;
@@ -97,7 +95,6 @@ export class PostgresStore implements RegistryStore {
       data: parts.data,
       clock: parts.clock,
       fenceTokens: parts.fenceTokens,
-      race: parts.race,
       choices: parts.choices,
       eligible: new EligibleChains(),
     };

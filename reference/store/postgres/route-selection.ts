@@ -96,8 +96,6 @@ export interface ResolveInputs {
   nowMs: number;
   fenceToken: string;
   choices: ReferenceChoices;
-  /** Check the scopes apart from their reservation (a race hook set it). */
-  checkedApart: boolean;
 }
 
 /** The arguments of resolve.sql, in the order fleetproof_resolve declares them. */
@@ -123,7 +121,5 @@ export function resolveArgs(i: ResolveInputs): unknown[] {
     DEFAULT_POLICY,
     SCOPE_OFF,
     i.choices.equalPriorityInstance === 'last',
-    i.checkedApart,
-    false,
   ];
 }

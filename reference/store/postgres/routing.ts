@@ -24,7 +24,6 @@ import type { FenceTokenSource } from '../../domain/fence-token.ts';
 import { released, settlePath, unreleased } from '../../domain/settle-decision.ts';
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
-import type { RaceHooks } from '../race-hooks.ts';
 import { read } from './database.ts';
 import { resolveArgs, type EligibleChains } from './route-selection.ts';
 import { sql } from './sql.ts';
@@ -33,7 +32,6 @@ export interface RoutingContext {
   data: pg.Pool;
   clock: Clock;
   fenceTokens: FenceTokenSource;
-  race: RaceHooks;
   choices: ReferenceChoices;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
@@ -100,7 +98,6 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
     nowMs: ctx.clock(),
     fenceToken: ctx.fenceTokens(),
     choices: ctx.choices,
-    checkedApart: ctx.race.scopesOutsideLock !== undefined,
   });
   const row = await call<ResolveRow>(ctx, 'resolve', args);
   if (row.publication !== null) ctx.eligible.put(tenantId, req.capability_id, row.publication, row.keys!, row.tier_ends!);
@@ -140,16 +137,7 @@ export async function settle(
   assertShape<string>('ActionId', actionId);
   assertShape('SettlementOutcome', outcome);
   const presented = typeof assignment === 'object' && assignment !== null ? JSON.stringify(assignment) : null;
-  const args = (compare: boolean) => [
-    actionId,
-    tenantId,
-    presented,
-    outcome,
-    ctx.clock(),
-    ctx.choices.keepOpenUntilOnCompleted,
-    compare,
-    false,
-  ];
+  const args = (compare: boolean) => [actionId, tenantId, presented, outcome, ctx.clock(), ctx.choices.keepOpenUntilOnCompleted, compare];
   let row = await call<SettleRow>(ctx, 'settle', args(true));
   // The same text is the same assignment, valid by construction. Otherwise
   // the domain decides: INVALID_REQUEST for a malformed one, then NOT_FOUND

@@ -167,7 +167,6 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
         nowMs: now,
         fenceToken,
         choices: REFERENCE_CHOICES,
-        checkedApart: false,
       });
     // A resolve runs its statements inside fleetproof_resolve, where
     // auto_explain reports each one's plan: with the eligible bindings read
@@ -200,7 +199,7 @@ describe('postgres plans at aip-fleet-slo-v1 scale', () => {
     // A settlement of a stored route, then a retry that reacquires it.
     const [created] = (await client.query(sql('resolve').text, args('act-plan', 'route_plan', set))).rows;
     assert.equal(created.outcome, 'created');
-    const settleArgs = ['act-plan', tenant, JSON.stringify(created.assignment), 'completed', now, false, true, false];
+    const settleArgs = ['act-plan', tenant, JSON.stringify(created.assignment), 'completed', now, false, true];
     explained.push(...(await functionPlans('settle', settleArgs, 'released')));
     await client.query(sql('settle').text, settleArgs);
     explained.push(...(await functionPlans('resolve', args('act-plan', 'route_plan_retry', set), 'route')));

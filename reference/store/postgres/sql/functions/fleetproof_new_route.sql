@@ -32,7 +32,7 @@ CREATE OR REPLACE FUNCTION fleetproof_new_route(
   p_action_id text, p_tenant_id text, p_capability_id text, p_revision bigint, p_keys text[], p_tier_ends integer[],
   p_now bigint, p_assigned_at text, p_fence_token text,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
-  p_default_policy bigint[], p_scope_off bigint, p_name_last boolean, p_checked_apart boolean,
+  p_default_policy bigint[], p_scope_off bigint, p_name_last boolean,
   OUT outcome text, OUT detail text, OUT assignment json)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -88,7 +88,7 @@ BEGIN
       ARRAY['fleet', p_tenant_id, v_chain.type_id, v_replica.instance_id, v_chain.scope_key], v_policy[2:6])
       WITH ORDINALITY AS s(kind, key, lim, n)
     WHERE s.lim <> p_scope_off;
-    PERFORM fleetproof_reserve_scopes(v_kinds, v_keys, v_limits, p_checked_apart);
+    PERFORM fleetproof_reserve_scopes(v_kinds, v_keys, v_limits);
   END IF;
 
   -- 4. The assignment, stored.

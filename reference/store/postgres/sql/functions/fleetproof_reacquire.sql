@@ -17,10 +17,9 @@
 -- other resolve and settlement.
 --
 -- Parameters: action id; the route's replica id, pinned version id and
--- admission reservation (json); now (ms); the capacity-outside-lock fault
--- (see fleetproof_reserve_scopes).
+-- admission reservation (json); now (ms).
 CREATE OR REPLACE FUNCTION fleetproof_reacquire(
-  p_action_id text, p_replica_id text, p_pinned_version_id text, p_admission json, p_now bigint, p_checked_apart boolean)
+  p_action_id text, p_replica_id text, p_pinned_version_id text, p_admission json, p_now bigint)
 RETURNS void
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -52,7 +51,7 @@ BEGIN
     UNION ALL
     SELECT p_admission -> 'retry_scope', 6 WHERE json_typeof(p_admission -> 'retry_scope') = 'object'
   ) s;
-  PERFORM fleetproof_reserve_scopes(v_kinds, v_keys, v_limits, p_checked_apart);
+  PERFORM fleetproof_reserve_scopes(v_kinds, v_keys, v_limits);
   IF NOT v_usable THEN
     PERFORM fleetproof_refuse('replica:' || v_instance_id);
   END IF;

@@ -12,30 +12,14 @@
 -- committed value, so two attempts never both take the last unit. The first
 -- scope at its limit refuses (fleetproof_refuse 'capacity:<kind>'), which
 -- aborts the transaction and so undoes the increments before it.
---
--- p_checked_apart is the deliberate capacity-outside-lock fault, and its
--- seam: each scope is checked by a plain read, which takes no lock, and
--- after a pause of 50 ms taken without its limit, so attempts that checked
--- meanwhile all take the last unit.
-CREATE OR REPLACE FUNCTION fleetproof_reserve_scopes(p_kinds text[], p_keys text[], p_limits bigint[], p_checked_apart boolean)
+CREATE OR REPLACE FUNCTION fleetproof_reserve_scopes(p_kinds text[], p_keys text[], p_limits bigint[])
 RETURNS void
 LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-  v_active bigint;
 BEGIN
-  IF p_checked_apart THEN
-    FOR i IN 1 .. coalesce(cardinality(p_kinds), 0) LOOP
-      SELECT c.active INTO v_active FROM admission_counters c WHERE c.scope_kind = p_kinds[i] AND c.scope_key = p_keys[i];
-      IF coalesce(v_active, 0) >= p_limits[i] THEN
-        PERFORM fleetproof_refuse('capacity:' || p_kinds[i]);
-      END IF;
-    END LOOP;
-    PERFORM pg_sleep(0.05);
-  END IF;
   FOR i IN 1 .. coalesce(cardinality(p_kinds), 0) LOOP
     INSERT INTO admission_counters AS c (scope_kind, scope_key, active) VALUES (p_kinds[i], p_keys[i], 1)
     ON CONFLICT (scope_kind, scope_key) DO UPDATE SET active = c.active + 1
-    WHERE p_checked_apart OR c.active < p_limits[i];
+    WHERE c.active < p_limits[i];
     IF NOT FOUND THEN
       PERFORM fleetproof_refuse('capacity:' || p_kinds[i]);
     END IF;

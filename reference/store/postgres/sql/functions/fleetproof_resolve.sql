@@ -4,8 +4,7 @@
 -- its own, committed when it returns. The domain's resolvePath
 -- (domain/resolve-decision.ts) restated: an action routed for another tenant
 -- or capability is a conflict; a reserved route is answered as stored; a
--- released one is retried on its pinned replica (fleetproof_reacquire), or,
--- under the deliberate reselect-on-retry fault, deleted and selected anew.
+-- released one is retried on its pinned replica (fleetproof_reacquire).
 --
 -- Locks, before any row lock:
 -- 1. The action's advisory lock, pg_advisory_xact_lock(hashtextextended(
@@ -37,8 +36,7 @@
 -- tiebreakHash(action id); the implicit default policy (revision, the six
 -- scope limits in scope order, circuit threshold and open ms); the limit
 -- meaning a scope is off; whether REPLICA_UNAVAILABLE names the last of the
--- lowest-priority bindings rather than the first; the capacity-outside-lock
--- and reselect-on-retry faults.
+-- lowest-priority bindings rather than the first.
 --
 -- Outcomes: 'route' (the stored or reacquired route), 'conflict', and those
 -- of fleetproof_new_route. Refusals raised on the way (a scope at its limit,
@@ -47,7 +45,7 @@ CREATE OR REPLACE FUNCTION fleetproof_resolve(
   p_action_id text, p_tenant_id text, p_capability_id text, p_publication text, p_keys text[], p_tier_ends integer[],
   p_now bigint, p_assigned_at text, p_fence_token text,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
-  p_default_policy bigint[], p_scope_off bigint, p_name_last boolean, p_checked_apart boolean, p_retry_reselects boolean,
+  p_default_policy bigint[], p_scope_off bigint, p_name_last boolean,
   OUT outcome text, OUT detail text, OUT assignment json, OUT reserved boolean, OUT last_settlement text,
   OUT publication text, OUT keys text[], OUT tier_ends integer[])
 LANGUAGE plpgsql VOLATILE AS $$
@@ -69,18 +67,14 @@ BEGIN
       outcome := 'conflict';
       RETURN;
     END IF;
-    IF NOT v_found.reserved AND NOT p_retry_reselects THEN
-      PERFORM fleetproof_reacquire(p_action_id, v_found.replica_id, v_found.version_id, v_found.assignment -> 'admission', p_now,
-        p_checked_apart);
+    IF NOT v_found.reserved THEN
+      PERFORM fleetproof_reacquire(p_action_id, v_found.replica_id, v_found.version_id, v_found.assignment -> 'admission', p_now);
     END IF;
-    IF v_found.reserved OR NOT p_retry_reselects THEN
-      outcome := 'route';
-      assignment := v_found.assignment;
-      reserved := true;
-      last_settlement := v_found.last_settlement;
-      RETURN;
-    END IF;
-    DELETE FROM route_assignments a WHERE a.action_id = p_action_id AND NOT a.reserved;
+    outcome := 'route';
+    assignment := v_found.assignment;
+    reserved := true;
+    last_settlement := v_found.last_settlement;
+    RETURN;
   END IF;
 
   IF p_publication IS DISTINCT FROM v_found.publication THEN
@@ -91,7 +85,7 @@ BEGIN
   END IF;
   v_new := fleetproof_new_route(p_action_id, p_tenant_id, p_capability_id, v_found.revision, p_keys, p_tier_ends,
     p_now, p_assigned_at, p_fence_token, p_capacity_class, p_residency, p_region, p_zone, p_tiebreak,
-    p_default_policy, p_scope_off, p_name_last, p_checked_apart);
+    p_default_policy, p_scope_off, p_name_last);
   outcome := v_new.outcome;
   detail := v_new.detail;
   assignment := v_new.assignment;

@@ -29,18 +29,17 @@
 -- 4. Admission counters, one statement each, in the order the scopes were
 --    reserved (scope kind order); each goes down only while above zero. A
 --    counter that is not (a fence was lost) refuses ('fence'), aborting the
---    transaction, unless p_release_again.
+--    transaction.
 -- 5. The replica row again (already locked): one unit fewer and its circuit.
 --
 -- Parameters: action and tenant ids; the presented assignment as
 -- JSON.stringify writes it; the outcome; now (ms, the store's clock); the
 -- choice keepOpenUntilOnCompleted; whether to compare the presented
--- assignment (false under the deliberate settle-skip-fence fault, and once
--- the store has found the two equal); release even when not reserved (the
--- deliberate settle-release-twice fault).
+-- assignment's text (false once the store has found the two equal field by
+-- field).
 CREATE OR REPLACE FUNCTION fleetproof_settle(
   p_action_id text, p_tenant_id text, p_presented text, p_outcome text, p_now bigint,
-  p_keep_open_until boolean, p_compare boolean, p_release_again boolean,
+  p_keep_open_until boolean, p_compare boolean,
   OUT outcome text, OUT last_settlement text, OUT assignment json)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -69,7 +68,7 @@ BEGIN
     assignment := v_route.assignment;
     RETURN;
   END IF;
-  IF NOT v_route.reserved AND NOT p_release_again THEN
+  IF NOT v_route.reserved THEN
     outcome := 'unreleased';
     last_settlement := v_route.last_settlement;
     RETURN;
@@ -77,7 +76,7 @@ BEGIN
 
   -- 3. The reservation, if it is still held.
   UPDATE route_assignments a SET reserved = false, last_settlement = p_outcome
-  WHERE a.action_id = p_action_id AND (a.reserved OR p_release_again)
+  WHERE a.action_id = p_action_id AND a.reserved
   RETURNING a.reservation_scopes INTO v_scopes;
   IF NOT FOUND THEN
     outcome := 'unreleased';
@@ -90,7 +89,7 @@ BEGIN
     FOR v_scope IN SELECT e.s FROM json_array_elements(v_scopes) WITH ORDINALITY AS e(s, n) ORDER BY e.n LOOP
       UPDATE admission_counters SET active = active - 1
       WHERE scope_kind = v_scope ->> 'kind' AND scope_key = v_scope ->> 'key' AND active > 0;
-      IF NOT FOUND AND NOT p_release_again THEN
+      IF NOT FOUND THEN
         PERFORM fleetproof_refuse('fence');
       END IF;
     END LOOP;
