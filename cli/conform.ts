@@ -44,7 +44,8 @@ export const FLAGS = {
   concurrency: { type: 'string', description: 'cases run at once (FLEETPROOF_CONCURRENCY; default 8)' },
   'timeout-ms': {
     type: 'string',
-    description: 'time limit per case and per request, on the whole exchange (FLEETPROOF_TIMEOUT_MS; default 30000)',
+    description:
+      'time limit per request, on the whole exchange, and per case, counted from its last exchange and at most 4 times it (FLEETPROOF_TIMEOUT_MS; default 30000)',
   },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
   budget: BUDGET_FLAG,

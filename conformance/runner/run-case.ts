@@ -1,19 +1,33 @@
 // One case, run to its result: pass, fail, skip or error. A case has its own
-// time limit (four times as long for a `slow` one), and stops with the rest
-// of the stage when the stage's budget is spent; either way it ends error,
-// since a slow or stuck target is no proof of a violation.
+// time limit (four times as long for a `slow` one), counted from its last
+// exchange begun or answered, so a case that a loaded machine slows while it
+// keeps exchanging goes on, and one left waiting on a silent target ends as
+// soon as before; however steadily it exchanges, it stops at PACE_CEILING
+// times its limit. It also stops with the rest of the stage when the stage's
+// budget is spent. Either way it ends error, since a slow or stuck target is
+// no proof of a violation.
 import { setMaxListeners } from 'node:events';
+import type { Exchange } from '../../client/exchange.ts';
 import { createCaseContext, type RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
 import { CaseNotProvocable, ConformanceFailure, HarnessError } from '../harness/failure.ts';
 import type { LoadedCase } from './load-cases.ts';
 import type { CaseResult } from './result.ts';
 
-const SLOW_FACTOR = 4;
+export const SLOW_FACTOR = 4;
+/** How many times its limit a case that keeps exchanging may run. */
+export const PACE_CEILING = 4;
 
-/** The time limit of one case. */
+/** The time limit of one case: the most it may wait without an exchange begun or answered. */
 export function caseTimeLimitMs(c: Pick<ConformanceCase, 'flags'>, timeoutMs: number): number {
   return c.flags.includes('slow') ? timeoutMs * SLOW_FACTOR : timeoutMs;
+}
+
+/** When the case last did something on the wire: the latest exchange begun, or answered (or failed). */
+function lastActivity(exchanges: readonly Exchange[], startedAt: number): number {
+  let latest = startedAt;
+  for (const e of exchanges) latest = Math.max(latest, Date.parse(e.started_at) + e.duration_ms);
+  return latest;
 }
 
 /** What a case that the stage's budget stopped, or never let start, says. */
@@ -27,6 +41,7 @@ export async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: nu
   const { ctx, exchanges } = createCaseContext(scope, c.id, controller.signal);
   const startedAt = Date.now();
   const limit = caseTimeLimitMs(c, timeoutMs);
+  const ceiling = limit * PACE_CEILING;
   let timer: NodeJS.Timeout | undefined;
   let onStageEnd: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -34,10 +49,16 @@ export async function runCase(scope: RunScope, c: ConformanceCase, timeoutMs: nu
       controller.abort(err);
       reject(err);
     };
-    timer = setTimeout(
-      () => end(new HarnessError(`timed out after ${limit} ms (no verdict: a slow or stuck target is not proof of a violation)`)),
-      limit,
-    );
+    const noVerdict = '(no verdict: a slow or stuck target is not proof of a violation)';
+    const check = () => {
+      const now = Date.now();
+      const quietUntil = lastActivity(exchanges, startedAt) + limit;
+      if (now >= startedAt + ceiling)
+        end(new HarnessError(`timed out after ${ceiling} ms, ${PACE_CEILING} times its limit, though it kept exchanging ${noVerdict}`));
+      else if (now >= quietUntil) end(new HarnessError(`timed out after ${limit} ms without an exchange begun or answered ${noVerdict}`));
+      else timer = setTimeout(check, Math.min(quietUntil, startedAt + ceiling) - now);
+    };
+    timer = setTimeout(check, limit);
     onStageEnd = () => end(new HarnessError(STOPPED_BY_BUDGET));
     if (stage.aborted) onStageEnd();
     else stage.addEventListener('abort', onStageEnd, { once: true });

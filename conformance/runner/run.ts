@@ -25,7 +25,7 @@ import { alone, conformanceBudgetMs, retirementBudgetMs } from './budgets.ts';
 import { redactConfig, type ConformConfig } from './config.ts';
 import { loadCases, type LoadedCase } from './load-cases.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
-import { NOT_STARTED, runCase, staticResult, STOPPED_BY_BUDGET, unlessTargetWentAway } from './run-case.ts';
+import { NOT_STARTED, PACE_CEILING, runCase, SLOW_FACTOR, staticResult, STOPPED_BY_BUDGET, unlessTargetWentAway } from './run-case.ts';
 import { writeResult, type ResultWriter } from './write-result.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult } from './result.ts';
@@ -255,6 +255,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       config: {
         ...redactConfig(config, key?.kid ?? null, auth),
         budgets_ms: { conformance: budgetMs, retirement: retirementMs },
+        // A case waits on a quiet wire at most its limit, and runs at most the ceiling times it while it keeps exchanging.
+        case_limit: { quiet_ms: config.timeoutMs, slow_factor: SLOW_FACTOR, pace_ceiling: PACE_CEILING },
         answer_limit_bytes: answerLimitBytes,
       },
       targetUrl: String(redactConfig(config, null)['target']),

@@ -41,8 +41,10 @@ describe('conformance runner', () => {
     assert.deepEqual(status, {
       'operations/breaks-another-clause': 'fail',
       'operations/fails': 'fail',
+      'operations/keeps-exchanging': 'error',
       'operations/needs-metrics': 'skip',
       'operations/passes': 'pass',
+      'operations/never-stops-exchanging': 'error',
       'operations/throws-a-type-error': 'error',
       'operations/times-out': 'error',
       'wire/broken-metadata': 'error',
@@ -59,9 +61,20 @@ describe('conformance runner', () => {
     assert.equal(clause('ops-health').status, 'error', 'error outranks pass');
     assert.equal(clause('failure-storage').exempt !== null, true);
     assert.equal(result.categories.find((c) => c.id === 'operations')!.status, 'error');
-    assert.deepEqual([outcome.exitCode, result.verdict, result.summary.blocking], [1, 'non-conformant', 5]);
+    assert.deepEqual([outcome.exitCode, result.verdict, result.summary.blocking], [1, 'non-conformant', 7]);
     assert.equal(result.selection.complete, false, 'overridden features make a run partial');
     assert.equal(resultSchemaProblems(result), null);
+  });
+
+  it('counts the limit of a case from its last exchange, up to a ceiling', async () => {
+    const config = target.config({ cases: ['operations/keeps-exchanging', 'operations/never-stops-exchanging'], timeoutMs: 1000 });
+    const outcome = await runConformance({ config, signingKey: target.key, casesRoot, writeReports: false });
+    const byId = new Map(outcome.result!.cases.map((c) => [c.id, c]));
+    assert.equal(byId.get('operations/keeps-exchanging')!.status, 'pass', byId.get('operations/keeps-exchanging')!.message ?? '');
+    const endless = byId.get('operations/never-stops-exchanging')!;
+    assert.equal(endless.status, 'error');
+    assert.match(endless.message!, /timed out after 4000 ms, 4 times its limit, though it kept exchanging/);
+    assert.deepEqual(outcome.result!.config['case_limit'], { quiet_ms: 1000, slow_factor: 4, pace_ceiling: 4 });
   });
 
   it('qualifies when only SHOULD cases fail', async () => {
