@@ -109,3 +109,30 @@ export async function spreadCatalog(
   }
   return { tenant, fleets };
 }
+
+/**
+ * `count` capabilities of the smallest shape openapi.yaml allows (id, a one-character name, kind, the schema
+ * `true`), so a manifest of them stays within max_manifest_bytes for as many as any legal limit lets it.
+ */
+export function smallestCapabilities(ctx: Pick<CaseContext, 'ids'>, count: number): Capability[] {
+  return Array.from({ length: count }, (_, i) => ({ id: ctx.ids.capability(String(i)), name: 'c', kind: 'tool', input_schema: true }));
+}
+
+/** A capability whose definition ([records-version-limits]) is exactly `bytes` long, or as near above as its bare shape allows. */
+export function capabilityOfBytes(ctx: Pick<CaseContext, 'build' | 'ids'>, name: string, bytes: number): Capability {
+  const id = ctx.ids.capability(name);
+  // The input schema is free-form JSON, so it carries the bulk without breaking any other bound; sizes grow
+  // one byte per byte of padding.
+  const padded = (padding: number) => ctx.build.capability(id, { input_schema: { description: 'x'.repeat(padding) } });
+  return padded(Math.max(0, bytes - definitionBytes(padded(0))));
+}
+
+/**
+ * A batch body of `count` items: one real write first, so a registry that applies or refuses the batch shows
+ * it, then the smallest item BatchItemEnvelope admits (an operation name alone, rejected by itself).
+ */
+export function smallestBatch(ctx: Pick<CaseContext, 'build' | 'ids'>, count: number) {
+  const first = { op: 'put_connector_type' as const, record: ctx.build.connectorType(ctx.ids.type()) };
+  const body = JSON.stringify({ items: [first, ...Array.from({ length: count - 1 }, () => ({ op: 'put_binding' }))] });
+  return { first: first.record, body, bytes: Buffer.byteLength(body) };
+}

@@ -7,48 +7,12 @@
 // both end `skip` with the arithmetic in the reason.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_LIMITS, type RegistryLimits } from '../../contract/records.ts';
-import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
-import type { RegistryStore } from '../../reference/store/registry-store.ts';
-import { NOT_PROVOCABLE } from '../harness/failure.ts';
-import { runConformance } from '../runner/run.ts';
+import type { RegistryLimits } from '../../contract/records.ts';
 import { describeLimits, SMALLEST_LEGAL_LIMITS } from './legal-limits.ts';
-import { startReferenceTarget } from './reference-target.ts';
+import { caseStatus } from './limit-targets.ts';
 
-/** A memory store that declares `declared` and enforces `enforced` in their place: a registry ignoring a limit. */
-function declaringOnly(declared: RegistryLimits, enforced: Partial<RegistryLimits>): RegistryStore {
-  const inner = new MemoryStore({ limits: { ...declared, ...enforced } });
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'limits') return declared;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-async function statusOf(caseId: string, limits: Partial<RegistryLimits>, ignored?: Partial<RegistryLimits>): Promise<string> {
-  const declared = { ...DEFAULT_LIMITS, ...limits };
-  const target = await startReferenceTarget({
-    silent: true,
-    ...(ignored ? { store: declaringOnly(declared, ignored) } : { limits: declared }),
-  });
-  try {
-    const outcome = await runConformance({
-      config: target.config({ cases: [caseId], categories: [] }),
-      signingKey: target.key,
-      writeReports: false,
-    });
-    assert.ok(outcome.result, outcome.error);
-    const [c] = outcome.result.cases;
-    assert.ok(c, `${caseId} ran`);
-    if (c.status === 'skip')
-      assert.ok(c.message?.startsWith(NOT_PROVOCABLE), `${caseId} skips with the declared limits as its reason: ${c.message}`);
-    return `${c.status}: ${c.message ?? ''}`;
-  } finally {
-    await target.close();
-  }
-}
+const statusOf = (caseId: string, limits: Partial<RegistryLimits>, ignored?: Partial<RegistryLimits>) =>
+  caseStatus(caseId, limits, ignored && { enforced: ignored });
 
 const MIB = 1024 * 1024;
 const MINIMA = SMALLEST_LEGAL_LIMITS;

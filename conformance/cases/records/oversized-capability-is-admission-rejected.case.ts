@@ -2,7 +2,7 @@ import { defineCase } from '../../harness/define-case.ts';
 import { canonicalJson } from '../../../contract/canonical-json.js';
 import { expectError } from '../../harness/expect.ts';
 import { HarnessError, NotProvocable } from '../../harness/failure.ts';
-import { definitionBytes } from '../../harness/sizes.ts';
+import { capabilityOfBytes, definitionBytes } from '../../harness/sizes.ts';
 
 export default defineCase({
   id: 'records/oversized-capability-is-admission-rejected',
@@ -12,10 +12,8 @@ export default defineCase({
   description: 'a capability definition above max_capability_bytes is 422',
   async run(ctx) {
     const { max_capability_bytes: max, max_body_bytes: body, max_manifest_bytes: manifest } = ctx.limits;
-    // The input schema is free-form JSON, so it can carry the bulk without breaking any other bound. One byte
-    // over max_capability_bytes, measured, so the manifest and body hold as little as the rule allows.
-    const padded = (padding: number) => ctx.fx.capability({ input_schema: { description: 'x'.repeat(padding) } }, 'big');
-    const big = padded(max + 1 - definitionBytes(padded(0)));
+    // One byte over max_capability_bytes, measured, so the manifest and body hold as little as the rule allows.
+    const big = capabilityOfBytes(ctx, 'big', max + 1);
     const v = ctx.build.version(ctx.ids.version(), ctx.ids.type(), [big]);
     // Above the manifest limit too, the refusal could be for the manifest alone; above the body limit it is a 413.
     const [manifestBytes, bodyBytes] = [Buffer.byteLength(canonicalJson(v.manifest)), Buffer.byteLength(JSON.stringify(v))];

@@ -2,7 +2,7 @@ import { defineCase } from '../../harness/define-case.ts';
 import { expectError } from '../../harness/expect.ts';
 import { NotProvocable } from '../../harness/failure.ts';
 import { canonicalJson } from '../../../contract/canonical-json.js';
-import type { Capability } from '../../../contract/records.ts';
+import { smallestCapabilities } from '../../harness/sizes.ts';
 
 export default defineCase({
   id: 'records/too-many-capabilities-is-admission-rejected',
@@ -13,15 +13,7 @@ export default defineCase({
   async run(ctx) {
     const count = ctx.limits.max_capabilities_per_version + 1;
     const type = await ctx.fx.type();
-    // The smallest capability openapi.yaml allows (id, a one-character name, kind, the schema `true`), so the
-    // manifest stays within max_manifest_bytes for as many capabilities as any legal limit lets it.
-    const capabilities: Capability[] = Array.from({ length: count }, (_, i) => ({
-      id: ctx.ids.capability(String(i)),
-      name: 'c',
-      kind: 'tool',
-      input_schema: true,
-    }));
-    const v = ctx.build.version(ctx.ids.version(), type.id, capabilities);
+    const v = ctx.build.version(ctx.ids.version(), type.id, smallestCapabilities(ctx, count));
     // Over the manifest's byte bound as well, the refusal could be for the size alone.
     const manifestBytes = Buffer.byteLength(canonicalJson(v.manifest));
     if (manifestBytes > ctx.limits.max_manifest_bytes)
