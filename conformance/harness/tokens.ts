@@ -46,7 +46,8 @@ export type ForgedToken =
   | 'not-a-jws';
 
 /** What each token that needs the trusted key would have been, for the skip's reason. */
-const SIGNED_BY_THE_TRUSTED_KEY: Partial<Record<ForgedToken, string>> = {
+const SIGNED_BY_THE_TRUSTED_KEY: Partial<Record<ForgedToken | 'short-lived', string>> = {
+  'short-lived': 'a correctly signed token whose exp is a few seconds ahead',
   expired: 'a correctly signed token whose exp has passed',
   'without-exp': 'a correctly signed token without exp',
   'not-yet-valid': 'a correctly signed token whose nbf is ahead',
@@ -120,6 +121,32 @@ export class HarnessTokens {
     return token;
   }
 
+  /**
+   * A valid token whose `exp` lies at least `validForMs` ahead of the target's now and whose `nbf` as far
+   * behind it (each widened by the clock's uncertainty, in whole seconds): inside both edges of [auth-time]
+   * for that long, whatever leeway the registry allows. `expMs` is its exp on the target's clock.
+   */
+  async shortLived(caller: Caller, clock: ServerClock, validForMs: number): Promise<{ token: string; expMs: number }> {
+    const key = this.trusted('short-lived');
+    const serverMs = this.serverNow('short-lived', clock);
+    const exp = Math.ceil((serverMs + validForMs + clock.uncertaintyMs) / 1000);
+    const nbf = Math.floor((serverMs - validForMs - clock.uncertaintyMs) / 1000);
+    const token = await new SignJWT(this.claims(caller))
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
+      .setAudience(this.audience)
+      .setSubject('fleetproof-conformance')
+      .setIssuedAt(nbf)
+      .setNotBefore(nbf)
+      .setExpirationTime(exp)
+      .sign(key.key);
+    this.named.set(token, {
+      roles: [...caller.roles],
+      tenant: caller.tenant ?? null,
+      note: `valid until ${new Date(exp * 1000).toISOString()}`,
+    });
+    return { token, expMs: exp * 1000 };
+  }
+
   private claims(caller: Caller): Record<string, unknown> {
     const claims: Record<string, unknown> = { scope: caller.roles.join(' ') };
     if (caller.tenant !== undefined) claims['tenant_id'] = caller.tenant;
@@ -127,7 +154,7 @@ export class HarnessTokens {
   }
 
   /** The target's now in ms, when it is known well enough to place a token at the edge of [auth-time]. */
-  private serverNow(kind: ForgedToken, clock: ServerClock | undefined): number {
+  private serverNow(kind: ForgedToken | 'short-lived', clock: ServerClock | undefined): number {
     if (!clock) throw new Error(`a ${kind} token is placed on the target's clock: pass ctx.clock`);
     if (!(clock.uncertaintyMs <= MAX_TOKEN_CLOCK_UNCERTAINTY_MS)) {
       throw new HarnessError(
@@ -138,7 +165,7 @@ export class HarnessTokens {
   }
 
   /** The trusted key, for the tokens only it can sign. */
-  private trusted(kind: ForgedToken): SigningKey {
+  private trusted(kind: ForgedToken | 'short-lived'): SigningKey {
     if (!this.signer) throw new NeedsTrustedKey(SIGNED_BY_THE_TRUSTED_KEY[kind] ?? kind);
     return this.signer.key;
   }
