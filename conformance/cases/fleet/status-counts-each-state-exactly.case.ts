@@ -3,21 +3,10 @@ import { defineCase } from '../../harness/define-case.ts';
 import { MINUTE } from '../../harness/clock.ts';
 import { expectOk } from '../../harness/expect.ts';
 import { expectExactEffect } from '../../harness/observe.ts';
+import { countsOffBy, countsUnchanged, type FleetCounts } from '../../harness/fleet-counts.ts';
 
-const COUNTS = [
-  'connector_types',
-  'active_versions',
-  'enabled_instances',
-  'replicas',
-  'ready_replicas',
-  'draining_replicas',
-  'offline_replicas',
-  'expired_leases',
-  'ready_capacity',
-  'active_assignments',
-] as const;
 // Expired ready and draining replicas count in none of ready, draining or offline; expired offline ones count as offline.
-const EXPECTED = {
+const EXPECTED: FleetCounts = {
   connector_types: 1,
   active_versions: 1,
   enabled_instances: 1,
@@ -55,12 +44,10 @@ export default defineCase({
         await ctx.fx.resolve(fleet.tenant, fleet.capability, ctx.ids.action());
       },
       check(before, after) {
-        const delta = Object.fromEntries(COUNTS.map((k) => [k, after[k] - before[k]]));
-        const off = COUNTS.filter((k) => delta[k] !== EXPECTED[k]);
         if (after.catalog_revision <= before.catalog_revision) return 'catalog_revision did not advance with the catalog writes';
-        return off.length === 0 ? null : off.map((k) => `${k} moved by ${delta[k]}, not ${EXPECTED[k]}`).join('; ');
+        return countsOffBy(before, after, EXPECTED);
       },
-      unchanged: (before, after) => COUNTS.every((k) => before[k] === after[k]) && before.catalog_revision === after.catalog_revision,
+      unchanged: countsUnchanged,
     });
   },
 });
