@@ -8,6 +8,7 @@ import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget } from './reference-target.ts';
+import { overriding } from './store-overrides.ts';
 
 const CASES = ['fleet/status-follows-disabling-and-enabling', 'fleet/status-counts-each-state-exactly'];
 
@@ -15,22 +16,16 @@ const CASES = ['fleet/status-follows-disabling-and-enabling', 'fleet/status-coun
 function countingEnabledTypesOnly(): RegistryStore {
   const inner = new MemoryStore();
   const disabled = new Set<string>();
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'setConnectorTypeEnabled')
-        return async (id: string, enabled: boolean) => {
-          const result = await target.setConnectorTypeEnabled(id, enabled);
-          if (enabled) disabled.delete(id);
-          else disabled.add(id);
-          return result;
-        };
-      if (prop === 'fleetStatus')
-        return async (): Promise<FleetStatus> => {
-          const status = await target.fleetStatus();
-          return { ...status, connector_types: status.connector_types - disabled.size };
-        };
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+  return overriding(inner, {
+    async setConnectorTypeEnabled(id: string, enabled: boolean) {
+      const result = await inner.setConnectorTypeEnabled(id, enabled);
+      if (enabled) disabled.delete(id);
+      else disabled.add(id);
+      return result;
+    },
+    async fleetStatus(): Promise<FleetStatus> {
+      const status = await inner.fleetStatus();
+      return { ...status, connector_types: status.connector_types - disabled.size };
     },
   });
 }

@@ -8,17 +8,11 @@ import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { NOT_PROVOCABLE } from '../harness/failure.ts';
 import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget } from './reference-target.ts';
+import { overriding } from './store-overrides.ts';
 
 /** A memory store that declares `declared` and enforces `enforced` in their place: a registry ignoring a limit, or off by one. */
 function declaringOnly(declared: RegistryLimits, enforced: Partial<RegistryLimits>): RegistryStore {
-  const inner = new MemoryStore({ limits: { ...declared, ...enforced } });
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'limits') return declared;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return overriding(new MemoryStore({ limits: { ...declared, ...enforced } }), { limits: declared });
 }
 
 export interface OffLimits {
