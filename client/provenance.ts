@@ -1,12 +1,16 @@
 // Which harness produced a result: package name and version, git commit and
 // whether the tree differs from it (as the OCI suite records its own
-// commit), so a published verdict can be reproduced with the same code. The
-// one place package.json is read. An installed package is no checkout (or
-// sits inside someone else's): its compiled tree's package.json names the
-// commit it was built from (scripts/build.js).
+// commit), so a published verdict can be reproduced with the same code; the
+// contract revision it judged by; and a digest of the cases it ran, so two
+// runs can be told to have run the same ones. The one place package.json is
+// read. An installed package is no checkout (or sits inside someone else's):
+// its compiled tree's package.json names the commit it was built from
+// (scripts/build.js).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { digestOf } from '../contract/digest.ts';
+import { openApiDocument } from '../contract/openapi.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -66,4 +70,21 @@ export function harnessProvenance(dirtyUnder: readonly string[] = []): Provenanc
   const provenance = { ...packageInfo(), commit: commit ?? 'unknown', dirty, node: process.version };
   cached.set(cacheKey, provenance);
   return provenance;
+}
+
+/** The contract's revision, `info.version` of openapi.yaml (fleetproof-registry/v1.2): a verdict names the rules it was reached under. */
+export function contractRevision(): string {
+  return openApiDocument().info.version;
+}
+
+/** What a run ran, as one digest: two runs with the same digest ran the same cases (suites, phases and thresholds). */
+export interface CaseSet {
+  /** `sha256:` over the canonical JSON of the sorted, distinct items. */
+  digest: string;
+  count: number;
+}
+
+export function caseSetOf(items: readonly string[]): CaseSet {
+  const distinct = [...new Set(items)].sort();
+  return { digest: digestOf(distinct), count: distinct.length };
 }
