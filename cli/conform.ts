@@ -4,6 +4,7 @@
 import { resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
 import { terminalProgress } from '../conformance/runner/progress.ts';
 import { runConformance } from '../conformance/runner/run.ts';
+import { retireKept } from '../conformance/runner/retire-kept.ts';
 import { EXIT } from '../client/errors.ts';
 import { CATEGORY_NAMES, FEATURES } from '../conformance/harness/vocabulary.ts';
 import { writeConformanceReports } from '../reports/conformance/write.ts';
@@ -49,6 +50,16 @@ export const FLAGS = {
   },
   audience: { type: 'string', description: 'aud claim of minted tokens (FLEETPROOF_AUDIENCE; default fleetproof-registry)' },
   budget: BUDGET_FLAG,
+  'keep-data': {
+    type: 'boolean',
+    description:
+      "leave the run's records as they are, listed in kept-records.json, so each failure's curl replays against them (default: retire them after the run)",
+  },
+  retire: {
+    type: 'string',
+    flagOnly: true,
+    description: 'retire the records a run kept with --keep-data, listed in DIR/kept-records.json, on its --target with its credentials',
+  },
   ...AUTH_FLAGS,
   list: { type: 'boolean', flagOnly: true, description: 'print the case ids with their clause and category, and stop' },
   json: { type: 'boolean', flagOnly: true, description: 'with --list: one JSON array of {id, clause, category, description}' },
@@ -104,12 +115,20 @@ export async function run(argv: string[]): Promise<number> {
     budgets: budgetsOf(v.budget),
   };
   const config = resolveConfig(flags);
+  if (v.retire !== undefined) {
+    if (v['keep-data'] || v.case?.length || v.category?.length) throw new UsageError('--retire takes only the target and its credentials');
+    const retired = await retireKept(v.retire, config, { auth: authChoice(v) });
+    (retired.exitCode === 0 ? console.log : console.error)(`fleetproof conform: ${retired.message}`);
+    return retired.exitCode;
+  }
   const outcome = await runConformance({
     config,
     auth: authChoice(v),
     progress: terminalProgress(process.stdout),
     writeReports: writeConformanceReports,
+    keepData: v['keep-data'] ?? false,
   });
+  if (outcome.result?.kept_data) console.log(`records kept; retire them later with:\n  ${outcome.result.kept_data.retire}`);
   if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined)
     console.error(`fleetproof conform: could not run: ${outcome.error}`);
   return outcome.exitCode;

@@ -2,6 +2,7 @@
 // Its JSON Schema is reports/schemas/conformance-result.v1.schema.json; a
 // change to its meaning gets a new schema id (INTERPRETING.md, versioning).
 import type { Keyword, Severity } from '../../contract/clauses.ts';
+import type { CaseSet } from '../../client/provenance.ts';
 import type { VersionInfo } from '../../contract/records.ts';
 import type { Exchange } from '../harness/exchange.ts';
 import type { RetirementOutcome } from '../harness/retirement.ts';
@@ -27,6 +28,31 @@ export interface CaseResult {
   /** The request and response that showed the failure or error. */
   exchange: Exchange | null;
   exchange_count: number;
+  /** The text of the clause a failure or error is reported against, as spec.md words it in this harness. */
+  clause_text?: string;
+  /** The exchange sent once more after every case ran, before the run's data was retired; informative, never a verdict. */
+  replay?: ReplayOutcome;
+}
+
+/**
+ * What sending a failure's exchange again answered: `reproduced` the same
+ * status and error code (or no answer again); `differed` another answer;
+ * `no-answer` none (indeterminate); `not-replayed` the exchange could not be
+ * sent again as recorded (a deliberately broken token, a body recorded in
+ * part) or the replays' time was spent.
+ */
+export interface ReplayOutcome {
+  outcome: 'reproduced' | 'differed' | 'no-answer' | 'not-replayed';
+  status: number | null;
+  code: string | null;
+  note: string | null;
+}
+
+/** Where a run that kept its data (--keep-data) left the list of its records, and the command that retires them. */
+export interface KeptData {
+  /** The file beside result.json that lists them; null when the run wrote no files. */
+  records: string | null;
+  retire: string;
 }
 
 export interface ClauseResult {
@@ -51,7 +77,12 @@ export interface ConformanceResult {
   schema: typeof RESULT_SCHEMA;
   run_id: string;
   harness: { name: string; version: string; commit: string; dirty: boolean | null; node: string };
-  contract: { version: string; clauses: number; required_clauses: number };
+  /** The contract the target declares, the revision this harness judged by (absent in older documents) and its clause counts. */
+  contract: { version: string; revision?: string; clauses: number; required_clauses: number };
+  /** The selected cases as one digest; absent in older documents. */
+  case_set?: CaseSet;
+  /** The command that reruns this run, secrets as placeholders; absent in older documents. */
+  rerun?: string;
   target: {
     url: string;
     version: VersionInfo;
@@ -69,4 +100,6 @@ export interface ConformanceResult {
   retirement: RetirementOutcome;
   /** Set when the run stopped before it finished: the stage out of its budget and what was outstanding. */
   unfinished?: string;
+  /** Present when the run kept its data instead of retiring it. */
+  kept_data?: KeptData;
 }

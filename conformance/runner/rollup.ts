@@ -3,13 +3,14 @@
 // the one its case cites (a malformed error body, a server error) marks that
 // clause too; the verdict follows INTERPRETING.md.
 import type { Clause } from '../../contract/clauses.ts';
+import { caseSetOf, contractRevision } from '../../client/provenance.ts';
 import type { VersionInfo } from '../../contract/records.ts';
 import type { ServerClock } from '../harness/clock.ts';
 import type { RetirementOutcome } from '../harness/retirement.ts';
 import { CATEGORY_NAMES } from '../harness/vocabulary.ts';
 import { EXEMPT_CLAUSES } from '../lint/config.ts';
 import { harnessProvenance } from './provenance.ts';
-import { RESULT_SCHEMA, type CaseResult, type CategoryResult, type ClauseResult, type ConformanceResult } from './result.ts';
+import { RESULT_SCHEMA, type CaseResult, type CategoryResult, type ClauseResult, type ConformanceResult, type KeptData } from './result.ts';
 import { blocksQualification, CASE_STATUSES, rollUp, verdictOf, type CaseStatus, type RollupStatus } from './status.ts';
 
 export interface ResultInputs {
@@ -28,6 +29,8 @@ export interface ResultInputs {
   retirement: RetirementOutcome;
   /** Why the run stopped before it finished (a stage out of its budget); null when it finished. */
   unfinished: string | null;
+  rerun: string;
+  keptData?: KeptData;
 }
 
 function counts(cases: CaseResult[]): Record<CaseStatus, number> {
@@ -67,7 +70,9 @@ export function buildResult(i: ResultInputs): ConformanceResult {
     schema: RESULT_SCHEMA,
     run_id: i.runId,
     harness: provenance,
-    contract: { version: i.version.contract, clauses: i.spec.size, required_clauses: required },
+    contract: { version: i.version.contract, revision: contractRevision(), clauses: i.spec.size, required_clauses: required },
+    case_set: caseSetOf(i.cases.map((c) => c.id)),
+    rerun: i.rerun,
     target: {
       url: i.targetUrl,
       version: i.version,
@@ -92,8 +97,13 @@ export function buildResult(i: ResultInputs): ConformanceResult {
     summary: { total: i.cases.length, ...counts(i.cases), blocking: judged.filter(blocksQualification).length },
     clauses,
     categories,
-    cases: i.cases,
+    // A failure quotes the clause it broke as this harness's spec.md words it.
+    cases: i.cases.map((c) => {
+      const text = c.status === 'fail' || c.status === 'error' ? i.spec.get(c.failure_clause ?? c.clause)?.text : undefined;
+      return text === undefined ? c : { ...c, clause_text: text };
+    }),
     retirement: i.retirement,
     ...(i.unfinished !== null ? { unfinished: i.unfinished } : {}),
+    ...(i.keptData ? { kept_data: i.keptData } : {}),
   };
 }

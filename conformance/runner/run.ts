@@ -27,8 +27,12 @@ import { loadCases, type LoadedCase } from './load-cases.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
 import { NOT_STARTED, PACE_CEILING, runCase, SLOW_FACTOR, staticResult, STOPPED_BY_BUDGET, unlessTargetWentAway } from './run-case.ts';
 import { writeResult, type ResultWriter } from './write-result.ts';
+import { keptDataOf, keptRetirement, writeKeptRecords } from './kept-data.ts';
+import { replayFailures } from './replay.ts';
+import { conformRerun } from './rerun.ts';
 import { buildResult } from './rollup.ts';
-import type { CaseResult, ConformanceResult } from './result.ts';
+import type { CaseResult, ConformanceResult, KeptData } from './result.ts';
+import type { VersionInfo } from '../../contract/records.ts';
 import { EXIT, outcomeOf } from '../../client/errors.ts';
 import { FleetproofError } from '../../client/errors.ts';
 
@@ -53,6 +57,8 @@ export interface ConformOptions {
   writeReports?: false | ResultWriter;
   casesRoot?: string;
   runId?: string;
+  /** Leave the run's records as they are (listed in kept-records.json) instead of retiring them, so each failure's curl replays. */
+  keepData?: boolean;
 }
 
 export interface ConformOutcome {
@@ -124,8 +130,8 @@ async function runCases(
 }
 
 /** Retires what the run created, within the retirement's budget; the line naming what it left, when the budget ran out. */
-async function retireRun(
-  scope: RunScope,
+export async function retireRun(
+  scope: Pick<RunScope, 'transport' | 'ledger' | 'clock'>,
   budgetMs: number | undefined,
   progress: ProgressSink,
 ): Promise<{ retirement: RetirementOutcome; budgetMs: number; unfinished: string | null }> {
@@ -152,6 +158,76 @@ async function retireRun(
   }
 }
 
+/** The run's credentials and transport, checked by the preflight, and the target's clock: what every request of a run stands on. */
+interface Connection {
+  key: SigningKey | null;
+  auth: CredentialChoice;
+  tokens: HarnessTokens;
+  transport: HttpTransport;
+  credentials: ReturnType<typeof credentialSource>;
+  version: VersionInfo;
+  clock: ServerClock;
+  answerLimitBytes: number;
+}
+
+/**
+ * Opens the run's connection to the target; CouldNotRun when it cannot (no
+ * key, no credentials, a failed preflight). The preflight and the
+ * transport's own requests stop with `signal` (the stage's budget).
+ */
+export async function connect(
+  config: ConformConfig,
+  options: Pick<ConformOptions, 'signingKey' | 'auth'>,
+  signal: AbortSignal,
+): Promise<Connection> {
+  const auth = options.auth ?? {};
+  let key: SigningKey | null = options.signingKey ?? null;
+  if (!key && config.keyFile !== null) {
+    try {
+      key = await loadSigningKey(config.keyFile);
+    } catch (err) {
+      throw new CouldNotRun(`signing key: ${(err as Error).message}`);
+    }
+  }
+  if (!key && !hasOwnCredentials(auth))
+    throw new CouldNotRun('no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header');
+  // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
+  if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
+  // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
+  const tokens = new HarnessTokens(key, config.audience, auth);
+  const credentials = credentialSource(tokens.credentials, {
+    auth,
+    key,
+    keyPath: config.keyFile,
+    audience: config.audience,
+    signsWithKey: true,
+  });
+  const { version, clockOffsetMs } = await preflight({
+    target: config.target,
+    credentials,
+    maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
+    timeoutMs: config.timeoutMs,
+    signal,
+  });
+  const answerLimitBytes = answerLimitOf(version.limits);
+  const transport = new HttpTransport({
+    baseUrl: config.target,
+    credentials: tokens.credentials,
+    connections: 256,
+    timeoutMs: config.timeoutMs,
+    answerLimitBytes,
+    // The stage's own requests (the clock reading) stop with its budget; each case's stop with the case.
+    signal,
+  });
+  try {
+    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
+    return { key, auth, tokens, transport, credentials, version, clock, answerLimitBytes };
+  } catch (err) {
+    await transport.close();
+    throw err;
+  }
+}
+
 export async function runConformance(options: ConformOptions): Promise<ConformOutcome> {
   const progress = options.progress ?? silentProgress;
   const config = options.config;
@@ -160,21 +236,6 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
   let transport: HttpTransport | undefined;
   let budget: Budget | undefined;
   try {
-    const auth = options.auth ?? {};
-    let key: SigningKey | null = options.signingKey ?? null;
-    if (!key && config.keyFile !== null) {
-      try {
-        key = await loadSigningKey(config.keyFile);
-      } catch (err) {
-        throw new CouldNotRun(`signing key: ${(err as Error).message}`);
-      }
-    }
-    if (!key && !hasOwnCredentials(auth))
-      throw new CouldNotRun(
-        'no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header',
-      );
-    // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
-    if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
     const loaded = await loadCases(options.casesRoot);
     const selected = select(loaded, config);
     if (selected.length === 0) throw new CouldNotRun('the selection holds no case');
@@ -185,34 +246,10 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
         config,
       );
     budget = new Budget('conformance', budgetMs);
-    // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
-    const tokens = new HarnessTokens(key, config.audience, auth);
+    const connection = await connect(config, options, budget.signal);
+    transport = connection.transport;
+    const { key, auth, tokens, credentials, version, clock, answerLimitBytes } = connection;
     const ledger = new RetirementLedger();
-    const credentials = credentialSource(tokens.credentials, {
-      auth,
-      key,
-      keyPath: config.keyFile,
-      audience: config.audience,
-      signsWithKey: true,
-    });
-    const { version, clockOffsetMs } = await preflight({
-      target: config.target,
-      credentials,
-      maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
-      timeoutMs: config.timeoutMs,
-      signal: budget.signal,
-    });
-    const answerLimitBytes = answerLimitOf(version.limits);
-    transport = new HttpTransport({
-      baseUrl: config.target,
-      credentials: tokens.credentials,
-      connections: 256,
-      timeoutMs: config.timeoutMs,
-      answerLimitBytes,
-      // The stage's own requests (the clock reading) stop with its budget; each case's stop with the case.
-      signal: budget.signal,
-    });
-    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
     const effective: Feature[] =
       config.features ?? version.features.filter((f): f is Feature => (FEATURES as readonly string[]).includes(f));
     const scope: RunScope = { runId, transport, tokens, version, clock, ledger };
@@ -247,14 +284,30 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     const outstanding = selected
       .filter((l) => [NOT_STARTED, STOPPED_BY_BUDGET].includes(results.get(l.id)!.message ?? ''))
       .map((l) => l.id);
-    const { retirement, budgetMs: retirementMs, unfinished } = await retireRun(scope, config.budgets.retirement, progress);
+
+    // Each failure's exchange once more, while the records it touched are still as the run left them.
+    progress.phase('replaying failures');
+    const cases = await replayFailures(
+      selected.map((l) => results.get(l.id)!),
+      transport,
+    );
+    const outDir = options.writeReports === false ? null : resolve(config.out ?? defaultRunDir(runId));
+    const recorded = redactConfig(config, key?.kid ?? null, auth);
+    let retirement: RetirementOutcome;
+    let retirementMs: number | undefined;
+    let unfinished: string | null = null;
+    let keptData: KeptData | undefined;
+    if (options.keepData) {
+      retirement = keptRetirement(ledger);
+      keptData = keptDataOf(recorded, outDir, outDir ? await writeKeptRecords(outDir, runId, config.target, ledger) : null);
+    } else ({ retirement, budgetMs: retirementMs, unfinished } = await retireRun(scope, config.budgets.retirement, progress));
     const stopped = [...(budget.spent ? [budget.spentError(outstanding).message] : []), ...(unfinished ? [unfinished] : [])];
     const finishedAt = Date.now();
     const result = buildResult({
       runId,
       config: {
-        ...redactConfig(config, key?.kid ?? null, auth),
-        budgets_ms: { conformance: budgetMs, retirement: retirementMs },
+        ...recorded,
+        budgets_ms: { conformance: budgetMs, ...(retirementMs !== undefined ? { retirement: retirementMs } : {}) },
         // A case waits on a quiet wire at most its limit, and runs at most the ceiling times it while it keeps exchanging.
         case_limit: { quiet_ms: config.timeoutMs, slow_factor: SLOW_FACTOR, pace_ceiling: PACE_CEILING },
         answer_limit_bytes: answerLimitBytes,
@@ -266,13 +319,14 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       effective,
       overridden: config.features !== null,
       selection: { categories: config.categories, cases: config.cases, selected: selected.length, total: loaded.length },
-      cases: selected.map((l) => results.get(l.id)!),
+      cases,
       spec: clauses(),
       timings: { startedAt, finishedAt, casesMs, retirementMs: retirement.duration_ms },
       retirement,
       unfinished: stopped.length > 0 ? stopped.join('; ') : null,
+      rerun: conformRerun(recorded, { keepData: options.keepData ?? false }),
+      ...(keptData ? { keptData } : {}),
     });
-    const outDir = options.writeReports === false ? null : resolve(config.out ?? defaultRunDir(runId));
     if (outDir) await (options.writeReports || writeResult)(result, outDir);
     progress.finish(result, outDir ?? '(not written)');
     const exitCode =

@@ -12,6 +12,8 @@ import { resolveConfig, type ConformConfig } from '../runner/config.ts';
 export interface ReferenceTarget {
   url: string;
   key: SigningKey;
+  /** The file of the signing key, for runs through the command line. */
+  keyPath: string;
   store: RegistryStore;
   /** A config for this target; the key is passed in memory, so keyFile is a placeholder. */
   config(overrides?: Partial<ConformConfig>): ConformConfig;
@@ -43,6 +45,7 @@ export async function startReferenceTarget(options: ReferenceTargetOptions = {})
   return {
     url: reference.url,
     key: reference.signingKey,
+    keyPath: reference.signingKeyPath,
     store: reference.store,
     config: (overrides = {}) => ({ ...resolveConfig({ target: reference.url, keyFile: '(in memory)' }), ...overrides }),
     close: () => reference.close(),
