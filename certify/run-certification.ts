@@ -10,6 +10,9 @@ import { CONTRACT_VERSION, type VersionInfo } from '../contract/records.ts';
 import { defaultRunDir, newRunId } from '../client/run-id.ts';
 import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { CLOCK_BOUND_MS, preflight, runTokens } from '../client/preflight.ts';
+import { caseSetOf, contractRevision } from '../client/provenance.ts';
+import { commandLine, credentialArgs, shellQuote } from '../client/rerun.ts';
+import type { KeptData } from '../conformance/runner/result.ts';
 import type { CredentialChoice } from '../client/credential-sources.ts';
 import { harnessProvenance } from '../conformance/runner/provenance.ts';
 import { BUNDLE_FILE, BUNDLE_PUBLIC_KEY_FILE, loadSigner, writeBundle, type SignerKey } from '../reports/bundle/bundle.ts';
@@ -27,6 +30,7 @@ import { clauseCoverage } from './coverage.ts';
 import { groundsOf } from './grounds.ts';
 import { DEFAULT_SCHEDULE, type Fault, type Schedule } from './nemesis/nemesis.ts';
 import { randomSeed, type NemesisRequest } from './nemesis/open-nemesis.ts';
+import { nemesisFlags } from './nemesis/nemesis-summary.ts';
 import { conformanceStage } from './stages/conformance-stage.ts';
 import { faultsStage, type FaultsStageOptions } from './stages/faults-stage.ts';
 import { loadStage } from './stages/load-stage.ts';
@@ -54,6 +58,8 @@ export interface CertifyOptions {
   faultsDurationMs?: number;
   /** The stages' budgets as given (--budget); each stage scales its own from what it runs otherwise. */
   budgets?: StageBudgets;
+  /** Leave the conformance stage's records on the target (listed beside its result), so each failure's curl replays. */
+  keepData?: boolean;
   log?: (line: string) => void;
 }
 
@@ -123,15 +129,39 @@ export interface CertificationTarget {
   close(): Promise<void>;
 }
 
+/** The target and credentials of a command that speaks to the given target, secrets as placeholders. */
+function targetArgs(target: NonNullable<CertifyOptions['target']>): string[] {
+  return [
+    '--target',
+    target.url,
+    ...credentialArgs({
+      keyFile: target.keyPath ?? null,
+      tokenCommand: target.auth?.tokenCommand !== undefined,
+      headerNames: (target.auth?.headers ?? []).map((h) => h.split(':')[0]!.trim()),
+    }),
+  ];
+}
+
+/** The command that reruns this certification: its target (or the embedded reference, with its store and variant) and its choices. */
+function certifyRerun(options: CertifyOptions, profile: string, version: VersionInfo | null): string {
+  const args = options.target
+    ? targetArgs(options.target)
+    : [
+        ...(options.store && options.store !== 'memory' ? ['--store', options.store] : []),
+        ...(version?.variant ? ['--variant', String(version.variant.seed)] : []),
+      ];
+  args.push('--profile', profile);
+  if (options.nemesis) args.push(...nemesisFlags(options.nemesis));
+  if (options.faultsDurationMs !== undefined) args.push('--faults-duration', `${options.faultsDurationMs / 1000}s`);
+  for (const [stage, ms] of Object.entries(options.budgets ?? {})) args.push('--budget', `${stage}=${ms / 1000}s`);
+  if (options.keepData) args.push('--keep-data');
+  return commandLine('certify', args);
+}
+
 async function openTarget(options: CertifyOptions, log: (line: string) => void): Promise<CertificationTarget> {
   if (options.target) {
-    const { url, keyPath, auth } = options.target;
-    const credentials =
-      keyPath !== undefined
-        ? `--key ${keyPath}`
-        : auth?.tokenCommand !== undefined
-          ? "--token-cmd 'YOUR TOKEN COMMAND {tenant} {roles}'"
-          : "--header 'YOUR HEADER'";
+    const { url, keyPath } = options.target;
+    const credentials = targetArgs(options.target).slice(2).map(shellQuote).join(' ');
     return {
       url,
       key: keyPath !== undefined ? await loadSigningKey(keyPath) : null,
@@ -157,6 +187,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
   const records: StageRecord[] = [];
   const evidence: ClauseEvidence[] = [];
   const failures: StageOutput['failures'] = [];
+  let keptData: KeptData | undefined;
   let target: CertificationTarget | null = null;
   let version: VersionInfo | null = null;
   try {
@@ -179,6 +210,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       profile,
       budgets: options.budgets ?? {},
       targetFlags: target.flags,
+      ...(options.keepData ? { keepData: true } : {}),
       log,
     };
     const nemesis = nemesisFor(options, target);
@@ -215,6 +247,7 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
       records.push(output.record);
       evidence.push(...output.evidence);
       failures.push(...output.failures);
+      keptData ??= output.keptData;
       log(
         `== ${name}: ${output.record.status} in ${(output.record.duration_ms / 1000).toFixed(1)} s${output.record.reasons.length ? ` (${output.record.reasons.join('; ')})` : ''}`,
       );
@@ -270,6 +303,11 @@ export async function runCertification(options: CertifyOptions = {}): Promise<Ce
     stages: records,
     clauses: coverage,
     failures,
+    contract_revision: contractRevision(),
+    // What the stages ran: every case, property suite and audit invariant, and the load profile.
+    case_set: caseSetOf([...evidence.map((e) => `${e.kind}:${e.id}`), `load-profile:${profile}`]),
+    rerun: certifyRerun(options, profile, version),
+    ...(keptData ? { kept_data: keptData } : {}),
   };
   // result.json states the verdict, so it comes after what could still fail (the signing key, the reports):
   // a run that ends in an error leaves no verdict behind without its reports.

@@ -34,6 +34,11 @@ export const FLAGS = {
   'report-dir': reportDirFlag("folder for the run's reports and bundle (default reports/runs/<run id>)"),
   'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
   budget: BUDGET_FLAG,
+  'keep-data': {
+    type: 'boolean',
+    description:
+      "leave the records of the conformance stage as they are, so each failure's curl replays against them (the report gives the command that retires them); the other stages retire theirs",
+  },
   ...NEMESIS_FLAGS,
   'faults-duration': {
     type: 'string',
@@ -77,6 +82,8 @@ export async function run(argv: string[]): Promise<number> {
     );
   if (v.target === undefined && own)
     throw new UsageError('--token-cmd and --header authenticate against a --target; the embedded reference trusts its own key');
+  if (v.target === undefined && v['keep-data'])
+    throw new UsageError('--keep-data keeps records on a --target; the embedded reference and its records end with the run');
   if (!isStoreKind(v.store)) throw new UsageError(unknownName('store', v.store!, ['memory', 'postgres']));
   if (v.target !== undefined && parsed.sources.store?.from !== 'default')
     throw new UsageError('--store applies to the embedded reference only; leave it out with --target');
@@ -113,11 +120,13 @@ export async function run(argv: string[]): Promise<number> {
     profile: v.profile!,
     ...(v['report-dir'] !== undefined ? { out: v['report-dir'] } : {}),
     ...(signer ? { signer } : {}),
+    ...(v['keep-data'] ? { keepData: true } : {}),
   });
   const r = outcome.result;
   const report = `${outcome.outDir}/report.md`;
   console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.map((x) => summarised(x, report)).join('; ')}` : ''}`);
   for (const ground of r.grounds ?? []) console.log(summarised(ground, report));
+  if (r.kept_data) console.log(`records of the conformance stage kept; retire them later with:\n  ${r.kept_data.retire}`);
   console.log(`report: ${outcome.outDir}/report.html`);
   console.log(`bundle: ${outcome.bundlePath}`);
   return outcome.exitCode;

@@ -10,7 +10,7 @@ import { loadVerdictKey } from '../../load/runner/load-report.ts';
 import { runLoad, type LoadRunOptions, type LoadRunOutcome } from '../../load/runner/run-load.ts';
 import { writeSummary } from '../../load/runner/write-summary.ts';
 import { withNemesis, type NemesisRequest } from './open-nemesis.ts';
-import { replayFlags } from './nemesis-summary.ts';
+import { nemesisFlags, replayFlags } from './nemesis-summary.ts';
 
 /** The journal's fact that the dataset is seeded: the load proper begins. */
 const SEED_DONE = /"k":"phase","phase":"seed"/;
@@ -49,7 +49,16 @@ export async function runLoadUnderFaults(
     nemesis,
     options.target,
     log,
-    (url, endFaults) => runLoad({ ...options, target: url, onLoadStart: watch, beforeAudit: beforeAudit(endFaults) }),
+    (url, endFaults) =>
+      runLoad({
+        ...options,
+        // The report names the registry, not the proxy in front of it, and the nemesis it ran under.
+        target: url,
+        rerunTarget: options.target,
+        rerunFlags: nemesisFlags(nemesis),
+        onLoadStart: watch,
+        beforeAudit: beforeAudit(endFaults),
+      }),
     armed,
   ).finally(() => clearInterval(watching));
   const outcome = under.value;

@@ -31,6 +31,18 @@ export function replayFlags(kinds: readonly string[], schedule: Schedule, seed: 
   return `--nemesis ${kinds.join(',')} --nemesis-interval ${schedule.faultMs}ms/${schedule.quietMs}ms${seed !== undefined ? ` --nemesis-seed ${seed}` : ''}`;
 }
 
+/** The nemesis flags of a rerun command; the vendor's fault commands, which may hold credentials, as placeholders. */
+export function nemesisFlags(n: { kinds: readonly string[]; schedule: Schedule; commands?: readonly string[]; seed?: number }): string[] {
+  return [
+    '--nemesis',
+    n.kinds.join(','),
+    '--nemesis-interval',
+    `${n.schedule.faultMs}ms/${n.schedule.quietMs}ms`,
+    ...(n.seed !== undefined ? ['--nemesis-seed', String(n.seed)] : []),
+    ...(n.commands ?? []).flatMap((c) => ['--nemesis-cmd', `${c.split('=')[0]}=YOUR COMMAND`]),
+  ];
+}
+
 export function summaryLines(f: NemesisFigures, replay: string): string[] {
   const kinds = Object.entries(f.by_fault)
     .map(([k, n]) => `${k} ${n}`)

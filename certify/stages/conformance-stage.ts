@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { resolveConfig } from '../../conformance/runner/config.ts';
 import { terminalProgress } from '../../conformance/runner/progress.ts';
 import { runConformance } from '../../conformance/runner/run.ts';
-import { exchangeText } from '../../reports/conformance/exchange-text.ts';
 import { causeOf } from '../../reports/conformance/failure-groups.ts';
 import { reproduction } from '../../reports/conformance/reproduce.ts';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
@@ -22,6 +21,7 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
     runId: ctx.runId,
     progress: terminalProgress(),
     writeReports: writeConformanceReports,
+    keepData: ctx.keepData ?? false,
   });
   const result = outcome.result;
   if (!result) {
@@ -46,10 +46,10 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
       subject: c.id,
       clause: c.failure_clause ?? c.clause,
       message: `${c.status}: ${c.message ?? ''}`,
-      reproduce:
-        reproduction(result, c) +
-        (c.exchange ? `\n\n# the exchange that showed it:\n${exchangeText(c.exchange).replace(/^/gm, '# ')}` : ''),
+      // The exchange itself is in the conformance document, which the report shows once beside this.
+      reproduce: reproduction(result, c),
       cause: causeOf(c),
+      ...(c.clause_text !== undefined ? { clause_text: c.clause_text } : {}),
     }));
   const blocking = result.summary.blocking;
   const status = conformanceStatus(result);
@@ -80,5 +80,6 @@ export async function conformanceStage(ctx: StageContext): Promise<StageOutput> 
     },
     evidence,
     failures,
+    ...(result.kept_data ? { keptData: result.kept_data } : {}),
   };
 }

@@ -55,7 +55,7 @@ export async function propertiesStage(ctx: StageContext): Promise<StageOutput> {
       budget,
       progress: propertiesProgress(),
     });
-    const doc = await resultDocument(result, replay);
+    const doc = await resultDocument(result, replay, `npx fleetproof properties ${ctx.targetFlags} --seed=${result.seed.seed}`);
     await writeResultDocument(join(ctx.out, 'properties'), doc);
     await writePropertiesReports(join(ctx.out, 'properties'), doc);
     const evidence: ClauseEvidence[] = result.suites.flatMap((s) =>

@@ -7,6 +7,7 @@ import type { SigningKey } from '../../contract/tokens.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import type { StageBudgets } from '../../client/stage-budget.ts';
 import type { ClauseCoverage, Failure, StageRecord } from '../../reports/schemas/certification-result.ts';
+import type { KeptData } from '../../conformance/runner/result.ts';
 
 export interface StageContext {
   /** The run directory; each stage writes under `<out>/<stage>/`. */
@@ -24,6 +25,8 @@ export interface StageContext {
   budgets?: StageBudgets;
   /** The command prefix that names this target, for reproduction commands. */
   targetFlags: string;
+  /** Leave the conformance stage's records on the target, so each failure's curl replays against them. */
+  keepData?: boolean;
   log(line: string): void;
 }
 
@@ -39,6 +42,8 @@ export interface StageOutput {
   record: StageRecord;
   evidence: ClauseEvidence[];
   failures: Failure[];
+  /** Where the stage left records it kept (--keep-data), and how to retire them. */
+  keptData?: KeptData;
 }
 
 /**

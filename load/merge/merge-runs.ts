@@ -280,6 +280,7 @@ export function buildMergedReport(
   after?: AfterLoad,
   journal: Journal = mergeJournals(journalsOf(parts)),
   output: RunOutput | null = null,
+  mergeCommand?: string,
 ): MergedReport {
   const run = merged.run;
   const mergedAt = Date.now();
@@ -347,6 +348,9 @@ export function buildMergedReport(
     breakpoint: breakpointCurve(merged, run.profile),
     overTime: output?.over_time ?? null,
     metrics: output?.metrics ?? [],
+    // Each part's own command, then the merge: what reruns a distributed run.
+    rerun: [...parts.map((p) => p.report?.rerun), mergeCommand].filter((c): c is string => c !== undefined).join('\n'),
+    ...(withReport?.profile_info ? { profileSpec: { ...withReport.profile_info, thresholds: run.profile.thresholds } } : {}),
   });
   const notes: string[] = [];
   if (run.started_at === null || run.finished_at === null)
@@ -409,6 +413,8 @@ export interface MergeOptions {
   audit?: (runId: string, journal: Journal) => Promise<AfterLoad>;
   /** Writes the merged report; summary.json alone unless the caller brings renderers. */
   writeReport?: ReportWriter<MergedReport>;
+  /** The command that merges the parts again, for the report's rerun line. */
+  rerun?: string;
 }
 
 export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
@@ -430,7 +436,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
       if (name) raw.push(join(p.realDir, name));
     }
     const output = await readRunOutput(raw, merged.run.test_run_duration_ms).catch(() => null);
-    report = buildMergedReport(parts, segments, merged, after, journal, output);
+    report = buildMergedReport(parts, segments, merged, after, journal, output, o.rerun);
   } catch (err) {
     return outcomeOf(err);
   }

@@ -4,6 +4,7 @@
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
 import { RATE_PHASES } from '../lib/options.js';
+import { caseSetOf, contractRevision, type CaseSet } from '../../client/provenance.ts';
 import type { VerdictKey } from '../../client/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
 import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
@@ -142,6 +143,39 @@ export interface LoadReport {
   script_messages: string[];
   /** The breakpoint profile's curve and answer; absent for the fixed-rate profiles. */
   breakpoint?: BreakpointResult;
+  /** The contract revision the run judged by (openapi.yaml info.version); absent in reports of older harnesses. */
+  contract_revision?: string;
+  /** The profile as run (its phases, thresholds and dataset) as one digest. */
+  case_set?: CaseSet;
+  /** The command that reruns this run, secrets as placeholders. */
+  rerun?: string;
+  /** The profile as the scale contract describes it, for a report that stands alone. */
+  profile_info?: ProfileInfo;
+}
+
+export interface ProfileInfo {
+  /** The scale contract's format, e.g. fleetproof-scale/v1. */
+  format: string;
+  description: string;
+  duration_s: number | null;
+  /** Whether a phase cut at its budget fails the registry: false where the profile judges correctness only. */
+  judges_speed: boolean;
+  phases: Array<{ name: string; start?: string; budget_s?: number }>;
+}
+
+/** What a profile ran, as the items of its case set: phases, thresholds with their expressions, and the dataset. */
+export function profileCaseSet(profile: {
+  name: string;
+  phases: ReadonlyArray<{ name: string }>;
+  thresholds: ReadonlyArray<{ id: string; metric: string; expression: string }>;
+  dataset: Record<string, number>;
+}): CaseSet {
+  return caseSetOf([
+    `profile:${profile.name}`,
+    ...profile.phases.map((p) => `phase:${p.name}`),
+    ...profile.thresholds.map((t) => `threshold:${t.id} ${t.metric} ${t.expression}`),
+    ...Object.entries(profile.dataset).map(([k, v]) => `dataset:${k}=${v}`),
+  ]);
 }
 
 /** A load verdict in the common words: a profile met is qualified, one missed is not. */
@@ -209,6 +243,10 @@ export function buildLoadReport(args: {
   breakpoint?: BreakpointResult | null;
   /** What the preflight's checks found wrong with the target after the load (it went away, it refuses the run's tokens). */
   targetProblem?: string | null;
+  /** The command that reruns the run. */
+  rerun?: string;
+  /** The profile as run, for its description and its case set. */
+  profileSpec?: ProfileInfo & { thresholds: ReadonlyArray<{ id: string; metric: string; expression: string }> };
 }): LoadReport {
   const { summary, journal, audit } = args;
   const reasons: string[] = [];
@@ -375,5 +413,23 @@ export function buildLoadReport(args: {
     environment: args.environment,
     script_messages: journal.messages.slice(0, 50),
     ...(ramp ? { breakpoint: ramp } : {}),
+    contract_revision: contractRevision(),
+    ...(args.profileSpec
+      ? {
+          case_set: profileCaseSet({ name: args.profile, ...args.profileSpec, dataset: args.dataset }),
+          profile_info: {
+            format: args.profileSpec.format,
+            description: args.profileSpec.description,
+            duration_s: args.profileSpec.duration_s,
+            judges_speed: args.profileSpec.judges_speed,
+            phases: args.profileSpec.phases.map(({ name, start, budget_s }) => ({
+              name,
+              ...(start ? { start } : {}),
+              ...(budget_s !== undefined ? { budget_s } : {}),
+            })),
+          },
+        }
+      : {}),
+    ...(args.rerun ? { rerun: args.rerun } : {}),
   };
 }

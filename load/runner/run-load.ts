@@ -26,7 +26,8 @@ import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { Budget } from '../../client/stage-budget.ts';
 import { loadBudgetMs } from './load-budget.ts';
-import { captureEnvironment } from './environment.ts';
+import { captureEnvironment, loadAverageNow } from './environment.ts';
+import { commandLine, credentialArgs } from '../../client/rerun.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
 import { limitProblems, type RegistryLimits } from '../../contract/records.ts';
@@ -75,6 +76,40 @@ export interface LoadRunOptions {
   beforeAudit?: () => Promise<void>;
   /** The engine's budget (--budget load=DURATION); scaled from the profile otherwise (load-budget.ts). */
   budgetMs?: number;
+  /** Flags a wrapper adds to the rerun command (the nemesis it ran under). */
+  rerunFlags?: string[];
+  /** The target a rerun names, when the run reached it through something in front of it (the nemesis's proxy). */
+  rerunTarget?: string;
+}
+
+/** The command that reruns a load run as these options ran it, secrets as placeholders. */
+export function loadRerun(o: LoadRunOptions): string {
+  if (o.planPath !== undefined)
+    return commandLine('load', [
+      '--plan',
+      o.planPath,
+      ...(o.segment ? ['--segment', o.segment.segment] : []),
+      ...(o.segment?.sequence ? ['--segment-sequence', o.segment.sequence] : []),
+    ]);
+  const args = [
+    '--target',
+    o.rerunTarget ?? o.target,
+    ...credentialArgs({
+      keyFile: o.keyPath === '' ? null : o.keyPath,
+      tokenCommand: o.auth?.tokenCommand !== undefined,
+      headerNames: (o.auth?.headers ?? []).map((h) => h.split(':')[0]!.trim()),
+    }),
+    '--profile',
+    o.profile,
+    ...(o.engine && o.engine !== 'auto' ? ['--engine', o.engine] : []),
+    ...(o.sets ?? []).flatMap((s) => ['--set', s]),
+    ...(o.phases?.length ? ['--phases', o.phases.join(',')] : []),
+    ...(o.durationS !== undefined ? ['--duration', `${o.durationS}s`] : []),
+    ...(o.keepData ? ['--keep-data'] : []),
+    ...(o.budgetMs !== undefined ? ['--budget', `load=${o.budgetMs / 1000}s`] : []),
+    ...(o.rerunFlags ?? []),
+  ];
+  return commandLine('load', args);
 }
 
 export interface LoadRunOutcome {
@@ -185,6 +220,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const { version } = await preflightPlan(plan, trust);
 
   const startedAt = new Date();
+  const loadAtStart = loadAverageNow();
   const outDir = o.outDir ?? defaultRunDir(plan.run_id);
   // k6 opens the file relative to the script unless the path is absolute.
   const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
@@ -257,7 +293,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       summary,
       journal,
       audit: after.audit,
-      environment: captureEnvironment(engine, target, version),
+      environment: captureEnvironment(engine, target, version, loadAtStart),
       engineExitCode: run.exitCode,
       engineError: run.error ?? after.error,
       runId: plan.run_id,
@@ -269,6 +305,15 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       finishedAt,
       retirement: after.retirement,
       breakpoint,
+      rerun: loadRerun(o),
+      profileSpec: {
+        format: profile.format,
+        description: profile.description,
+        duration_s: profile.duration_s ?? null,
+        judges_speed: profile.budgets_judge_speed !== false,
+        phases: profile.phases,
+        thresholds: profile.thresholds,
+      },
       overTime: output?.over_time ?? null,
       metrics: output?.metrics ?? [],
       ...(part

@@ -17,6 +17,7 @@ import { parseSeed } from './seed.ts';
 import { propertiesProgress } from './progress.ts';
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { defaultRunDir, newRunId } from '../../client/run-id.ts';
+import { commandLine, withoutSecrets } from '../../client/rerun.ts';
 
 export interface PropertiesCommand {
   /** Opens the registry under test for the run with this id; the composition root decides which. `stop` calls its requests off. */
@@ -63,10 +64,9 @@ async function preflightHttp(http: NonNullable<PropertiesCommand['http']>): Prom
   });
 }
 
-/** The given flags minus those a replay replaces, plus the suite, seed and path. */
-function replayCommandFor(argv: string[]): ReplayCommand {
+/** The given flags, secrets as placeholders, minus those a rerun replaces (and the quoting and environment they need). */
+function keptFlags(argv: string[], replaced: ReadonlySet<string>): { kept: string[]; env: string[] } {
   const kept: string[] = [];
-  const replaced = new Set(['--seed', '--path', '--suite', '--runs', '--report-dir', '--out']);
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!.split('=')[0]!;
     if (replaced.has(flag)) {
@@ -75,12 +75,21 @@ function replayCommandFor(argv: string[]): ReplayCommand {
     }
     kept.push(argv[i]!);
   }
-  const quote = (s: string) => (/^[A-Za-z0-9_./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   // A development build's deliberate defect replays only where defects are allowed, as it ran.
-  const env = kept.some((a) => a.startsWith('--defect')) ? ['FLEETPROOF_ALLOW_DEFECTS=1'] : [];
+  return { kept: withoutSecrets(kept), env: kept.some((a) => a.startsWith('--defect')) ? ['FLEETPROOF_ALLOW_DEFECTS=1'] : [] };
+}
+
+/** The given flags minus those a replay replaces, plus the suite, seed and path. */
+function replayCommandFor(argv: string[]): ReplayCommand {
+  const { kept, env } = keptFlags(argv, new Set(['--seed', '--path', '--suite', '--runs', '--report-dir', '--out']));
   // `--seed=N`, not `--seed N`: seeds can be negative, and a separate "-5" reads as a flag.
-  return (s) =>
-    [...env, 'npx fleetproof properties', ...kept.map(quote), '--suite', s.name, `--seed=${s.seed}`, '--path', quote(s.path!)].join(' ');
+  return (s) => commandLine('properties', [...kept, '--suite', s.name, `--seed=${s.seed}`, '--path', s.path!], env);
+}
+
+/** The run again: the same flags with the seed it ran with. */
+function rerunFor(argv: string[], seed: number): string {
+  const { kept, env } = keptFlags(argv, new Set(['--seed', '--path', '--report-dir', '--out']));
+  return commandLine('properties', [...kept, `--seed=${seed}`], env);
 }
 
 export async function runPropertiesCommand(c: PropertiesCommand): Promise<number> {
@@ -132,7 +141,7 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     const result = c.faultsFell && !c.faultsFell() ? withoutFaults(ran) : ran;
     for (const s of result.suites) if (s.status !== 'pass') console.log(`\n${failureReport(s, replay)}`);
     const out = c.out ?? defaultRunDir(result.runId);
-    const doc = await resultDocument(result, replay);
+    const doc = await resultDocument(result, replay, rerunFor(c.argv, result.seed.seed));
     const file = await writeResultDocument(out, doc);
     await c.writeReports?.(out, doc);
     const code = exitCodeOf(result);

@@ -4,7 +4,7 @@
 // the command that takes both — and the shrunk counterexample as a script.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageInfo } from '../../client/provenance.ts';
+import { caseSetOf, contractRevision, harnessProvenance, type CaseSet } from '../../client/provenance.ts';
 import type { VerdictKey } from '../../client/verdict-words.ts';
 import { PROPERTIES, type PropertyName } from '../check/violations.ts';
 import type { ReplayCommand } from './failure-report.ts';
@@ -39,7 +39,13 @@ interface SuiteDocument {
 export interface ResultDocument {
   schema: typeof RESULT_SCHEMA;
   run_id: string;
-  harness: { name: string; version: string };
+  harness: { name: string; version: string; commit?: string };
+  /** The contract revision the run judged by; absent in documents of older harnesses. */
+  contract_revision?: string;
+  /** The suites the run ran, as one digest. */
+  case_set?: CaseSet;
+  /** The command that reruns this run with its seed, secrets as placeholders. */
+  rerun?: string;
   target: PropertiesResult['target'];
   seed: { value: number; source: PropertiesResult['seed']['source']; derived_from?: string };
   started_at: string;
@@ -63,12 +69,17 @@ export function replayOf(s: SuiteResult, command: ReplayCommand): Replay | null 
   return { command: command(s), env: { FC_SEED: String(s.seed), FC_SUITE: s.name, FC_PATH: s.path } };
 }
 
-export async function resultDocument(result: PropertiesResult, command: ReplayCommand): Promise<ResultDocument> {
+/** `rerun`: the command that runs the same suites against the same target with the run's seed. */
+export async function resultDocument(result: PropertiesResult, command: ReplayCommand, rerun?: string): Promise<ResultDocument> {
   const exit = exitCodeOf(result);
+  const harness = harnessProvenance(['properties', 'contract']);
   return {
     schema: RESULT_SCHEMA,
     run_id: result.runId,
-    harness: { name: 'fleetproof', version: packageInfo().version },
+    harness: { name: 'fleetproof', version: harness.version, commit: harness.commit },
+    contract_revision: contractRevision(),
+    case_set: caseSetOf(result.suites.map((s) => s.name)),
+    ...(rerun ? { rerun } : {}),
     target: result.target,
     seed: { value: result.seed.seed, source: result.seed.source, ...(result.seed.from ? { derived_from: result.seed.from } : {}) },
     started_at: result.startedAt,

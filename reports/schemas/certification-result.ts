@@ -5,6 +5,8 @@
 // pages are rendered from. JSON Schema: reports/schemas/certification-result.v1.schema.json.
 import type { Keyword, Severity } from '../../contract/clauses.ts';
 import type { VersionInfo } from '../../contract/records.ts';
+import type { CaseSet } from '../../client/provenance.ts';
+import type { KeptData } from '../../conformance/runner/result.ts';
 
 export const CERTIFICATION_SCHEMA = 'fleetproof-certification-result/v1';
 export const RESULT_FILE = 'result.json';
@@ -57,6 +59,8 @@ export interface Failure {
   reproduce: string;
   /** What failures of one defect share (the same error on the same operation); reports group by it. */
   cause?: string;
+  /** The text of the clause, as spec.md words it in this harness. */
+  clause_text?: string;
 }
 
 export interface Environment {
@@ -85,4 +89,12 @@ export interface CertificationResult {
   stages: StageRecord[];
   clauses: ClauseCoverage[];
   failures: Failure[];
+  /** The contract revision the run judged by (openapi.yaml info.version); absent in older documents. */
+  contract_revision?: string;
+  /** Every case, property suite and audit invariant the stages ran, and the load profile, as one digest. */
+  case_set?: CaseSet;
+  /** The command that reruns this certification, secrets as placeholders. */
+  rerun?: string;
+  /** Present when the run kept the conformance stage's records (--keep-data). */
+  kept_data?: KeptData;
 }
