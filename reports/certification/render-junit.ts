@@ -31,8 +31,9 @@ function stageVerdict(stage: CertificationResult['stages'][number]): JunitSuite 
         : stage.status === 'failed'
           ? { kind: 'fail', message: reason, type: 'StageFailed' }
           : { kind: 'error', message: reason, type: 'CouldNotRun' };
+  // Named apart from the stage's own suites (`properties`, `load`...): a suite name appears once in the file.
   return {
-    name: stage.name,
+    name: `certify.${stage.name}`,
     seconds: stage.duration_ms / 1000,
     cases: [{ classname: `fleetproof.${stage.name}`, name: `${stage.name} stage`, seconds: stage.duration_ms / 1000, outcome }],
   };

@@ -5,7 +5,7 @@
 // under the same classname and name whichever command wrote it; totals that
 // add up; a category's time its wall span, not the sum of concurrent cases;
 // stages that never ran skipped as report.md says; thresholds with their
-// value and limit.
+// value and limit; every suite name once in a file.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderCertificationJunit } from '../../certification/render-junit.ts';
@@ -49,7 +49,13 @@ describe('junit.xml', () => {
       assert.equal(Number(root.attrs['errors']), kind('error'));
       for (const suite of root.children)
         assert.equal(Number(suite.attrs['tests']), suite.children.filter((c) => c.name === 'testcase').length);
-      for (const c of cases) assert.match(c.attrs['classname']!, /^fleetproof\.(conformance|properties|load)(\.|$)/);
+      for (const c of cases) assert.match(c.attrs['classname']!, /^fleetproof\.(conformance|properties|faults|load)(\.|$)/);
+      const names = root.children.map((s) => s.attrs['name']);
+      assert.deepEqual(
+        names.filter((n, i) => names.indexOf(n) !== i),
+        [],
+        'every suite name once',
+      );
     });
   }
 
