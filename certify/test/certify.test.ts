@@ -17,7 +17,7 @@ import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { BUNDLE_FILE, loadSigner, verifyBundle, writeBundle } from '../../reports/bundle/bundle.ts';
 import type { Statement } from '../../reports/bundle/statement.ts';
 import { documentProblems, schemaUrl } from '../../reports/test/schema-validation.ts';
-import { checkRendering, chromiumMissing } from '../../reports/test/browser.ts';
+import { checkRendering, chromiumMissing, READABLE_PX } from '../../reports/test/browser.ts';
 import type { CertificationResult } from '../../reports/schemas/certification-result.ts';
 import { runCertification } from '../run-certification.ts';
 import { rederiveVerdict } from '../verdict.ts';
@@ -40,6 +40,8 @@ async function assertRendersCleanly(dir: string): Promise<void> {
     assert.deepEqual(check.consoleErrors, [], `${check.viewport}: console errors`);
     assert.deepEqual(check.requests, [], `${check.viewport}: the page fetched something`);
     assert.ok(check.horizontalOverflow <= 0, `${check.viewport}: the page is ${check.horizontalOverflow}px wider than the viewport`);
+    assert.deepEqual(check.smallText, [], `${check.viewport}: text under ${READABLE_PX} px`);
+    if (check.viewport === 'phone') assert.deepEqual(check.cellsOutside, [], 'table cells outside the phone');
     assert.match(check.title, /fleetproof certification/);
   }
 }

@@ -107,6 +107,7 @@ describe('--keep-data and --retire', () => {
       (await status()).some((s) => s !== 'offline'),
       'the replicas stay as the case left them',
     );
+    assert.match(await readFile(join(out, 'report.html'), 'utf8'), /The run kept its data/);
 
     assert.equal(await main(['conform', '--retire', out, ...key]), 0);
     assert.deepEqual(new Set(await status()), new Set(['offline']));

@@ -2,6 +2,8 @@
 // pasting into a pull request or an issue.
 import type { CertificationResult } from '../schemas/certification-result.ts';
 import { VERDICT_WORDS } from '../look.ts';
+import { identityMarkdown } from '../identity-md.ts';
+import { certificationIdentity } from './render-html.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -17,8 +19,15 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
           'Every conformance case passed (or was skipped for the reason listed), every property held, and the load profile met every threshold with a clean audit.',
         ]),
     '',
-    `Target ${r.target.url}${impl ? ` (${impl.name} ${impl.version})` : ''}; contract \`${r.contract}\`; profile \`${r.profile}\`; run \`${r.run_id}\`, ${r.started_at} → ${r.finished_at}.`,
+    `Target ${r.target.url}${impl ? ` (${impl.name} ${impl.version})` : ''}; contract \`${r.contract}\`; profile \`${r.profile}\`; ${r.started_at} → ${r.finished_at}.`,
     '',
+    ...identityMarkdown(certificationIdentity(r)),
+    ...(r.kept_data
+      ? [
+          `The conformance stage kept its records on the target (--keep-data), so each failure's curl replays against them. Retire them when done: \`${r.kept_data.retire}\``,
+          '',
+        ]
+      : []),
     '## Stages',
     '',
     '| stage | status | time | figures | reasons |',
@@ -27,7 +36,7 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
       (s) =>
         `| ${s.name} | ${s.status} | ${(s.duration_ms / 1000).toFixed(1)} s | ${cell(
           Object.entries(s.figures)
-            .map(([k, v]) => `${k} ${v}`)
+            .map(([k, v]) => `${k.replace(/_/g, ' ')} ${v}`)
             .join(', '),
         )} | ${cell(s.reasons.join('; '))} |`,
     ),
@@ -39,6 +48,7 @@ export function renderCertificationMarkdown(r: CertificationResult): string {
     lines.push(
       `### ${f.stage}: \`${f.subject}\`${f.clause ? ` [${f.clause}]` : ''}`,
       '',
+      ...(f.clause_text ? [`> ${f.clause_text}`, ''] : []),
       f.message,
       '',
       'To reproduce:',

@@ -25,7 +25,7 @@ export async function writeCertificationReports(dir: string, r: CertificationRes
   const properties = await stageDocument<PropertiesDocument>(dir, r, 'properties');
   const load = await stageDocument<LoadReport>(dir, r, 'load');
   const faults = await stageDocument<FaultsDocument>(dir, r, 'faults');
-  await writeFile(join(dir, 'report.html'), renderCertificationHtml(r, load, faults));
+  await writeFile(join(dir, 'report.html'), renderCertificationHtml(r, load, faults, conformance));
   await writeFile(join(dir, 'report.md'), renderCertificationMarkdown(r));
   await writeFile(join(dir, 'junit.xml'), renderCertificationJunit(r, { conformance, properties, faults, load }));
 }

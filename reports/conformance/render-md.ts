@@ -5,7 +5,10 @@ import type { ConformanceResult } from '../../conformance/runner/result.ts';
 import { VERDICT_WORDS } from '../look.ts';
 import { exchangeText } from './exchange-text.ts';
 import { groupFailures } from './failure-groups.ts';
-import { reproduction } from './reproduce.ts';
+import { exchangeReplay, rerunCommand } from './reproduce.ts';
+import { replayLine } from './failure-html.ts';
+import { identityMarkdown } from '../identity-md.ts';
+import { conformanceIdentity } from './render-html.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -19,14 +22,13 @@ export function renderMarkdown(r: ConformanceResult): string {
     '',
     `${s.total} cases: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error; ${s.blocking} block qualification.`,
     '',
+    ...identityMarkdown(conformanceIdentity(r)),
     '| | |',
     '|---|---|',
-    `| run | \`${r.run_id}\` |`,
-    `| harness | ${r.harness.name} ${r.harness.version}, commit \`${r.harness.commit}\`${r.harness.dirty ? ' (modified)' : ''}, Node ${r.harness.node} |`,
     `| features | declared: ${r.features.declared.join(', ') || '(none)'}; tested: ${r.features.effective.join(', ') || '(none)'}${r.features.overridden ? ' (overridden)' : ''} |`,
     `| started | ${r.timings.started_at} (${(r.timings.duration_ms / 1000).toFixed(1)} s) |`,
     `| server clock | offset ${r.target.clock.offset_ms} ms (${r.target.clock.source}) |`,
-    `| retirement | ${r.retirement.status} |`,
+    `| retirement | ${r.kept_data ? `kept (--keep-data); retire later with \`${r.kept_data.retire}\`` : r.retirement.status} |`,
     '',
   );
   const groups = groupFailures(r.cases);
@@ -43,11 +45,25 @@ export function renderMarkdown(r: ConformanceResult): string {
         '',
         `${c!.status === 'fail' ? 'FAIL' : 'ERROR'} \`${c!.id}\`: clause [${c!.failure_clause ?? c!.clause}] (${c!.severity ?? 'unknown'}). ${c!.description}`,
         '',
-        `> ${c!.message ?? ''}`,
+        ...(c!.clause_text ? [`> [${c!.failure_clause ?? c!.clause}] ${c!.clause_text}`, ''] : []),
+        `**${c!.message ?? ''}**`,
         '',
+        ...(c!.replay ? [replayLine(c!.replay), ''] : []),
       );
       if (c!.exchange) out.push('```http', exchangeText(c!.exchange), '```', '');
-      out.push('To reproduce:', '', '```sh', reproduction(r, c!), '```', '');
+      out.push('To reproduce, rerun the case:', '', '```sh', rerunCommand(r, c!), '```', '');
+      // Folded where Markdown is rendered: the curl repeats the request body the exchange above shows.
+      if (c!.exchange)
+        out.push(
+          '<details><summary>Replay that exchange with curl</summary>',
+          '',
+          '```sh',
+          exchangeReplay(r, c!.exchange),
+          '```',
+          '',
+          '</details>',
+          '',
+        );
       if (rest.length) out.push(`Also: ${rest.map((x) => `\`${x.id}\``).join(', ')}.`, '');
     }
   }

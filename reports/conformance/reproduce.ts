@@ -3,16 +3,15 @@
 // mints a token like the one the exchange carried, and a `curl` command that
 // replays the exchange with that token in $FLEETPROOF_TOKEN. The exchange
 // itself never holds the token (the transport redacts it), so the caller's
-// roles and tenant are what make the replay possible.
+// roles and tenant are what make the replay possible. The curl sends what the
+// harness's own replay before retirement sent (conformance/runner/replay.ts).
 import type { Exchange } from '../../conformance/harness/exchange.ts';
 import type { CaseResult, ConformanceResult } from '../../conformance/runner/result.ts';
+import { REPLAYED_HEADERS } from '../../conformance/runner/replay.ts';
+import { conformRerun } from '../../conformance/runner/rerun.ts';
+import { shellQuote } from '../../client/rerun.ts';
 
-/** One argument for a POSIX shell, single-quoted unless it is plainly safe. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-const REPLAYED_HEADERS = ['content-type', 'x-request-id'];
+export { shellQuote };
 
 /** The key file and audience the run minted its tokens with, as the result document records them; a null key file when the vendor's token command gave them. */
 function mintingOf(r: ConformanceResult): { keyFile: string | null; audience: string | null } {
@@ -25,13 +24,8 @@ function mintingOf(r: ConformanceResult): { keyFile: string | null; audience: st
   };
 }
 
-/** The result records that a token command was given, never the command (it may hold secrets). */
-const YOUR_TOKEN_CMD = 'YOUR TOKEN COMMAND {tenant} {roles}';
-
 export function rerunCommand(r: ConformanceResult, c: CaseResult): string {
-  const keyFile = mintingOf(r).keyFile;
-  const auth = keyFile === null ? ['--token-cmd', YOUR_TOKEN_CMD] : ['--key', keyFile];
-  return ['npx', 'fleetproof', 'conform', '--target', r.target.url, ...auth, '--case', c.id].map(shellQuote).join(' ');
+  return conformRerun(r.config, { case: c.id });
 }
 
 /** The token command for the exchange's caller, or null when the request carried no token. */
@@ -55,12 +49,9 @@ export function curlCommand(e: Exchange): string {
   return lines.join(' \\\n  ');
 }
 
-/** Everything that replays a failed case, as one shell snippet with comments where a replay differs from the run. */
-export function reproduction(r: ConformanceResult, c: CaseResult): string {
-  const out = [`# rerun the case`, rerunCommand(r, c)];
-  const e = c.exchange;
-  if (!e) return out.join('\n');
-  out.push('', '# replay the exchange that showed it');
+/** The token and curl commands that replay the exchange, with comments where a replay differs from the run. */
+export function exchangeReplay(r: ConformanceResult, e: Exchange): string {
+  const out: string[] = [];
   const token = tokenCommand(r, e);
   if (token) out.push(token);
   if (e.request.caller?.note)
@@ -70,5 +61,12 @@ export function reproduction(r: ConformanceResult, c: CaseResult): string {
       `# the request body was ${e.request.body.bytes} bytes; only the first ${Buffer.byteLength(e.request.body.text)} were recorded, so this replay sends less`,
     );
   out.push(curlCommand(e));
+  return out.join('\n');
+}
+
+/** Everything that replays a failed case, as one shell snippet. */
+export function reproduction(r: ConformanceResult, c: CaseResult): string {
+  const out = [`# rerun the case`, rerunCommand(r, c)];
+  if (c.exchange) out.push('', '# replay the exchange that showed it', exchangeReplay(r, c.exchange));
   return out.join('\n');
 }

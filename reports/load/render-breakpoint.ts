@@ -1,11 +1,17 @@
 // The breakpoint profile's part of the load report: the highest rate at
-// which every SLO held, where and why it broke, and latency and errors against
-// rate, as a table (Markdown and HTML) and an inline SVG chart.
+// which every SLO held, where and why it broke, and latency and errors
+// against rate, as a table (Markdown and HTML) and a chart with the break
+// marked.
 import type { BreakpointResult } from '../../load/runner/breakpoint.ts';
+import type { ThresholdRow } from '../../load/runner/load-report.ts';
+import { latencyLimits } from './charts.ts';
 import { escapeXml as esc } from '../charts/svg.ts';
+import { linearAxis, xyChart } from '../charts/xy-chart.ts';
+import { measured } from '../figures.ts';
+import { figureCell, table } from '../look.ts';
 
-const ms = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
-const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
+const ms = (v: number | null) => (v === null ? 'n/a' : measured(v));
+const pct = (v: number) => `${measured(v * 100)} %`;
 const answer = (b: BreakpointResult) =>
   b.highest_held_rate === null ? 'No rate held.' : `Every SLO held up to **${b.highest_held_rate} routes/s**.`;
 
@@ -15,7 +21,7 @@ export function breakpointMarkdown(b: BreakpointResult): string[] {
     '',
     `${answer(b)} ${b.limit}`,
     '',
-    '| rate/s | requests | resolve med ms | resolve p99 ms | errors | dropped | held |',
+    '| rate/s | requests | resolve p50 ms | resolve p99 ms | errors | dropped | held |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const s of b.steps)
@@ -25,43 +31,62 @@ export function breakpointMarkdown(b: BreakpointResult): string[] {
   return [...lines, ''];
 }
 
-/** p99 and median resolve latency (left axis) and error rate (bars) against the arrival rate. */
-function breakpointChart(b: BreakpointResult): string {
-  const steps = b.steps.filter((s) => s.p99_ms !== null);
-  if (steps.length === 0) return '';
-  const width = 720;
-  const height = 240;
-  const left = 50;
-  const bottom = 30;
-  const plotW = width - left - 20;
-  const plotH = height - bottom - 20;
-  const maxRate = Math.max(...steps.map((s) => s.rate));
-  const maxMs = Math.max(1, ...steps.map((s) => s.p99_ms!));
-  const x = (rate: number) => left + (rate / maxRate) * plotW;
-  const y = (v: number) => 10 + plotH - (v / maxMs) * plotH;
-  const line = (f: (s: (typeof steps)[number]) => number, color: string) =>
-    `<polyline fill="none" stroke="${color}" stroke-width="2" points="${steps.map((s) => `${x(s.rate).toFixed(1)},${y(f(s)).toFixed(1)}`).join(' ')}"/>`;
-  const errors = steps.map(
-    (s) =>
-      `<rect x="${(x(s.rate) - 3).toFixed(1)}" y="${(10 + plotH - s.error_rate * plotH).toFixed(1)}" width="6" height="${(s.error_rate * plotH).toFixed(1)}" fill="#e53935" opacity="0.6"/>`,
-  );
-  const marks = steps.map(
-    (s) => `<circle cx="${x(s.rate).toFixed(1)}" cy="${y(s.p99_ms!).toFixed(1)}" r="3" fill="${s.held ? '#1565c0' : '#e53935'}"/>`,
-  );
-  const axes = `<line x1="${left}" y1="${10 + plotH}" x2="${left + plotW}" y2="${10 + plotH}" stroke="#666"/><line x1="${left}" y1="10" x2="${left}" y2="${10 + plotH}" stroke="#666"/>`;
-  const labels = `<text x="${left}" y="${height - 8}" font-size="11">0</text><text x="${left + plotW - 60}" y="${height - 8}" font-size="11">${maxRate} routes/s</text><text x="2" y="18" font-size="11">${esc(maxMs.toFixed(0))} ms</text>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="resolve p99 (dark) and median (light) latency and error rate (red bars, 0 to 100 %) against arrival rate">${axes}${errors.join('')}${line((s) => s.p50_ms ?? 0, '#90caf9')}${line((s) => s.p99_ms!, '#1565c0')}${marks.join('')}${labels}</svg>`;
+/** Resolve latency (p50, p99) and the error share against the arrival rate, the break and the highest held rate marked, the profile's latency limits dashed. */
+function breakpointChart(b: BreakpointResult, thresholds: readonly ThresholdRow[]): string {
+  if (b.steps.length === 0) return '';
+  const maxRate = Math.max(b.max_rate, ...b.steps.map((s) => s.rate));
+  const broke = b.steps.find((s) => !s.held);
+  const marks = [
+    ...(b.highest_held_rate !== null
+      ? [{ x: b.highest_held_rate, label: `held up to ${b.highest_held_rate}/s`, color: '#1a7f37', side: 'left' as const }]
+      : []),
+    ...(broke ? [{ x: broke.rate, label: `broke at ${broke.rate}/s`, color: '#cf222e', side: 'right' as const }] : []),
+  ];
+  const limits = latencyLimits(thresholds, 'resolve').filter((l) => l.y <= Math.max(...b.steps.map((s) => s.p99_ms ?? 0)) * 3);
+  const highest = Math.max(...b.steps.map((s) => s.p99_ms ?? 0), ...limits.map((l) => l.y * 1.05));
+  return xyChart({
+    label: 'resolve latency and error share against the arrival rate, the break marked',
+    caption: 'Resolve latency and errors against the arrival rate',
+    x: { ...linearAxis(maxRate, ''), title: 'arrival rate, routes per second' },
+    panels: [
+      {
+        title: 'resolve latency, ms',
+        height: 170,
+        y: linearAxis(highest, ''),
+        series: [
+          { kind: 'line', name: 'p50', color: '#90caf9', points: b.steps.map((s) => [s.rate, s.p50_ms] as const) },
+          { kind: 'line', name: 'p99', color: '#0d47a1', points: b.steps.map((s) => [s.rate, s.p99_ms] as const) },
+        ],
+        refs: limits,
+      },
+      {
+        title: 'requests that failed, %',
+        height: 80,
+        y: linearAxis(Math.max(...b.steps.map((s) => s.error_rate * 100)), '', 1),
+        series: [{ kind: 'line', name: 'errors', color: '#cf222e', points: b.steps.map((s) => [s.rate, s.error_rate * 100] as const) }],
+      },
+    ],
+    xMarks: marks,
+    legend: [
+      { name: 'p50', color: '#90caf9', style: 'line' },
+      { name: 'p99', color: '#0d47a1', style: 'line' },
+      { name: 'failed %', color: '#cf222e', style: 'line' },
+    ],
+  });
 }
 
-export function breakpointHtml(b: BreakpointResult): string {
-  const rows = b.steps
-    .map(
-      (s) =>
-        `<tr><td>${s.rate}</td><td>${s.requests}</td><td>${ms(s.p50_ms)}</td><td>${ms(s.p99_ms)}</td><td>${pct(s.error_rate)}</td><td>${s.dropped_iterations}</td><td class="${s.held ? 'ok' : 'bad'}">${s.held ? '✓' : `✗ ${esc(s.broken.join('; '))}`}</td></tr>`,
-    )
-    .join('');
-  return `<h2>Breakpoint</h2>
-<p>${answer(b).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')} ${esc(b.limit)}</p>
-${breakpointChart(b)}
-<table><tr><th>rate/s</th><th>requests</th><th>resolve med ms</th><th>resolve p99 ms</th><th>errors</th><th>dropped</th><th>held</th></tr>${rows}</table>`;
+export function breakpointHtml(b: BreakpointResult, thresholds: readonly ThresholdRow[], h = 'h2'): string {
+  const rows = b.steps.map((s) => [
+    figureCell(`${s.rate}/s`),
+    figureCell(String(s.requests)),
+    figureCell(`${ms(s.p50_ms)} ms`),
+    figureCell(`${ms(s.p99_ms)} ms`),
+    figureCell(pct(s.error_rate)),
+    figureCell(String(s.dropped_iterations)),
+    `<span class="${s.held ? 'ok' : 'bad'}">${s.held ? '✓ held' : `✗ ${esc(s.broken.join('; '))}`}</span>`,
+  ]);
+  return `<${h}>Breakpoint</${h}>
+<p>${esc(answer(b)).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')} ${esc(b.limit)}</p>
+${breakpointChart(b, thresholds)}
+${table(['arrival rate', 'requests', 'resolve p50', 'resolve p99', 'failed', 'arrivals dropped', 'held'], rows)}`;
 }

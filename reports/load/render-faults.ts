@@ -6,7 +6,7 @@
 import type { FaultsSummary } from '../../load/runner/judge-under-faults.ts';
 import { faultBandsDetails, faultsTimeline } from '../charts/faults-timeline.ts';
 import { escapeXml as esc } from '../charts/svg.ts';
-import { scrollTable } from '../look.ts';
+import { figureCell, table } from '../look.ts';
 
 const MEASURED_NOT_JUDGED =
   'Under faults, latency and throughput thresholds, phase checks a fault failed, phases cut at their budget and iterations the generator could not start are measured, not judged: the verdict rests on the audit after the faults healed.';
@@ -14,21 +14,19 @@ const MEASURED_NOT_JUDGED =
 const kindsOf = (f: FaultsSummary) => Object.entries(f.by_fault);
 const ms = (n: number | null) => (n === null ? '-' : `${n} ms`);
 
-export function faultsHtml(f: FaultsSummary): string {
-  const kinds = kindsOf(f)
-    .map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`)
-    .join('');
+export function faultsHtml(f: FaultsSummary, h = 'h2'): string {
+  const kinds = kindsOf(f).map(([k, n]) => [esc(k), figureCell(String(n))]);
   const notJudged =
     f.not_judged.length > 0
       ? `<ul>${f.not_judged.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`
       : '<p class="muted">Nothing the run measured crossed a limit.</p>';
-  return `<h2>Faults</h2>
+  return `<${h}>Faults</${h}>
 <p>${f.faults} fault(s) injected; ${f.indeterminate_ops} operation(s) indeterminate after the flows' retries, each read back and settled before the audit. The registry was ready again within ${ms(f.recovery_ms_max)} of a heal (median ${ms(f.recovery_ms_median)}). The proxy forwarded ${f.forwarded} request(s), reset ${f.reset_before_forward} before forwarding and lost ${f.lost_after_forward} response(s) after the registry acted.</p>
-${scrollTable(`<tr><th>fault</th><th>count</th></tr>${kinds || '<tr><td colspan="2" class="muted">none</td></tr>'}`)}
+${kinds.length ? table(['fault', 'count'], kinds) : '<p class="muted">No fault fell.</p>'}
 <p>Replay: <code>${esc(f.replay)}</code></p>
 ${faultsTimeline(f)}
 ${faultBandsDetails(f.bands)}
-<h3>Measured under faults, not judged</h3>
+<p><b>Measured under faults, not judged.</b></p>
 <p>${MEASURED_NOT_JUDGED}</p>
 ${notJudged}
 `;

@@ -4,6 +4,9 @@ import { faultsMarkdown } from './render-faults.ts';
 import { retirementLine } from './retirement-line.ts';
 import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 import { loadVerdictKey, VERDICT_WORDS } from '../look.ts';
+import { identityMarkdown } from '../identity-md.ts';
+import { loadIdentity, SLO_HEADING } from './render-html.ts';
+import { claims } from './claims.ts';
 
 const num = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? 'n/a' : n.toFixed(digits));
 
@@ -11,14 +14,18 @@ export function renderLoadMarkdown(r: MaybeUnderFaults): string {
   const lines: string[] = [];
   lines.push(`# fleetproof scale qualification: ${VERDICT_WORDS[loadVerdictKey(r.verdict)]}`, '', `Profile \`${r.profile}\`.`, '');
   if (r.reasons.length > 0) lines.push(...r.reasons.map((x) => `- ${x}`), '');
-  lines.push(`Run \`${r.run_id}\` against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
+  lines.push(`Against ${r.environment.target.url}, ${r.started_at} → ${r.finished_at}.`);
   lines.push(`Engine: ${r.environment.engine.name} ${r.environment.engine.version}. Overrides: ${r.overrides.join(', ') || 'none'}.`, '');
+  lines.push(...identityMarkdown(loadIdentity(r)));
+  const said = claims(r);
+  lines.push(`**What this result claims.** ${said.claims}`, '', `**What it does not.** ${said.doesNotClaim}`, '');
+  if (r.profile_info) lines.push(`Profile \`${r.profile}\` (${r.profile_info.format}): ${r.profile_info.description}`, '');
   if (r.overrides.length)
     lines.push('**Not a qualification:** the profile ran with overrides, so its verdict holds for this configuration only.', '');
   if (r.breakpoint) lines.push(...breakpointMarkdown(r.breakpoint));
   if (r.fitted.length) lines.push(`Fitted to the limits the target declares: ${r.fitted.join('; ')}.`, '');
   if (r.faults) lines.push(...faultsMarkdown(r.faults));
-  lines.push('## Thresholds', '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
+  lines.push(`## ${SLO_HEADING}`, '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
     const margin =
       t.margin === null
@@ -69,5 +76,9 @@ export function renderLoadMarkdown(r: MaybeUnderFaults): string {
   lines.push(
     `- load machine: ${e.machine.cpus} × ${e.machine.cpu_model}, ${(e.machine.memory_bytes / 2 ** 30).toFixed(1)} GiB, ${e.machine.platform}, Node ${e.machine.node}`,
   );
+  if (e.machine.load_average)
+    lines.push(
+      `- load average (1 / 5 / 15 min): ${e.machine.load_average.at_start.join(' / ')} as the run started, ${e.machine.load_average.at_end.join(' / ')} as it ended`,
+    );
   return lines.join('\n') + '\n';
 }

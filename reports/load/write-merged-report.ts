@@ -4,7 +4,8 @@
 // thresholds. The merge itself writes histograms.json beside them.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderLoadHtml } from './render-html.ts';
+import { renderLoadHtml, SLO_HEADING } from './render-html.ts';
+import { figureCell, table } from '../look.ts';
 import { renderLoadMarkdown } from './render-markdown.ts';
 import { escapeXml as esc } from '../charts/svg.ts';
 import type { MergedReport } from '../../load/merge/merge-runs.ts';
@@ -38,15 +39,18 @@ function mergeMarkdown(r: MergedReport): string {
 
 function mergeHtml(r: MergedReport): string {
   const m = r.merge;
-  const rows = m.parts
-    .map(
-      (p) =>
-        `<tr><td><code>${esc(p.dir)}</code></td><td>${esc(p.execution_segment ?? 'unknown')}</td><td>${esc(engineText(p.engine))}</td><td>${p.engine_exit_code ?? 'n/a'}</td><td>${p.audited ? 'yes' : 'no'}</td><td>${p.points}</td><td>${esc(p.source)}</td></tr>`,
-    )
-    .join('');
+  const rows = m.parts.map((p) => [
+    `<code>${esc(p.dir)}</code>`,
+    esc(p.execution_segment ?? 'unknown'),
+    esc(engineText(p.engine)),
+    figureCell(String(p.engine_exit_code ?? 'n/a')),
+    p.audited ? 'yes' : 'no',
+    figureCell(String(p.points)),
+    esc(p.source),
+  ]);
   return `<h2>Distributed run</h2>
 <p>${m.parts.length} part(s) merged; execution segments cover ${esc(m.coverage ?? 'an unknown share')} of the test${m.execution_segment ? ` (${esc(m.execution_segment)})` : ''}. Test run duration ${ms(m.test_run_duration_ms)} (the longest part). Thresholds evaluated once on the merged data.</p>
-<table><tr><th>part</th><th>segment</th><th>engine</th><th>exit</th><th>audited</th><th>points</th><th>from</th></tr>${rows}</table>
+${table(['part', 'segment', 'engine', 'exit', 'audited', 'points', 'from'], rows)}
 <p><small>${esc(m.scheme)}</small></p>
 ${m.notes.length ? `<ul>${m.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 `;
@@ -62,8 +66,8 @@ function insertBefore(page: string, anchor: string, section: string, fallback: s
 
 export async function writeMergedReport(dir: string, report: MergedReport): Promise<{ json: string; html: string; markdown: string }> {
   const files = { ...(await writeSummary(dir, report)), html: join(dir, 'report.html'), markdown: join(dir, 'report.md') };
-  await writeFile(files.html, insertBefore(renderLoadHtml(report), '<h2>Thresholds</h2>', mergeHtml(report), '</body>'));
-  await writeFile(files.markdown, insertBefore(renderLoadMarkdown(report), '## Thresholds', mergeMarkdown(report), ''));
+  await writeFile(files.html, insertBefore(renderLoadHtml(report), `<h2>${SLO_HEADING}</h2>`, mergeHtml(report), '</body>'));
+  await writeFile(files.markdown, insertBefore(renderLoadMarkdown(report), `## ${SLO_HEADING}`, mergeMarkdown(report), ''));
   await writeFile(join(dir, 'junit.xml'), loadJunit(report));
   return files;
 }

@@ -1,5 +1,6 @@
-// The faults timeline shades every fault across all three panels and draws
-// one line per panel; without traffic it says so instead of drawing nothing.
+// The faults timeline shades every fault across all three panels on one time
+// axis and draws one line per panel; without traffic it says so instead of
+// drawing nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { faultsTimeline } from '../charts/faults-timeline.ts';
@@ -18,11 +19,14 @@ const bands = [
 
 describe('the faults timeline', () => {
   it('shades each fault in every panel, with its recovery in the tooltip', () => {
-    const svg = faultsTimeline({ bands, traffic });
-    assert.equal((svg.match(/<polyline /g) ?? []).length, 3);
-    assert.equal((svg.match(/<title>proxy 500–1500 ms, ready 4 ms after the heal<\/title>/g) ?? []).length, 3);
-    assert.equal((svg.match(/<title>pg-restart /g) ?? []).length, 3);
-    assert.match(svg, /<text[^>]*>pg-restart<\/text>/, 'the legend names each kind of fault');
+    const html = faultsTimeline({ bands, traffic });
+    assert.equal((html.match(/<div class="plot"/g) ?? []).length, 3, 'three panels');
+    assert.equal((html.match(/<div class="xaxis">/g) ?? []).length, 1, 'on one time axis');
+    for (const color of ['#1565c0', '#6a1b9a', '#c62828'])
+      assert.equal((html.match(new RegExp(`<path d="M[^"]+" stroke="${color}"`, 'g')) ?? []).length, 1, `the line in ${color}`);
+    assert.equal((html.match(/<title>proxy 500–1500 ms, ready 4 ms after the heal<\/title>/g) ?? []).length, 3);
+    assert.equal((html.match(/<title>pg-restart /g) ?? []).length, 3);
+    assert.match(html, /<span class="key">[^]*?pg-restart<\/span>/, 'the legend names each kind of fault');
   });
 
   it('says when no traffic went through the proxy', () => {

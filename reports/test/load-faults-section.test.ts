@@ -17,7 +17,7 @@ describe('the load report of a run under faults', () => {
   it('HTML: faults by kind, indeterminate operations, recovery, replay, and the timeline', () => {
     const html = renderLoadHtml(judged);
     assert.match(html, /<h2>Faults<\/h2>/);
-    assert.match(html, /<tr><td>proxy<\/td><td>3<\/td><\/tr>/);
+    assert.match(html, /<tr><td data-label="fault">proxy<\/td><td class="n" data-label="count">3<\/td><\/tr>/);
     assert.match(html, new RegExp(`${f.indeterminate_ops} operation\\(s\\) indeterminate`));
     assert.match(html, new RegExp(`within ${f.recovery_ms_max} ms of a heal \\(median ${f.recovery_ms_median} ms\\)`));
     assert.ok(html.includes(`<code>${f.replay}</code>`), 'the replay flags');
@@ -27,7 +27,7 @@ describe('the load report of a run under faults', () => {
       'every fault shaded in the three panels',
     );
     assert.ok(
-      html.indexOf('<h2>Faults</h2>') < html.indexOf('<h2>Thresholds</h2>'),
+      html.indexOf('<h2>Faults</h2>') < html.indexOf('<h2>SLOs against the results</h2>'),
       'the faults come before the thresholds they make unjudged',
     );
   });

@@ -88,7 +88,7 @@ describe('reproduction', () => {
       groups.map((g) => [g.cause, g.cases.length]),
       [
         ['fail: settleRoute → 200 (breaks settle-fence)', 185],
-        ['fail: getFleetStatus → 500 STORAGE_UNAVAILABLE (breaks settle-fence)', 1],
+        ['fail: getFleetStatus → 500 STORAGE_UNAVAILABLE (breaks auth-bearer)', 1],
       ],
     );
   });

@@ -1,9 +1,14 @@
 // Result documents shaped like real runs, for rendering tests that need no
 // registry: a conformance run where one defect fails many cases (one cause),
-// a load run with thresholds at and beside their limits (count==0 met at 0)
-// and a time series, and a certification over both. Clauses and sections are
-// spec.md's own.
+// with skips proven from the declared limits and each failure's replay; a
+// load run with thresholds at and beside their limits (count==0 met at 0)
+// and a time series; a breakpoint ramp; a certification over them, and one
+// that could not run. Clauses and sections are spec.md's own.
 import { clauses } from '../../contract/clauses.ts';
+import { caseSetOf, contractRevision } from '../../client/provenance.ts';
+import { NOT_PROVOCABLE } from '../../conformance/harness/failure.ts';
+import type { BreakpointResult } from '../../load/runner/breakpoint.ts';
+import type { FaultsDocument } from '../schemas/faults-result.ts';
 import { CONTRACT_VERSION, DEFAULT_LIMITS, type VersionInfo } from '../../contract/records.ts';
 import type { CaseResult, ConformanceResult } from '../../conformance/runner/result.ts';
 import type { LoadReport } from '../../load/runner/load-report.ts';
@@ -35,6 +40,8 @@ function failedSettle(i: number): CaseResult {
     duration_ms: 12,
     message: 'expected 409 FENCE_LOST, got 200',
     failure_clause: 'settle-fence',
+    clause_text: clauses().get('settle-fence')!.text,
+    replay: { outcome: i % 2 ? 'reproduced' : 'differed', status: 200, code: null, note: i % 2 ? null : 'the run saw 200' },
     exchange_count: 3,
     exchange: {
       request: {
@@ -42,7 +49,16 @@ function failedSettle(i: number): CaseResult {
         url: `${URL_}/v1/routes/act_${RUN}_${i}/settlement`,
         headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' },
         caller: { roles: ['registry:dispatch'], tenant: `tenant-${RUN}-001` },
-        body: { text: `{"fence":${i},"outcome":"succeeded","note":"it's quoted"}`, bytes: 48, truncated: false },
+        body: {
+          text: JSON.stringify({
+            fence: i,
+            outcome: 'succeeded',
+            note: "it's quoted",
+            assignment: Object.fromEntries(Array.from({ length: 30 }, (_, k) => [`field_${k}`, `value-${RUN}-${k}`])),
+          }),
+          bytes: 1600,
+          truncated: false,
+        },
       },
       response: {
         status: 200,
@@ -70,8 +86,11 @@ export function sampleConformance(): ConformanceResult {
   const other: CaseResult = {
     ...failedSettle(999),
     id: 'auth/no-token',
-    clause: 'auth-required',
+    clause: 'auth-bearer',
     message: 'expected 401, got 500',
+    failure_clause: 'auth-bearer',
+    clause_text: clauses().get('auth-bearer')!.text,
+    replay: { outcome: 'no-answer', status: null, code: null, note: 'GET /v1/fleet/status: no response (timeout)' },
     exchange: {
       ...failedSettle(999).exchange!,
       request: { ...failedSettle(999).exchange!.request, method: 'GET', url: `${URL_}/v1/fleet/status`, caller: null, body: null },
@@ -82,13 +101,28 @@ export function sampleConformance(): ConformanceResult {
       },
     },
   };
-  const cases = [...passes, ...Array.from({ length: 185 }, (_, i) => failedSettle(i + 1)), other];
+  // Skips proven from the declared limits: never blocking, each with its reason.
+  const skips: CaseResult[] = ['page-size-limit', 'batch-items-limit'].map((name) => ({
+    ...passes[0]!,
+    id: `limits/${name}-at-the-declared-maximum`,
+    clause: 'page-limit',
+    status: 'skip',
+    message: `${NOT_PROVOCABLE}: max_page_size 1 leaves no smaller page to ask for`,
+  }));
+  const cases = [...passes, ...skips, ...Array.from({ length: 185 }, (_, i) => failedSettle(i + 1)), other];
   const count = (s: string) => cases.filter((c) => c.status === s).length;
   return {
     schema: 'fleetproof-conformance-result/v1',
     run_id: RUN,
     harness: { name: 'fleetproof', version: '0.1.0', commit: 'abc1234', dirty: false, node: 'v20.18.1' },
-    contract: { version: CONTRACT_VERSION, clauses: spec.length, required_clauses: spec.filter((c) => c.severity === 'required').length },
+    contract: {
+      version: CONTRACT_VERSION,
+      revision: contractRevision(),
+      clauses: spec.length,
+      required_clauses: spec.filter((c) => c.severity === 'required').length,
+    },
+    case_set: caseSetOf(cases.map((c) => c.id)),
+    rerun: `npx fleetproof conform --target ${URL_} --key /home/vendor/keys/signing-key.jwk.json`,
     target: { url: URL_, version, clock: { offset_ms: 3, uncertainty_ms: 1, source: 'Date header' } },
     config: {
       target: URL_,
@@ -105,7 +139,7 @@ export function sampleConformance(): ConformanceResult {
       retirement_ms: 1000,
     },
     verdict: 'non-conformant',
-    summary: { total: cases.length, pass: count('pass'), fail: count('fail'), skip: 0, error: 0, blocking: count('fail') },
+    summary: { total: cases.length, pass: count('pass'), fail: count('fail'), skip: count('skip'), error: 0, blocking: count('fail') },
     clauses: spec.map((c, i) => ({
       id: c.id,
       keyword: c.keyword,
@@ -265,10 +299,49 @@ export function sampleLoad(): LoadReport {
       harness: { name: 'fleetproof', version: '0.1.0', commit: 'abc1234', dirty: false },
       engine: { name: 'k6', version: 'v1.3.0' },
       target: { url: URL_, version },
-      machine: { cpu_model: 'sample CPU', cpus: 2, memory_bytes: 8 * 2 ** 30, platform: 'linux 6.1', node: 'v20.18.1' },
+      machine: {
+        cpu_model: 'sample CPU',
+        cpus: 2,
+        memory_bytes: 8 * 2 ** 30,
+        platform: 'linux 6.1',
+        node: 'v20.18.1',
+        load_average: { at_start: [1.2, 1.5, 1.1], at_end: [2.4, 1.8, 1.3] },
+      },
     },
     script_messages: [],
+    contract_revision: contractRevision(),
+    case_set: caseSetOf(['profile:smoke', 'phase:seed', 'phase:version_rollout', 'phase:concurrent_routes']),
+    rerun: `npx fleetproof load --target ${URL_} --key /home/vendor/keys/signing-key.jwk.json --profile smoke`,
+    profile_info: {
+      format: 'fleetproof-scale/v1',
+      description: 'Every qualification phase on a tiny dataset, with budgets a busy CI machine meets.',
+      duration_s: 4,
+      judges_speed: false,
+      phases: [{ name: 'seed' }, { name: 'version_rollout', budget_s: 3 }, { name: 'concurrent_routes', budget_s: 5 }],
+    },
   };
+}
+
+/** The breakpoint ramp: held up to 40 routes/s, broke at 50 on its p99 and on errors. */
+export function sampleBreakpoint(): LoadReport {
+  const step = (rate: number, p99: number, errors: number, held: boolean) => ({
+    rate,
+    requests: rate * 10,
+    p50_ms: p99 / 4,
+    p99_ms: p99,
+    error_rate: errors,
+    dropped_iterations: 0,
+    held,
+    broken: held ? [] : [`resolve p99 (p(99)<100)`, 'no errors (rate==0)'],
+  });
+  const breakpoint: BreakpointResult = {
+    steps: [step(10, 12, 0, true), step(20, 18, 0, true), step(30, 30, 0, true), step(40, 61, 0, true), step(50, 180, 0.04, false)],
+    highest_held_rate: 40,
+    limit: 'It broke at 50/s: resolve p99 (p(99)<100); no errors (rate==0).',
+    max_rate: 80,
+    stopped_early: true,
+  };
+  return { ...sampleLoad(), profile: 'breakpoint', verdict: 'pass', reasons: [], breakpoint };
 }
 
 /** The same load run under a proxy nemesis: judged by its audit, its crossed threshold measured only. */
@@ -305,6 +378,40 @@ export function sampleLoadUnderFaults(): JudgedReport {
   };
 }
 
+/** A faults stage's document: three proxy faults over thirty seconds of traffic, the sweep clean. */
+export function sampleFaults(): FaultsDocument {
+  const under = sampleLoadUnderFaults().faults;
+  return {
+    schema: 'fleetproof-faults-result/v1',
+    kinds: ['proxy'],
+    replay: under.replay,
+    bands: under.bands,
+    figures: {
+      faults: 3,
+      by_fault: { proxy: 3 },
+      recovery_ms_max: 5,
+      recovery_ms_median: 4,
+      forwarded: 2900,
+      reset_before_forward: 41,
+      lost_after_forward: 77,
+    },
+    traffic: under.traffic,
+    disturbed: [],
+    error: null,
+    properties: sampleProperties(),
+    sweep: {
+      ops: 400,
+      indeterminate: 6,
+      indeterminate_resolves: { took_effect: 2, no_effect: 1 },
+      not_forwarded: 41,
+      routes: 120,
+      settled_by_sweep: 3,
+      violations: [],
+    },
+    calls: null,
+  };
+}
+
 export function sampleCertification(conformance: ConformanceResult): CertificationResult {
   const failures = conformance.cases
     .filter((c) => c.status === 'fail')
@@ -315,6 +422,7 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
       message: `fail: ${c.message}`,
       reproduce: `npx fleetproof conform --target ${URL_} --key k.json --case ${c.id}`,
       cause: `fail: ${c.exchange ? 'settleRoute → 200' : c.message} (breaks ${c.failure_clause})`,
+      ...(c.clause_text ? { clause_text: c.clause_text } : {}),
     }));
   return {
     schema: 'fleetproof-certification-result/v1',
@@ -342,7 +450,15 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
         reasons: ['186 required case(s) failed or errored'],
         duration_ms: 15000,
         result_file: 'conformance/result.json',
-        figures: { cases: conformance.summary.total },
+        figures: {
+          cases: conformance.summary.total,
+          pass: conformance.summary.pass,
+          fail: conformance.summary.fail,
+          retirement: 'retired',
+        },
+        skips: conformance.cases
+          .filter((c) => c.status === 'skip')
+          .map((c) => ({ subject: c.id, clause: c.clause, reason: c.message ?? '' })),
       },
       {
         name: 'properties',
@@ -350,7 +466,15 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
         reasons: [],
         duration_ms: 9000,
         result_file: 'properties/result.json',
-        figures: { suites: 7 },
+        figures: { suites: 7, seed: -123456789, runs: 350 },
+      },
+      {
+        name: 'faults',
+        status: 'passed',
+        reasons: [],
+        duration_ms: 19500,
+        result_file: 'faults/result.json',
+        figures: { faults: 3, recovery_ms_max: 5, lost_after_forward: 77, indeterminate_runs: 0 },
       },
       {
         name: 'load',
@@ -358,7 +482,7 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
         reasons: ['threshold route p99 failed'],
         duration_ms: 30000,
         result_file: 'load/summary.json',
-        figures: { profile: 'smoke' },
+        figures: { profile: 'smoke', engine: 'k6', thresholds: 4, routes_seen: 1400, route_p99_ms: 61 },
       },
     ],
     clauses: conformance.clauses.map((c) => ({
@@ -371,6 +495,30 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
       properties: [],
     })),
     failures,
+    contract_revision: contractRevision(),
+    case_set: caseSetOf(conformance.cases.map((c) => `case:${c.id}`)),
+    rerun: `npx fleetproof certify --target ${URL_} --key /home/vendor/keys/signing-key.jwk.json --profile smoke`,
+  };
+}
+
+/** A certification whose target went away in the conformance stage: it could not run, the other stages not reached. */
+export function sampleCouldNotRun(): CertificationResult {
+  const base = sampleCertification(sampleConformance());
+  return {
+    ...base,
+    verdict: 'could-not-run',
+    reasons: ['conformance: the target went away: GET /version: no response (ECONNREFUSED)'],
+    grounds: ['scale: smoke — not a scale qualification', 'MUST clauses no check exercised: [settle-fence], [auth-bearer]'],
+    stages: base.stages.map((st, i) => ({
+      ...st,
+      status: i === 0 ? ('could-not-run' as const) : ('skipped' as const),
+      reasons: [i === 0 ? 'the target went away: GET /version: no response (ECONNREFUSED)' : 'the conformance stage could not run'],
+      duration_ms: i === 0 ? 1200 : 0,
+      result_file: null,
+      figures: {},
+    })),
+    clauses: base.clauses.map((c) => ({ ...c, status: 'unknown' as const })),
+    failures: [],
   };
 }
 

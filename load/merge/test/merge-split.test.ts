@@ -130,7 +130,7 @@ test('report --merge writes one report, evaluated once, with the parts and their
   assert.match(html, /<h2>Distributed run<\/h2>/);
   assert.match(html, /3 part\(s\) merged/);
   assert.doesNotMatch(html, /<script|<link|src=/, 'the page needs nothing from the network');
-  assert.match(await readFile(join(out, 'report.md'), 'utf8'), /## Distributed run[\s\S]*## Thresholds/);
+  assert.match(await readFile(join(out, 'report.md'), 'utf8'), /## Distributed run[\s\S]*## SLOs against the results/);
   // The merged histograms are themselves a part: merging them alone gives the same verdicts.
   const again = await mergeRuns({ dirs: [out], outDir: join(dir, 'again') });
   assert.deepEqual(again.report!.thresholds, report.thresholds);
