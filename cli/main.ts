@@ -33,7 +33,10 @@ export const COMMANDS: Record<string, Command> = {
   directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
   load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
   properties: { summary: 'run the property suites against a store or a registry over HTTP', load: () => import('./properties.ts') },
-  report: { summary: 'merge the parts of a distributed load run into one report (--merge DIR...)', load: () => import('./report.ts') },
+  report: {
+    summary: 'merge the parts of a distributed load run (--merge DIR...), or compare two runs (--compare A B)',
+    load: () => import('./report.ts'),
+  },
 };
 
 export function usage(): string {

@@ -5,17 +5,28 @@
 // every part's routes, then the run's records retired.
 // Exit 0 when every threshold, phase check and audited invariant holds, 1
 // otherwise, 2 when the directories are not the parts of one run.
+// `fleetproof report --compare A B [--report-dir DIR]`: what changed from run A to
+// run B (any two run folders: certify, conform, properties, load). Exit 0
+// when nothing regressed, 1 when a regression is flagged, 2 when a folder
+// holds no result.
 import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { writeMergedReport } from '../reports/load/write-merged-report.ts';
+import { writeComparison } from '../reports/compare/write-comparison.ts';
+import { commandLine } from '../client/rerun.ts';
 import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
 
-export const summary = 'merge the parts of a distributed load run into one report (--merge DIR...)';
+export const summary = 'merge the parts of a distributed load run (--merge DIR...), or compare two runs (--compare A B)';
 
 export const FLAGS = {
   merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
-  'report-dir': reportDirFlag('folder for the merged report (default reports/runs/merged-<run id>)'),
+  compare: {
+    type: 'boolean',
+    flagOnly: true,
+    description: 'compare two run directories given as arguments, A then B: verdicts, status changes, latency against a noise band',
+  },
+  'report-dir': reportDirFlag('folder for the report (default reports/runs/merged-<run id>, or compare-<run A>-<run B>)'),
   plan: {
     type: 'string',
     description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run',
@@ -27,7 +38,15 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('report', summary, FLAGS, argv, { positionals: 'DIR...' });
   if (!parsed) return 0;
   const usage = (m: string) => new UsageError(`${m}`);
-  if (!parsed.values.merge) throw usage('--merge is required (the only report this command makes)');
+  if (parsed.values.compare) {
+    if (parsed.values.merge || parsed.values.plan !== undefined || parsed.values['keep-data'])
+      throw usage('--compare takes two run directories and --report-dir only');
+    if (parsed.positionals.length !== 2) throw usage(`--compare needs two run directories, A then B, not ${parsed.positionals.length}`);
+    const compared = await writeComparison(parsed.positionals[0]!, parsed.positionals[1]!, parsed.values['report-dir']);
+    (compared.exitCode === 2 ? console.error : console.log)(`fleetproof report: ${compared.message}`);
+    return compared.exitCode;
+  }
+  if (!parsed.values.merge) throw usage('give --merge DIR... or --compare A B');
   if (parsed.positionals.length === 0) throw usage('--merge needs the run directories of the parts');
   let plan: RunPlan | undefined;
   if (parsed.values.plan !== undefined) {
@@ -36,6 +55,12 @@ export async function run(argv: string[]): Promise<number> {
   const outcome = await mergeRuns({
     dirs: parsed.positionals,
     writeReport: writeMergedReport,
+    rerun: commandLine('report', [
+      '--merge',
+      ...parsed.positionals,
+      ...(parsed.values.plan !== undefined ? ['--plan', parsed.values.plan] : []),
+      ...(parsed.values['keep-data'] ? ['--keep-data'] : []),
+    ]),
     ...(parsed.values['report-dir'] ? { outDir: parsed.values['report-dir'] } : {}),
     ...(plan
       ? {

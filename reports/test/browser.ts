@@ -8,7 +8,7 @@
 // the system (Debian's package, installed by .ci/run); playwright-core drives it.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -116,12 +116,9 @@ interface Measured {
   height: number;
 }
 
-/**
- * Checks the page at each viewport. With `screenshots`, saves a full-page PNG
- * per viewport as `<screenshots>-<viewport>.png`, as a reader first sees it (folded).
- */
-export async function checkRendering(file: string, screenshots?: string): Promise<RenderCheck[]> {
-  const browser = await chromium.launch({
+/** Headless Chromium for the checks; the caller closes it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -133,6 +130,15 @@ export async function checkRendering(file: string, screenshots?: string): Promis
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Checks the page at each viewport, in the browser given (one of its own
+ * otherwise, closed after). With `screenshots`, saves a full-page PNG per
+ * viewport as `<screenshots>-<viewport>.png`, as a reader first sees it (folded).
+ */
+export async function checkRendering(file: string, screenshots?: string, shared?: Browser): Promise<RenderCheck[]> {
+  const browser = shared ?? (await launchChromium());
   try {
     const url = pathToFileURL(file).href;
     const checks: RenderCheck[] = [];
@@ -169,6 +175,6 @@ export async function checkRendering(file: string, screenshots?: string): Promis
     }
     return checks;
   } finally {
-    await browser.close();
+    if (!shared) await browser.close();
   }
 }

@@ -6,19 +6,23 @@
 // are a certification that failed, a conformance run with failures and
 // skips proven from the declared limits, one that qualified with such skips,
 // a certification that could not run, load runs (a failed profile, one under
-// faults, a breakpoint ramp) and a property run. A screenshot of each, as a
+// faults, a breakpoint ramp), a property run and a comparison of two runs. A screenshot of each, as a
 // reader first sees it, is saved for review under the OS temp dir
 // (REPORT_SCREENSHOTS=DIR saves them there instead).
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
 import { renderCertificationHtml } from '../certification/render-html.ts';
 import { renderHtml } from '../conformance/render-html.ts';
 import { renderLoadHtml } from '../load/render-html.ts';
 import { renderPropertiesHtml } from '../properties/render.ts';
-import { checkRendering, chromiumMissing, READABLE_PX } from './browser.ts';
+import { compareRuns } from '../compare/compare-runs.ts';
+import { renderComparisonHtml } from '../compare/render-compare.ts';
+import { conformanceIdentity } from '../conformance/render-html.ts';
+import { checkRendering, chromiumMissing, launchChromium, READABLE_PX } from './browser.ts';
 import {
   sampleBreakpoint,
   sampleCertification,
@@ -31,7 +35,15 @@ import {
 } from './sample-documents.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'fleetproof-render-'));
-after(() => rm(dir, { recursive: true, force: true }));
+// One browser for every page, closed when the file ends however it ends.
+let browser: Browser | undefined;
+before(async () => {
+  if (!chromiumMissing()) browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 const shots = process.env['REPORT_SCREENSHOTS'] ?? join(tmpdir(), 'fleetproof-report-screenshots');
 await mkdir(shots, { recursive: true });
 
@@ -47,6 +59,28 @@ const qualifiedWithSkips = (() => {
     summary: { total: cases.length, pass: cases.length - skip, fail: 0, skip, error: 0, blocking: 0 },
   };
 })();
+
+// Two certifications of one registry, the second worse, as the comparison sees them.
+const comparison = compareRuns(
+  {
+    dir: 'reports/runs/fp20261130t120000a1b2c3d4',
+    kind: 'certification',
+    verdict: 'qualified',
+    identity: { ...conformanceIdentity(qualifiedWithSkips), run: 'fp20261130t120000a1b2c3d4' },
+    conformance: qualifiedWithSkips,
+    properties: sampleProperties(),
+    load: { ...load, phases: load.phases.map((p) => ({ ...p, latency_ms: { ...p.latency_ms!, 'p(99)': 20 } })) },
+  },
+  {
+    dir: 'reports/runs/fp20261201t120000a1b2c3d4',
+    kind: 'certification',
+    verdict: 'non-conformant',
+    identity: conformanceIdentity(conformance),
+    conformance,
+    properties: sampleProperties(),
+    load,
+  },
+);
 
 // Charts: the coverage chart; thresholds, latency per phase, latency over time, requests and errors, routes; the faults timeline; the breakpoint curve.
 const LOAD_CHARTS = 5;
@@ -67,6 +101,7 @@ const pages: Record<string, { html: string; title: RegExp; charts: number }> = {
   'load under faults': { html: renderLoadHtml(sampleLoadUnderFaults()), title: /fleetproof scale qualification/, charts: LOAD_CHARTS + 1 },
   'load (breakpoint)': { html: renderLoadHtml(sampleBreakpoint()), title: /fleetproof scale qualification/, charts: LOAD_CHARTS + 1 },
   properties: { html: renderPropertiesHtml(sampleProperties()), title: /fleetproof properties/, charts: 0 },
+  comparison: { html: renderComparisonHtml(comparison), title: /fleetproof comparison/, charts: 0 },
 };
 
 describe('report pages in Chromium', () => {
@@ -78,7 +113,7 @@ describe('report pages in Chromium', () => {
       if (missing) return t.skip(missing);
       const file = join(dir, `${name.replace(/\W+/g, '-')}.html`);
       await writeFile(file, page.html);
-      const checks = await checkRendering(file, join(shots, name.replace(/\W+/g, '-')));
+      const checks = await checkRendering(file, join(shots, name.replace(/\W+/g, '-').replace(/-$/, '')), browser);
       for (const check of checks) {
         const at = `${name} at ${check.viewport}`;
         t.diagnostic(
@@ -109,7 +144,7 @@ describe('report pages in Chromium', () => {
       file,
       `<!doctype html><meta name="viewport" content="width=device-width"><body>${svg}${wide}<p style="font-size:8px">tiny</p></body>`,
     );
-    const [phone] = await checkRendering(file);
+    const [phone] = await checkRendering(file, undefined, browser);
     assert.ok(phone!.horizontalOverflow > 0, 'overflow seen');
     assert.ok(
       phone!.smallText.some((x) => x.includes('drawn at 720')),
