@@ -37,7 +37,7 @@ export const FLAGS = {
   'keep-data': {
     type: 'boolean',
     description:
-      "leave the records of the conformance stage as they are, so each failure's curl replays against them (the report gives the command that retires them); the other stages retire theirs",
+      "leave the run's records as they are instead of retiring them (certify: its conformance stage's, so each failure's curl replays against them; the report gives the command that retires them later)",
   },
   ...NEMESIS_FLAGS,
   'faults-duration': {
