@@ -41,7 +41,7 @@ export interface RenderCheck {
   /** Charts laid out at zero size. */
   collapsedCharts: number;
   charts: number;
-  /** The laid-out height of the page, in CSS pixels. */
+  /** The laid-out height of the page as a reader first sees it (folded sections closed), in CSS pixels. */
   pageHeight: number;
 }
 
@@ -98,7 +98,6 @@ const MEASURE = `(() => {
     out,
     collapsed,
     charts: charts.length,
-    height: document.documentElement.scrollHeight,
   };
 })()`;
 
@@ -113,7 +112,6 @@ interface Measured {
   out: string[];
   collapsed: number;
   charts: number;
-  height: number;
 }
 
 /** Headless Chromium for the checks; the caller closes it. */
@@ -153,6 +151,7 @@ export async function checkRendering(file: string, screenshots?: string, shared?
         page.on('request', (r) => r.url() !== url && requests.push(r.url()));
         await page.goto(url, { waitUntil: 'load' });
         if (screenshots) await page.screenshot({ path: `${screenshots}-${name}.png`, fullPage: true });
+        const foldedHeight = await page.evaluate<number>('document.documentElement.scrollHeight');
         await page.evaluate(UNFOLD);
         const m = await page.evaluate<Measured>(MEASURE);
         checks.push({
@@ -167,7 +166,7 @@ export async function checkRendering(file: string, screenshots?: string, shared?
           chartsOutOfBox: m.out,
           collapsedCharts: m.collapsed,
           charts: m.charts,
-          pageHeight: m.height,
+          pageHeight: foldedHeight,
         });
       } finally {
         await context.close();

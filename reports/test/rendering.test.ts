@@ -129,6 +129,8 @@ describe('report pages in Chromium', () => {
         assert.deepEqual(check.chartsOutOfBox, [], `${at}: charts reach past their box`);
         assert.equal(check.collapsedCharts, 0, `${at}: charts laid out at zero size`);
         assert.match(check.title, page.title);
+        // Failures of one cause collapse to one open group: a few screens as first seen, not the whole run unfolded.
+        if (name.startsWith('conformance (failures')) assert.ok(check.pageHeight < 12_000, `${at}: page is ${check.pageHeight}px tall`);
       }
     });
   }
