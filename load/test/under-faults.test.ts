@@ -62,7 +62,7 @@ test('the reference passes a load run under faults on its audit, and the report 
   assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
   // The rewritten report pages carry the faults, not only summary.json.
   const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
-  assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<svg[^>]*faults shaded/);
+  assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<figure class="chart" role="img" aria-label="[^"]*faults shaded[^"]*">[\s\S]*?<svg /);
   assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
   assert.ok(
     report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0,

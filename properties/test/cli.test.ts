@@ -72,8 +72,8 @@ describe('fleetproof properties', () => {
     assert.match(junit, /<testcase name="stale-cursor" classname="fleetproof\.properties"/);
     const html = await readFile(join(out, 'report.html'), 'utf8');
     assert.match(html, /<div class="word">QUALIFIED<\/div>/);
-    assert.ok(html.includes(`Run <code>${doc.run_id}</code>`), 'report.html names the run');
-    assert.ok((await readFile(join(out, 'report.md'), 'utf8')).includes(`Run \`${doc.run_id}\``), 'report.md names the run');
+    assert.ok(html.includes(`<dt>Run</dt><dd><code>${doc.run_id}</code></dd>`), 'report.html names the run');
+    assert.ok((await readFile(join(out, 'report.md'), 'utf8')).includes(`- run: \`${doc.run_id}\``), 'report.md names the run');
   });
 
   it('exits 1 on a counterexample, and its seed and path replay the same script', async () => {
