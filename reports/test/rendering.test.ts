@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { renderCertificationHtml } from '../certification/render-html.ts';
 import { renderHtml } from '../conformance/render-html.ts';
@@ -104,58 +104,57 @@ const pages: Record<string, { html: string; title: RegExp; charts: number }> = {
   comparison: { html: renderComparisonHtml(comparison), title: /fleetproof comparison/, charts: 0 },
 };
 
-describe('report pages in Chromium', () => {
-  for (const [name, page] of Object.entries(pages)) {
-    it(`${name}: fits a phone and a desktop, readable text, charts inside their boxes`, async (t) => {
-      const missing = chromiumMissing();
-      // CI installs Chromium (.ci/run), so there the check always runs.
-      if (missing && process.env['CI']) assert.fail(missing);
-      if (missing) return t.skip(missing);
-      const file = join(dir, `${name.replace(/\W+/g, '-')}.html`);
-      await writeFile(file, page.html);
-      const checks = await checkRendering(file, join(shots, name.replace(/\W+/g, '-').replace(/-$/, '')), browser);
-      for (const check of checks) {
-        const at = `${name} at ${check.viewport}`;
-        t.diagnostic(
-          `${at}: overflow ${check.horizontalOverflow} px, smallest text ${check.smallestTextPx.toFixed(1)} px; screenshot in ${shots}`,
-        );
-        assert.deepEqual(check.consoleErrors, [], `${at}: console errors`);
-        assert.deepEqual(check.requests, [], `${at}: the page fetched something`);
-        assert.ok(check.horizontalOverflow <= 0, `${at}: the page is ${check.horizontalOverflow}px wider than the viewport`);
-        assert.deepEqual(check.smallText, [], `${at}: text under ${READABLE_PX} px`);
-        assert.ok(check.smallestTextPx >= READABLE_PX, `${at}: smallest text ${check.smallestTextPx} px`);
-        if (check.viewport === 'phone') assert.deepEqual(check.cellsOutside, [], `${at}: table cells outside the viewport`);
-        assert.equal(check.charts, page.charts, `${at}: charts on the page`);
-        assert.deepEqual(check.chartsOutOfBox, [], `${at}: charts reach past their box`);
-        assert.equal(check.collapsedCharts, 0, `${at}: charts laid out at zero size`);
-        assert.match(check.title, page.title);
-        // Failures of one cause collapse to one open group: a few screens as first seen, not the whole run unfolded.
-        if (name.startsWith('conformance (failures')) assert.ok(check.pageHeight < 12_000, `${at}: page is ${check.pageHeight}px tall`);
-      }
-    });
-  }
-
-  it('the measure can fail: text drawn small, a wide table, a page wider than the phone', async (t) => {
+// Each page is a test of its own, with its own time limit: one limit shared by all of them would count every page's screenshots.
+for (const [name, page] of Object.entries(pages)) {
+  it(`${name}: fits a phone and a desktop, readable text, charts inside their boxes`, async (t) => {
     const missing = chromiumMissing();
+    // CI installs Chromium (.ci/run), so there the check always runs.
     if (missing && process.env['CI']) assert.fail(missing);
     if (missing) return t.skip(missing);
-    const file = join(dir, 'broken.html');
-    const wide = `<table><tr>${Array.from({ length: 12 }, (_, i) => `<td>column-${i}-wide-content</td>`).join('')}</tr></table>`;
-    const svg = '<svg viewBox="0 0 720 100" style="width:100%"><text x="0" y="20" font-size="11">drawn at 720, shown at 370</text></svg>';
-    await writeFile(
-      file,
-      `<!doctype html><meta name="viewport" content="width=device-width"><body>${svg}${wide}<p style="font-size:8px">tiny</p></body>`,
-    );
-    const [phone] = await checkRendering(file, undefined, browser);
-    assert.ok(phone!.horizontalOverflow > 0, 'overflow seen');
-    assert.ok(
-      phone!.smallText.some((x) => x.includes('drawn at 720')),
-      `SVG text measured as drawn: ${phone!.smallText.join('; ')}`,
-    );
-    assert.ok(
-      phone!.smallText.some((x) => x.includes('tiny')),
-      'small HTML text seen',
-    );
-    assert.ok(phone!.cellsOutside.length > 0, 'cells outside the viewport seen');
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.html`);
+    await writeFile(file, page.html);
+    const checks = await checkRendering(file, join(shots, name.replace(/\W+/g, '-').replace(/-$/, '')), browser);
+    for (const check of checks) {
+      const at = `${name} at ${check.viewport}`;
+      t.diagnostic(
+        `${at}: overflow ${check.horizontalOverflow} px, smallest text ${check.smallestTextPx.toFixed(1)} px; screenshot in ${shots}`,
+      );
+      assert.deepEqual(check.consoleErrors, [], `${at}: console errors`);
+      assert.deepEqual(check.requests, [], `${at}: the page fetched something`);
+      assert.ok(check.horizontalOverflow <= 0, `${at}: the page is ${check.horizontalOverflow}px wider than the viewport`);
+      assert.deepEqual(check.smallText, [], `${at}: text under ${READABLE_PX} px`);
+      assert.ok(check.smallestTextPx >= READABLE_PX, `${at}: smallest text ${check.smallestTextPx} px`);
+      if (check.viewport === 'phone') assert.deepEqual(check.cellsOutside, [], `${at}: table cells outside the viewport`);
+      assert.equal(check.charts, page.charts, `${at}: charts on the page`);
+      assert.deepEqual(check.chartsOutOfBox, [], `${at}: charts reach past their box`);
+      assert.equal(check.collapsedCharts, 0, `${at}: charts laid out at zero size`);
+      assert.match(check.title, page.title);
+      // Failures of one cause collapse to one open group: a few screens as first seen, not the whole run unfolded.
+      if (name.startsWith('conformance (failures')) assert.ok(check.pageHeight < 12_000, `${at}: page is ${check.pageHeight}px tall`);
+    }
   });
+}
+
+it('the measure can fail: text drawn small, a wide table, a page wider than the phone', async (t) => {
+  const missing = chromiumMissing();
+  if (missing && process.env['CI']) assert.fail(missing);
+  if (missing) return t.skip(missing);
+  const file = join(dir, 'broken.html');
+  const wide = `<table><tr>${Array.from({ length: 12 }, (_, i) => `<td>column-${i}-wide-content</td>`).join('')}</tr></table>`;
+  const svg = '<svg viewBox="0 0 720 100" style="width:100%"><text x="0" y="20" font-size="11">drawn at 720, shown at 370</text></svg>';
+  await writeFile(
+    file,
+    `<!doctype html><meta name="viewport" content="width=device-width"><body>${svg}${wide}<p style="font-size:8px">tiny</p></body>`,
+  );
+  const [phone] = await checkRendering(file, undefined, browser);
+  assert.ok(phone!.horizontalOverflow > 0, 'overflow seen');
+  assert.ok(
+    phone!.smallText.some((x) => x.includes('drawn at 720')),
+    `SVG text measured as drawn: ${phone!.smallText.join('; ')}`,
+  );
+  assert.ok(
+    phone!.smallText.some((x) => x.includes('tiny')),
+    'small HTML text seen',
+  );
+  assert.ok(phone!.cellsOutside.length > 0, 'cells outside the viewport seen');
 });
