@@ -7,8 +7,9 @@
 // otherwise, 2 when the directories are not the parts of one run.
 // `fleetproof report --compare A B [--report-dir DIR]`: what changed from run A to
 // run B (any two run folders: certify, conform, properties, load). Exit 0
-// when nothing regressed, 1 when a regression is flagged, 2 when a folder
-// holds no result.
+// when nothing regressed, 99 when a regression is flagged (a threshold
+// crossed, as load's; 1 is kept for a registry breaking the contract), 2
+// when a folder holds no result.
 import { auditAndRetire } from '../load/runner/audit-and-retire.ts';
 import { readRunPlan, type RunPlan } from '../load/runner/run-plan.ts';
 import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
@@ -24,7 +25,8 @@ export const FLAGS = {
   compare: {
     type: 'boolean',
     flagOnly: true,
-    description: 'compare two run directories given as arguments, A then B: verdicts, status changes, latency against a noise band',
+    description:
+      'compare two run directories given as arguments, A then B: verdicts, status changes, latency against a noise band; exit 99 when B regressed, 0 when not',
   },
   'report-dir': reportDirFlag('folder for the report (default reports/runs/merged-<run id>, or compare-<run A>-<run B>)'),
   plan: {

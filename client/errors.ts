@@ -11,7 +11,7 @@ export const EXIT_CODES = {
   0: 'Qualified: every case, property, check, threshold and audited invariant held (verify: the bundle verified; serve and directory watch: stopped when asked).',
   1: 'Non-conformant: the registry broke a rule — a case failed, a property found a counterexample, a load check or audited invariant failed (verify: the bundle does not verify; directory watch: the watched Service was deleted, so a new binding is needed).',
   2: 'Could not run or could not judge: the run says why, with one of the codes below. Nothing was found wrong with the registry.',
-  99: 'load only, as k6: the run was correct but crossed a threshold, so a pipeline can tell a performance miss from a defect.',
+  99: 'A threshold crossed, not a defect, so a pipeline can tell a performance miss from a broken rule. load, as k6: the run was correct but crossed a threshold. report --compare: run B regressed on run A (a latency rise beyond the stated noise band, or a verdict, case or property gone worse).',
   130: 'Interrupted by SIGINT (143: by SIGTERM) while judging: the run stopped what it had started before it exited.',
 } as const;
 

@@ -126,12 +126,12 @@ describe('report --compare', () => {
     assert.deepEqual(compareRuns(pa, pb).properties, [{ id: 'idempotent-settlement', a: 'fail', b: 'pass', direction: 'better' }]);
   });
 
-  it('writes the pages with the band and its rule, exits 1 on a regression and 0 without, 2 on a folder with no result', async () => {
+  it('writes the pages with the band and its rule, exits 99 on a regression (a threshold crossed, not a broken rule) and 0 without, 2 on a folder with no result', async () => {
     const a = await runDir('write-a', 'summary.json', loadRun('fpe', QUIET, { seed: 10 }));
     const b = await runDir('write-b', 'summary.json', loadRun('fpf', QUIET, { seed: 20 }));
     const out = join(root, 'out');
     const written = await writeComparison(a, b, out);
-    assert.equal(written.exitCode, 1);
+    assert.equal(written.exitCode, 99);
     const html = await readFile(join(out, 'report.html'), 'utf8');
     const md = await readFile(join(out, 'report.md'), 'utf8');
     for (const page of [html, md])
@@ -146,11 +146,14 @@ describe('report --compare', () => {
     assert.match(refused.message, /holds no fleetproof result/);
   });
 
-  it('runs as fleetproof report --compare A B', async () => {
+  it('runs as fleetproof report --compare A B: exit 0 without a regression, 99 with one', async () => {
     const a = await runDir('cli-a', 'summary.json', loadRun('fpg', QUIET, { seed: 10 }));
+    const slower = await runDir('cli-b', 'summary.json', loadRun('fph', QUIET, { seed: 20 }));
     const out = join(root, 'cli-out');
-    assert.equal(await main(['report', '--compare', a, a, '--out', out]), 0);
+    assert.equal(await main(['report', '--compare', a, a, '--report-dir', out]), 0);
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /no regression|0 regression/);
+    assert.equal(await main(['report', '--compare', a, slower, '--report-dir', join(root, 'cli-slower')]), 99);
+    assert.match(await readFile(join(root, 'cli-slower', 'report.md'), 'utf8'), /1 regression\(s\) flagged/);
     assert.equal(await main(['report', '--compare', a]), 2, 'one folder is a usage error');
   });
 });
