@@ -3,7 +3,7 @@
 // is given — combined into one verdict, one report and one signed bundle.
 import { runCertification } from '../certify/run-certification.ts';
 import { loadSigner } from '../reports/bundle/bundle.ts';
-import { ONE_CALLER } from '../conformance/runner/run.ts';
+import { ONE_CALLER } from '../conformance/runner/connection.ts';
 import { VERDICT_WORDS } from '../client/verdict-words.ts';
 import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';

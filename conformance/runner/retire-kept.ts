@@ -4,7 +4,8 @@
 // credentials as a run. It judges nothing.
 import type { ConformConfig } from './config.ts';
 import { readKeptRecords, KeptRecordsProblem } from './kept-data.ts';
-import { connect, CouldNotRun, retireRun, type ConformOptions } from './run.ts';
+import { connect, CouldNotRun } from './connection.ts';
+import { retireRun, type ConformOptions } from './run.ts';
 import { silentProgress } from './progress.ts';
 import type { RetirementOutcome } from '../harness/retirement.ts';
 import { Budget } from '../../client/stage-budget.ts';

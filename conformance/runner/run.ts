@@ -1,25 +1,22 @@
 // One conformance run, start to finish: read the target's /version, select
 // cases, run them (independent cases concurrently, then serial ones, then
-// exclusive ones, each alone), retire the run's data, roll results up per
-// clause and category, and write the reports. The CLI and the tests call
+// exclusive ones, each alone), replay each failure once, retire the run's
+// data (or keep it, listed), roll results up per clause and category, and
+// write the reports. The CLI and the tests call
 // this same function, so what the tests prove is what vendors run.
 import { resolve } from 'node:path';
 import { clauses } from '../../contract/clauses.ts';
-import { CLOCK_BOUND_MS, credentialSource, preflight, sharedRecheck } from '../../client/preflight.ts';
-import type { FleetStatus } from '../../contract/records.ts';
+import { sharedRecheck } from '../../client/preflight.ts';
 import { defaultRunDir, newRunId } from '../../client/run-id.ts';
-import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
+import type { SigningKey } from '../../contract/tokens.ts';
+import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { HttpTransport } from '../../client/http-transport.ts';
-import { answerLimitOf } from '../../client/answer-limit.ts';
 import { Budget } from '../../client/stage-budget.ts';
 import { RegistryClient } from '../harness/client.ts';
-import { clockFrom, ServerClock } from '../harness/clock.ts';
 import type { RunScope } from '../harness/context.ts';
 import type { ConformanceCase } from '../harness/define-case.ts';
 import { inPool } from '../harness/in-pool.ts';
 import { retire, RetirementLedger, type RetirementOutcome } from '../harness/retirement.ts';
-import { HarnessTokens } from '../harness/tokens.ts';
 import { FEATURES, type Feature } from '../harness/vocabulary.ts';
 import { alone, conformanceBudgetMs, retirementBudgetMs } from './budgets.ts';
 import { redactConfig, type ConformConfig } from './config.ts';
@@ -32,15 +29,8 @@ import { replayFailures } from './replay.ts';
 import { conformRerun } from './rerun.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult, KeptData } from './result.ts';
-import type { VersionInfo } from '../../contract/records.ts';
 import { EXIT, outcomeOf } from '../../client/errors.ts';
-import { FleetproofError } from '../../client/errors.ts';
-
-export class CouldNotRun extends FleetproofError {
-  constructor(message: string, options?: ErrorOptions) {
-    super('FP_ERR_COULD_NOT_RUN', message, options);
-  }
-}
+import { connect, CouldNotRun } from './connection.ts';
 
 export interface ConformOptions {
   config: ConformConfig;
@@ -69,10 +59,6 @@ export interface ConformOutcome {
   error?: string;
 }
 
-/** Why --header alone cannot carry a conformance run. */
-export const ONE_CALLER =
-  '--header alone makes every request the same caller, but the cases speak as many tenants and roles: add --token-cmd (a token for {tenant} and {roles}) or --key';
-
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const known = new Set(loaded.map((l) => l.id));
   const unknown = config.cases.filter((id) => !known.has(id));
@@ -81,19 +67,6 @@ function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const categories = new Set<string>(config.categories);
   const cases = new Set(config.cases);
   return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
-}
-
-async function measureClock(operator: RegistryClient, dateOffsetMs: number): Promise<ServerClock> {
-  const sent = Date.now();
-  try {
-    const reply = await operator.call('getFleetStatus');
-    if (reply.status === 200)
-      return clockFrom((reply.json as FleetStatus).observed_at, sent, Date.now(), 'GET /v1/fleet/status observed_at');
-  } catch {
-    // fall back to the Date header below
-  }
-  // The Date header has whole seconds: the offset is good to about a second, enough for leases of minutes.
-  return new ServerClock(dateOffsetMs, 'Date header of GET /version', 1000);
 }
 
 /** Runs the cases (independent ones concurrently, then serial ones, then exclusive ones, each alone) until done or out of budget. */
@@ -155,76 +128,6 @@ export async function retireRun(
     return { retirement, budgetMs: budget.ms, unfinished };
   } finally {
     budget.stop();
-  }
-}
-
-/** The run's credentials and transport, checked by the preflight, and the target's clock: what every request of a run stands on. */
-interface Connection {
-  key: SigningKey | null;
-  auth: CredentialChoice;
-  tokens: HarnessTokens;
-  transport: HttpTransport;
-  credentials: ReturnType<typeof credentialSource>;
-  version: VersionInfo;
-  clock: ServerClock;
-  answerLimitBytes: number;
-}
-
-/**
- * Opens the run's connection to the target; CouldNotRun when it cannot (no
- * key, no credentials, a failed preflight). The preflight and the
- * transport's own requests stop with `signal` (the stage's budget).
- */
-export async function connect(
-  config: ConformConfig,
-  options: Pick<ConformOptions, 'signingKey' | 'auth'>,
-  signal: AbortSignal,
-): Promise<Connection> {
-  const auth = options.auth ?? {};
-  let key: SigningKey | null = options.signingKey ?? null;
-  if (!key && config.keyFile !== null) {
-    try {
-      key = await loadSigningKey(config.keyFile);
-    } catch (err) {
-      throw new CouldNotRun(`signing key: ${(err as Error).message}`);
-    }
-  }
-  if (!key && !hasOwnCredentials(auth))
-    throw new CouldNotRun('no signing key and no credentials of your own: give --key FILE (or FLEETPROOF_KEY), or --token-cmd / --header');
-  // The cases speak as many tenants and roles; static headers alone would make every request the same caller.
-  if (!key && auth.tokenCommand === undefined) throw new CouldNotRun(ONE_CALLER);
-  // One token source for the run: its requests, its preflight and its mid-run rechecks present the same credentials.
-  const tokens = new HarnessTokens(key, config.audience, auth);
-  const credentials = credentialSource(tokens.credentials, {
-    auth,
-    key,
-    keyPath: config.keyFile,
-    audience: config.audience,
-    signsWithKey: true,
-  });
-  const { version, clockOffsetMs } = await preflight({
-    target: config.target,
-    credentials,
-    maxClockOffsetMs: CLOCK_BOUND_MS.tokens,
-    timeoutMs: config.timeoutMs,
-    signal,
-  });
-  const answerLimitBytes = answerLimitOf(version.limits);
-  const transport = new HttpTransport({
-    baseUrl: config.target,
-    credentials: tokens.credentials,
-    connections: 256,
-    timeoutMs: config.timeoutMs,
-    answerLimitBytes,
-    // The stage's own requests (the clock reading) stop with its budget; each case's stop with the case.
-    signal,
-  });
-  try {
-    const clock = await measureClock(new RegistryClient({ transport }, { roles: ['registry:operator'] }), clockOffsetMs);
-    return { key, auth, tokens, transport, credentials, version, clock, answerLimitBytes };
-  } catch (err) {
-    await transport.close();
-    throw err;
   }
 }
 

@@ -94,7 +94,7 @@ describe('--keep-data and --retire', () => {
   it('keeps the records, lists them with the command that retires them, and --retire retires them', async () => {
     const out = join(dir, 'kept');
     const key = ['--target', target.url, '--key', target.keyPath];
-    assert.equal(await main(['conform', ...key, '--case', CASE, '--keep-data', '--out', out]), 1);
+    assert.equal(await main(['conform', ...key, '--case', CASE, '--keep-data', '--report-dir', out]), 1);
     const result = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ConformanceResult;
     assert.equal(result.retirement.status, 'not_run');
     assert.equal(result.kept_data?.records, KEPT_RECORDS_FILE);

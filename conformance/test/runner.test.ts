@@ -12,7 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { writeConformanceReports } from '../../reports/conformance/write.ts';
 import { generateSigningKeys, signingKeyFromJwk } from '../../contract/tokens.ts';
-import { ONE_CALLER, runConformance } from '../runner/run.ts';
+import { ONE_CALLER } from '../runner/connection.ts';
+import { runConformance } from '../runner/run.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 import { resultSchemaProblems } from './result-schema.ts';
 
