@@ -25,7 +25,7 @@ let target: ReferenceTarget;
 let dir: string;
 
 before(async () => {
-  target = await startReferenceTarget({ faults: ['settle-skip-fence'], silent: true });
+  target = await startReferenceTarget({ defect: 'settle-skip-fence', silent: true });
   dir = await mkdtemp(join(tmpdir(), 'fleetproof-replay-'));
 });
 after(async () => {
