@@ -7,16 +7,19 @@
 //   errors they raise with how much they had read before them, which tells
 //   a reused connection (the race) from a new one (a target that dropped
 //   the request); the transport sends such a request again.
-// - Requests that may not be repeated go over connections reused only within
-//   a second of their previous request, measured from when it was sent: no
-//   target that keeps an idle connection longer ([wire-connection-timeouts])
-//   can be closing it, however late this machine's timers and reads run.
+// - Requests that may not be repeated (a resolve, a settlement) each go on a
+//   new connection of their own: a connection that carried nothing before
+//   cannot be one the target is closing as idle, however late this
+//   machine's timers and reads run, and a reused one can, when the target
+//   itself stalls past its keep-alive time before it reads the request.
+//   A connection costs a loopback or LAN handshake; an indeterminate
+//   settlement costs the verdict.
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Client } from 'undici';
 
 /** A target's own keep-alive hint shortens it (undici keeps two seconds less than the hint). */
 const IDLE_KEPT_MS = 10_000;
-/** A connection carries a request that may not be repeated only this soon after its previous request left. */
+/** A burst's pre-opened connection carries a request that may not be repeated only this soon after its warm-up left. */
 export const UNREPEATABLE_REUSE_MS = 1000;
 const READ_BEFORE = Symbol('bytes the socket had read before this error');
 
@@ -43,45 +46,6 @@ export function connectionPool(connections?: number): Agent {
 /** A connection of its own for one request; the caller destroys it. */
 export function freshConnection(origin: string): Client {
   return new Client(origin, { pipelining: 1 });
-}
-
-interface Recent {
-  client: Client;
-  sentAt: number;
-}
-
-/** Connections for requests that may not be repeated: each reused only while its previous request left less than a second ago. */
-export class RecentConnections {
-  private readonly idle: Recent[] = [];
-  private readonly busy = new Set<Client>();
-
-  constructor(private readonly origin: string) {}
-
-  /** Runs `send` over a connection that cannot be closing under it; a connection a request failed on is not used again. */
-  async use<T>(send: (dispatcher: Dispatcher) => Promise<T>): Promise<T> {
-    const now = performance.now();
-    let recent = this.idle.pop();
-    while (recent && now - recent.sentAt >= UNREPEATABLE_REUSE_MS) {
-      void recent.client.destroy();
-      recent = this.idle.pop();
-    }
-    const taken = { client: recent?.client ?? freshConnection(this.origin), sentAt: now };
-    this.busy.add(taken.client);
-    try {
-      const value = await send(taken.client);
-      this.idle.push(taken);
-      return value;
-    } catch (err) {
-      void taken.client.destroy();
-      throw err;
-    } finally {
-      this.busy.delete(taken.client);
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.idle.splice(0).map((r) => r.client), ...this.busy].map((c) => c.destroy()));
-  }
 }
 
 const CLOSED_UNDER_US = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);

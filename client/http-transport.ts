@@ -10,8 +10,8 @@
 // never held past it. A request the contract makes safe to repeat (a read, a
 // PUT of a record: [records-identical-put]) that a kept-alive connection lost
 // before any byte of its answer is sent once more on a new connection; any
-// other request goes on a connection that cannot be closing under it
-// (connections.ts), so a target closing idle connections never leaves a
+// other request goes on a new connection of its own, which cannot be closing
+// under it (connections.ts), so a target closing idle connections never leaves a
 // resolve or a settlement indeterminate.
 import { errors, request, type Dispatcher } from 'undici';
 import type { BodyOf, OperationId } from '../contract/operations.ts';
@@ -20,7 +20,7 @@ import { excerpt, redactHeaders, type Exchange } from './exchange.ts';
 import { operationPath, type OperationAddress } from './operation-path.ts';
 import { FleetproofError } from './errors.ts';
 import { ANSWER_LIMIT_FLOOR_BYTES, describeBytes } from './answer-limit.ts';
-import { connectionPool, failedOnReusedConnection, freshConnection, RecentConnections } from './connections.ts';
+import { connectionPool, failedOnReusedConnection, freshConnection } from './connections.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -125,14 +125,14 @@ interface Answer {
 interface Connections {
   /** Requests that may be repeated, and every request over connections a caller opened (a burst's). */
   dispatcher: Dispatcher;
-  /** Requests that may not be repeated, unless the caller brought its own connections. */
-  recent: RecentConnections | null;
+  /** Whether requests that may not be repeated each go on a new connection of their own (not when the caller brought its connections). */
+  ownConnections: boolean;
   /** Closed by the transport that opened them. */
   closes: boolean;
 }
 
-/** Where one attempt goes: the pool, a connection that cannot be closing, or a new connection of its own. */
-type Route = 'pool' | 'recent' | 'fresh';
+/** Where one attempt goes: the pool, or a new connection of its own, which no target can be closing as idle. */
+type Route = 'pool' | 'fresh';
 
 export class HttpTransport {
   readonly baseUrl: string;
@@ -149,8 +149,8 @@ export class HttpTransport {
     this.connections = shared
       ? { ...shared, closes: false }
       : options.dispatcher
-        ? { dispatcher: options.dispatcher, recent: null, closes: false }
-        : { dispatcher: connectionPool(options.connections), recent: new RecentConnections(base.origin), closes: true };
+        ? { dispatcher: options.dispatcher, ownConnections: false, closes: false }
+        : { dispatcher: connectionPool(options.connections), ownConnections: true, closes: true };
   }
 
   /** The same target and pool, recording elsewhere, called off by another signal (one case of a run) or reading more. */
@@ -160,7 +160,7 @@ export class HttpTransport {
 
   /** The same transport sending over another dispatcher (pre-opened connections); the caller closes that dispatcher. */
   through(dispatcher: Dispatcher): HttpTransport {
-    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl }, { dispatcher, recent: null, closes: false });
+    return new HttpTransport({ ...this.options, baseUrl: this.baseUrl }, { dispatcher, ownConnections: false, closes: false });
   }
 
   /** The largest answer body this transport reads. */
@@ -199,7 +199,7 @@ export class HttpTransport {
     try {
       let answer: Answer;
       try {
-        answer = await send(repeatable || !this.connections.recent ? 'pool' : 'recent');
+        answer = await send(repeatable || !this.connections.ownConnections ? 'pool' : 'fresh');
       } catch (err) {
         if (!repeatable || signal.aborted || answering.head || !failedOnReusedConnection(err)) throw err;
         exchange.resent = `a kept-alive connection closed under the first attempt (${describe(err)}); sent again on a new connection`;
@@ -245,7 +245,6 @@ export class HttpTransport {
       return { ...answered, body: await this.readBody(res.body, answered, exchange) };
     };
     if (route === 'pool') return over(this.connections.dispatcher);
-    if (route === 'recent') return this.connections.recent!.use(over);
     const fresh = freshConnection(new URL(url).origin);
     try {
       return await over(fresh);
@@ -280,7 +279,6 @@ export class HttpTransport {
   /** Closes the pool when the transport opened it; a shared pool is its owner's to close. */
   async close(): Promise<void> {
     if (!this.connections.closes) return;
-    await this.connections.recent?.close();
     await this.connections.dispatcher.close();
   }
 }
