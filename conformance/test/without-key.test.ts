@@ -20,6 +20,8 @@ const NEED_THE_KEY = [
   'auth-and-isolation/expired-token-is-unauthenticated',
   'auth-and-isolation/not-yet-valid-token-is-unauthenticated',
   'auth-and-isolation/other-algorithms-are-unauthenticated',
+  'auth-and-isolation/token-used-before-exp-is-refused-after-it',
+  'auth-and-isolation/token-valid-for-seconds-more-is-accepted',
   'auth-and-isolation/token-without-exp-is-unauthenticated',
   'auth-and-isolation/wrong-audience-is-unauthenticated',
 ];
