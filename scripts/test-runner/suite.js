@@ -113,11 +113,13 @@ const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 
  * Files whose limits are this many times the others': they pack and install
  * the package before they certify from it, and a certification on
  * PostgreSQL, whole, takes longer than any other file's work; the variants
- * file runs the whole conformance suite against six variants in turn, and
+ * and legal-limits files run the whole conformance suite against several
+ * registries in turn, and
  * the suite holds cases that must wait out token and lease edges.
  */
 const LONGER_LIMITS = {
   'reference/variant/test/variants.test.ts': 2,
+  'conformance/test/legal-limits.test.ts': 2,
   'bin/test/installed-package.test.ts': 3,
   'bin/test/installed-package-postgres.test.ts': 4,
 };
