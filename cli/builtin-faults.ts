@@ -2,13 +2,18 @@
 // PostgreSQL client backends terminated (again and again while the fault
 // lasts), and its PostgreSQL server stopped and started on the same data.
 // Only the composition root knows the database behind the reference.
+// Only the reference's own sessions (by their application_name) are
+// terminated: with PG_URL the server and its database belong to someone
+// else, whose sessions must survive the run.
 import pg from 'pg';
 import type { Fault } from '../certify/nemesis/nemesis.ts';
 import type { CertificationPostgres } from '../reference/embedded-postgres.ts';
+import { SESSION_NAMES } from '../reference/store/postgres/index.ts';
 
 const TERMINATE_EVERY_MS = 250;
 const TERMINATE = `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-  WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
+  WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+    AND application_name IN ('${SESSION_NAMES.control}', '${SESSION_NAMES.data}')`;
 
 function terminateBackends(url: string, log: (line: string) => void): Fault {
   let client: pg.Client | null = null;

@@ -61,14 +61,18 @@ export async function packAndInstall(): Promise<Installed> {
 }
 
 /** Certifies the embedded reference from the installed package and checks the verdict and the reports it wrote under the app. */
-export async function certifyThere(app: string, args: string[]): Promise<void> {
+/** Returns what the command printed. */
+export async function certifyThere(app: string, args: string[]): Promise<string> {
   const runs = join(app, 'reports', 'runs');
   const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
-  const r = await runCommand('npx', ['fleetproof', 'certify', ...args], { cwd: app, timeoutMs: CERTIFY_MS });
+  // As in a user's fresh folder: no PG_URL, so `--store postgres` starts the
+  // package's own embedded server (and never touches the test run's server).
+  const r = await runCommand('npx', ['fleetproof', 'certify', ...args], { cwd: app, timeoutMs: CERTIFY_MS, env: { PG_URL: undefined } });
   assert.equal(r.code, 0, r.output);
   assert.match(r.output, /^QUALIFIED$/m);
   const written = readdirSync(runs).filter((d) => !before.has(d));
   assert.equal(written.length, 1, `one run folder under reports/runs: ${written.join(', ')}`);
   for (const file of ['report.html', 'report.md', 'junit.xml', 'result.json', 'bundle.json'])
     assert.ok(existsSync(join(runs, written[0]!, file)), file);
+  return r.output;
 }

@@ -30,6 +30,8 @@ export { PostgresStore } from './postgres-store.ts';
 
 export const CONTROL_ROLE = 'fleetproof_control';
 export const DATA_ROLE = 'fleetproof_data';
+/** The application_name of the store's sessions, by pool: how a fault or an operator finds the registry's own sessions. */
+export const SESSION_NAMES = { control: 'fleetproof-control', data: 'fleetproof-data' } as const;
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** Owner URL: migrates, and both pools assume their role through it. */
@@ -74,7 +76,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
             max: options.controlPoolSize ?? 4,
             statementTimeoutMs,
             queue: options.connectionQueue,
-            applicationName: 'fleetproof-control',
+            applicationName: SESSION_NAMES.control,
           });
     const dataUrl = options.dataUrl ?? url;
     if (!dataUrl) throw new Error('openPostgresStore needs `url` or `dataUrl`');
@@ -84,7 +86,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       max: options.dataPoolSize ?? 32,
       statementTimeoutMs,
       queue: options.connectionQueue,
-      applicationName: 'fleetproof-data',
+      applicationName: SESSION_NAMES.data,
       ...(searchPath ? { searchPath } : {}),
     });
     try {
