@@ -60,9 +60,9 @@ test('npx fleetproof --version names the version', async () => {
   assert.match(r.output, new RegExp(`^fleetproof ${VERSION.replace(/\./g, '\\.')} `));
 });
 
-test('npx fleetproof certify qualifies the embedded reference and writes its reports here', { timeout: CERTIFY_MS + 10_000 }, () =>
-  certifyThere(installed.app, []),
-);
+test('npx fleetproof certify qualifies the embedded reference and writes its reports here', { timeout: CERTIFY_MS + 10_000 }, async () => {
+  await certifyThere(installed.app, []);
+});
 
 test('npx fleetproof load --engine k6 runs the shipped k6 scripts', { timeout: CERTIFY_MS + 10_000 }, async (t) => {
   if (!existsSync(join(K6_DIR, 'k6'))) return t.skip(`no k6 at ${K6_DIR}`);
