@@ -16,7 +16,11 @@ after(async () => {
   await installed?.remove();
 });
 
-test('npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL', { timeout: CERTIFY_MS + 10_000 }, async () => {
-  const output = await certifyThere(installed.app, ['--store', 'postgres']);
-  assert.match(output, /starting an embedded PostgreSQL server/);
-});
+test(
+  'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
+  { timeout: CERTIFY_MS + 10_000 },
+  async () => {
+    const output = await certifyThere(installed.app, ['--store', 'postgres']);
+    assert.match(output, /starting an embedded PostgreSQL server/);
+  },
+);

@@ -114,12 +114,14 @@ const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 
  * the package before they certify from it, and a certification on
  * PostgreSQL, whole, takes longer than any other file's work; the variants
  * and legal-limits files run the whole conformance suite against several
- * registries in turn, and
- * the suite holds cases that must wait out token and lease edges.
+ * registries in turn, the keep-alive race runs it through a front that
+ * relays every byte, and the suite holds cases that must wait out token and
+ * lease edges.
  */
 const LONGER_LIMITS = {
   'reference/variant/test/variants.test.ts': 2,
   'conformance/test/legal-limits.test.ts': 2,
+  'conformance/test/keep-alive-race.test.ts': 2,
   'bin/test/installed-package.test.ts': 3,
   'bin/test/installed-package-postgres.test.ts': 4,
 };

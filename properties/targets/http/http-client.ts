@@ -72,8 +72,28 @@ export async function callOperation<K extends OperationId>(
     if (err instanceof NotJson) diverged(`${requestLine(transport, received)} answered ${received.status} with a body that is not JSON`);
     throw err;
   }
-  if (received.status >= 200 && received.status < 300) return json;
+  if (received.status >= 200 && received.status < 300) {
+    if (resentAndFoundItself(received, json))
+      throw new IndeterminateOutcome(
+        `${requestLine(transport, received)} answered "unchanged" to a second attempt (${received.exchange.resent}): the first may have applied it`,
+        { mayStillActMs: timeoutMs },
+      );
+    return json;
+  }
   return Promise.reject(registryErrorOf(requestLine(transport, received), received.status, json));
+}
+
+/**
+ * A PUT the transport sent again after its connection closed under the first
+ * attempt ([records-identical-put] makes that safe) answers "unchanged" when
+ * the first attempt applied it: which of the two outcomes was the
+ * registry's is unknown, so the write is indeterminate and the state read
+ * back decides. Like any lost request, the first attempt may still be
+ * acting for as long as a timeout, unless the proxy saw its answer go by.
+ */
+function resentAndFoundItself(received: Received, json: unknown): boolean {
+  if (!received.exchange.resent || received.exchange.request.method.toUpperCase() !== 'PUT') return false;
+  return (json as { outcome?: unknown } | null)?.outcome === 'unchanged';
 }
 
 function registryErrorOf(what: string, status: number, json: unknown): RegistryError {
