@@ -15,7 +15,7 @@
 //   A connection costs a loopback or LAN handshake; an indeterminate
 //   settlement costs the verdict.
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, Client } from 'undici';
+import { Agent, buildConnector, Client, Pool } from 'undici';
 
 /** A target's own keep-alive hint shortens it (undici keeps two seconds less than the hint). */
 const IDLE_KEPT_MS = 10_000;
@@ -25,22 +25,30 @@ const READ_BEFORE = Symbol('bytes the socket had read before this error');
 
 const connect = buildConnector({});
 
+/** Opens connections whose socket errors say how much the socket had read before them. */
+const markingConnect: buildConnector.connector = (options, callback) =>
+  connect(options, (err, socket) => {
+    // Before undici's own listener, so the mark is on the error undici fails the request with.
+    (socket as Socket | null)?.prependListener('error', (error: Error) => {
+      (error as unknown as Record<symbol, number>)[READ_BEFORE] ??= (socket as Socket).bytesRead;
+    });
+    // undici's connector calls back with either an error or a socket.
+    if (err) callback(err, null);
+    else callback(null, socket!);
+  });
+
 /** A pool of kept-alive connections whose socket errors say whether the socket had been used. */
 export function connectionPool(connections?: number): Agent {
-  return new Agent({
-    keepAliveTimeout: IDLE_KEPT_MS,
-    ...(connections ? { connections } : {}),
-    connect: (options, callback) =>
-      connect(options, (err, socket) => {
-        // Before undici's own listener, so the mark is on the error undici fails the request with.
-        (socket as Socket | null)?.prependListener('error', (error: Error) => {
-          (error as unknown as Record<symbol, number>)[READ_BEFORE] ??= (socket as Socket).bytesRead;
-        });
-        // undici's connector calls back with either an error or a socket.
-        if (err) callback(err, null);
-        else callback(null, socket!);
-      }),
-  });
+  return new Agent({ keepAliveTimeout: IDLE_KEPT_MS, ...(connections ? { connections } : {}), connect: markingConnect });
+}
+
+/**
+ * A burst's connections, one per request, marked the same way: a warm-up on
+ * one the target closed as idle between two bursts is sent again, and the
+ * burst's request then opens a new one.
+ */
+export function burstConnections(origin: string, width: number): Pool {
+  return new Pool(origin, { connections: width, pipelining: 1, connect: markingConnect });
 }
 
 /** A connection of its own for one request; the caller destroys it. */

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { Agent } from 'undici';
 import { answerLimitOf } from '../answer-limit.ts';
+import { burstConnections } from '../connections.ts';
 import { AnswerTooLarge, HttpTransport, TransportError, type Received } from '../http-transport.ts';
 import { DEFAULT_LIMITS } from '../../contract/records.ts';
 import { headOf, jsonAnswer, loopbackTarget, writeAnswer, writeMany, type Handler, type LoopbackTarget } from './loopback-target.ts';
@@ -143,6 +144,27 @@ describe('a kept-alive connection closed as the next request arrives', () => {
       t.seen.map((r) => r.method),
       ['POST', 'POST', 'POST'],
       'each POST was sent once',
+    );
+  });
+
+  it("over a burst's connections, a warm-up read on one the target closed is sent again; the POST after it opens a new one", async () => {
+    const t = await target(closesReused('reset'));
+    const pool = burstConnections(t.url, 1);
+    opened.push(pool);
+    const transport = transportTo(t).through(pool);
+    await transport.send({ method: 'GET', path: '/health' });
+    const warm = await transport.send({ method: 'GET', path: '/health' });
+    assert.equal(warm.status, 200);
+    assert.match(warm.exchange.resent ?? '', /kept-alive connection closed under the first attempt/);
+    assert.equal((await transport.send({ method: 'POST', path: '/v1/routes', body: '{}' })).status, 200);
+    assert.deepEqual(
+      t.seen.map((r) => [r.method, r.earlier]),
+      [
+        ['GET', 0],
+        ['GET', 1],
+        ['GET', 0],
+        ['POST', 0],
+      ],
     );
   });
 

@@ -10,8 +10,8 @@
 // together. A case repeats its burst BURST_ROUNDS times, with fresh actions
 // of the same shape, because even together a burst overlaps inside one turn
 // only with some probability.
-import { Pool } from 'undici';
-import { UNREPEATABLE_REUSE_MS } from '../../client/connections.ts';
+import type { Pool } from 'undici';
+import { burstConnections, UNREPEATABLE_REUSE_MS } from '../../client/connections.ts';
 import type { RegistryClient } from './client.ts';
 import type { Caller } from './tokens.ts';
 
@@ -43,7 +43,7 @@ export class BurstLine {
 
   /** Opens `width` connections to the target of `client`; the clients' tokens are minted now, not during a burst. */
   static async open(tokens: TokenSource, width: number, speakers: RegistryClient[]): Promise<BurstLine> {
-    const pool = new Pool(new URL(speakers[0]!.baseUrl).origin, { connections: width, pipelining: 1 });
+    const pool = burstConnections(new URL(speakers[0]!.baseUrl).origin, width);
     const line = new BurstLine(pool, speakers[0]!.through(pool), width);
     for (const s of speakers) if (s.speaker && !('token' in s.speaker)) await tokens.warm(s.speaker as Caller);
     return line;
