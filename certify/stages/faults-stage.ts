@@ -7,7 +7,10 @@
 // through the API to decide whether it took effect. Rounds repeat until
 // enough faults fell inside them, bounded in rounds and time. Then the
 // faults stop, the registry is given a recovery window, and a sweep over
-// the whole stage's history settles what it still holds and judges it.
+// the whole stage's history settles what it still holds and judges it. All
+// of it runs within the stage's budget (faults-budget.ts): spent, the
+// requests in flight are called off, the faults end, and the stage could not
+// judge, naming the round or the sweep it had not finished.
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { NemesisRequest } from '../nemesis/open-nemesis.ts';
@@ -28,6 +31,8 @@ import type { Failure } from '../../reports/schemas/certification-result.ts';
 import { FAULTS_SCHEMA, type FaultsDocument } from '../../reports/schemas/faults-result.ts';
 import { PROPERTY_CLAUSES } from '../property-clauses.ts';
 import { faultsStatus } from '../verdict.ts';
+import { Budget, BudgetSpent } from '../../client/stage-budget.ts';
+import { faultsBudgetMs } from './faults-budget.ts';
 import { faultsProgress, type FaultsProgress } from './faults-progress.ts';
 import { elapsed, stageRecheck, type ClauseEvidence, type StageContext, type StageOutput } from './stage.ts';
 
@@ -62,6 +67,9 @@ export interface FaultsStageOptions {
 }
 
 const STATUS_OF = { pass: 'pass', fail: 'fail', error: 'error' } as const;
+const DEFAULT_MAX_ROUNDS = 10;
+/** With a soak, rounds are bounded by its time (and the budget), not by a count. */
+const maxRoundsOf = (o: FaultsStageOptions) => o.maxRounds ?? (o.minDurationMs ? 10_000 : DEFAULT_MAX_ROUNDS);
 const DISTURBED_KEPT = 200;
 
 const READY_BEFORE_RUN_MS = 120_000;
@@ -84,6 +92,7 @@ async function rounds(
   http: HttpTarget,
   bands: readonly unknown[],
   progress: FaultsProgress,
+  budget: Budget,
 ): Promise<Rounds> {
   // A run starts once the registry says it is ready, so an outage ends the
   // runs it catches instead of spinning through runs that cannot begin.
@@ -109,8 +118,8 @@ async function rounds(
   let indeterminateRuns = 0;
   let result: PropertiesResult;
   const started = performance.now();
-  const more = () => bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0);
-  const maxRounds = o.maxRounds ?? (o.minDurationMs ? 10_000 : 10);
+  const more = () => !budget.spent && (bands.length < (o.minFaults ?? 3) || performance.now() - started < (o.minDurationMs ?? 0));
+  const maxRounds = maxRoundsOf(o);
   do {
     round++;
     progress.roundNote(`faults: round ${round}, ${bands.length} fault(s) so far`);
@@ -122,10 +131,15 @@ async function rounds(
       runId: ctx.runId,
       runs: o.runs ?? RUNS_PER_ROUND,
       stillJudgeable,
+      budget,
       ...(o.seed !== undefined ? { seed: o.seed + round - 1 } : {}),
     });
     runs += result.suites.reduce((n, s) => n + s.runs, 0);
     indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
+    if (budget.spent) {
+      const outstanding = result.suites.filter((s) => s.status === 'error').map((s) => `${s.name} (round ${round})`);
+      throw budget.spentError(outstanding);
+    }
     if (result.suites.some((s) => s.status !== 'pass')) break;
   } while (more() && round < maxRounds);
   return { result, rounds: round, runs, indeterminateRuns };
@@ -159,18 +173,27 @@ async function roundsAndSweep(
   proxy: FaultProxy | null,
   outage: OwnOutage,
   progress: FaultsProgress,
+  budget: Budget,
 ): Promise<UnderFaults> {
   const history: Op[] = [];
   const faults = callFaultsOf(proxy, outage, history);
-  const http = await opened(() => httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults }));
+  const http = await opened(() =>
+    httpTarget({ url, key: ctx.key, runId: ctx.runId, ...(ctx.auth ? { auth: ctx.auth } : {}), faults, signal: budget.signal }),
+  );
   try {
     const baseline = await globalBaseline(http.store);
-    const done = await rounds(ctx, o, http, bands, progress);
+    const done = await rounds(ctx, o, http, bands, progress, budget);
     await endFaults();
     await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
     await new Promise((resolve) => setTimeout(resolve, quietBeforeSweepMs(history, performance.now(), RECOVERY_WINDOW_MS)));
     ctx.log(`faults: sweeping ${history.length} recorded operation(s)`);
-    return { ...done, sweep: await sweep(http.store, history, baseline), calls: { ...http.store.tally } };
+    const swept = await sweep(http.store, history, baseline);
+    if (budget.spent) throw budget.spentError([`the sweep of ${history.length} recorded operation(s)`]);
+    return { ...done, sweep: swept, calls: { ...http.store.tally } };
+  } catch (err) {
+    // Whatever a spent budget called off failed for that reason: say so, not what the call-off looked like.
+    if (budget.spent && !(err instanceof BudgetSpent)) throw budget.spentError([`what was running at the end (${(err as Error).message})`]);
+    throw err;
   } finally {
     await http.close();
   }
@@ -182,13 +205,23 @@ export async function faultsStage(stage: StageContext, o: FaultsStageOptions): P
   // The stage's lines print above its bar.
   const ctx: StageContext = { ...stage, log: progress.note };
   const replay = replayFlags(o.nemesis.kinds, o.nemesis.schedule, o.nemesis.seed);
+  const budget = new Budget(
+    'faults',
+    stage.budgets?.faults ??
+      faultsBudgetMs({
+        suites: o.suites ?? FAULT_SUITES,
+        runs: o.runs ?? RUNS_PER_ROUND,
+        maxRounds: maxRoundsOf(o),
+        ...(o.minDurationMs ? { minDurationMs: o.minDurationMs } : {}),
+      }),
+  );
   let doc: FaultsDocument;
   let properties: ResultDocument | null = null;
   let suites: SuiteResult[] = [];
   let totals = { rounds: 0, runs: 0, indeterminateRuns: 0 };
   try {
     const under = await withNemesis(o.nemesis, ctx.targetUrl, ctx.log, (url, endFaults, bands, proxy, outage) =>
-      roundsAndSweep(ctx, o, url, endFaults, bands, proxy, outage, progress),
+      roundsAndSweep(ctx, o, url, endFaults, bands, proxy, outage, progress, budget),
     );
     totals = under.value;
     suites = under.value.result.suites;
@@ -201,6 +234,7 @@ export async function faultsStage(stage: StageContext, o: FaultsStageOptions): P
       schema: FAULTS_SCHEMA,
       kinds: [...o.nemesis.kinds],
       replay,
+      budget_ms: budget.ms,
       bands: under.bands,
       figures: under.figures,
       traffic: under.proxy?.traffic() ?? [],
@@ -217,6 +251,7 @@ export async function faultsStage(stage: StageContext, o: FaultsStageOptions): P
       schema: FAULTS_SCHEMA,
       kinds: [...o.nemesis.kinds],
       replay,
+      budget_ms: budget.ms,
       bands: [],
       figures: {
         faults: 0,
@@ -235,6 +270,7 @@ export async function faultsStage(stage: StageContext, o: FaultsStageOptions): P
       calls: null,
     };
   } finally {
+    budget.stop();
     progress.end();
   }
   await mkdir(join(ctx.out, 'faults'), { recursive: true });

@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `resent` says an earlier attempt may have taken effect, so "unchanged" answers are the retry's, not a refusal. */
 export async function untilAnswered<T>(
-  run: Pick<RunContext, 'resendUnansweredMs'>,
+  run: Pick<RunContext, 'resendUnansweredMs' | 'calledOff'>,
   call: () => Promise<T>,
 ): Promise<{ value: T; resent: boolean }> {
   const limitMs = run.resendUnansweredMs ?? 0;
@@ -21,7 +21,7 @@ export async function untilAnswered<T>(
       return { value: await call(), resent: attempt > 0 };
     } catch (err) {
       const unanswered = IndeterminateOutcome.is(err) || NotForwarded.is(err);
-      if (!unanswered || performance.now() - started + backoff > limitMs) throw err;
+      if (!unanswered || run.calledOff?.aborted || performance.now() - started + backoff > limitMs) throw err;
       await sleep(backoff);
     }
   }

@@ -105,8 +105,9 @@ function selectSuites(options: RunPropertiesOptions, env: NodeJS.ProcessEnv): { 
   return { suites: only, path };
 }
 
-const STOPPED_BY_BUDGET = 'no verdict: the properties stage ran out of its budget while this suite ran';
-const NOT_STARTED = 'not run: the properties stage ran out of its budget before this suite started';
+/** The errors of suites a budget cut short, by the stage whose budget it was (properties, or faults). */
+const stoppedByBudget = (budget: Budget) => `no verdict: the ${budget.stage} stage ran out of its budget while this suite ran`;
+const notStarted = (budget: Budget) => `not run: the ${budget.stage} stage ran out of its budget before this suite started`;
 
 function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`;
@@ -153,7 +154,7 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     return {
       ...common,
       status: 'error',
-      error: options.budget?.spent ? STOPPED_BY_BUDGET : `stopped after the time limit of ${options.timeLimitMs} ms`,
+      error: options.budget?.spent ? stoppedByBudget(options.budget) : `stopped after the time limit of ${options.timeLimitMs} ms`,
     };
   if (details.counterexample === null) {
     return {
@@ -192,7 +193,7 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   try {
     for (const [index, name] of suites.entries()) {
       if (options.budget?.spent) {
-        const skipped = { ...notRun(name, seed.seed), error: NOT_STARTED };
+        const skipped = { ...notRun(name, seed.seed), error: notStarted(options.budget) };
         results.push(skipped);
         progress?.suiteFinished(skipped);
         continue;
@@ -200,7 +201,8 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
       progress?.suiteStarted(name);
       let result = await runSuite(name, counting, seed.seed, path);
       // Requests the budget called off leave runs indeterminate: the suite stopped, it did not fail to judge on its own.
-      if (options.budget?.spent && result.status === 'error' && result.path === null) result = { ...result, error: STOPPED_BY_BUDGET };
+      if (options.budget?.spent && result.status === 'error' && result.path === null)
+        result = { ...result, error: stoppedByBudget(options.budget) };
       const problem = result.status !== 'pass' && options.stillJudgeable ? await options.stillJudgeable() : null;
       if (problem !== null)
         result = {
@@ -215,7 +217,10 @@ export async function runProperties(options: RunPropertiesOptions): Promise<Prop
   } finally {
     progress?.finished();
   }
-  const outstanding = results.filter((r) => r.error === NOT_STARTED || r.error === STOPPED_BY_BUDGET).map((r) => r.name);
+  const budget = options.budget;
+  const outstanding = budget
+    ? results.filter((r) => r.error === notStarted(budget) || r.error === stoppedByBudget(budget)).map((r) => r.name)
+    : [];
   return {
     runId,
     budgetMs: options.budget?.ms ?? null,

@@ -54,6 +54,7 @@ export async function httpTarget(options: HttpTargetOptions): Promise<HttpTarget
           u: universeOf(freshNamespace(options.runId), store.limits),
           shared: true,
           resendUnansweredMs: options.faults?.readRetryMs ?? 0,
+          ...(options.signal ? { calledOff: options.signal } : {}),
           close: async () => {},
         };
       },

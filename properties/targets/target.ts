@@ -38,6 +38,8 @@ export interface RunContext {
   readonly shared: boolean;
   /** Under faults: how long a setup or clean-up write is sent again while unanswered (once, without). */
   readonly resendUnansweredMs?: number;
+  /** Aborted once the stage calls its requests off (its budget is spent): nothing is sent again. */
+  readonly calledOff?: AbortSignal;
   close(): Promise<void>;
 }
 

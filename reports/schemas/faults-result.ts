@@ -36,6 +36,8 @@ export interface FaultsDocument {
   kinds: string[];
   /** The flags that rerun this schedule. */
   replay: string;
+  /** The stage's budget (--budget faults=DURATION, or scaled from its rounds). */
+  budget_ms: number;
   bands: FaultBandRow[];
   figures: FaultFigures;
   traffic: TrafficRow[];

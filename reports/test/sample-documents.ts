@@ -385,6 +385,7 @@ export function sampleFaults(): FaultsDocument {
     schema: 'fleetproof-faults-result/v1',
     kinds: ['proxy'],
     replay: under.replay,
+    budget_ms: 2_520_000,
     bands: under.bands,
     figures: {
       faults: 3,

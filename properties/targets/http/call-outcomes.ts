@@ -44,6 +44,8 @@ export interface CallFaults {
   history?: Op[];
   /** When the harness itself has the target down. */
   outage?: OwnOutage;
+  /** Aborted when the stage calls every request off (its budget is spent): nothing is sent again, nothing waits for a heal. */
+  calledOff?: AbortSignal;
 }
 
 /** The error a history gives an operation the proxy reset before forwarding. */
@@ -94,6 +96,7 @@ export async function classified<T>(
     const unsent = faults.notForwarded?.(requestId) === true;
     if (unsent) tally.notForwarded++;
     else tally.indeterminate++;
+    if (faults.calledOff?.aborted) throw read ? new IndeterminateOutcome(err.message, { cause: err, read: true }) : err;
     // Sent again or given back, the call finds the target up: the outage it met is over, or it outlasted its bound.
     if (faults.outage?.overlaps(sent)) {
       const waitedFrom = performance.now();

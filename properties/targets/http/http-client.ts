@@ -36,9 +36,11 @@ function outcomeOfNoAnswer(transport: HttpTransport, err: TransportError, timeou
   const what = requestLine(transport, err);
   switch (err.failure) {
     case 'timeout':
-    case 'aborted':
       // The registry may still be working on it (queued for storage, say): it is given as long again as the client waited.
       return new IndeterminateOutcome(`${what} timed out after ${timeoutMs} ms`, { cause: err, mayStillActMs: timeoutMs });
+    case 'aborted':
+      // The stage called its requests off (its budget is spent): nothing will read back what this one did, so nobody waits for it.
+      return new IndeterminateOutcome(`${what}: called off`, { cause: err });
     case 'unreachable':
       return new TargetUnreachable(`${what}: cannot reach the target (${err.exchange.transport_error})`, { cause: err });
     case 'lost':

@@ -98,7 +98,8 @@ export class HttpRegistryStore implements TargetStore {
     try {
       const { version } = await readVersionInfo(transport);
       if (!version.limits) throw new Error(`${transport.baseUrl}/version does not describe a fleetproof-registry implementation`);
-      return new HttpRegistryStore(transport, timeoutMs, version, options.faults ?? {});
+      const faults = { ...options.faults, ...(options.signal ? { calledOff: options.signal } : {}) };
+      return new HttpRegistryStore(transport, timeoutMs, version, faults);
     } catch (err) {
       await transport.close();
       if (err instanceof VersionUnavailable && err.unreachable)
