@@ -197,7 +197,7 @@ export class RegistryClient {
       received = await sending;
     } catch (err) {
       // No answer, or one too large to read, says nothing about conformance: the case errors, it does not fail.
-      if (TransportError.is(err) || err instanceof AnswerTooLarge) throw new HarnessError(err.message);
+      if (TransportError.is(err) || err instanceof AnswerTooLarge) throw new HarnessError(err.message, { cause: err });
       throw err;
     }
     const { status, headers, text, exchange } = received;

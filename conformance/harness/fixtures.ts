@@ -23,6 +23,7 @@ import type {
   TopologyPreference,
   VersionAdmission,
 } from '../../contract/records.ts';
+import { TransportError } from '../../client/http-transport.ts';
 import type { RegistryClient } from './client.ts';
 import { HOUR, type ServerClock } from './clock.ts';
 import { resolveWithRetries } from './retried-resolve.ts';
@@ -198,12 +199,31 @@ export class Fixtures {
     return expectOk(await resolveWithRetries({ sleep: (ms) => delay(ms) }, this.clients.dispatch(tenant), body), 'setup: resolveRoute');
   }
 
+  /**
+   * A settlement that must succeed. [settle-idempotent] makes a repeated
+   * settlement change nothing, so one whose connection broke before its
+   * answer is sent once more. Its `released` then says whether the second
+   * attempt released the reservation: when it did not, whether the first
+   * did is unknown, and the setup says so instead of answering.
+   */
   async settle(view: RouteView, outcome: SettlementOutcome = 'completed'): Promise<SettlementResult> {
     const a = view.assignment;
-    const reply = await this.clients
-      .dispatch(a.tenant_id)
-      .call('settleRoute', { params: { action_id: a.action_id }, body: { assignment: a, outcome } });
-    return expectOk(reply, 'setup: settleRoute');
+    const send = () =>
+      this.clients.dispatch(a.tenant_id).call('settleRoute', { params: { action_id: a.action_id }, body: { assignment: a, outcome } });
+    let lost: TransportError;
+    try {
+      return expectOk(await send(), 'setup: settleRoute');
+    } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      if (!TransportError.is(cause) || cause.failure !== 'lost') throw err;
+      lost = cause;
+    }
+    const again = expectOk(await send(), `setup: settleRoute, sent again after ${lost.message}`);
+    if (!again.released)
+      throw new Error(`setup: settleRoute: ${lost.message}; sent again, it released nothing: whether the first attempt did is unknown`, {
+        cause: lost,
+      });
+    return again;
   }
 
   async route(tenant: string, actionId: string): Promise<RouteView> {
