@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { NODE_RUNNER_VERSION } from '../runner/node-engine/engine.ts';
-import { runSmoke, startTarget } from './in-process-target.ts';
+import { runSmokeToAVerdict, startTarget } from './in-process-target.ts';
 import { k6ForTests } from './k6-for-tests.ts';
 
 const k6 = k6ForTests();
@@ -20,7 +20,7 @@ for (const engine of ['node', 'k6'] as const) {
       if (engine === 'k6') k6.version();
       const target = await startTarget(new MemoryStore());
       t.after(() => target.close());
-      const outcome = await runSmoke(target, { engine });
+      const outcome = await runSmokeToAVerdict(target, { engine });
       const report = outcome.report!;
       assert.deepEqual(report.reasons, []);
       assert.equal(outcome.exitCode, 0);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openPostgresStore } from '../../reference/store/postgres/index.ts';
 import { postgresTestDatabases } from '../../reference/store/postgres/test/test-database.ts';
-import { runSmoke, startTarget } from './in-process-target.ts';
+import { runSmokeToAVerdict, startTarget } from './in-process-target.ts';
 
 const databases = postgresTestDatabases();
 
@@ -14,7 +14,7 @@ test('the smoke profile passes against the reference on the PostgreSQL store, au
   const db = await databases.create();
   const target = await startTarget(await openPostgresStore({ url: db.url, migrate: false }));
   t.after(() => target.close());
-  const outcome = await runSmoke(target);
+  const outcome = await runSmokeToAVerdict(target);
   const report = outcome.report!;
   assert.deepEqual(report.reasons, []);
   assert.equal(outcome.exitCode, 0);
