@@ -61,7 +61,8 @@ export function selectFiles(/** @type {string[]} */ filters) {
 /**
  * Files that test the repository as it is rather than the code it holds:
  * they type-check the sources or walk their imports (in the compiled tree
- * they would also meet the emitted JavaScript), start the package's entry
+ * they would also meet the emitted JavaScript), read the docs (which the
+ * compiled tree does not hold), start the package's entry
  * point as a user does, through tsx, or pack the package from it. They run
  * from the repository.
  */
@@ -70,6 +71,7 @@ export const FROM_SOURCES = [
   'bin/test/installed-package.test.ts',
   'bin/test/installed-package-postgres.test.ts',
   'scripts/test/architecture.test.ts',
+  'scripts/test/doc-links.test.ts',
   'scripts/test/format.test.ts',
   'scripts/test/typecheck.test.ts',
   'scripts/test/unused-exports.test.ts',

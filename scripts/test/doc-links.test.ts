@@ -29,6 +29,10 @@ const exists = (from: string, path: string) => {
   return existsSync(join(ROOT, dirname(from), clean)) || (!clean.startsWith('../') && existsSync(join(ROOT, clean)));
 };
 
+test('the docs are found: README.md and the guides', () => {
+  assert.ok(DOCS.includes('README.md') && DOCS.includes('docs/exit-codes.md'), `docs found: ${DOCS.join(', ') || 'none'}`);
+});
+
 test('every relative link in the docs leads to a file or folder that exists', () => {
   const broken = DOCS.flatMap((doc) =>
     links(readFileSync(join(ROOT, doc), 'utf8'))
