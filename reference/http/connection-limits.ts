@@ -97,6 +97,7 @@ function answer(socket: Socket, err: RegistryError, requestId: string, log: Erro
  */
 export function guardConnections(server: Server, limits: ConnectionLimits, nextRequestId: () => string, log: ErrorLogger): void {
   server.maxConnections = limits.maxConnections;
+  closeIdleAfterReading(server);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // Nothing of a response may have gone out yet, and the socket must still take one.
     if (!socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
@@ -115,6 +116,33 @@ export function guardConnections(server: Server, limits: ConnectionLimits, nextR
     } else {
       socket.destroy();
     }
+  });
+}
+
+/**
+ * Closes a kept-alive connection at its idle timeout only once what arrived
+ * on it has been read. A process that stood still past the timeout (a long
+ * synchronous task, a machine too busy to run it) runs its due timers before
+ * it reads its sockets: node:http would close a connection with a request
+ * unread in it, and the kernel answers that request with a reset, which the
+ * client cannot tell from a request the server lost. With a listener of its
+ * own, node:http leaves the close to it: it waits one turn, in which pending
+ * reads run, and closes only a connection that received nothing meanwhile
+ * and carries no request. A connection that did receive is the next
+ * request's, under the head and request timeouts, and is idle again after it.
+ */
+function closeIdleAfterReading(server: Server): void {
+  const inFlight = new WeakMap<Socket, number>();
+  server.on('request', (req, res) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+  });
+  server.on('timeout', (socket: Socket) => {
+    const read = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === read && (inFlight.get(socket) ?? 0) === 0) socket.destroy();
+    });
   });
 }
 
