@@ -143,6 +143,38 @@ describe('postgres concurrency', () => {
     }
   });
 
+  // More resolves in flight than replicas: every replica is held at once and
+  // resolves wait for one. A waiter must rank again once its turn comes, or
+  // the replica it ranked first collects the waiters while the others,
+  // freed meanwhile, stand lower ([route-order] (4) by committed counts).
+  for (const [replicas, routes] of [
+    [6, 48],
+    [10, 200],
+  ] as const) {
+    it(`[route-order] ${routes} concurrent new routes over ${replicas} replicas, four rounds: max − min per replica ≤ 3`, async () => {
+      const f = await fleet(`even${replicas}`, replicas, 1000, { max_tenant_in_flight: 1000, max_instance_in_flight: 1000, max_binding_in_flight: 1000 });
+      try {
+        for (let round = 0; round < 4; round++) {
+          const { ok, errors } = await outcomes(
+            Array.from(
+              { length: routes },
+              (_, i) => () => f.store.resolve('tenant-a', { action_id: `act-even-${round}-${i}`, capability_id: f.capabilityId }),
+            ),
+          );
+          assert.deepEqual(codes(errors), []);
+          const perReplica = new Map(f.replicaIds.map((id) => [id, 0]));
+          for (const v of ok) perReplica.set(v.assignment.replica_id, perReplica.get(v.assignment.replica_id)! + 1);
+          const counts = [...perReplica.values()];
+          assert.ok(Math.max(...counts) - Math.min(...counts) <= 3, `round ${round}: per replica ${counts.join(', ')}`);
+          const settled = await outcomes(ok.map((v) => () => f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'completed')));
+          assert.deepEqual(codes(settled.errors), []);
+        }
+      } finally {
+        await f.close();
+      }
+    });
+  }
+
   for (const [replicas, capacity, what] of [
     [1, 1_000_000, 'one replica'],
     [10, 1_000, 'ten replicas, fewer than the resolves in flight'],
