@@ -136,7 +136,8 @@ async function rounds(
     });
     runs += result.suites.reduce((n, s) => n + s.runs, 0);
     indeterminateRuns += result.suites.reduce((n, s) => n + s.indeterminateRuns, 0);
-    if (budget.spent) {
+    // A counterexample found before the budget ran out stands, as in the properties stage; without one, nothing was judged.
+    if (budget.spent && !result.suites.some((s) => s.status === 'fail')) {
       const outstanding = result.suites.filter((s) => s.status === 'error').map((s) => `${s.name} (round ${round})`);
       throw budget.spentError(outstanding);
     }
@@ -146,7 +147,8 @@ async function rounds(
 }
 
 interface UnderFaults extends Rounds {
-  sweep: SweepResult;
+  /** Null when the budget ran out with a counterexample found. */
+  sweep: SweepResult | null;
   calls: HttpTarget['store']['tally'];
 }
 
@@ -184,6 +186,8 @@ async function roundsAndSweep(
     const baseline = await globalBaseline(http.store);
     const done = await rounds(ctx, o, http, bands, progress, budget);
     await endFaults();
+    // Spent with a counterexample in hand: it is the verdict; the sweep the budget left no time for does not run.
+    if (budget.spent) return { ...done, sweep: null, calls: { ...http.store.tally } };
     await waitUntilReady(ctx.targetUrl, READY_BEFORE_RUN_MS);
     await new Promise((resolve) => setTimeout(resolve, quietBeforeSweepMs(history, performance.now(), RECOVERY_WINDOW_MS)));
     ctx.log(`faults: sweeping ${history.length} recorded operation(s)`);

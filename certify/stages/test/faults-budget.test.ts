@@ -1,13 +1,15 @@
 // The faults stage runs under a budget: once it is spent, the suites stop,
 // the faults end and the stage could not judge, naming its budget and the
-// round it had not finished, never passing on what it did not run. Unless
-// given, the budget covers every round the stage may run.
+// round it had not finished, never passing on what it did not run; a
+// counterexample found before it ran out stands. Unless given, the budget
+// covers every round the stage may run.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startEmbeddedReference } from '../../../reference/embedded-reference.ts';
+import { startDefectiveReference } from '../../../reference/defects/defective.ts';
 import { propertiesBudgetMs } from '../../../properties/runner/budget.ts';
 import type { FaultsDocument } from '../../../reports/schemas/faults-result.ts';
 import { DEFAULT_SCHEDULE } from '../../nemesis/nemesis.ts';
@@ -56,6 +58,44 @@ describe('the faults stage budget', () => {
       assert.equal(doc.sweep, null);
       // The faults ended: the registry answers directly and through nothing else the stage left behind.
       assert.equal((await fetch(`${reference.url}/ready`)).status, 200);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('spent after a counterexample, keeps the counterexample as the verdict', async () => {
+    // The first suite finds the body-tenant defect in its first runs; the second makes more runs than the budget allows.
+    const reference = await startDefectiveReference('tenant-from-body', { store: 'memory' });
+    const out = join(root, 'counterexample');
+    try {
+      const output = await faultsStage(
+        {
+          out,
+          runId: 'fp20261206t000000faults04',
+          targetUrl: reference.url,
+          key: reference.signingKey,
+          keyPath: reference.signingKeyPath,
+          profile: 'smoke',
+          targetFlags: '--target T --key K',
+          budgets: { faults: 60_000 },
+          log: () => {},
+        },
+        {
+          nemesis: { kinds: ['proxy'], schedule: { ...DEFAULT_SCHEDULE, faultMs: 300, quietMs: 200 }, seed: 5 },
+          suites: ['tenant-isolation', 'stale-cursor'],
+          runs: 10_000_000,
+          minFaults: 1,
+          maxRounds: 1,
+          seed: 7,
+        },
+      );
+      assert.equal(output.record.status, 'failed', output.record.reasons.join('; '));
+      assert.deepEqual(
+        output.failures.map((f) => f.subject),
+        ['tenant-isolation', 'stale-cursor'],
+      );
+      assert.match(output.failures[0]!.message, /^tenant-isolation under faults: /);
+      assert.match(output.failures[1]!.message, /ran out of its budget/);
     } finally {
       await reference.close();
     }
