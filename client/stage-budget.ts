@@ -75,6 +75,11 @@ export class Budget {
     return this.controller.signal.aborted || this.remainingMs() === 0;
   }
 
+  /** Spends what is left now: a stage that ran to the budget's limit by its own clock (fast-check's) is out of budget. */
+  exhaust(): void {
+    if (!this.controller.signal.aborted) this.controller.abort(this.spentError([]));
+  }
+
   remainingMs(): number {
     return Math.max(0, this.ms - ((this.stoppedAt ?? performance.now()) - this.startedAt));
   }

@@ -133,13 +133,17 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
   };
   takeIndeterminateNotes();
   const built = suite.build(options.target, replay?.commands !== undefined ? { replayPath: replay.commands } : {});
-  const limit = Math.min(options.timeLimitMs ?? Infinity, options.budget?.remainingMs() ?? Infinity);
+  const budgetLeft = options.budget?.remainingMs() ?? Infinity;
+  const limit = Math.min(options.timeLimitMs ?? Infinity, budgetLeft);
+  // fast-check may stop at the limit a moment before the budget's own timer says it is spent: the budget stopped it when its limit was the budget's.
+  const limitIsTheBudget = options.budget !== undefined && budgetLeft <= (options.timeLimitMs ?? Infinity);
   const details = await built.check({
     seed,
     numRuns: runs,
     ...(replay ? { path: replay.path } : {}),
     ...(Number.isFinite(limit) ? { interruptAfterTimeLimit: limit, markInterruptAsFailure: true } : {}),
   });
+  if (details.interrupted && limitIsTheBudget) options.budget!.exhaust();
   const notes = takeIndeterminateNotes();
   const common = {
     ...base,
@@ -154,7 +158,7 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     return {
       ...common,
       status: 'error',
-      error: options.budget?.spent ? stoppedByBudget(options.budget) : `stopped after the time limit of ${options.timeLimitMs} ms`,
+      error: limitIsTheBudget ? stoppedByBudget(options.budget!) : `stopped after the time limit of ${options.timeLimitMs} ms`,
     };
   if (details.counterexample === null) {
     return {
