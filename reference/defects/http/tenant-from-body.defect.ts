@@ -30,7 +30,13 @@ export default httpDefect({
             if (typeof tenant !== 'string') return next(replayed(req, body), res);
             const { tenant_id: _lifted, ...rest } = json!;
             const actionId = operationOf(req)!.params['action_id'] ?? rest['action_id'];
-            if (typeof actionId === 'string') named.set(actionId, tenant);
+            if (typeof actionId === 'string') {
+              named.set(actionId, tenant);
+              // Only this request's: one refused before it reached the store must not lend its tenant to a later request for the action.
+              res.once('close', () => {
+                if (named.get(actionId) === tenant) named.delete(actionId);
+              });
+            }
             next(replayed(req, body, { body: Buffer.from(JSON.stringify(rest)) }), res);
           },
         ),
