@@ -1,12 +1,14 @@
 // The packed package installed into an empty folder (installed-package.ts):
 // what it holds, --version, `npx fleetproof certify` of the embedded
-// reference, and `fleetproof load --engine k6` running the k6 scripts it
+// reference (its output as a log shows it: nothing drawn, no line per suite
+// that holds), and `fleetproof load --engine k6` running the k6 scripts it
 // ships, when k6 is at ~/.cache/fleetproof-k6. Runs from the repository
 // (FROM_SOURCES), so it packs what the checkout holds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { stage } from '../../certify/test/certify-output.ts';
 import { runCommand, startCommand, type Started } from './commands.ts';
 import { CERTIFY_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
 
@@ -60,9 +62,17 @@ test('npx fleetproof --version names the version', async () => {
   assert.match(r.output, new RegExp(`^fleetproof ${VERSION.replace(/\./g, '\\.')} `));
 });
 
-test('npx fleetproof certify qualifies the embedded reference and writes its reports here', { timeout: CERTIFY_MS + 10_000 }, async () => {
-  await certifyThere(installed.app, []);
-});
+test(
+  'npx fleetproof certify qualifies the embedded reference and writes its reports here; in a log it draws nothing and lists no suite or round that held',
+  { timeout: CERTIFY_MS + 10_000 },
+  async () => {
+    const output = await certifyThere(installed.app, []);
+    assert.doesNotMatch(output, /\x1b\[/, 'no terminal control sequences in a log');
+    assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
+    assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
+    assert.doesNotMatch(output, /^faults: round /m, 'no line per round');
+  },
+);
 
 test('npx fleetproof load --engine k6 runs the shipped k6 scripts', { timeout: CERTIFY_MS + 10_000 }, async (t) => {
   if (!existsSync(join(K6_DIR, 'k6'))) return t.skip(`no k6 at ${K6_DIR}`);
