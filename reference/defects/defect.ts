@@ -24,7 +24,7 @@ export interface Defect {
   readonly layer: DefectLayer;
   /** What the broken registry does, in one sentence. */
   readonly does: string;
-  /** The stores it runs on: a store-level defect on both, an HTTP one over memory, a race hook where the store has the seam. */
+  /** The stores it runs on: a store-level defect on both (or where what it breaks happens), an HTTP one over memory, a race hook where the store has the seam. */
   readonly stores: readonly StoreKind[];
   /** The decorators of one defective registry, fresh for each (a defect may keep state per registry). */
   assemble(): ReferenceAssembly;
@@ -41,9 +41,12 @@ type StoreChanges = (inner: RegistryStore) => Partial<RegistryPort>;
 
 const BOTH_STORES: readonly StoreKind[] = ['memory', 'postgres'];
 
-/** A defect around the store's port: it runs on both stores. */
-export function storeDefect(d: Described & { changes: StoreChanges }): Defect {
-  return described(d, 'store', BOTH_STORES, () => ({ store: (inner) => decorate(inner, d.changes(inner)) }));
+/**
+ * A defect around the store's port: it runs on both stores, unless what it
+ * breaks happens only on some (`stores`, with the reason beside it).
+ */
+export function storeDefect(d: Described & { changes: StoreChanges; stores?: readonly StoreKind[] }): Defect {
+  return described(d, 'store', d.stores ?? BOTH_STORES, () => ({ store: (inner) => decorate(inner, d.changes(inner)) }));
 }
 
 interface HttpParts {

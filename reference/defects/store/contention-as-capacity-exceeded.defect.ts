@@ -6,6 +6,8 @@ export default storeDefect({
   name: 'contention-as-capacity-exceeded',
   clause: 'route-contention',
   does: 'a resolve contending with another for the same replicas is CAPACITY_EXCEEDED instead of waiting or REPLICA_UNAVAILABLE',
+  // The memory store decides a resolve within one turn of the event loop, so no two are ever in flight together there.
+  stores: ['postgres'],
   changes: (inner) => {
     const inFlight = new Map<string, number>();
     return {

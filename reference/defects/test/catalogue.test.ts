@@ -18,9 +18,11 @@ describe('the catalogue of deliberate defects', () => {
     );
   });
 
-  it('runs store defects on both stores, HTTP defects over memory, and every defect somewhere', async () => {
+  it('runs store defects on both stores (but where what they break cannot happen), HTTP defects over memory, and every defect somewhere', async () => {
+    // Contention needs two resolves in flight at once, which the memory store never has.
+    const onlyWhereItHappens: Record<string, string[]> = { 'contention-as-capacity-exceeded': ['postgres'] };
     for (const d of await loadDefects()) {
-      if (d.layer === 'store') assert.deepEqual([...d.stores].sort(), ['memory', 'postgres'], d.name);
+      if (d.layer === 'store') assert.deepEqual([...d.stores].sort(), onlyWhereItHappens[d.name] ?? ['memory', 'postgres'], d.name);
       if (d.layer === 'http') assert.deepEqual(d.stores, ['memory'], d.name);
       assert.ok(d.stores.length > 0, d.name);
     }
