@@ -57,7 +57,7 @@ const PROBES: Array<{ id: string; off: (limits: RegistryLimits) => OffLimits; se
     ],
   },
   {
-    id: 'records/max-capabilities-per-version-is-admitted',
+    id: 'records/declared-capability-limit-is-the-enforced-one',
     off: oneBelow('max_capabilities_per_version'),
     settings: [{}, { ...MINIMA, max_capabilities_per_version: 2 }, { max_capabilities_per_version: 33, max_manifest_bytes: 4097 }],
   },

@@ -1,5 +1,5 @@
 import { defineCase } from '../../harness/define-case.ts';
-import { expectOneOf } from '../../harness/expect.ts';
+import { expectError, expectOneOf } from '../../harness/expect.ts';
 
 export default defineCase({
   id: 'validation/several-broken-rules-answer-one-of-them',
@@ -28,6 +28,19 @@ export default defineCase({
       rawBody: JSON.stringify({ ...type, id: 'ctype_has space', colour: 'red' }),
     });
     expectOneOf(pathAndField, ['INVALID_REQUEST', 'NOT_FOUND'], 'a malformed path parameter with an unknown field');
+    // Authentication before the role: a forged token that also lacks the write's role is 401, never 403.
+    const forged = await ctx.tokens.forged('unknown-key', { roles: ['registry:reader'] });
+    expectError(
+      await ctx.api.call('putConnectorType', {
+        params: { type_id: type.id },
+        body: type,
+        as: { token: forged },
+        refusedBeforeStorage: 'auth-before-state',
+      }),
+      'UNAUTHENTICATED',
+      undefined,
+      'a forged token without the role',
+    );
     for (const id of [type.id, other])
       expectOneOf(await ctx.reader.call('getConnectorType', { params: { type_id: id } }), ['NOT_FOUND'], `type ${id} afterwards`);
   },
