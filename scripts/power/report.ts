@@ -100,8 +100,9 @@ export function powerMarkdown(run: PowerRun): string {
       ? 'None: every provokable defect was killed on every store it runs on.'
       : 'Each is a finding: a MUST clause broken this way, and no case or property that catches it.',
     '',
-    ...survivors.map((j) => `- [${j.clause}] ${j.defect} on ${j.store} (${j.verdict}): ${describe(j.defect)}`),
-    '',
+    ...(survivors.length === 0
+      ? []
+      : [...survivors.map((j) => `- [${j.clause}] ${j.defect} on ${j.store} (${j.verdict}): ${describe(j.defect)}`), '']),
     '## Not provokable by a client',
     '',
     ...run.defects
