@@ -17,6 +17,9 @@ export async function powerDatabases(given: string | undefined): Promise<PowerDa
   const server = given ? null : await startEmbeddedPostgres({ ephemeral: true });
   const serverUrl = given ?? server!.url;
   const admin = new pg.Pool({ connectionString: databaseUrl(serverUrl, 'postgres'), max: 2 });
+  // An idle connection the server ends (57P01 as it shuts down) is an 'error' event on the pool, which
+  // would end the run after every defect was judged; a query of ours that fails still rejects its promise.
+  admin.on('error', () => {});
   const prefix = `fp_power_${process.pid}_${randomBytes(3).toString('hex')}`;
   const template = `${prefix}_template`;
   await admin.query(`CREATE DATABASE ${template}`);
