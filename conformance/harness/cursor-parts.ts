@@ -1,0 +1,47 @@
+// Where a client sees the parts of an opaque cursor (spec.md decision 36):
+// the last id of the page that issued it, or that page's catalog revision,
+// appearing in the cursor exactly once (the revision outside the id part),
+// as text or in its base64url decoding. Cases cut a part out to build a
+// malformed cursor from a real one.
+
+/** Where `part` occurs in `text`, outside the span [from, to). */
+function occurrences(text: string, part: string, outside: [number, number] = [0, 0]): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1))
+    if (at + part.length <= outside[0] || at >= outside[1]) found.push(at);
+  return found;
+}
+
+/** `text` without its one occurrence of `part` (outside `id`'s one occurrence, when given), or null. */
+function cutOnce(text: string, part: string, id?: string): string | null {
+  let outside: [number, number] = [0, 0];
+  if (id !== undefined) {
+    const ids = occurrences(text, id);
+    if (ids.length !== 1) return null;
+    outside = [ids[0]!, ids[0]! + id.length];
+  }
+  const at = occurrences(text, part, outside);
+  return at.length === 1 ? text.slice(0, at[0]) + text.slice(at[0]! + part.length) : null;
+}
+
+/** The cursor's base64url decoding, when it is canonical base64url of UTF-8 text. */
+function base64urlText(cursor: string): string | null {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) return null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return Buffer.from(text, 'utf8').toString('base64url') === cursor.replace(/=+$/, '') ? text : null;
+}
+
+/**
+ * The cursor with `part` cut out and encoded again as it came, or null when
+ * the cursor does not show `part` exactly once, neither as text nor in its
+ * base64url decoding. With `id`, the last id the cursor also shows exactly
+ * once, `part` is looked for outside it (a revision's digits may recur in
+ * an id).
+ */
+export function withPartCut(cursor: string, part: string, id?: string): string | null {
+  const plain = cutOnce(cursor, part, id);
+  if (plain !== null) return plain;
+  const decoded = base64urlText(cursor);
+  const cut = decoded === null ? null : cutOnce(decoded, part, id);
+  return cut === null ? null : Buffer.from(cut, 'utf8').toString('base64url');
+}
