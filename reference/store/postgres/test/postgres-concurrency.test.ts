@@ -152,7 +152,11 @@ describe('postgres concurrency', () => {
     [10, 200],
   ] as const) {
     it(`[route-order] ${routes} concurrent new routes over ${replicas} replicas, four rounds: max − min per replica ≤ 3`, async () => {
-      const f = await fleet(`even${replicas}`, replicas, 1000, { max_tenant_in_flight: 1000, max_instance_in_flight: 1000, max_binding_in_flight: 1000 });
+      const f = await fleet(`even${replicas}`, replicas, 1000, {
+        max_tenant_in_flight: 1000,
+        max_instance_in_flight: 1000,
+        max_binding_in_flight: 1000,
+      });
       try {
         for (let round = 0; round < 4; round++) {
           const { ok, errors } = await outcomes(
@@ -166,7 +170,9 @@ describe('postgres concurrency', () => {
           for (const v of ok) perReplica.set(v.assignment.replica_id, perReplica.get(v.assignment.replica_id)! + 1);
           const counts = [...perReplica.values()];
           assert.ok(Math.max(...counts) - Math.min(...counts) <= 3, `round ${round}: per replica ${counts.join(', ')}`);
-          const settled = await outcomes(ok.map((v) => () => f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'completed')));
+          const settled = await outcomes(
+            ok.map((v) => () => f.store.settle('tenant-a', v.assignment.action_id, v.assignment, 'completed')),
+          );
           assert.deepEqual(codes(settled.errors), []);
         }
       } finally {
