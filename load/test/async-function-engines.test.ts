@@ -53,8 +53,9 @@ for (const engine of ['node', 'k6'] as const) {
       if (engine === 'node') assert.equal((await runWithNodeEngine({ scriptPath: SCRIPT, env, progress: () => {} })).error, null);
       else assert.equal(await runK6(env), 0, 'k6 ran the async script');
       const s = JSON.parse(await readFile(summary, 'utf8')) as Summary;
-      // k6 races the arrival due at the very end of the duration against the end itself, and sometimes starts it.
-      const arrivals = engine === 'k6' ? [ARRIVALS, ARRIVALS + 1] : [ARRIVALS];
+      // k6 races the arrivals due at the very end of the duration against the end itself, and sometimes starts
+      // them: one, and on a loaded machine two (22 iterations of 20 seen once). The Node runner's count is exact.
+      const arrivals = engine === 'k6' ? [ARRIVALS, ARRIVALS + 1, ARRIVALS + 2] : [ARRIVALS];
       assert.ok(
         arrivals.includes(s.iterations + s.dropped),
         `${s.iterations} iterations and ${s.dropped} dropped of ${arrivals.join(' or ')} arrivals`,
