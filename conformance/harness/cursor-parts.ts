@@ -3,6 +3,31 @@
 // appearing in the cursor exactly once (the revision outside the id part),
 // as text or in its base64url decoding. Cases cut a part out to build a
 // malformed cursor from a real one.
+import type { CapabilityPage } from '../../contract/records.ts';
+import type { RegistryClient } from './client.ts';
+import type { CaseContext } from './context.ts';
+import { expectOk, expectTrue } from './expect.ts';
+import { spreadCatalog } from './sizes.ts';
+
+/** A real cursor to mutate: the first page, one definition long, of a fresh tenant's catalog of `definitions`. */
+export interface IssuedCursor {
+  catalog: RegistryClient;
+  first: CapabilityPage;
+  cursor: string;
+  lastId: string;
+}
+
+export async function issuedCursor(ctx: CaseContext, definitions: number): Promise<IssuedCursor> {
+  const { tenant } = await spreadCatalog(
+    ctx,
+    Array.from({ length: definitions }, () => ctx.fx.capability()),
+  );
+  const catalog = ctx.catalogFor(tenant);
+  const first = expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
+  const lastId = first.capabilities.at(-1)?.capability.id;
+  expectTrue(first.next_cursor !== null && lastId !== undefined, `the first of ${definitions} pages carries a definition and a cursor`);
+  return { catalog, first, cursor: first.next_cursor!, lastId: lastId! };
+}
 
 /** Where `part` occurs in `text`, outside the span [from, to). */
 function occurrences(text: string, part: string, outside: [number, number] = [0, 0]): number[] {

@@ -1,8 +1,7 @@
-import { withPartCut } from '../../harness/cursor-parts.ts';
+import { issuedCursor, withPartCut } from '../../harness/cursor-parts.ts';
 import { defineCase } from '../../harness/define-case.ts';
-import { expectError, expectOk, expectTrue } from '../../harness/expect.ts';
+import { expectError } from '../../harness/expect.ts';
 import { NotProvocable } from '../../harness/failure.ts';
-import { spreadCatalog } from '../../harness/sizes.ts';
 
 export default defineCase({
   id: 'pagination/cursor-cut-of-its-revision-is-invalid-request',
@@ -12,14 +11,9 @@ export default defineCase({
   flags: ['serial'],
   description: 'an issued cursor with its revision part cut out is 400, never read as of the current revision',
   async run(ctx) {
-    const { tenant } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability()]);
-    const catalog = ctx.catalogFor(tenant);
-    const first = expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
-    const cursor = first.next_cursor;
-    const lastId = first.capabilities.at(-1)?.capability.id;
-    expectTrue(cursor !== null && lastId !== undefined, 'the first of two pages carries a definition and a cursor');
+    const { catalog, first, cursor, lastId } = await issuedCursor(ctx, 2);
     // Without a revision part nothing proves the cursor stale, so the cursor is malformed ([page-invalid-cursor]).
-    const cut = withPartCut(cursor!, String(first.catalog_revision), lastId);
+    const cut = withPartCut(cursor, String(first.catalog_revision), lastId);
     if (cut === null)
       throw new NotProvocable(
         `the cursor shows no revision part: revision ${first.catalog_revision} is not in it outside the last id, as text or in base64url, exactly once`,

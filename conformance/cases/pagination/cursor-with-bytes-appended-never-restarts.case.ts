@@ -1,7 +1,7 @@
 import type { CapabilityPage } from '../../../contract/records.ts';
+import { issuedCursor } from '../../harness/cursor-parts.ts';
 import { defineCase } from '../../harness/define-case.ts';
-import { expectEqual, expectOk, expectOneOf, expectTrue } from '../../harness/expect.ts';
-import { spreadCatalog } from '../../harness/sizes.ts';
+import { expectEqual, expectOneOf } from '../../harness/expect.ts';
 
 /** Byte order of ids, the order of a walk ([page-order]). */
 const sortsAfter = (id: string, than: string) => Buffer.compare(Buffer.from(id, 'utf8'), Buffer.from(than, 'utf8')) > 0;
@@ -14,12 +14,7 @@ export default defineCase({
   flags: ['serial'],
   description: 'an issued cursor with bytes appended is refused, or continues after its last id; never a fresh start',
   async run(ctx) {
-    const { tenant } = await spreadCatalog(ctx, [ctx.fx.capability(), ctx.fx.capability(), ctx.fx.capability()]);
-    const catalog = ctx.catalogFor(tenant);
-    const first = expectOk(await catalog.call('queryCatalog', { query: { limit: 1 } }));
-    const cursor = first.next_cursor;
-    const lastId = first.capabilities.at(-1)?.capability.id;
-    expectTrue(cursor !== null && lastId !== undefined, 'the first of three pages carries a definition and a cursor');
+    const { catalog, cursor, lastId } = await issuedCursor(ctx, 3);
     // Decision 36: malformed, or read as the cursor of a longer id, which sorts after the last id; never the walk from its start.
     for (const extra of ['~', '0', 'A', '%']) {
       const reply = await catalog.call('queryCatalog', { query: { limit: 1, cursor: `${cursor}${extra}` } });
@@ -30,7 +25,7 @@ export default defineCase({
       }
       const ids = (reply.json as CapabilityPage).capabilities.map((c) => c.capability.id);
       expectEqual(
-        ids.filter((id) => !sortsAfter(id, lastId!)),
+        ids.filter((id) => !sortsAfter(id, lastId)),
         [],
         `${what}: definitions at or before the last id ${lastId}`,
         reply.exchange,
