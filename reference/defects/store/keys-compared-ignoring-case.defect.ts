@@ -1,0 +1,20 @@
+import { storeDefect } from '../defect.ts';
+
+/** A read that finds nothing tries the key in lower case, as a case-insensitive collation compares it. */
+const foldedRead =
+  <T>(read: (key: string) => Promise<T | null>) =>
+  async (key: string): Promise<T | null> =>
+    (await read(key)) ?? (key === key.toLowerCase() ? null : read(key.toLowerCase()));
+
+export default storeDefect({
+  name: 'keys-compared-ignoring-case',
+  clause: 'records-reads',
+  does: 'a key read with its letters in another case reads the record of the stored key instead of 404',
+  changes: (inner) => ({
+    getConnectorType: foldedRead((k) => inner.getConnectorType(k)),
+    getVersion: foldedRead((k) => inner.getVersion(k)),
+    getInstance: foldedRead((k) => inner.getInstance(k)),
+    getReplica: foldedRead((k) => inner.getReplica(k)),
+    getAdmissionPolicy: foldedRead((k) => inner.getAdmissionPolicy(k)),
+  }),
+});
