@@ -72,7 +72,7 @@ export function harnessProvenance(dirtyUnder: readonly string[] = []): Provenanc
   return provenance;
 }
 
-/** The contract's revision, `info.version` of openapi.yaml (fleetproof-registry/v1.2): a verdict names the rules it was reached under. */
+/** The contract's revision, `info.version` of openapi.yaml (fleetproof-registry/v1.3): a verdict names the rules it was reached under. */
 export function contractRevision(): string {
   return openApiDocument().info.version;
 }

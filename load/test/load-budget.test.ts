@@ -1,7 +1,9 @@
 // The load stage runs under a budget: an engine still running when it is
-// spent is stopped, and the run could not judge (exit 2), naming the stage
-// and the phases it had not finished, never passing on what it did not run.
+// spent is stopped (real k6 interrupted as by Ctrl-C, and gone before the
+// stage ends), and the run could not judge (exit 2), naming the stage and
+// the phases it had not finished, never passing on what it did not run.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
@@ -10,6 +12,15 @@ import { loadBudgetMs } from '../runner/load-budget.ts';
 import { runLoad } from '../runner/run-load.ts';
 import { loadScaleContract, resolveProfile } from '../runner/scale-contract.ts';
 import { startTarget } from './in-process-target.ts';
+import { k6ForTests } from './k6-for-tests.ts';
+
+const k6 = k6ForTests();
+
+/** The commands of this process's children. */
+const children = (): string[] =>
+  execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((c) => c.trim() !== '');
 
 test('a load stage out of its budget stops the engine and could not judge', async (t) => {
   const target = await startTarget(new MemoryStore());
@@ -31,6 +42,38 @@ test('a load stage out of its budget stops the engine and could not judge', asyn
   assert.match(
     report.reasons.join('\n'),
     /the load stage ran out of its budget of 1 ms \(--budget load=DURATION\); outstanding: .*catalog_walk/,
+  );
+});
+
+test('under k6, a load stage out of its budget interrupts k6 and could not judge', { skip: k6.skip }, async (t) => {
+  k6.version();
+  const target = await startTarget(new MemoryStore());
+  t.after(() => target.close());
+  // Long enough for k6 to be running its phases, far short of the smoke profile's.
+  const budgetMs = 6_000;
+  const outcome = await runLoad({
+    target: target.url,
+    keyPath: target.keyPath,
+    profile: 'smoke',
+    engine: 'k6',
+    quiet: true,
+    budgetMs,
+    outDir: join(target.dir, 'report'),
+    writeReport: writeLoadReport,
+  });
+  assert.equal(outcome.exitCode, 2, outcome.message);
+  const report = outcome.report!;
+  assert.notEqual(report.verdict, 'pass');
+  // k6 ran and was interrupted: not refused at its start (127 when it could not be spawned), not finished.
+  assert.ok(![0, 127].includes(report.engine_exit_code), `k6 exited with ${report.engine_exit_code}`);
+  assert.match(
+    report.reasons.join('\n'),
+    /the load stage ran out of its budget of 6 s \(--budget load=DURATION\); outstanding: .*sustained_routes/,
+  );
+  assert.deepEqual(
+    children().filter((c) => c.includes('k6')),
+    [],
+    'k6 is gone when the stage ends',
   );
 });
 
