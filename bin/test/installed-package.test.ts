@@ -1,9 +1,11 @@
 // The packed package installed into an empty folder (installed-package.ts):
 // what it holds, --version, `npx fleetproof certify` of the embedded
 // reference (its output as a log shows it: nothing drawn, no line per suite
-// that holds), and `fleetproof load --engine k6` running the k6 scripts it
-// ships, when k6 is at ~/.cache/fleetproof-k6. Runs from the repository
-// (FROM_SOURCES), so it packs what the checkout holds.
+// that holds), the same on the package's own embedded PostgreSQL, and
+// `fleetproof load --engine k6` running the k6 scripts it ships, when k6 is
+// at ~/.cache/fleetproof-k6. Packed once for all of them, which run one
+// after another. Runs from the repository (FROM_SOURCES), so it packs what
+// the checkout holds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -71,6 +73,15 @@ test(
     assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
     assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
     assert.doesNotMatch(output, /^faults: round /m, 'no line per round');
+  },
+);
+
+test(
+  'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
+  { timeout: CERTIFY_MS + 10_000 },
+  async () => {
+    const output = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
+    assert.match(output, /starting an embedded PostgreSQL server/);
   },
 );
 

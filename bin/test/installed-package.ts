@@ -1,7 +1,7 @@
 // The package as a user gets it: packed from a copy of this checkout, with
 // one deliberate defect planted (npm pack runs prepack, which builds dist/),
-// and installed into an empty folder from the npm cache `npm ci` filled. Each
-// test file that needs it makes its own, in a temporary folder it removes.
+// and installed into an empty folder from the npm cache `npm ci` filled, in a
+// temporary folder the test file removes.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -60,19 +60,28 @@ export async function packAndInstall(): Promise<Installed> {
   }
 }
 
-/** Certifies the embedded reference from the installed package and checks the verdict and the reports it wrote under the app. */
-/** Returns what the command printed. */
-export async function certifyThere(app: string, args: string[]): Promise<string> {
+/**
+ * Certifies the embedded reference from the installed package, checks the
+ * verdict and the reports it wrote, and returns what the command printed.
+ * Without `reportDir` the reports go where a user's go, one new run folder
+ * under the app's reports/runs; with it, there (so runs beside it in the same
+ * app do not blur which folder is whose).
+ */
+export async function certifyThere(app: string, args: string[], reportDir?: string): Promise<string> {
   const runs = join(app, 'reports', 'runs');
   const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+  const flags = reportDir === undefined ? args : [...args, '--report-dir', reportDir];
   // As in a user's fresh folder: no PG_URL, so `--store postgres` starts the
   // package's own embedded server (and never touches the test run's server).
-  const r = await runCommand('npx', ['fleetproof', 'certify', ...args], { cwd: app, timeoutMs: CERTIFY_MS, env: { PG_URL: undefined } });
+  const r = await runCommand('npx', ['fleetproof', 'certify', ...flags], { cwd: app, timeoutMs: CERTIFY_MS, env: { PG_URL: undefined } });
   assert.equal(r.code, 0, r.output);
   assert.match(r.output, /^QUALIFIED$/m);
-  const written = readdirSync(runs).filter((d) => !before.has(d));
-  assert.equal(written.length, 1, `one run folder under reports/runs: ${written.join(', ')}`);
-  for (const file of ['report.html', 'report.md', 'junit.xml', 'result.json', 'bundle.json'])
-    assert.ok(existsSync(join(runs, written[0]!, file)), file);
+  let dir = reportDir;
+  if (dir === undefined) {
+    const written = readdirSync(runs).filter((d) => !before.has(d));
+    assert.equal(written.length, 1, `one run folder under reports/runs: ${written.join(', ')}`);
+    dir = join(runs, written[0]!);
+  }
+  for (const file of ['report.html', 'report.md', 'junit.xml', 'result.json', 'bundle.json']) assert.ok(existsSync(join(dir, file)), file);
   return r.output;
 }

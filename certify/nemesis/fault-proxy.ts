@@ -132,6 +132,14 @@ export async function startFaultProxy(options: { target: string; seed?: number }
         return;
       }
     }
+    // A client that gave up during the added latency is gone: forwarding its request now would land it after the
+    // client moved on, unseen by anything it judges. It never reaches the registry, as a reset one does not.
+    if (req.socket.destroyed) {
+      counts.reset++;
+      note(req, 'reset-before-forward', null);
+      observe(arrived, true);
+      return;
+    }
     const lose = now !== null && random() < now.loseResponse;
     const upstream = await request(new URL(req.url ?? '/', target), {
       method: (req.method ?? 'GET') as 'GET',

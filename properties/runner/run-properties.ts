@@ -4,6 +4,7 @@
 // and the seed and path that replay it) or error (the suites could not judge:
 // the target was unreachable, too many runs were indeterminate, the harness
 // broke). The command line and the tests both call this.
+import { RunsInFlight } from '../check/runs-in-flight.ts';
 import { PropertyViolation, takeIndeterminateNotes, type PropertyName } from '../check/violations.ts';
 import { SUITES, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
 import type { Target } from '../targets/target.ts';
@@ -132,7 +133,8 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     error: null,
   };
   takeIndeterminateNotes();
-  const built = suite.build(options.target, replay?.commands !== undefined ? { replayPath: replay.commands } : {});
+  const inFlight = new RunsInFlight();
+  const built = suite.build(options.target, { runs: inFlight, ...(replay?.commands !== undefined ? { replayPath: replay.commands } : {}) });
   const budgetLeft = options.budget?.remainingMs() ?? Infinity;
   const limit = Math.min(options.timeLimitMs ?? Infinity, budgetLeft);
   // fast-check may stop at the limit a moment before the budget's own timer says it is spent: the budget stopped it when its limit was the budget's.
@@ -143,6 +145,8 @@ async function runSuite(name: SuiteName, options: RunPropertiesOptions, seed: nu
     ...(replay ? { path: replay.path } : {}),
     ...(Number.isFinite(limit) ? { interruptAfterTimeLimit: limit, markInterruptAsFailure: true } : {}),
   });
+  // A run the time limit cut off is still going: nothing else meets the registry until it has stopped.
+  await inFlight.settle();
   if (details.interrupted && limitIsTheBudget) options.budget!.exhaust();
   const notes = takeIndeterminateNotes();
   const common = {

@@ -5,6 +5,7 @@
 // interleaving that broke it.
 import fc from 'fast-check';
 import { stopOnHarnessError } from '../check/harness-errors.ts';
+import type { RunsInFlight } from '../check/runs-in-flight.ts';
 import { renderInterleaving } from '../history/scheduled-access.ts';
 import type { Target } from '../targets/target.ts';
 import type { BuiltProperty } from './suite.ts';
@@ -14,6 +15,7 @@ export function burstProperty<S>(
   scenario: (clients: number) => fc.Arbitrary<S>,
   burst: (target: Target, s: S, scheduler: fc.Scheduler | null) => Promise<void>,
   renderScenario: (s: S) => string[],
+  runs: RunsInFlight,
 ): BuiltProperty {
   const render = (counterexample: unknown): string[] => {
     const [s, scheduler] = counterexample as [S, fc.Scheduler | undefined];
@@ -24,7 +26,7 @@ export function burstProperty<S>(
     const property = fc.asyncProperty(
       scenario(6),
       fc.scheduler(),
-      stopOnHarnessError((s: S, scheduler: fc.Scheduler) => burst(target, s, scheduler)),
+      stopOnHarnessError(runs.count((s: S, scheduler: fc.Scheduler) => burst(target, s, scheduler))),
     );
     return {
       check: (p) => fc.check(property, p as fc.Parameters<[S, fc.Scheduler]>) as Promise<fc.RunDetails<unknown>>,
@@ -32,9 +34,6 @@ export function burstProperty<S>(
       replayPathOf,
     };
   }
-  const property = fc.asyncProperty(
-    scenario(8),
-    stopOnHarnessError((s: S) => burst(target, s, null)),
-  );
+  const property = fc.asyncProperty(scenario(8), stopOnHarnessError(runs.count((s: S) => burst(target, s, null))));
   return { check: (p) => fc.check(property, p as fc.Parameters<[S]>) as Promise<fc.RunDetails<unknown>>, render, replayPathOf };
 }

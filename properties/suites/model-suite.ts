@@ -4,6 +4,7 @@
 // retired afterwards when the registry is shared.
 import fc from 'fast-check';
 import { stopOnHarnessError } from '../check/harness-errors.ts';
+import { RunLeftBehind, type RunsInFlight } from '../check/runs-in-flight.ts';
 import { IndeterminateOutcome, skipIndeterminateRun, type PropertyName } from '../check/violations.ts';
 import { commandArbitraries, type CommandMix } from '../model/commands.ts';
 import { retireRun } from '../model/retire-run.ts';
@@ -22,7 +23,22 @@ export interface ModelSuiteSpec {
   defaultRuns: SuiteDefinition['defaultRuns'];
 }
 
-async function runSequence(target: Target, commands: Iterable<fc.AsyncCommand<RegistryModel, RunContext, boolean>>): Promise<void> {
+type Command = fc.AsyncCommand<RegistryModel, RunContext, boolean>;
+
+/** The commands, each refusing to run once the check has left its run behind (runs-in-flight.ts). */
+function* stoppable(commands: Iterable<Command>, runs: RunsInFlight): Iterable<Command> {
+  for (const c of commands)
+    yield {
+      check: (m) => c.check(m),
+      run: async (m, r) => {
+        if (runs.stopping) throw new RunLeftBehind();
+        await c.run(m, r);
+      },
+      toString: () => c.toString(),
+    };
+}
+
+async function runSequence(target: Target, commands: Iterable<Command>): Promise<void> {
   const run = await target.openRun();
   let model: RegistryModel | undefined;
   try {
@@ -59,7 +75,7 @@ export function modelSuite(spec: ModelSuiteSpec): SuiteDefinition {
       });
       const property = fc.asyncProperty(
         commands,
-        stopOnHarnessError((cmds) => runSequence(target, cmds)),
+        stopOnHarnessError(options.runs.count((cmds) => runSequence(target, stoppable(cmds, options.runs)))),
       );
       return {
         check: (parameters) =>

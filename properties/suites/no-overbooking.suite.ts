@@ -85,5 +85,5 @@ export const noOverbookingSuite: SuiteDefinition = {
   property: 'no-overbooking',
   summary: 'concurrent routing never books a replica or an admission scope beyond its limit',
   defaultRuns: { memory: 200, postgres: 12, http: 20 },
-  build: (target): BuiltProperty => burstProperty(target, contentionScenario, burst, renderScenario),
+  build: (target, options): BuiltProperty => burstProperty(target, contentionScenario, burst, renderScenario, options.runs),
 };

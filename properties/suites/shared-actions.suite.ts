@@ -87,5 +87,5 @@ export const sharedActionsSuite: SuiteDefinition = {
   summary: 'clients acting on the same actions at once never overbook, never release an attempt twice, and converge on one assignment',
   // A run is a handful of calls, and over a network only some runs overlap two calls on one action: many runs.
   defaultRuns: { memory: 200, postgres: 40, http: 100 },
-  build: (target): BuiltProperty => burstProperty(target, sharedScenario, burst, renderSharedScenario),
+  build: (target, options): BuiltProperty => burstProperty(target, sharedScenario, burst, renderSharedScenario, options.runs),
 };

@@ -2,6 +2,7 @@
 // counts per target kind, and a builder that turns a target into a
 // fast-check check plus a way to print its counterexample as a script.
 import type fc from 'fast-check';
+import type { RunsInFlight } from '../check/runs-in-flight.ts';
 import type { PropertyName } from '../check/violations.ts';
 import type { Target } from '../targets/target.ts';
 
@@ -24,6 +25,8 @@ export function isSuiteName(s: string): s is SuiteName {
 export interface BuildOptions {
   /** fast-check's replay path of a command sequence, from an earlier failure. */
   replayPath?: string;
+  /** Where the check counts its runs, so the runner can stop and wait for one it left behind. */
+  runs: RunsInFlight;
 }
 
 export interface BuiltProperty {

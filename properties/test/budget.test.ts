@@ -1,7 +1,9 @@
 // The properties stage runs under a budget: once it is spent, the suite
 // running stops without a verdict, the suites not started are not run, and
 // the run says could not judge (exit 2), naming the stage and the suites
-// outstanding. A budget that is not spent changes nothing.
+// outstanding. A budget that is not spent changes nothing. A run the limit
+// cut off sends nothing once its suite has returned, so it cannot change
+// the registry under the next suite's model.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,28 @@ import { referenceMemoryTarget } from '../../cli/reference-targets.ts';
 import { runPropertiesCommand } from '../runner/properties-command.ts';
 import type { ResultDocument } from '../runner/result-document.ts';
 import { exitCodeOf, runProperties } from '../runner/run-properties.ts';
+import type { Target } from '../targets/target.ts';
+
+/** The target, each registry call slowed by `ms` and counted. */
+function slowedAndCounted(target: Target, ms: number): { target: Target; calls: () => number } {
+  let calls = 0;
+  const openRun = async () => {
+    const run = await target.openRun();
+    const store = new Proxy(run.store, {
+      get(inner, prop) {
+        const value = Reflect.get(inner, prop, inner) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          calls++;
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          return (value as (...a: unknown[]) => unknown).apply(inner, args);
+        };
+      },
+    });
+    return { ...run, store, close: () => run.close() };
+  };
+  return { target: { ...target, openRun, close: () => target.close() }, calls: () => calls };
+}
 
 describe('the properties stage budget', () => {
   it('stops the suite running when it is spent, and does not start the others', async () => {
@@ -71,6 +95,21 @@ describe('the properties stage budget', () => {
       assert.equal(kept.unfinished, undefined);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no run going once a suite stopped at its limit has returned', async () => {
+    // Each call slowed so that a run of up to 30 commands outlasts the limit by far.
+    const { target, calls } = slowedAndCounted(referenceMemoryTarget(), 20);
+    try {
+      const result = await runProperties({ target, suites: ['stale-cursor'], runs: 1_000, seed: 7, timeLimitMs: 150, env: {} });
+      assert.equal(result.suites[0]!.status, 'error', result.suites[0]!.error ?? '');
+      const atReturn = calls();
+      assert.ok(atReturn > 0, 'the suite called the registry');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(calls(), atReturn, 'calls after the suite returned');
+    } finally {
+      await target.close();
     }
   });
 });

@@ -42,8 +42,7 @@ export const LONGEST_FIRST = [
   'load/test/smoke-memory.test.ts',
   'load/test/smoke-legal-limits.test.ts',
   'reference/store/postgres/test/postgres-scale-plans.test.ts',
-  // Each packs the package and certifies from it: started after the two certify files, not beside them.
-  'bin/test/installed-package-postgres.test.ts',
+  // Packs the package and certifies from it twice: started after the two certify files, not beside them.
   'bin/test/installed-package.test.ts',
 ];
 
@@ -69,7 +68,6 @@ export function selectFiles(/** @type {string[]} */ filters) {
 export const FROM_SOURCES = [
   'bin/test/entry-point.test.ts',
   'bin/test/installed-package.test.ts',
-  'bin/test/installed-package-postgres.test.ts',
   'scripts/test/architecture.test.ts',
   'scripts/test/doc-links.test.ts',
   'scripts/test/format.test.ts',
@@ -124,8 +122,7 @@ const LONGER_LIMITS = {
   'reference/variant/test/variants.test.ts': 2,
   'conformance/test/legal-limits.test.ts': 2,
   'conformance/test/keep-alive-race.test.ts': 2,
-  'bin/test/installed-package.test.ts': 3,
-  'bin/test/installed-package-postgres.test.ts': 4,
+  'bin/test/installed-package.test.ts': 4,
 };
 const limitsOf = (/** @type {string} */ file) => {
   const times = /** @type {Record<string, number>} */ (LONGER_LIMITS)[file.split(sep).join('/')] ?? 1;
