@@ -117,6 +117,8 @@ export interface LoadReport {
   overrides: string[];
   /** Sizes the run lowered to fit the limits the target declares; a fitted run still qualifies. */
   fitted: string[];
+  /** How the phase budgets were stretched to a busy machine, where the profile's budgets judge no speed; null when they were not. */
+  stretched?: string | null;
   started_at: string;
   finished_at: string;
   engine_exit_code: number;
@@ -231,6 +233,7 @@ export function buildLoadReport(args: {
   profile: string;
   overrides: string[];
   fitted?: string[];
+  stretched?: string;
   dataset: Record<string, number>;
   startedAt: Date;
   finishedAt: Date;
@@ -396,6 +399,7 @@ export function buildLoadReport(args: {
     profile: args.profile,
     overrides: args.overrides,
     fitted: args.fitted ?? [],
+    stretched: args.stretched ?? null,
     started_at: args.startedAt.toISOString(),
     finished_at: args.finishedAt.toISOString(),
     engine_exit_code: args.engineExitCode,

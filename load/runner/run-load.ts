@@ -27,6 +27,7 @@ import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';
 import { Budget } from '../../client/stage-budget.ts';
 import { loadBudgetMs } from './load-budget.ts';
 import { captureEnvironment, loadAverageNow } from './environment.ts';
+import { fitProfileToMachine } from './fit-to-machine.ts';
 import { commandLine, credentialArgs } from '../../client/rerun.ts';
 import { readJournal } from './journal.ts';
 import { buildRunPlan, readRunPlan, writeRunPlan, type RunPlan } from './run-plan.ts';
@@ -205,7 +206,8 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     const prepared = await prepareFresh(o);
     plan = await buildRunPlan({
       target: o.target,
-      profile: prepared.profile,
+      // Here, not in a shared plan: the machine is the one the engine runs on.
+      profile: fitProfileToMachine(prepared.profile),
       key: prepared.key,
       limits: prepared.limits,
       ...(o.runId ? { runId: o.runId } : {}),
@@ -300,6 +302,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       profile: profile.name,
       overrides: profile.overrides,
       fitted: profile.fitted ?? [],
+      ...(profile.stretched ? { stretched: profile.stretched } : {}),
       dataset: { ...profile.dataset },
       startedAt,
       finishedAt,

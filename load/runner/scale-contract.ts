@@ -76,6 +76,8 @@ export interface ResolvedProfile extends ProfileSpec {
   overrides: string[];
   /** What the run lowered to fit the limits the target declares (load/runner/fit-to-limits.ts); not an override. */
   fitted?: string[];
+  /** How the run stretched the phase budgets to the machine's load (load/runner/fit-to-machine.ts); not an override. */
+  stretched?: string;
 }
 
 export class ContractError extends FleetproofError {

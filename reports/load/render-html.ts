@@ -35,6 +35,7 @@ function profileSection(r: MaybeUnderFaults, h: string): string {
     ],
     ['overrides', r.overrides.length ? `<span class="bad">${esc(r.overrides.join(', '))}</span>` : 'none'],
     ...(r.fitted.length ? [['fitted to the target\u2019s limits', esc(r.fitted.join('; '))] as [string, string]] : []),
+    ...(r.stretched ? [['stretched to this machine', esc(r.stretched)] as [string, string]] : []),
   ];
   return `<${h}>Profile</${h}>${facts(rows)}`;
 }

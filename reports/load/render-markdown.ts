@@ -24,6 +24,7 @@ export function renderLoadMarkdown(r: MaybeUnderFaults): string {
     lines.push('**Not a qualification:** the profile ran with overrides, so its verdict holds for this configuration only.', '');
   if (r.breakpoint) lines.push(...breakpointMarkdown(r.breakpoint));
   if (r.fitted.length) lines.push(`Fitted to the limits the target declares: ${r.fitted.join('; ')}.`, '');
+  if (r.stretched) lines.push(`Stretched to this machine: ${r.stretched}.`, '');
   if (r.faults) lines.push(...faultsMarkdown(r.faults));
   lines.push(`## ${SLO_HEADING}`, '', '| | threshold | metric | expression | value | margin |', '|---|---|---|---|---|---|');
   for (const t of r.thresholds) {
