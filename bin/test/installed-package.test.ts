@@ -1,7 +1,9 @@
 // The packed package installed into an empty folder (installed-package.ts):
 // what it holds, --version, `npx fleetproof certify` of the embedded
 // reference (its output as a log shows it: nothing drawn, no line per suite
-// that holds), the same on the package's own embedded PostgreSQL, and
+// that holds; its run qualified, signed and tamper-evident, rendering at
+// phone and desktop widths: certify/test/qualified-run.ts), the same on the
+// package's own embedded PostgreSQL, and
 // `fleetproof load --engine k6` running the k6 scripts it ships, when k6 is
 // at ~/.cache/fleetproof-k6. Packed once for all of them, which run one
 // after another. Runs from the repository (FROM_SOURCES), so it packs what
@@ -11,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { stage } from '../../certify/test/certify-output.ts';
+import { assertQualifiedRun } from '../../certify/test/qualified-run.ts';
 import { runCommand, startCommand, type Started } from './commands.ts';
 import { CERTIFY_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
 
@@ -65,10 +68,11 @@ test('npx fleetproof --version names the version', async () => {
 });
 
 test(
-  'npx fleetproof certify qualifies the embedded reference and writes its reports here; in a log it draws nothing and lists no suite or round that held',
+  'npx fleetproof certify qualifies the embedded reference, signed and tamper-evident, and writes its reports here; in a log it draws nothing and lists no suite or round that held',
   { timeout: CERTIFY_MS + 10_000 },
   async () => {
-    const output = await certifyThere(installed.app, []);
+    const { output, dir } = await certifyThere(installed.app, []);
+    await assertQualifiedRun(dir, installed.work);
     assert.doesNotMatch(output, /\x1b\[/, 'no terminal control sequences in a log');
     assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
     assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
@@ -80,7 +84,7 @@ test(
   'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
   { timeout: CERTIFY_MS + 10_000 },
   async () => {
-    const output = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
+    const { output } = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
     assert.match(output, /starting an embedded PostgreSQL server/);
   },
 );

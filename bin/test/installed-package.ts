@@ -62,12 +62,13 @@ export async function packAndInstall(): Promise<Installed> {
 
 /**
  * Certifies the embedded reference from the installed package, checks the
- * verdict and the reports it wrote, and returns what the command printed.
+ * verdict and the reports it wrote, and returns what the command printed
+ * and the run's folder.
  * Without `reportDir` the reports go where a user's go, one new run folder
  * under the app's reports/runs; with it, there (so runs beside it in the same
  * app do not blur which folder is whose).
  */
-export async function certifyThere(app: string, args: string[], reportDir?: string): Promise<string> {
+export async function certifyThere(app: string, args: string[], reportDir?: string): Promise<{ output: string; dir: string }> {
   const runs = join(app, 'reports', 'runs');
   const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
   const flags = reportDir === undefined ? args : [...args, '--report-dir', reportDir];
@@ -83,5 +84,5 @@ export async function certifyThere(app: string, args: string[], reportDir?: stri
     dir = join(runs, written[0]!);
   }
   for (const file of ['report.html', 'report.md', 'junit.xml', 'result.json', 'bundle.json']) assert.ok(existsSync(join(dir, file)), file);
-  return r.output;
+  return { output: r.output, dir };
 }
