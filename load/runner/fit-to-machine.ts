@@ -18,17 +18,22 @@ export const BUDGETED_LOAD_PER_CORE = 2;
 /** Beyond this the machine is too busy for any bound to mean much; the run may still be cut and could not judge. */
 export const MAX_STRETCH = 8;
 
-/** How many times its budgets a speed-agnostic phase gets on this machine now: 1 unless it is busier than the budgets allow. */
-export function budgetStretch(load: number = loadavg()[0] ?? 0, cores: number = availableParallelism()): number {
+/** How many times its budgets a speed-agnostic phase gets at this load: 1 unless the machine is busier than the budgets allow. */
+export function budgetStretch(load: number, cores: number): number {
   const busier = load / Math.max(1, cores) / BUDGETED_LOAD_PER_CORE;
   return Math.min(MAX_STRETCH, Math.max(1, Math.ceil(busier * 10) / 10));
 }
 
-export function fitProfileToMachine(input: ResolvedProfile, stretch: number = budgetStretch()): ResolvedProfile {
+/** The profile for a machine at `load` (the one-minute load average; this machine's now unless given) on `cores`. */
+export function fitProfileToMachine(
+  input: ResolvedProfile,
+  load: number = loadavg()[0] ?? 0,
+  cores: number = availableParallelism(),
+): ResolvedProfile {
+  const stretch = budgetStretch(load, cores);
   if (input.budgets_judge_speed !== false || stretch <= 1) return input;
   const profile = structuredClone(input);
   for (const phase of profile.phases) if (phase.budget_s !== undefined) phase.budget_s = Math.ceil(phase.budget_s * stretch);
-  const [load, cores] = [loadavg()[0] ?? 0, availableParallelism()];
   profile.stretched = `phase budgets ×${stretch}, for a load average of ${load.toFixed(2)} on ${cores} cores (this profile's budgets judge no speed: they only bound the run)`;
   return profile;
 }

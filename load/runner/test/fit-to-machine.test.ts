@@ -23,13 +23,16 @@ describe('phase budgets fitted to the machine', () => {
   it('stretches every budget of a profile whose budgets only bound the run, and says so', () => {
     const smoke = resolveProfile(contract, 'smoke');
     assert.equal(smoke.budgets_judge_speed, false);
-    const stretched = fitProfileToMachine(smoke, 3);
+    const stretched = fitProfileToMachine(smoke, 12, 2);
     const budgets = (p: typeof smoke) => p.phases.map((x) => x.budget_s);
     assert.deepEqual(
       budgets(stretched),
       budgets(smoke).map((b) => (b === undefined ? undefined : b * 3)),
     );
-    assert.match(stretched.stretched ?? '', /^phase budgets ×3, for a load average of [\d.]+ on \d+ cores/);
+    assert.equal(
+      stretched.stretched,
+      "phase budgets ×3, for a load average of 12.00 on 2 cores (this profile's budgets judge no speed: they only bound the run)",
+    );
     const phasesMs = stretched.phases.reduce((n, p) => n + (p.budget_s ?? 0) * 1000, 0);
     assert.ok(loadBudgetMs(stretched) >= 2 * phasesMs, 'the stage budget covers the stretched phases twice over');
     assert.equal(smoke.stretched, undefined, 'the profile given is left as it was');
@@ -38,8 +41,8 @@ describe('phase budgets fitted to the machine', () => {
   it('leaves budgets that judge speed, and an idle machine, alone', () => {
     const slo = resolveProfile(contract, 'aip-fleet-slo-v1');
     assert.notEqual(slo.budgets_judge_speed, false);
-    assert.equal(fitProfileToMachine(slo, 4), slo);
+    assert.equal(fitProfileToMachine(slo, 16, 2), slo);
     const smoke = resolveProfile(contract, 'smoke');
-    assert.equal(fitProfileToMachine(smoke, 1), smoke);
+    assert.equal(fitProfileToMachine(smoke, 4, 2), smoke, 'two running processes per core: the budgets allow for it');
   });
 });
