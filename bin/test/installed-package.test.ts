@@ -3,11 +3,10 @@
 // reference (its output as a log shows it: nothing drawn, no line per suite
 // that holds; its run qualified, signed and tamper-evident, rendering at
 // phone and desktop widths: certify/test/qualified-run.ts), the same on the
-// package's own embedded PostgreSQL, and
-// `fleetproof load --engine k6` running the k6 scripts it ships, when k6 is
-// at ~/.cache/fleetproof-k6. Packed once for all of them, which run one
-// after another. Runs from the repository (FROM_SOURCES), so it packs what
-// the checkout holds.
+// package's own embedded PostgreSQL, and `fleetproof load --engine k6`
+// running the k6 scripts it ships, when k6 is at ~/.cache/fleetproof-k6.
+// Packed once for all of them, which run one after another. Runs from the
+// repository (FROM_SOURCES), so it packs what the checkout holds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

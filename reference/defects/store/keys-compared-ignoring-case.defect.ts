@@ -1,10 +1,5 @@
 import { storeDefect } from '../defect.ts';
-
-/** A read that finds nothing tries the key in lower case, as a case-insensitive collation compares it. */
-const foldedRead =
-  <T>(read: (key: string) => Promise<T | null>) =>
-  async (key: string): Promise<T | null> =>
-    (await read(key)) ?? (key === key.toLowerCase() ? null : read(key.toLowerCase()));
+import { foldedRead } from '../support/folded-keys.ts';
 
 export default storeDefect({
   name: 'keys-compared-ignoring-case',
