@@ -25,7 +25,7 @@ describe('drawVariant', () => {
     assert.equal(parseVariantSeed('4294967295'), 4294967295);
   });
 
-  it('reaches the small ends of the limits and every answer of every choice across the fixed seeds', () => {
+  it('reaches the small ends of the limits, both kinds of page and step, and every answer of every choice across the fixed seeds', () => {
     const variants = FIXED_VARIANT_SEEDS.map(drawVariant);
     const some = (f: (v: (typeof variants)[number]) => boolean) => variants.some(f);
     assert.ok(
@@ -44,6 +44,15 @@ describe('drawVariant', () => {
       some((v) => v.limits.max_expiry_batch <= 8),
       'a small lease-expiry batch',
     );
+    assert.ok(
+      some((v) => v.limits.max_page_size >= 50),
+      'a page size of fifty or more',
+    );
+    assert.ok(
+      some((v) => v.choices.pageFillPercent < 100) && some((v) => v.choices.pageFillPercent === 100),
+      'pages filled in part and in full',
+    );
+    assert.ok(some((v) => v.choices.revisionStep === 1) && some((v) => v.choices.revisionStep > 1), 'a revision step of one and of more');
     for (const [name, reference] of Object.entries(REFERENCE_CHOICES)) {
       if (typeof reference === 'number') continue;
       const answers = new Set(variants.map((v) => String(v.choices[name as keyof typeof REFERENCE_CHOICES])));

@@ -1,7 +1,7 @@
 // Conformance and every property suite against variants of the reference:
 // each draws its limits and every implementation-defined choice from the
 // legal range, so each is a correct registry the suites have never seen, and
-// each must qualify. Five-plus fixed seeds and one fresh seed a run; a
+// each must qualify. Three fixed seeds and one fresh seed a run; a
 // failure names the seed and the line that replays it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -24,7 +24,7 @@ const DEFECTS: ReadonlyArray<[string, Category]> = [
   ['tenant-from-body', 'auth-and-isolation'],
 ];
 
-/** Runs per property suite and variant: enough to meet every command, few enough for seven variants. */
+/** Runs per property suite and variant: enough to meet every command, few enough for four variants. */
 const RUNS = 8;
 
 const fresh = freshVariantSeed();
