@@ -16,9 +16,9 @@ import { k6ForTests } from './k6-for-tests.ts';
 
 const k6 = k6ForTests();
 
-/** The commands of this process's children. */
+/** The commands of this process's children (`ps` among them, so the list is never empty and ps exits 0). */
 const children = (): string[] =>
-  execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+  execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8', timeout: 10_000 })
     .split('\n')
     .filter((c) => c.trim() !== '');
 
