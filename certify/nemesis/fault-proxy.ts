@@ -110,12 +110,19 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   };
   let faults: ProxyFaults | null = null;
 
+  // Ids of requests forwarded whose answer did not reach their client whole: the registry saw them.
+  const reached = new Set<string>();
+  const idOf = (req: IncomingMessage) => (req.headers['x-request-id'] as string | undefined) ?? null;
   const note = (req: IncomingMessage, fate: ProxyFate, status: number | null) => {
-    const requestId = (req.headers['x-request-id'] as string | undefined) ?? null;
+    const requestId = idOf(req);
     if (ledger.length < LEDGER_LIMIT)
       ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId, status });
     // Kept apart from the bounded ledger: a client asks about its own request long after the ledger may be full.
-    if (requestId !== null) fates.set(requestId, fate);
+    // One id can come twice: a client sends a PUT again on a new connection when the first attempt broke
+    // before its answer. Once an attempt reached the registry, a later reset one does not make the id unsent.
+    if (requestId === null) return;
+    if (fate === 'reset-before-forward' && (reached.has(requestId) || fates.get(requestId) === 'lost-after-forward')) return;
+    fates.set(requestId, fate);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
@@ -141,6 +148,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
       return;
     }
     const lose = now !== null && random() < now.loseResponse;
+    const requestId = idOf(req);
+    if (requestId !== null) reached.add(requestId);
     const upstream = await request(new URL(req.url ?? '/', target), {
       method: (req.method ?? 'GET') as 'GET',
       headers: forwardedHeaders(req),
@@ -160,6 +169,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     res.writeHead(upstream.statusCode, headers);
     res.end(answer);
+    if (requestId !== null) reached.delete(requestId);
     observe(arrived, upstream.statusCode >= 500);
   }
 

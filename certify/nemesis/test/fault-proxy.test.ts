@@ -74,4 +74,24 @@ describe('the fault proxy', () => {
       assert.equal((await send(proxy, '/after-heal')).statusCode, 200);
       assert.equal(proxy.ledger.length, 1);
     }));
+
+  it('never calls an id unsent once an attempt with it reached the registry', () =>
+    withProxy(async (proxy) => {
+      // A PUT sent again on a new connection carries its first attempt's id: lost first, then reset.
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
+      await assert.rejects(send(proxy, '/twice'));
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
+      await assert.rejects(send(proxy, '/twice'));
+      assert.deepEqual(
+        proxy.ledger.map((d) => d.fate),
+        ['lost-after-forward', 'reset-before-forward'],
+      );
+      assert.equal(proxy.fateOf('twice'), 'lost-after-forward', 'the registry acted on the first attempt');
+      // Reset first, then lost: the registry acted on the second.
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
+      await assert.rejects(send(proxy, '/reset-then-lost'));
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
+      await assert.rejects(send(proxy, '/reset-then-lost'));
+      assert.equal(proxy.fateOf('reset-then-lost'), 'lost-after-forward');
+    }));
 });
