@@ -12,8 +12,8 @@ import { httpTarget } from '../targets/http-target.ts';
 import { startReferenceServer } from './reference-server.ts';
 import { testReplay } from './support.ts';
 
-/** Enough runs to meet every command under each setting; the default-limit files run the suites in full. */
-const RUNS = 15;
+/** Enough runs to meet every command under each setting, as many as a variant gets; the default-limit files run the suites in full. */
+const RUNS = 8;
 
 /** Between the smallest and the design's three: versions are cut in two parts, not one per capability. */
 const TWO_PER_VERSION = { max_capabilities_per_version: 2 };
