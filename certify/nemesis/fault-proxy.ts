@@ -119,7 +119,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
       ledger.push({ at: performance.now() - started, fate, method: req.method ?? 'GET', path: req.url ?? '/', requestId, status });
     // Kept apart from the bounded ledger: a client asks about its own request long after the ledger may be full.
     // One id can come twice: a client sends a PUT again on a new connection when the first attempt broke
-    // before its answer. Once an attempt reached the registry, a later reset one does not make the id unsent.
+    // before its answer. Once an attempt reached the registry, a reset one, earlier or later, does not make
+    // the id unsent (fateOf).
     if (requestId === null) return;
     if (fate === 'reset-before-forward' && (reached.has(requestId) || fates.get(requestId) === 'lost-after-forward')) return;
     fates.set(requestId, fate);
@@ -191,7 +192,11 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     url: `http://127.0.0.1:${port}`,
     counts,
     ledger,
-    fateOf: (requestId) => fates.get(requestId) ?? null,
+    fateOf: (requestId) => {
+      const fate = fates.get(requestId) ?? null;
+      // An attempt forwarded without its answer reaching the client may have been acted on: unknown, not unsent.
+      return fate === 'reset-before-forward' && reached.has(requestId) ? null : fate;
+    },
     traffic: () =>
       seconds.map((b, second) => ({
         second,

@@ -17,6 +17,8 @@ describe('the fault proxy', () => {
       req.resume();
       req.on('end', () => {
         seen.push(`${req.method} ${req.url}`);
+        // A registry that acts on the request and then breaks the connection instead of answering.
+        if (req.url?.endsWith('?break')) return req.socket.destroy();
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
     });
@@ -38,7 +40,7 @@ describe('the fault proxy', () => {
     request(`${proxy.url}${path}`, {
       method: 'POST',
       body: '{}',
-      headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1) },
+      headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1).split('?')[0]! },
     });
 
   it('listens on loopback and forwards untouched while healed', () =>
@@ -93,5 +95,12 @@ describe('the fault proxy', () => {
       proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
       await assert.rejects(send(proxy, '/reset-then-lost'));
       assert.equal(proxy.fateOf('reset-then-lost'), 'lost-after-forward');
+      // Reset first, then forwarded to a registry that broke the connection: it may have acted.
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
+      await assert.rejects(send(proxy, '/reset-then-broken'));
+      proxy.heal();
+      await assert.rejects(send(proxy, '/reset-then-broken?break'));
+      assert.ok(seen.includes('POST /reset-then-broken?break'));
+      assert.equal(proxy.fateOf('reset-then-broken'), null, 'not known to be unsent');
     }));
 });
