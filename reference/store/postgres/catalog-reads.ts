@@ -17,7 +17,6 @@ import { assemblePage, normaliseQuery, textMatches, type CatalogChoices, type Vi
 import { compareBytes } from '../../domain/ordering.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { run, transaction, type Db } from './database.ts';
-import { chainValid, type ChainFacts } from './chain-facts.ts';
 import { sql } from './sql.ts';
 
 interface ViewEntry {
@@ -30,12 +29,6 @@ interface View {
   revision: number;
   entries: ViewEntry[];
   byId: Map<string, ViewEntry>;
-}
-
-interface TenantViewRow extends ChainFacts {
-  capability_id: string;
-  canonical_size: number;
-  profile_ids: string[];
 }
 
 const INTERNAL_VIEW = '\u0000internal';
@@ -112,14 +105,10 @@ export class CatalogReader {
   }
 
   private async tenantView(db: Db, tenantId: string): Promise<ViewEntry[]> {
-    const byId = new Map<string, ViewEntry>();
-    for (const row of await run<TenantViewRow>(db, sql('catalog-tenant-view'), [tenantId])) {
-      if (!chainValid(row, tenantId, row.capability_id)) continue;
-      let entry = byId.get(row.capability_id);
-      if (!entry) byId.set(row.capability_id, (entry = { id: row.capability_id, size: row.canonical_size, profiles: new Set() }));
-      for (const p of row.profile_ids) entry.profiles.add(p);
-    }
-    return [...byId.values()];
+    const rows = await run<{ capability_id: string; canonical_size: number; profile_ids: string[] }>(db, sql('catalog-tenant-view'), [
+      tenantId,
+    ]);
+    return rows.map((row) => ({ id: row.capability_id, size: row.canonical_size, profiles: new Set(row.profile_ids) }));
   }
 
   /** [catalog-internal]: capabilities of active, qualified versions of enabled types. */
