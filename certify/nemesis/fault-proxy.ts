@@ -110,8 +110,15 @@ export async function startFaultProxy(options: { target: string; seed?: number }
   };
   let faults: ProxyFaults | null = null;
 
-  // Ids of requests forwarded whose answer did not reach their client whole: the registry saw them.
-  const reached = new Set<string>();
+  // Per id, the attempts forwarded whose answer its client may not have had: broken ones, and answered
+  // ones of an id some attempt of which was disturbed (the client may have gone). The registry saw them,
+  // so nothing is known of the id while one is counted. Ids no attempt of which was disturbed leave no entry.
+  const unsettled = new Map<string, number>();
+  const settle = (id: string) => {
+    const left = (unsettled.get(id) ?? 1) - 1;
+    if (left > 0) unsettled.set(id, left);
+    else unsettled.delete(id);
+  };
   const idOf = (req: IncomingMessage) => (req.headers['x-request-id'] as string | undefined) ?? null;
   const note = (req: IncomingMessage, fate: ProxyFate, status: number | null) => {
     const requestId = idOf(req);
@@ -122,7 +129,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     // before its answer. Once an attempt reached the registry, a reset one, earlier or later, does not make
     // the id unsent (fateOf).
     if (requestId === null) return;
-    if (fate === 'reset-before-forward' && (reached.has(requestId) || fates.get(requestId) === 'lost-after-forward')) return;
+    if (fate === 'reset-before-forward' && fates.get(requestId) === 'lost-after-forward') return;
     fates.set(requestId, fate);
   };
 
@@ -150,7 +157,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     }
     const lose = now !== null && random() < now.loseResponse;
     const requestId = idOf(req);
-    if (requestId !== null) reached.add(requestId);
+    if (requestId !== null) unsettled.set(requestId, (unsettled.get(requestId) ?? 0) + 1);
     const upstream = await request(new URL(req.url ?? '/', target), {
       method: (req.method ?? 'GET') as 'GET',
       headers: forwardedHeaders(req),
@@ -162,6 +169,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     if (lose) {
       counts.lost++;
       note(req, 'lost-after-forward', upstream.statusCode);
+      if (requestId !== null) settle(requestId);
       observe(arrived, true);
       req.socket.resetAndDestroy();
       return;
@@ -170,7 +178,7 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     res.writeHead(upstream.statusCode, headers);
     res.end(answer);
-    if (requestId !== null) reached.delete(requestId);
+    if (requestId !== null && !fates.has(requestId)) settle(requestId);
     observe(arrived, upstream.statusCode >= 500);
   }
 
@@ -193,9 +201,8 @@ export async function startFaultProxy(options: { target: string; seed?: number }
     counts,
     ledger,
     fateOf: (requestId) => {
-      const fate = fates.get(requestId) ?? null;
-      // An attempt forwarded without its answer reaching the client may have been acted on: unknown, not unsent.
-      return fate === 'reset-before-forward' && reached.has(requestId) ? null : fate;
+      // An attempt forwarded whose answer may not have reached its client may still be acting: nothing is known.
+      return unsettled.has(requestId) ? null : (fates.get(requestId) ?? null);
     },
     traffic: () =>
       seconds.map((b, second) => ({

@@ -12,6 +12,8 @@ describe('the fault proxy', () => {
   let upstream: Server;
   let upstreamUrl: string;
   const seen: string[] = [];
+  /** The `?slow` request reached the registry, which answers when `answer` is called. */
+  const slow = { arrived: (_answer: () => void) => {} };
   before(async () => {
     upstream = createServer((req, res) => {
       req.resume();
@@ -19,7 +21,10 @@ describe('the fault proxy', () => {
         seen.push(`${req.method} ${req.url}`);
         // A registry that acts on the request and then breaks the connection instead of answering.
         if (req.url?.endsWith('?break')) return req.socket.destroy();
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        // A registry that answers only once the test let its client give up.
+        if (req.url?.endsWith('?slow')) slow.arrived(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -36,10 +41,11 @@ describe('the fault proxy', () => {
     }
   }
 
-  const send = (proxy: FaultProxy, path: string) =>
+  const send = (proxy: FaultProxy, path: string, signal?: AbortSignal) =>
     request(`${proxy.url}${path}`, {
       method: 'POST',
       body: '{}',
+      ...(signal ? { signal } : {}),
       headers: { 'content-type': 'application/json', 'x-request-id': path.slice(1).split('?')[0]! },
     });
 
@@ -102,5 +108,28 @@ describe('the fault proxy', () => {
       await assert.rejects(send(proxy, '/reset-then-broken?break'));
       assert.ok(seen.includes('POST /reset-then-broken?break'));
       assert.equal(proxy.fateOf('reset-then-broken'), null, 'not known to be unsent');
+      // Lost first, then forwarded to a registry that broke the connection: the second may still be acting.
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 0, loseResponse: 1 });
+      await assert.rejects(send(proxy, '/lost-then-broken'));
+      proxy.heal();
+      await assert.rejects(send(proxy, '/lost-then-broken?break'));
+      assert.equal(proxy.fateOf('lost-then-broken'), null, 'not known to be done');
+      // Reset first, then forwarded while its client gave up before the answer: the registry acted on it.
+      proxy.fault({ latencyMs: [0, 0], resetBeforeForward: 1, loseResponse: 0 });
+      await assert.rejects(send(proxy, '/reset-then-gone'));
+      proxy.heal();
+      const gone = new AbortController();
+      const answered = new Promise<void>((resolve) => {
+        slow.arrived = (answer) => {
+          gone.abort();
+          setImmediate(() => (answer(), resolve()));
+        };
+      });
+      const forwarded = proxy.counts.forwarded;
+      await assert.rejects(send(proxy, '/reset-then-gone?slow', gone.signal));
+      await answered;
+      // The proxy has passed the answer on (to nobody) once it counts it forwarded: the same step.
+      while (proxy.counts.forwarded === forwarded) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(proxy.fateOf('reset-then-gone'), null, 'answered after its client left: not unsent');
     }));
 });
