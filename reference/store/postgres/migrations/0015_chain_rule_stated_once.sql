@@ -4,8 +4,8 @@
 -- (fleetproof_eligible_bindings, now written over it), and the catalog's
 -- tenant view takes a tenant's rows aggregated per capability, so a tenant
 -- view costs the store one row per visible capability instead of one per
--- binding with its whole chain; it starts from the tenant's instances, found
--- by a new index instead of a scan of every instance. The functions are
+-- binding with its whole chain; a new index finds a tenant's instances
+-- without a scan of every instance. The functions are
 -- copied from sql/functions/, where every function's current body lives;
 -- postgres-functions.test.ts checks that the migrations install exactly
 -- those bodies.

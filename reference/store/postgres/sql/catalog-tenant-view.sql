@@ -6,8 +6,11 @@
 -- database its joins, not the store a row per binding; sizes and profiles
 -- are looked up once per capability, after the bindings are grouped.
 -- Runs after the shared publication lock, so the view is of one revision.
--- The tenant's instances (connector_instances_by_tenant) lead to their
--- enabled bindings (capability_bindings_enabled_by_instance).
+-- Indexes that can serve it: the tenant's instances
+-- (connector_instances_by_tenant) to their enabled bindings
+-- (capability_bindings_enabled_by_instance), or the bindings' primary key
+-- prefix (tenant_id); postgres-scale-plans.test.ts checks that neither
+-- bindings nor replicas are scanned whole.
 WITH visible AS (
   SELECT vb.capability_id, array_agg(DISTINCT vb.version_id) AS version_ids
   FROM fleetproof_valid_bindings($1) vb
