@@ -50,9 +50,13 @@ interface Ledger {
   failures: number;
 }
 
-/** Workers resolve, then settle half of their routes, until `stop` resolves; every error must be STORAGE_UNAVAILABLE. */
-async function churn(store: RegistryStore, workers: number, stop: Promise<void>): Promise<Ledger> {
-  const ledger: Ledger = { resolved: new Map(), released: new Set(), failures: 0 };
+const newLedger = (): Ledger => ({ resolved: new Map(), released: new Set(), failures: 0 });
+
+/**
+ * Workers resolve, then settle half of their routes, until `stop` resolves; every error must be
+ * STORAGE_UNAVAILABLE. The fault reads `ledger` as it goes, to last until a call has met it.
+ */
+async function churn(store: RegistryStore, workers: number, stop: Promise<void>, ledger = newLedger()): Promise<Ledger> {
   let done = false;
   void stop.then(() => (done = true));
   const attempt = async <T>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -104,8 +108,11 @@ describe('postgres storage faults', () => {
       const killer = new pg.Client(db.url);
       await killer.connect();
       let kills = 0;
+      const ledger = newLedger();
+      // Forty rounds of kills at least, and on until a call met one: on a busy machine the workers may be
+      // between calls at every early kill. Bounded (about a minute) so a store that never fails still ends.
       const stop = (async () => {
-        for (let i = 0; i < 40; i++) {
+        for (let i = 0; (i < 40 || ledger.failures === 0) && i < 2_400; i++) {
           await sleep(25);
           const { rowCount } = await killer.query(
             `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name = 'fleetproof-data'`,
@@ -114,9 +121,8 @@ describe('postgres storage faults', () => {
           kills += rowCount ?? 0;
         }
       })();
-      let ledger;
       try {
-        ledger = await churn(store, 8, stop);
+        await churn(store, 8, stop, ledger);
       } finally {
         // The killer's loop ends on its own; its connection would hold the file open.
         await stop.catch(() => {});
@@ -140,6 +146,7 @@ describe('postgres storage faults', () => {
       try {
         await seed(store);
         let downFailures = 0;
+        const ledger = newLedger();
         const stop = (async () => {
           await sleep(300);
           await server.halt();
@@ -151,11 +158,13 @@ describe('postgres storage faults', () => {
             );
             if (refused) downFailures++;
           }
+          // Down until a worker's call met the shutdown, however late a busy machine runs them (bounded).
+          for (let i = 0; ledger.failures === 0 && i < 600; i++) await sleep(50);
           assert.equal(await store.ready(), false);
           await server.resume();
           await sleep(300);
         })();
-        const ledger = await churn(store, 8, stop);
+        await churn(store, 8, stop, ledger);
         assert.equal(downFailures, 5);
         assert.ok(ledger.failures > 0, 'no in-flight call met the shutdown');
         assert.equal(await store.ready(), true);
