@@ -11,7 +11,7 @@
 // as predicted).
 import { RegistryError } from '../../contract/registry-error.ts';
 import type { RouteAssignment } from '../../contract/records.ts';
-import { diverged, PropertyViolation, type IndeterminateOutcome } from '../check/violations.ts';
+import { diverged, PropertyViolation, type IndeterminateOutcome, type PropertyName } from '../check/violations.ts';
 import type { RunContext, TimeWindow } from '../targets/target.ts';
 import { compareWithModel } from './compare-state.ts';
 import { sameJson } from './json.ts';
@@ -28,6 +28,14 @@ export interface Pending {
   why: string;
   window: TimeWindow;
   candidates: Candidate[];
+  /**
+   * Set by a command whose every legal outcome changes nothing (a request the
+   * contract refuses): the property a change read back breaks. Without it, a
+   * change no branch explains is a model-agreement violation; with it, the
+   * request was obeyed where it had to be refused, and the verdict names the
+   * rule the command judges, as it would had the answer arrived.
+   */
+  changeBreaks?: PropertyName;
 }
 
 const pendingByRun = new WeakMap<RunContext, Pending>();
@@ -144,13 +152,15 @@ export async function settleIndeterminate(
       misses.push(err);
     }
   }
-  // The most telling miss is the one closest to a branch the command could take.
+  // The most telling miss is the one closest to a branch the command could take; a command that may change
+  // nothing names the rule a change breaks.
   const telling = misses.find((v) => v.property !== 'model-agreement') ?? misses.at(-1)!;
+  const property = pending.candidates.length === 0 && pending.changeBreaks ? pending.changeBreaks : telling.property;
   const why = misses
     .map((v, i) => `  ${i === 0 ? 'had it not taken effect' : `had it taken effect (branch ${i})`}: ${v.detail}`)
     .join('\n');
   throw new PropertyViolation(
-    telling.property,
+    property,
     `${what} got no answer (${pending.why}); read back after recovery, the registry matches no outcome it could have had:\n${why}`,
   );
 }

@@ -92,6 +92,21 @@ describe('property runner', () => {
     assert.match(s!.violation!.message, /got no answer .*matches no outcome it could have had/s);
   });
 
+  it('names the rule a refused request broke when its answer was lost and the registry obeyed it', async () => {
+    // A body naming a tenant must be refused and change nothing; this registry routes for the named tenant, then the
+    // answer is lost. The change read back is the broken rule, tenant isolation, as it is when the answer arrives.
+    const obeys = withStore((store) => ({
+      resolve: (tenant, req) => {
+        const { tenant_id: named, ...rest } = req as ResolveRequest & { tenant_id?: string };
+        return named === undefined ? store.resolve(tenant, req) : store.resolve(named, rest).then(timedOut);
+      },
+    }));
+    const [s] = (await runProperties({ target: obeys, suites: ['tenant-isolation'], runs: 100, seed: 7, env: {} })).suites;
+    assert.equal(s!.status, 'fail', s!.error ?? undefined);
+    assert.match(s!.violation!.message, /with a body naming the other tenant got no answer .*matches no outcome it could have had/s);
+    assert.equal(s!.violation!.property, 'tenant-isolation');
+  });
+
   it('reports an error, not a counterexample, when every run is indeterminate', async () => {
     const target = withStore(() => ({ applyBatch: timedOut }));
     const [s] = (await runProperties({ target, suites: ['model-agreement'], runs: 3, seed: 7, env: {} })).suites;

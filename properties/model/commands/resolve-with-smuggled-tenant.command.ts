@@ -37,8 +37,12 @@ export class ResolveWithSmuggledTenantCommand extends RegistryCommand {
     const capability = existing?.assignment.capability_id ?? u.capability(this.capability);
     const body = { action_id: u.action(this.action), capability_id: capability, tenant_id: smuggled } as ResolveRequest;
     const { obs, window } = await observe(run, () => run.store.resolve(caller, body));
-    // Without an answer, the state read back must show the body was refused: nothing changed.
-    if (isIndeterminate(obs)) return;
+    // Without an answer, the state read back must show the body was refused: nothing changed. A change means it was
+    // obeyed, which this command judges as tenant isolation whether or not the answer arrived.
+    if (isIndeterminate(obs)) {
+      obs.indeterminate.changeBreaks = 'tenant-isolation';
+      return;
+    }
     if (obs.ok) {
       const owner = obs.value.assignment.tenant_id;
       expectProperty('tenant-isolation', owner === caller, () => `${this}: the body's tenant_id was obeyed; the route belongs to ${owner}`);
