@@ -45,34 +45,3 @@ export function runCommand(command: string, args: string[], o: Options): Promise
     }),
   );
 }
-
-export interface Started {
-  /** The first line of stdout that matches, or a rejection naming what it printed. */
-  line(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
-  stop(): void;
-}
-
-/** Starts a long-running command (a server); stop() ends its whole group. */
-export function startCommand(command: string, args: string[], o: Options): Started {
-  const child = spawnGroup(command, args, o);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  const matchOf = (pattern: RegExp) => stdout.split('\n').reduce<RegExpExecArray | null>((m, l) => m ?? pattern.exec(l), null);
-  return {
-    line: (pattern, timeoutMs) =>
-      new Promise((resolve, reject) => {
-        const started = Date.now();
-        const poll = setInterval(() => {
-          const m = matchOf(pattern);
-          if (m) resolve(m);
-          else if (child.exitCode !== null || Date.now() - started > timeoutMs)
-            reject(new Error(`no line ${pattern}; stdout: ${stdout}; stderr: ${stderr}`));
-          else return;
-          clearInterval(poll);
-        }, 50);
-      }),
-    stop: () => killGroup(child),
-  };
-}

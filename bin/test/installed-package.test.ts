@@ -2,9 +2,9 @@
 // what it holds, --version, `npx fleetproof certify` of the embedded
 // reference (its output as a log shows it: nothing drawn, no line per suite
 // that holds; its run qualified, signed and tamper-evident, rendering at
-// phone and desktop widths: certify/test/qualified-run.ts), the same on the
-// package's own embedded PostgreSQL, and `fleetproof load --engine k6`
-// running the k6 scripts it ships, when k6 is at ~/.cache/fleetproof-k6.
+// phone and desktop widths: certify/test/qualified-run.ts; its load stage on
+// the k6 scripts the package ships, when k6 is at ~/.cache/fleetproof-k6),
+// and the same on the package's own embedded PostgreSQL.
 // Packed once for all of them, which run one after another. Runs from the
 // repository (FROM_SOURCES), so it packs what the checkout holds.
 import assert from 'node:assert/strict';
@@ -13,19 +13,18 @@ import { delimiter, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { stage } from '../../certify/test/certify-output.ts';
 import { assertQualifiedRun } from '../../certify/test/qualified-run.ts';
-import { runCommand, startCommand, type Started } from './commands.ts';
+import { runCommand } from './commands.ts';
+import type { CertificationResult } from '../../reports/schemas/certification-result.ts';
 import { CERTIFY_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
 
 const K6_DIR = join(process.env['HOME'] ?? '/root', '.cache', 'fleetproof-k6');
 let installed: Installed;
-const servers: Started[] = [];
 
 before(async () => {
   installed = await packAndInstall();
 });
 
 after(async () => {
-  for (const server of servers) server.stop();
   await installed?.remove();
 });
 
@@ -70,8 +69,15 @@ test(
   'npx fleetproof certify qualifies the embedded reference, signed and tamper-evident, and writes its reports here; in a log it draws nothing and lists no suite or round that held',
   { timeout: CERTIFY_MS + 10_000 },
   async () => {
-    const { output, dir } = await certifyThere(installed.app, []);
+    const k6 = existsSync(join(K6_DIR, 'k6'));
+    const env = k6 ? { PATH: `${K6_DIR}${delimiter}${process.env['PATH'] ?? ''}` } : {};
+    const { output, dir } = await certifyThere(installed.app, [], undefined, env);
     await assertQualifiedRun(dir, installed.work);
+    if (k6) {
+      const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as CertificationResult;
+      const load = result.stages.find((s) => s.name === 'load');
+      assert.equal(load?.figures['engine'], 'k6', 'with k6 on PATH the load stage runs the k6 scripts the package ships');
+    }
     assert.doesNotMatch(output, /\x1b\[/, 'no terminal control sequences in a log');
     assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
     assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
@@ -87,19 +93,3 @@ test(
     assert.match(output, /starting an embedded PostgreSQL server/);
   },
 );
-
-test('npx fleetproof load --engine k6 runs the shipped k6 scripts', { timeout: CERTIFY_MS + 10_000 }, async (t) => {
-  if (!existsSync(join(K6_DIR, 'k6'))) return t.skip(`no k6 at ${K6_DIR}`);
-  const server = startCommand('npx', ['fleetproof', 'serve', '--store', 'memory', '--port', '0'], { cwd: installed.app });
-  servers.push(server);
-  const url = (await server.line(/^listening on (\S+)/, 120_000))[1]!;
-  const key = (await server.line(/^signing key: (\S+)/, 10_000))[1]!;
-  const out = join(installed.work, 'load');
-  const r = await runCommand(
-    'npx',
-    ['fleetproof', 'load', '--target', url, '--key', key, '--engine', 'k6', '--profile', 'smoke', '--report-dir', out],
-    { cwd: installed.app, timeoutMs: CERTIFY_MS, env: { PATH: `${K6_DIR}${delimiter}${process.env['PATH'] ?? ''}` } },
-  );
-  assert.equal(r.code, 0, r.output);
-  assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /^Engine: k6 /m, 'the report names the engine that ran');
-});

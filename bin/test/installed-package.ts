@@ -66,15 +66,25 @@ export async function packAndInstall(): Promise<Installed> {
  * and the run's folder.
  * Without `reportDir` the reports go where a user's go, one new run folder
  * under the app's reports/runs; with it, there (so runs beside it in the same
- * app do not blur which folder is whose).
+ * app do not blur which folder is whose). `env` adds to the environment the
+ * command runs in.
  */
-export async function certifyThere(app: string, args: string[], reportDir?: string): Promise<{ output: string; dir: string }> {
+export async function certifyThere(
+  app: string,
+  args: string[],
+  reportDir?: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ output: string; dir: string }> {
   const runs = join(app, 'reports', 'runs');
   const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
   const flags = reportDir === undefined ? args : [...args, '--report-dir', reportDir];
   // As in a user's fresh folder: no PG_URL, so `--store postgres` starts the
   // package's own embedded server (and never touches the test run's server).
-  const r = await runCommand('npx', ['fleetproof', 'certify', ...flags], { cwd: app, timeoutMs: CERTIFY_MS, env: { PG_URL: undefined } });
+  const r = await runCommand('npx', ['fleetproof', 'certify', ...flags], {
+    cwd: app,
+    timeoutMs: CERTIFY_MS,
+    env: { PG_URL: undefined, ...env },
+  });
   assert.equal(r.code, 0, r.output);
   assert.match(r.output, /^QUALIFIED$/m);
   let dir = reportDir;
