@@ -12,7 +12,8 @@
 // BENCH_HOT_ROUTES (1000 per burst), BENCH_CATALOG_TENANTS (32),
 // BENCH_ONLY=hot (the hot-replica mode alone, without the dataset),
 // BENCH_ONLY=catalog (the dataset and the parallel-catalog mode alone),
-// BENCH_STATEMENTS=1 (where the server's time per pair goes; pg-statements.ts).
+// BENCH_STATEMENTS=1 (where the server's time per pair goes; pg-statements.ts),
+// BENCH_DATA_POOL (the store's data-plane connections; its default otherwise).
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -31,6 +32,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const STATEMENTS = process.env['BENCH_STATEMENTS'] === '1';
 const HOT_ONLY = process.env['BENCH_ONLY'] === 'hot';
 const CATALOG_ONLY = process.env['BENCH_ONLY'] === 'catalog';
+const DATA_POOL = process.env['BENCH_DATA_POOL'] === undefined ? undefined : Number(process.env['BENCH_DATA_POOL']);
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -55,7 +57,8 @@ try {
   console.log(`load average at start: ${load()}`);
 
   const registryUrl = databaseUrl(server.url, 'registry');
-  const store = await openPostgresStore({ url: registryUrl });
+  const store = await openPostgresStore({ url: registryUrl, ...(DATA_POOL === undefined ? {} : { dataPoolSize: DATA_POOL }) });
+  if (DATA_POOL !== undefined) console.log(`data pool: ${DATA_POOL} connections`);
   // The dataset, unless only the hot-replica mode is asked for.
   if (!HOT_ONLY) {
     const data = scaleDataset({ runId: 'bench', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });
