@@ -11,6 +11,7 @@
 // - `dataPlaneOnly`: the data pool only (from `dataUrl`, or `url` assuming
 //   the data role). The schema version must match exactly; catalog writes are
 //   STORAGE_UNAVAILABLE naming the missing control-plane credentials.
+import { availableParallelism } from 'node:os';
 import { DEFAULT_LIMITS } from '../../../contract/records.ts';
 import { referenceChoices } from '../../domain/choices.ts';
 import { fenceTokenSource } from '../../domain/fence-token.ts';
@@ -43,6 +44,7 @@ export interface PostgresStoreOptions extends StoreOptions {
   /** Apply pending migrations at open (default: when an owner `url` is given). */
   migrate?: boolean;
   controlPoolSize?: number;
+  /** Data-plane connections; DEFAULT_DATA_POOL_SIZE otherwise. */
   dataPoolSize?: number;
   statementTimeoutMs?: number;
   /** The bounded queue for a connection of either pool ([failure-overload]); DEFAULT_CONNECTION_QUEUE otherwise. */
@@ -50,6 +52,16 @@ export interface PostgresStoreOptions extends StoreOptions {
   /** Where the embedded server keeps its data when no URL is given. */
   embedded?: EmbeddedServerOptions;
 }
+
+/**
+ * Four connections a core of this machine, at most 32. Transactions that
+ * wait for one row (a hot replica, a tenant's admission counter) hand it on
+ * only as fast as the next holder gets a core: with 32 connections on 2
+ * cores, 1,000 resolves for one replica took turns at 324 to 457 routes/s,
+ * with 8 at 721 to 805, and the cold catalog views and the resolve+settle
+ * pairs were no slower (`BENCH_DATA_POOL=N npm run bench:pg`, docs/figures.md).
+ */
+const DEFAULT_DATA_POOL_SIZE = Math.min(32, 4 * availableParallelism());
 
 export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<RegistryStore> {
   const limits = validateLimits({ ...DEFAULT_LIMITS, ...options.limits });
@@ -83,7 +95,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     const data = createPool({
       url: dataUrl,
       role: options.dataUrl ? undefined : DATA_ROLE,
-      max: options.dataPoolSize ?? 32,
+      max: options.dataPoolSize ?? DEFAULT_DATA_POOL_SIZE,
       statementTimeoutMs,
       queue: options.connectionQueue,
       applicationName: SESSION_NAMES.data,
