@@ -230,6 +230,10 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const journalFile = join(outDir, 'journal.ndjson');
   const metricsFile = join(outDir, METRICS_FILE);
   await mkdir(outDir, { recursive: true });
+  // A report directory given twice still holds the last run's outputs: k6
+  // appends its console to the journal, and an engine that dies before its
+  // summary would leave the old one to be read as this run's.
+  await Promise.all([journalFile, summaryFile, metricsFile].map((f) => rm(f, { force: true })));
   if (!part) await writeRunPlan(runFile, plan);
   let run;
   o.onLoadStart?.(journalFile);
