@@ -5,12 +5,14 @@
 // phone and desktop widths: certify/test/qualified-run.ts; its load stage on
 // the k6 scripts the package ships, when k6 is at ~/.cache/fleetproof-k6),
 // and the same on the package's own embedded PostgreSQL.
-// Packed once for all of them, which run one after another. Runs from the
-// repository (FROM_SOURCES), so it packs what the checkout holds.
+// Packed once for all of them; the two certifications run side by side
+// (each mostly waits: on its slow cases, its timed load phases, its fault
+// rounds), each in its own report folder. Runs from the repository
+// (FROM_SOURCES), so it packs what the checkout holds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { stage } from '../../certify/test/certify-output.ts';
 import { assertQualifiedRun } from '../../certify/test/qualified-run.ts';
 import { runCommand } from './commands.ts';
@@ -65,31 +67,33 @@ test('npx fleetproof --version names the version', async () => {
   assert.match(r.output, new RegExp(`^fleetproof ${VERSION.replace(/\./g, '\\.')} `));
 });
 
-test(
-  'npx fleetproof certify qualifies the embedded reference, signed and tamper-evident, and writes its reports here; in a log it draws nothing and lists no suite or round that held',
-  { timeout: CERTIFY_MS + 10_000 },
-  async () => {
-    const k6 = existsSync(join(K6_DIR, 'k6'));
-    const env = k6 ? { PATH: `${K6_DIR}${delimiter}${process.env['PATH'] ?? ''}` } : {};
-    const { output, dir } = await certifyThere(installed.app, [], undefined, env);
-    await assertQualifiedRun(dir, installed.work);
-    if (k6) {
-      const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as CertificationResult;
-      const load = result.stages.find((s) => s.name === 'load');
-      assert.equal(load?.figures['engine'], 'k6', 'with k6 on PATH the load stage runs the k6 scripts the package ships');
-    }
-    assert.doesNotMatch(output, /\x1b\[/, 'no terminal control sequences in a log');
-    assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
-    assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
-    assert.doesNotMatch(output, /^faults: round /m, 'no line per round');
-  },
-);
+describe('npx fleetproof certify, in memory and on PostgreSQL', { concurrency: true }, () => {
+  test(
+    'npx fleetproof certify qualifies the embedded reference, signed and tamper-evident, and writes its reports here; in a log it draws nothing and lists no suite or round that held',
+    { timeout: CERTIFY_MS + 10_000 },
+    async () => {
+      const k6 = existsSync(join(K6_DIR, 'k6'));
+      const env = k6 ? { PATH: `${K6_DIR}${delimiter}${process.env['PATH'] ?? ''}` } : {};
+      const { output, dir } = await certifyThere(installed.app, [], undefined, env);
+      await assertQualifiedRun(dir, installed.work);
+      if (k6) {
+        const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as CertificationResult;
+        const load = result.stages.find((s) => s.name === 'load');
+        assert.equal(load?.figures['engine'], 'k6', 'with k6 on PATH the load stage runs the k6 scripts the package ships');
+      }
+      assert.doesNotMatch(output, /\x1b\[/, 'no terminal control sequences in a log');
+      assert.match(stage(output, 'properties'), /^8 properties, \d+ runs: 8 pass, 0 fail, 0 error in \d+/m);
+      assert.doesNotMatch(output, /^(\[\d+\/\d+\] )?pass /m, 'no line per suite that holds');
+      assert.doesNotMatch(output, /^faults: round /m, 'no line per round');
+    },
+  );
 
-test(
-  'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
-  { timeout: CERTIFY_MS + 10_000 },
-  async () => {
-    const { output } = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
-    assert.match(output, /starting an embedded PostgreSQL server/);
-  },
-);
+  test(
+    'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
+    { timeout: CERTIFY_MS + 10_000 },
+    async () => {
+      const { output } = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
+      assert.match(output, /starting an embedded PostgreSQL server/);
+    },
+  );
+});

@@ -119,12 +119,17 @@ describe('[wire-json] charsets on both sides', () => {
   });
 });
 
-describe('[auth-time] inside the edges, and on every use of a token', () => {
+// A token used before its exp and again after it waits out half a minute of real time: these run side by side.
+describe('[auth-time] inside the edges, and on every use of a token', { concurrency: true }, () => {
   const INSIDE = ['auth-and-isolation/token-valid-for-seconds-more-is-accepted'];
   const REUSED = ['auth-and-isolation/token-used-before-exp-is-refused-after-it'];
   it('no leeway at all, and 30 s of it, pass', async () => {
-    expectAll(await statuses([...INSIDE, ...REUSED], { expLeewaySeconds: 0, nbfLeewaySeconds: 0 }), 'pass');
-    expectAll(await statuses([...INSIDE, ...REUSED], { expLeewaySeconds: 30, nbfLeewaySeconds: 30 }), 'pass');
+    const [none, most] = await Promise.all([
+      statuses([...INSIDE, ...REUSED], { expLeewaySeconds: 0, nbfLeewaySeconds: 0 }),
+      statuses([...INSIDE, ...REUSED], { expLeewaySeconds: 30, nbfLeewaySeconds: 30 }),
+    ]);
+    expectAll(none, 'pass');
+    expectAll(most, 'pass');
   });
   it('a registry refusing tokens that expire within 10 s fails', async () => {
     expectAll(await statuses(INSIDE, { expLeewaySeconds: 0 }, undefined, 10_000), 'fail');

@@ -25,7 +25,10 @@ const RUNS: Array<{ limits: Partial<RegistryLimits>; connections?: typeof SMALLE
   { limits: {}, connections: SMALLEST_WIRE_LIMITS },
 ];
 
-describe('conformance against the reference with other legal limits', () => {
+// Each run waits out the suite's slow cases (tokens past their exp, leases
+// past their expiry) far more than it computes: side by side, the file takes
+// about as long as one run.
+describe('conformance against the reference with other legal limits', { concurrency: true }, () => {
   for (const [i, { limits, connections }] of RUNS.entries()) {
     it(`qualifies with ${connections ? `head limits ${JSON.stringify(connections)}` : describeLimits(limits)}`, async () => {
       const target = await startReferenceTarget({ limits, silent: true, ...(connections ? { connections } : {}) });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
 import type { NemesisRequest } from '../../certify/nemesis/open-nemesis.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
@@ -49,35 +49,6 @@ function underFaults(target: InProcessTarget, sets: string[], phases = ['concurr
   );
 }
 
-test('the reference passes a load run under faults on its audit, and the report states the faults', async (t) => {
-  const target = await startTarget(new MemoryStore());
-  t.after(() => target.close());
-  const outcome = await underFaults(target, ['concurrent_routes.routes=64']);
-  const report = outcome.report as JudgedReport;
-  assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
-  assert.ok(report.faults.faults > 0, 'no fault fell inside the load');
-  assert.ok(report.faults.lost_after_forward + report.faults.reset_before_forward > 0, 'the proxy disturbed nothing');
-  assert.ok(report.faults.recovery_ms_max !== null);
-  assert.equal(typeof report.faults.indeterminate_ops, 'number');
-  assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
-  // The rewritten report pages carry the faults, not only summary.json.
-  const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
-  assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<figure class="chart" role="img" aria-label="[^"]*faults shaded[^"]*">[\s\S]*?<svg /);
-  assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
-  assert.ok(
-    report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0,
-    'the timeline has its faults and traffic',
-  );
-});
-
-test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
-  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
-  t.after(() => target.close());
-  const outcome = await underFaults(target, OVERBOOKING_SETS);
-  assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
-  assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: ')));
-});
-
 /**
  * A load run under faults whose retry_rotation phase is cut at its budget with
  * a resolve in flight: the registry reserves for the phase's fresh action and
@@ -107,31 +78,6 @@ async function cutWithResolveInFlight(target: InProcessTarget, sets: string[]) {
 }
 
 const BASELINE = ['reservations_released', 'replicas_at_baseline', 'counters_at_baseline'];
-
-test('under faults, a phase cut at its budget with a resolve in flight: the runner settles the journaled action and the audit judges the baseline', async (t) => {
-  const target = await startTarget(new MemoryStore());
-  t.after(() => target.close());
-  const { outcome, report, held } = await cutWithResolveInFlight(target, ['concurrent_routes.routes=64']);
-  assert.ok(held > 0, 'no resolve was held in flight');
-  assert.ok(
-    report.faults.not_judged.some((r) => /^phase retry_rotation: interrupted/.test(r)),
-    `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
-  );
-  assert.deepEqual(report.could_not_judge, []);
-  assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
-  const baseline = report.audit!.invariants.filter((i) => BASELINE.includes(i.id));
-  assert.ok(baseline.length > 0 && baseline.every((i) => i.ok && i.checked > 0), JSON.stringify(baseline));
-});
-
-test('under faults, a phase cut at its budget still fails the overbooking store, judged, not could-not-judge', async (t) => {
-  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
-  t.after(() => target.close());
-  const { outcome, report, held } = await cutWithResolveInFlight(target, OVERBOOKING_SETS);
-  assert.ok(held > 0, 'no resolve was held in flight');
-  assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
-  assert.deepEqual(report.could_not_judge, []);
-  assert.ok(report.reasons.some((r) => r.startsWith('audit: ')));
-});
 
 const FIGURES: NemesisFigures = {
   faults: 3,
@@ -209,48 +155,105 @@ function reportWith(violated: InvariantId[], cut = false) {
   });
 }
 
-test('under faults, a crossed latency threshold and a failed phase check are measured, not judged', () => {
-  const judged = judgeUnderFaults(reportWith([]), FIGURES, 'R', 2);
-  assert.deepEqual([judged.verdict, judged.reasons], ['pass', []]);
-  assert.ok(judged.faults.not_judged.some((r) => r.startsWith('threshold resolve p99')));
-  assert.ok(judged.faults.not_judged.some((r) => /checks failed/.test(r)));
-  assert.equal(judged.faults.indeterminate_ops, 2);
-});
+// Each load run mostly waits out its phases and faults: side by side, the file takes about as long as its longest run.
+describe('load runs under faults', { concurrency: true }, () => {
+  test('the reference passes a load run under faults on its audit, and the report states the faults', async (t) => {
+    const target = await startTarget(new MemoryStore());
+    t.after(() => target.close());
+    const outcome = await underFaults(target, ['concurrent_routes.routes=64']);
+    const report = outcome.report as JudgedReport;
+    assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
+    assert.ok(report.faults.faults > 0, 'no fault fell inside the load');
+    assert.ok(report.faults.lost_after_forward + report.faults.reset_before_forward > 0, 'the proxy disturbed nothing');
+    assert.ok(report.faults.recovery_ms_max !== null);
+    assert.equal(typeof report.faults.indeterminate_ops, 'number');
+    assert.ok(report.audit!.invariants.every((i) => i.ok && i.checked > 0));
+    // The rewritten report pages carry the faults, not only summary.json.
+    const [html, md] = await Promise.all(['report.html', 'report.md'].map((f) => readFile(join(outcome.outDir!, f), 'utf8')));
+    assert.match(html!, /<h2>Faults<\/h2>[\s\S]*<figure class="chart" role="img" aria-label="[^"]*faults shaded[^"]*">[\s\S]*?<svg /);
+    assert.match(md!, new RegExp(`^\\| proxy \\| ${report.faults.by_fault['proxy']} \\|$`, 'm'));
+    assert.ok(
+      report.faults.bands.length === report.faults.faults && report.faults.traffic.length > 0,
+      'the timeline has its faults and traffic',
+    );
+  });
 
-test('under faults, an audited violation still fails, a phase cut at its budget included; the cut alone is measured', () => {
-  assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline']), FIGURES, 'R', 0).verdict, 'fail');
-  assert.equal(judgeUnderFaults(reportWith(['never_over_capacity'], true), FIGURES, 'R', 0).verdict, 'fail');
-  // The flows journal every action before its resolve leaves, so what a cut left held was settled: the baseline judges.
-  assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline'], true), FIGURES, 'R', 0).verdict, 'fail');
-  const cut = judgeUnderFaults(reportWith([], true), FIGURES, 'R', 0);
-  assert.equal(cut.verdict, 'pass', cut.reasons.join('; '));
-  assert.ok(cut.faults.not_judged.some((r) => /interrupted/.test(r)));
-  assert.equal(
-    judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict,
-    'could-not-judge',
-    'no fault fell: nothing was judged under faults',
-  );
-});
+  test('a registry that overbooks fails the load run under faults through its audit', async (t) => {
+    const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
+    t.after(() => target.close());
+    const outcome = await underFaults(target, OVERBOOKING_SETS);
+    assert.equal(outcome.exitCode, 1, outcome.report?.reasons.join('; '));
+    assert.ok(outcome.report!.reasons.some((r) => r.startsWith('audit: ')));
+  });
 
-test('under faults, a concurrent_routes phase cut before it reads a replica still fails the overbooking store: what its routes held at once is counted before they are settled', async (t) => {
-  const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
-  t.after(() => target.close());
-  // The burst's first answer is held until the test ends: the flow never gets past the burst, so the phase is cut
-  // at its budget before it reads any replica, and under faults a cut judges nothing.
-  let held = 0;
-  const front = await startFront(target.url, (req, body) =>
-    req.method === 'POST' && req.url === '/v1/routes' && body.includes('-routes-') && held++ === 0 ? { holdMs: 120_000 } : null,
-  );
-  t.after(() => front.close());
-  const sets = [...OVERBOOKING_SETS.filter((s) => !s.startsWith('concurrent_routes.budget_s=')), 'concurrent_routes.budget_s=5'];
-  const outcome = await underFaults(target, sets, ['concurrent_routes'], front.url);
-  const report = outcome.report as JudgedReport;
-  assert.ok(held > 0, 'no resolve was held in flight');
-  assert.ok(
-    report.faults.not_judged.some((r) => /^phase concurrent_routes: interrupted/.test(r)),
-    `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
-  );
-  assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
-  const capacity = report.audit!.invariants.find((i) => i.id === 'never_over_capacity')!;
-  assert.ok(!capacity.ok && capacity.examples.some((e) => /before the runner settled them/.test(e)), JSON.stringify(capacity));
+  test('under faults, a phase cut at its budget with a resolve in flight: the runner settles the journaled action and the audit judges the baseline', async (t) => {
+    const target = await startTarget(new MemoryStore());
+    t.after(() => target.close());
+    const { outcome, report, held } = await cutWithResolveInFlight(target, ['concurrent_routes.routes=64']);
+    assert.ok(held > 0, 'no resolve was held in flight');
+    assert.ok(
+      report.faults.not_judged.some((r) => /^phase retry_rotation: interrupted/.test(r)),
+      `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
+    );
+    assert.deepEqual(report.could_not_judge, []);
+    assert.equal(outcome.exitCode, 0, report.reasons.join('; '));
+    const baseline = report.audit!.invariants.filter((i) => BASELINE.includes(i.id));
+    assert.ok(baseline.length > 0 && baseline.every((i) => i.ok && i.checked > 0), JSON.stringify(baseline));
+  });
+
+  test('under faults, a phase cut at its budget still fails the overbooking store, judged, not could-not-judge', async (t) => {
+    const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
+    t.after(() => target.close());
+    const { outcome, report, held } = await cutWithResolveInFlight(target, OVERBOOKING_SETS);
+    assert.ok(held > 0, 'no resolve was held in flight');
+    assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
+    assert.deepEqual(report.could_not_judge, []);
+    assert.ok(report.reasons.some((r) => r.startsWith('audit: ')));
+  });
+
+  test('under faults, a crossed latency threshold and a failed phase check are measured, not judged', () => {
+    const judged = judgeUnderFaults(reportWith([]), FIGURES, 'R', 2);
+    assert.deepEqual([judged.verdict, judged.reasons], ['pass', []]);
+    assert.ok(judged.faults.not_judged.some((r) => r.startsWith('threshold resolve p99')));
+    assert.ok(judged.faults.not_judged.some((r) => /checks failed/.test(r)));
+    assert.equal(judged.faults.indeterminate_ops, 2);
+  });
+
+  test('under faults, an audited violation still fails, a phase cut at its budget included; the cut alone is measured', () => {
+    assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline']), FIGURES, 'R', 0).verdict, 'fail');
+    assert.equal(judgeUnderFaults(reportWith(['never_over_capacity'], true), FIGURES, 'R', 0).verdict, 'fail');
+    // The flows journal every action before its resolve leaves, so what a cut left held was settled: the baseline judges.
+    assert.equal(judgeUnderFaults(reportWith(['replicas_at_baseline'], true), FIGURES, 'R', 0).verdict, 'fail');
+    const cut = judgeUnderFaults(reportWith([], true), FIGURES, 'R', 0);
+    assert.equal(cut.verdict, 'pass', cut.reasons.join('; '));
+    assert.ok(cut.faults.not_judged.some((r) => /interrupted/.test(r)));
+    assert.equal(
+      judgeUnderFaults(reportWith([]), { ...FIGURES, faults: 0 }, 'R', 0).verdict,
+      'could-not-judge',
+      'no fault fell: nothing was judged under faults',
+    );
+  });
+
+  test('under faults, a concurrent_routes phase cut before it reads a replica still fails the overbooking store: what its routes held at once is counted before they are settled', async (t) => {
+    const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
+    t.after(() => target.close());
+    // The burst's first answer is held until the test ends: the flow never gets past the burst, so the phase is cut
+    // at its budget before it reads any replica, and under faults a cut judges nothing.
+    let held = 0;
+    const front = await startFront(target.url, (req, body) =>
+      req.method === 'POST' && req.url === '/v1/routes' && body.includes('-routes-') && held++ === 0 ? { holdMs: 120_000 } : null,
+    );
+    t.after(() => front.close());
+    const sets = [...OVERBOOKING_SETS.filter((s) => !s.startsWith('concurrent_routes.budget_s=')), 'concurrent_routes.budget_s=5'];
+    const outcome = await underFaults(target, sets, ['concurrent_routes'], front.url);
+    const report = outcome.report as JudgedReport;
+    assert.ok(held > 0, 'no resolve was held in flight');
+    assert.ok(
+      report.faults.not_judged.some((r) => /^phase concurrent_routes: interrupted/.test(r)),
+      `the phase was not cut: ${report.faults.not_judged.join('; ')}`,
+    );
+    assert.equal(outcome.exitCode, 1, report.reasons.join('; '));
+    const capacity = report.audit!.invariants.find((i) => i.id === 'never_over_capacity')!;
+    assert.ok(!capacity.ok && capacity.examples.some((e) => /before the runner settled them/.test(e)), JSON.stringify(capacity));
+  });
 });

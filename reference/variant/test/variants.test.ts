@@ -31,7 +31,9 @@ const fresh = freshVariantSeed();
 console.log(`variant seed ${fresh} (replay: ${replayVariant(fresh)})`);
 const seeds = process.env['FLEETPROOF_VARIANT'] ? [fresh] : [...FIXED_VARIANT_SEEDS, fresh];
 
-describe('the suites qualify every variant of the reference', () => {
+// A conformance run mostly waits out its slow cases; the property runs compute. Side by side, the
+// waiting of one overlaps the computing of another.
+describe('the suites qualify every variant of the reference', { concurrency: true }, () => {
   for (const seed of seeds) {
     const about = `${describeVariant(drawVariant(seed))}\nreplay: ${replayVariant(seed)}`;
 
