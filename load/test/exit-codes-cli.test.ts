@@ -75,19 +75,24 @@ describe('fleetproof load exits', { concurrency: true }, () => {
     const target = await startTarget(await openDefectiveStore('capacity-outside-lock', 'memory'));
     try {
       const sets = OVERBOOKING_SETS.flatMap((s) => ['--set', s]);
-      const run = await fleetproofLoad([
-        '--target',
-        target.url,
-        '--key',
-        target.keyPath,
-        ...sets,
-        '--phases',
-        'concurrent_routes',
-        '--engine',
-        'node',
-        '--out',
-        join(target.dir, 'out'),
-      ]);
+      const load = () =>
+        fleetproofLoad([
+          '--target',
+          target.url,
+          '--key',
+          target.keyPath,
+          ...sets,
+          '--phases',
+          'concurrent_routes',
+          '--engine',
+          'node',
+          '--out',
+          join(target.dir, 'out'),
+        ]);
+      // The overbooking shows only when resolves interleave. On a busy machine a run may overbook nothing and
+      // leave a check unjudged (exit 2, rightly): it says nothing about the code of a violation, so it runs again.
+      let run = await load();
+      for (let again = 0; again < 2 && run.code === 2 && /not judged/.test(run.stderr); again++) run = await load();
       assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, /NON-CONFORMANT/);
       assert.match(run.stderr, /audit: no replica was ever seen/);
