@@ -45,3 +45,60 @@ export function runCommand(command: string, args: string[], o: Options): Promise
     }),
   );
 }
+
+export interface Started {
+  /** The first line of stdout that matches, or a rejection naming what the command printed. */
+  line(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
+  /**
+   * SIGTERM to the whole group, as a terminal's Ctrl-C reaches every process of a foreground job; true when
+   * every process of the group is gone within `graceMs`. The group is then killed in any case.
+   */
+  stop(graceMs: number): Promise<boolean>;
+}
+
+const groupAlive = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Starts a long-running command (a server); stop() ends its whole group. */
+export function startCommand(command: string, args: string[], o: Options): Started {
+  const child = spawnGroup(command, args, o);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d));
+  const matchOf = (pattern: RegExp) => stdout.split('\n').reduce<RegExpExecArray | null>((m, l) => m ?? pattern.exec(l), null);
+  return {
+    line: (pattern, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const started = Date.now();
+        const poll = setInterval(() => {
+          const m = matchOf(pattern);
+          if (m) resolve(m);
+          else if (child.exitCode !== null || Date.now() - started > timeoutMs)
+            reject(new Error(`no line ${pattern}; stdout: ${stdout}; stderr: ${stderr}`));
+          else return;
+          clearInterval(poll);
+        }, 50);
+      }),
+    async stop(graceMs) {
+      const pid = child.pid;
+      if (pid === undefined) return true;
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // the group is gone already
+      }
+      const deadline = Date.now() + graceMs;
+      while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const gone = !groupAlive(pid);
+      killGroup(child);
+      return gone;
+    },
+  };
+}

@@ -4,10 +4,13 @@
 // that holds; its run qualified, signed and tamper-evident, rendering at
 // phone and desktop widths: certify/test/qualified-run.ts; its load stage on
 // the k6 scripts the package ships, when k6 is at ~/.cache/fleetproof-k6),
-// and the same on the package's own embedded PostgreSQL.
-// Packed once for all of them; the two certifications run side by side
-// (each mostly waits: on its slow cases, its timed load phases, its fault
-// rounds), each in its own report folder. Runs from the repository
+// and `npx fleetproof serve --store postgres` on the package's own embedded
+// PostgreSQL, qualified by `npx fleetproof conform`: the same served
+// reference a PostgreSQL certification starts as its child (its stages on
+// PostgreSQL are tested from the sources, certify/stages/test/).
+// Packed once for all of them; the certification and the served PostgreSQL
+// run side by side (each mostly waits: on its slow cases, its timed load
+// phases, its fault rounds), each with its own report folder. Runs from the repository
 // (FROM_SOURCES), so it packs what the checkout holds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,9 +18,9 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stage } from '../../certify/test/certify-output.ts';
 import { assertQualifiedRun } from '../../certify/test/qualified-run.ts';
-import { runCommand } from './commands.ts';
+import { runCommand, startCommand } from './commands.ts';
 import type { CertificationResult } from '../../reports/schemas/certification-result.ts';
-import { CERTIFY_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
+import { CERTIFY_MS, CONFORM_MS, certifyThere, packAndInstall, DEFECTS_DIR, VERSION, type Installed } from './installed-package.ts';
 
 const K6_DIR = join(process.env['HOME'] ?? '/root', '.cache', 'fleetproof-k6');
 let installed: Installed;
@@ -67,7 +70,7 @@ test('npx fleetproof --version names the version', async () => {
   assert.match(r.output, new RegExp(`^fleetproof ${VERSION.replace(/\./g, '\\.')} `));
 });
 
-describe('npx fleetproof certify, in memory and on PostgreSQL', { concurrency: true }, () => {
+describe('the package certifies and serves', { concurrency: true }, () => {
   test(
     'npx fleetproof certify qualifies the embedded reference, signed and tamper-evident, and writes its reports here; in a log it draws nothing and lists no suite or round that held',
     { timeout: CERTIFY_MS + 10_000 },
@@ -89,11 +92,30 @@ describe('npx fleetproof certify, in memory and on PostgreSQL', { concurrency: t
   );
 
   test(
-    'npx fleetproof certify --store postgres qualifies the embedded reference on PostgreSQL',
-    { timeout: CERTIFY_MS + 10_000 },
+    "npx fleetproof serve --store postgres serves the reference on the package's own embedded PostgreSQL, and npx fleetproof conform qualifies it",
+    { timeout: CONFORM_MS + 3 * 60_000 },
     async () => {
-      const { output } = await certifyThere(installed.app, ['--store', 'postgres'], join(installed.work, 'postgres-run'));
-      assert.match(output, /starting an embedded PostgreSQL server/);
+      // As in a user's fresh folder: no PG_URL, so the package starts its own server (never the test run's).
+      const serve = startCommand('npx', ['fleetproof', 'serve', '--store', 'postgres', '--port', '0'], {
+        cwd: installed.app,
+        env: { PG_URL: undefined },
+      });
+      let stopped = false;
+      try {
+        const [, url] = await serve.line(/^listening on (http:\/\/\S+)$/, 120_000);
+        const [, key] = await serve.line(/^signing key: (\S+)$/, 10_000);
+        const r = await runCommand(
+          'npx',
+          ['fleetproof', 'conform', '--target', url!, '--key', key!, '--report-dir', join(installed.work, 'postgres-run')],
+          { cwd: installed.app, timeoutMs: CONFORM_MS },
+        );
+        assert.equal(r.code, 0, r.output);
+        assert.match(r.output, /^verdict: QUALIFIED$/m);
+        assert.ok(existsSync(join(installed.work, 'postgres-run', 'report.html')), 'report.html');
+      } finally {
+        stopped = await serve.stop(30_000);
+      }
+      assert.ok(stopped, 'serve and its embedded PostgreSQL are gone after SIGTERM');
     },
   );
 });

@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** A certification of the embedded reference on a loaded 2-core machine, with room to spare (the runner gives these files longer limits). */
 export const CERTIFY_MS = 900_000;
+/** The most a conformance run of the served reference may take from the package. */
+export const CONFORM_MS = 600_000;
 /** Where the reference's deliberate defects live: development only, never in the package. */
 export const DEFECTS_DIR = 'reference/defects';
 
