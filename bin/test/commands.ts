@@ -1,7 +1,7 @@
 // Commands run as a user runs them, each in a process group of its own, so a
 // test that fails or times out still ends everything the command started
 // (npx runs the program under npm and a shell).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 
 export interface Ran {
   code: number | null;
@@ -54,6 +54,8 @@ export interface Started {
    * every process of the group is gone within `graceMs`. The group is then killed in any case.
    */
   stop(graceMs: number): Promise<boolean>;
+  /** The command names of the processes in the command's session now: what it has started. */
+  commands(): string[];
 }
 
 const groupAlive = (pid: number): boolean => {
@@ -86,6 +88,14 @@ export function startCommand(command: string, args: string[], o: Options): Start
           clearInterval(poll);
         }, 50);
       }),
+    // Started detached, the command leads a session of its own: ps selects it by that session.
+    commands: () =>
+      child.pid === undefined
+        ? []
+        : execFileSync('ps', ['-o', 'comm=', '-s', String(child.pid)], { encoding: 'utf8', timeout: 10_000 })
+            .split('\n')
+            .map((c) => c.trim())
+            .filter(Boolean),
     async stop(graceMs) {
       const pid = child.pid;
       if (pid === undefined) return true;
