@@ -104,7 +104,8 @@ describe('the package certifies and serves', { concurrency: true }, () => {
       try {
         const [, url] = await serve.line(/^listening on (http:\/\/\S+)$/, 120_000);
         const [, key] = await serve.line(/^signing key: (\S+)$/, 10_000);
-        assert.ok(serve.commands().includes('postgres'), `an embedded PostgreSQL runs under serve: ${serve.commands().join(', ')}`);
+        const commands = serve.commands();
+        assert.ok(commands.includes('postgres'), `an embedded PostgreSQL runs under serve: ${commands.join(', ')}`);
         const r = await runCommand(
           'npx',
           ['fleetproof', 'conform', '--target', url!, '--key', key!, '--report-dir', join(installed.work, 'postgres-run')],

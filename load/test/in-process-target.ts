@@ -1,5 +1,6 @@
 // A reference registry served in-process on a loopback port with ephemeral
 // keys, for the load tests: the smoke profile, the broken-registry audit.
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,29 @@ export async function runSmokeToAVerdict(
   if (undecided.length === 0 || !undecided.every((r) => BUSY_MACHINE.test(r))) return first;
   console.log(`smoke run undecided on a busy machine, run once more: ${undecided.join('; ')}`);
   return runSmoke(target, narrow);
+}
+
+/** A smoke run that qualified on everything it judges: every threshold held, every phase checked, every invariant audited. */
+export function assertSmokeQualified(outcome: LoadRunOutcome): void {
+  const report = outcome.report!;
+  assert.deepEqual(report.reasons, []);
+  assert.equal(outcome.exitCode, 0);
+  assert.deepEqual(
+    report.thresholds.map((x) => [x.id, x.ok, x.value]),
+    [
+      ['unexpected_responses', true, 0],
+      ['checks', true, 1],
+    ],
+    'every threshold was evaluated and held',
+  );
+  assert.ok(
+    report.phases.every((p) => p.checks_ok && p.checks.passes > 0),
+    'every phase ran its checks',
+  );
+  assert.ok(
+    report.audit!.invariants.every((i) => i.ok && i.checked > 0),
+    'every invariant was checked on something',
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { NODE_RUNNER_VERSION } from '../runner/node-engine/engine.ts';
-import { runSmokeToAVerdict, startTarget } from './in-process-target.ts';
+import { assertSmokeQualified, runSmokeToAVerdict, startTarget } from './in-process-target.ts';
 import { k6ForTests } from './k6-for-tests.ts';
 
 const k6 = k6ForTests();
@@ -23,28 +23,11 @@ describe('the smoke profile on the memory store', { concurrency: true }, () => {
         const target = await startTarget(new MemoryStore());
         t.after(() => target.close());
         const outcome = await runSmokeToAVerdict(target, { engine });
+        assertSmokeQualified(outcome);
         const report = outcome.report!;
-        assert.deepEqual(report.reasons, []);
-        assert.equal(outcome.exitCode, 0);
         assert.deepEqual(
           report.environment.engine,
           engine === 'k6' ? { name: 'k6', version: k6.version() } : { name: 'node-runner', version: NODE_RUNNER_VERSION },
-        );
-        assert.deepEqual(
-          report.thresholds.map((x) => [x.id, x.ok, x.value]),
-          [
-            ['unexpected_responses', true, 0],
-            ['checks', true, 1],
-          ],
-          'every threshold was evaluated and held',
-        );
-        assert.ok(
-          report.phases.every((p) => p.checks_ok && p.checks.passes > 0),
-          'every phase ran its checks',
-        );
-        assert.ok(
-          report.audit!.invariants.every((i) => i.ok && i.checked > 0),
-          'every invariant was checked on something',
         );
         assert.ok(report.routes_seen > 100);
         // After the audit the run retires its records: every type disabled, every replica still up taken offline.
