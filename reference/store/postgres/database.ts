@@ -71,10 +71,16 @@ export function createPool(spec: PoolSpec): pg.Pool {
   return pool;
 }
 
+/** The queue bound a pool was created with. */
+export function queueOf(pool: pg.Pool): ConnectionQueue {
+  return queues.get(pool) ?? DEFAULT_CONNECTION_QUEUE;
+}
+
 /** pg-pool's words when a request's wait for a connection ran out. */
 const QUEUE_WAIT_EXPIRED = 'timeout exceeded when trying to connect';
 
-function overloaded(why: string, cause?: unknown): RegistryError {
+/** The overload answer of [failure-overload]: nothing was done; retry after a while. */
+export function overloaded(why: string, cause?: unknown): RegistryError {
   return new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, {
     retryAfterMs: OVERLOAD_RETRY_AFTER_MS,
     cause,

@@ -41,8 +41,9 @@ import { assertShape } from '../../domain/validation.ts';
 import type { RegistryStore } from '../registry-store.ts';
 import { AdminWrites } from './admin-writes.ts';
 import { CatalogReader } from './catalog-reads.ts';
-import { read } from './database.ts';
+import { queueOf, read } from './database.ts';
 import { expireLeases, fleetStatus } from './fleet.ts';
+import { ResolveTurns } from './resolve-turns.ts';
 import { EligibleChains } from './route-selection.ts';
 import * as routing from './routing.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from './lost-commit.ts';
@@ -97,6 +98,7 @@ export class PostgresStore implements RegistryStore {
       fenceTokens: parts.fenceTokens,
       choices: parts.choices,
       eligible: new EligibleChains(),
+      turns: new ResolveTurns(queueOf(parts.data)),
     };
   }
 

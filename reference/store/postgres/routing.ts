@@ -25,6 +25,7 @@ import { released, settlePath, unreleased } from '../../domain/settle-decision.t
 import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { read } from './database.ts';
+import type { ResolveTurns } from './resolve-turns.ts';
 import { resolveArgs, type EligibleChains } from './route-selection.ts';
 import { sql } from './sql.ts';
 
@@ -35,6 +36,8 @@ export interface RoutingContext {
   choices: ReferenceChoices;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
+  /** Turns for the resolves of one tenant and capability ([route-contention]). */
+  turns: ResolveTurns;
 }
 
 interface RouteRow {
@@ -56,6 +59,8 @@ interface ResolveRow {
   publication: string | null;
   keys: string[] | null;
   tier_ends: number[] | null;
+  /** For a new route: whether its replica was the only candidate with room (resolve-turns.ts). */
+  alone: boolean | null;
 }
 
 /** What settle.sql answers (sql/functions/fleetproof_settle.sql). */
@@ -91,15 +96,21 @@ async function call<R extends pg.QueryResultRow>(ctx: RoutingContext, statement:
 export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
-  const args = resolveArgs({
-    tenantId,
-    req,
-    set: ctx.eligible.get(tenantId, req.capability_id),
-    nowMs: ctx.clock(),
-    fenceToken: ctx.fenceTokens(),
-    choices: ctx.choices,
+  const key = `${tenantId.length}:${tenantId}${req.capability_id}`;
+  // The clock is read once the turn has come: a lease is judged at the call.
+  const row = await ctx.turns.take(key, async () => {
+    const args = resolveArgs({
+      tenantId,
+      req,
+      set: ctx.eligible.get(tenantId, req.capability_id),
+      nowMs: ctx.clock(),
+      fenceToken: ctx.fenceTokens(),
+      choices: ctx.choices,
+    });
+    const answer = await call<ResolveRow>(ctx, 'resolve', args);
+    if (answer.alone !== null) ctx.turns.learn(key, answer.alone);
+    return answer;
   });
-  const row = await call<ResolveRow>(ctx, 'resolve', args);
   if (row.publication !== null) ctx.eligible.put(tenantId, req.capability_id, row.publication, row.keys!, row.tier_ends!);
   switch (row.outcome) {
     case 'route':

@@ -25,7 +25,7 @@
 -- Parameters: action, tenant and capability ids; the catalog revision read
 -- under the publication lock; the eligible bindings' keys and priority ends
 -- (fleetproof_eligible_bindings); the rest as fleetproof_resolve's.
--- Outcomes: 'created' (assignment set), 'binding_unavailable',
+-- Outcomes: 'created' (assignment set; alone as fleetproof_take_replica's), 'binding_unavailable',
 -- 'replica_unavailable' or 'contended' (detail: the instance
 -- [route-replica-unavailable] names).
 CREATE OR REPLACE FUNCTION fleetproof_new_route(
@@ -33,7 +33,7 @@ CREATE OR REPLACE FUNCTION fleetproof_new_route(
   p_now bigint, p_assigned_at text, p_fence_token text,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
   p_default_policy bigint[], p_scope_off bigint, p_name_last boolean,
-  OUT outcome text, OUT detail text, OUT assignment json)
+  OUT outcome text, OUT detail text, OUT assignment json, OUT alone boolean)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_taken record;
@@ -59,6 +59,7 @@ BEGIN
     RETURN;
   END IF;
   v_replica := v_taken.replica;
+  alone := v_taken.alone;
 
   -- 2. The binding's chain and admission policy (revision, the six scope
   -- limits in scope order, circuit threshold and open ms).

@@ -39,7 +39,8 @@
 -- lowest-priority bindings rather than the first.
 --
 -- Outcomes: 'route' (the stored or reacquired route), 'conflict', and those
--- of fleetproof_new_route. Refusals raised on the way (a scope at its limit,
+-- of fleetproof_new_route, with its alone for a new route (the store's turns
+-- for one tenant and capability, resolve-turns.ts). Refusals raised on the way (a scope at its limit,
 -- an unusable pinned replica, a disabled policy) abort the call.
 CREATE OR REPLACE FUNCTION fleetproof_resolve(
   p_action_id text, p_tenant_id text, p_capability_id text, p_publication text, p_keys text[], p_tier_ends integer[],
@@ -47,7 +48,7 @@ CREATE OR REPLACE FUNCTION fleetproof_resolve(
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
   p_default_policy bigint[], p_scope_off bigint, p_name_last boolean,
   OUT outcome text, OUT detail text, OUT assignment json, OUT reserved boolean, OUT last_settlement text,
-  OUT publication text, OUT keys text[], OUT tier_ends integer[])
+  OUT publication text, OUT keys text[], OUT tier_ends integer[], OUT alone boolean)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_locked boolean;
@@ -90,5 +91,6 @@ BEGIN
   detail := v_new.detail;
   assignment := v_new.assignment;
   reserved := outcome = 'created';
+  alone := v_new.alone;
 END
 $$;

@@ -57,10 +57,14 @@
 -- the end of each priority's run in them; now (ms, the store's clock); required capacity
 -- class or null; required region (residency) or null; preferred region and
 -- zone or null; tiebreakHash(action id).
+-- Outcomes: 'taken' (replica set; alone: whether it was its priority's only
+-- candidate with room at its attempt, so that a concurrent resolve of the
+-- same tenant and capability could only have waited for it), 'contended' or
+-- 'none'.
 CREATE OR REPLACE FUNCTION fleetproof_take_replica(
   p_tenant_id text, p_keys text[], p_tier_ends integer[], p_now bigint,
   p_capacity_class text, p_residency text, p_region text, p_zone text, p_tiebreak bigint,
-  OUT outcome text, OUT replica connector_replicas)
+  OUT outcome text, OUT replica connector_replicas, OUT alone boolean)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_tier text[];
@@ -148,6 +152,7 @@ BEGIN
       END IF;
       IF v_taken THEN
         outcome := 'taken';
+        alone := v_candidates = 1;
         RETURN;
       END IF;
       replica := NULL;

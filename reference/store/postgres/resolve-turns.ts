@@ -1,0 +1,83 @@
+// Turns for the resolves of one tenant and capability, within one store
+// process ([route-contention]). When a new route's replica was the only
+// candidate with room in its priority (fleetproof_take_replica's `alone`),
+// the next resolves of that tenant and capability could only queue on that
+// replica's row lock in the database, each holding a connection it cannot
+// use while the lock is handed from backend to backend. They take their turn
+// here instead, one at a time, and the pool's other connections stay free
+// for other tenants. Nothing is decided here: the database still takes every
+// replica under its lock, so processes sharing one database stay correct,
+// and a resolve that finds more candidates opens the line again.
+//
+// The wait is bounded as the wait for a connection is ([failure-overload]):
+// at most `size` resolves wait for a turn in the process, each at most
+// `waitMs`; beyond either, the overload answer.
+import type { ConnectionQueue } from './connection-queue.ts';
+import { overloaded } from './database.ts';
+
+interface Line {
+  running: number;
+  waiting: Array<() => void>;
+}
+
+/** Tenant and capability keys last seen alone, at most this many (the oldest forgotten first). */
+const REMEMBERED = 65_536;
+
+export class ResolveTurns {
+  private readonly lines = new Map<string, Line>();
+  private readonly alone = new Set<string>();
+  private waiting = 0;
+
+  constructor(private readonly queue: ConnectionQueue) {}
+
+  /** Runs `body` when its turn comes: at once, unless `key`'s replica stood alone and a resolve of it runs. */
+  async take<T>(key: string, body: () => Promise<T>): Promise<T> {
+    let line = this.lines.get(key);
+    if (!line) {
+      line = { running: 0, waiting: [] };
+      this.lines.set(key, line);
+    }
+    // A finished resolve hands its turn over, so no newcomer slips in between.
+    if (line.running > 0 && this.alone.has(key)) await this.wait(line);
+    else line.running++;
+    try {
+      return await body();
+    } finally {
+      line.running--;
+      const width = this.alone.has(key) ? 1 : Infinity;
+      while (line.waiting.length > 0 && line.running < width) {
+        line.running++;
+        line.waiting.shift()!();
+      }
+      if (line.running === 0) this.lines.delete(key);
+    }
+  }
+
+  /** What a new route of `key` reported (fleetproof_resolve's alone). */
+  learn(key: string, alone: boolean): void {
+    this.alone.delete(key);
+    if (!alone) return;
+    this.alone.add(key);
+    if (this.alone.size > REMEMBERED) this.alone.delete(this.alone.values().next().value!);
+  }
+
+  private wait(line: Line): Promise<void> {
+    if (this.waiting >= this.queue.size) {
+      return Promise.reject(overloaded(`${this.waiting} resolves already wait for their turn`));
+    }
+    this.waiting++;
+    return new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        this.waiting--;
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        line.waiting.splice(line.waiting.indexOf(turn), 1);
+        this.waiting--;
+        reject(overloaded('no turn came in time'));
+      }, this.queue.waitMs);
+      line.waiting.push(turn);
+    });
+  }
+}
