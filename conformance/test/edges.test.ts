@@ -7,6 +7,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReferenceChoices } from '../../reference/domain/choices.ts';
 import { generateSigningKeys, signingKeyFromJwk, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
@@ -101,6 +102,14 @@ describe('[auth-time] on both sides of the 30 s of leeway', () => {
   });
   it('45 s of leeway on nbf fails', async () => {
     expectAll(await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, undefined, 15_000), 'fail');
+  });
+  it('a registry too slow to handle a token before its nbf comes within 30 s cannot be judged, never fails', async () => {
+    // A request whose token is not yet valid reaches the registry 4 s late: by then its nbf is at most 29 s ahead.
+    const ahead = (h: IncomingHttpHeaders) =>
+      h.authorization && decodeJwt(h.authorization.replace(/^Bearer /, '')).nbf! * 1000 > Date.now();
+    const late: Front = { request: async (h) => (ahead(h) ? (await sleep(4_000), h) : h) };
+    const got = await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, () => late);
+    assert.match(Object.values(got)[0]!, /^error: .*too slow to judge/, JSON.stringify(got));
   });
 });
 
