@@ -122,13 +122,17 @@ const FILE_TIMEOUT_MS = positive(process.env['FLEETPROOF_TEST_FILE_TIMEOUT_S'], 
 /**
  * Files whose limits are this many times the others': they pack and install
  * the package before they certify from it, and a certification on
- * PostgreSQL, whole, takes longer than any other file's work; the variants
+ * PostgreSQL, whole, takes longer than any other file's work; the certify
+ * files run whole certifications, each allowed CERTIFY_MS (520 s) of its own,
+ * which the file's limit must not cut short on a loaded machine; the variants
  * and legal-limits files run the whole conformance suite against several
  * registries in turn, the keep-alive race runs it through a front that
  * relays every byte, and the suite holds cases that must wait out token and
  * lease edges.
  */
 const LONGER_LIMITS = {
+  'certify/test/certify.test.ts': 2,
+  'certify/test/without-key.test.ts': 2,
   'reference/variant/test/variants.test.ts': 2,
   'conformance/test/legal-limits.test.ts': 2,
   'conformance/test/keep-alive-race.test.ts': 2,
