@@ -4,6 +4,10 @@
 // sizes and profiles; it is built from indexed rows on first use at a
 // revision and kept until the revision moves, as the memory store keeps its
 // views. Definitions never change once stored, so they are cached for good.
+// A read whose view and definitions are all cached needs only the current
+// revision: one statement, no transaction. The view was built at that
+// revision under the lock, and every catalog write group moves the revision
+// when it commits, so the answer is the one the locked read would give.
 import type pg from 'pg';
 import type {
   CapabilityDefinition,
@@ -16,7 +20,7 @@ import type {
 import { assemblePage, normaliseQuery, textMatches, type CatalogChoices, type VisibleDefinition } from '../../domain/catalog.ts';
 import { compareBytes } from '../../domain/ordering.ts';
 import { assertShape } from '../../domain/validation.ts';
-import { run, transaction, type Db } from './database.ts';
+import { read, run, transaction, type Db } from './database.ts';
 import { sql } from './sql.ts';
 
 interface ViewEntry {
@@ -32,6 +36,9 @@ interface View {
 }
 
 const INTERNAL_VIEW = '\u0000internal';
+/** Whose view a context reads: tenant context wins over unbound ([catalog-tenant-precedence]); null sees nothing. */
+const viewKey = (ctx: CatalogContext): string | null => ctx.tenant_id ?? (ctx.allow_unbound ? INTERNAL_VIEW : null);
+const emptyView = (revision: number): View => ({ revision, entries: [], byId: new Map() });
 const MAX_VIEWS = 512;
 const MAX_CACHED_DEFINITION_BYTES = 64 * 1024 * 1024;
 
@@ -47,38 +54,80 @@ export class CatalogReader {
   ) {}
 
   async query(query: CatalogQuery, ctx: CatalogContext): Promise<CapabilityPage> {
-    return this.atOneRevision(async (db, revision) => {
-      const q = normaliseQuery(query, revision, this.limits, this.choices);
-      let entries = (await this.view(db, ctx, revision)).entries.filter(
-        (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
-      );
-      if (q.needle !== undefined) {
-        const definitions = await this.loadDefinitions(
-          db,
-          entries.map((e) => e.id),
-        );
-        entries = entries.filter((e) => textMatches(definitions.get(e.id)!, q.needle!));
-      }
-      // Plan the page on ids and sizes, then fetch only the definitions it holds.
-      const placeholders: VisibleDefinition[] = entries.map((e) => ({
-        id: e.id,
-        size: e.size,
-        definition: { capability: { id: e.id } } as CapabilityDefinition,
-      }));
-      const plan = assemblePage(placeholders, q, revision, this.limits, this.choices);
-      const ids = plan.capabilities.map((d) => d.capability.id);
-      const definitions = await this.loadDefinitions(db, ids);
-      return { ...plan, capabilities: ids.map((id) => definitions.get(id)!) };
-    });
+    const cached = await this.cachedAtCurrentRevision(ctx);
+    const fast = cached && (await this.page(query, cached.view, cached.revision, async (ids) => this.cachedDefinitions(ids)));
+    if (fast) return fast;
+    return this.atOneRevision(
+      async (db, revision) =>
+        (await this.page(query, await this.view(db, ctx, revision), revision, (ids) => this.loadDefinitions(db, ids)))!,
+    );
   }
 
   async get(capabilityId: string, ctx: CatalogContext): Promise<ResolvedCapability | null> {
     assertShape<string>('CapabilityId', capabilityId);
+    const cached = await this.cachedAtCurrentRevision(ctx);
+    if (cached) {
+      if (!cached.view.byId.has(capabilityId)) return null;
+      const definition = this.cachedDefinitions([capabilityId])?.get(capabilityId);
+      if (definition) return { definition, catalog_revision: cached.revision };
+    }
     return this.atOneRevision(async (db, revision) => {
       if (!(await this.view(db, ctx, revision)).byId.has(capabilityId)) return null;
       const definitions = await this.loadDefinitions(db, [capabilityId]);
       return { definition: definitions.get(capabilityId)!, catalog_revision: revision };
     });
+  }
+
+  /**
+   * One page of `view`: planned on ids and sizes, then only the definitions it
+   * holds fetched. Undefined when `definitionsOf` has not every one it is asked for.
+   */
+  private async page(
+    query: CatalogQuery,
+    view: View,
+    revision: number,
+    definitionsOf: (ids: readonly string[]) => Promise<Map<string, CapabilityDefinition> | undefined>,
+  ): Promise<CapabilityPage | undefined> {
+    const q = normaliseQuery(query, revision, this.limits, this.choices);
+    let entries = view.entries.filter(
+      (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),
+    );
+    if (q.needle !== undefined) {
+      const definitions = await definitionsOf(entries.map((e) => e.id));
+      if (!definitions) return undefined;
+      entries = entries.filter((e) => textMatches(definitions.get(e.id)!, q.needle!));
+    }
+    const placeholders: VisibleDefinition[] = entries.map((e) => ({
+      id: e.id,
+      size: e.size,
+      definition: { capability: { id: e.id } } as CapabilityDefinition,
+    }));
+    const plan = assemblePage(placeholders, q, revision, this.limits, this.choices);
+    const ids = plan.capabilities.map((d) => d.capability.id);
+    const definitions = await definitionsOf(ids);
+    return definitions && { ...plan, capabilities: ids.map((id) => definitions.get(id)!) };
+  }
+
+  /** The context's view as cached, when it is of the current revision (read by one statement, outside any transaction). */
+  private async cachedAtCurrentRevision(ctx: CatalogContext): Promise<{ view: View; revision: number } | undefined> {
+    const key = viewKey(ctx);
+    const cached = key === null ? undefined : this.views.get(key);
+    if (key !== null && !cached) return undefined;
+    const [row] = await read<{ revision: number }>(this.pool, sql('read-revision'));
+    const revision = row!.revision;
+    if (!cached) return { view: emptyView(revision), revision };
+    return cached.revision === revision ? { view: cached, revision } : undefined;
+  }
+
+  /** The definitions of `ids` if every one is cached. */
+  private cachedDefinitions(ids: readonly string[]): Map<string, CapabilityDefinition> | undefined {
+    const found = new Map<string, CapabilityDefinition>();
+    for (const id of ids) {
+      const cached = this.definitions.get(id);
+      if (!cached) return undefined;
+      found.set(id, cached.definition);
+    }
+    return found;
   }
 
   private atOneRevision<T>(body: (db: Db, revision: number) => Promise<T>): Promise<T> {
@@ -91,8 +140,8 @@ export class CatalogReader {
 
   /** The view of a context: tenant context wins over unbound ([catalog-tenant-precedence]). */
   private async view(db: Db, ctx: CatalogContext, revision: number): Promise<View> {
-    const key = ctx.tenant_id ?? (ctx.allow_unbound ? INTERNAL_VIEW : null);
-    if (key === null) return { revision, entries: [], byId: new Map() };
+    const key = viewKey(ctx);
+    if (key === null) return emptyView(revision);
     const cached = this.views.get(key);
     if (cached && cached.revision === revision) return cached;
     const entries = ctx.tenant_id !== null ? await this.tenantView(db, ctx.tenant_id) : await this.internalView(db);
