@@ -9,22 +9,12 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import pg from 'pg';
-import { RegistryError } from '../../../../contract/registry-error.ts';
 import type { RegistryStore } from '../../registry-store.ts';
 import { b } from '../../test/behaviour/world.ts';
-import { OVERLOAD_RETRY_AFTER_MS } from '../connection-queue.ts';
+import { overload } from './overload-answer.ts';
 import { postgresTestDatabases } from './test-database.ts';
 
 const databases = postgresTestDatabases();
-
-/** The overload answer, for the given reason. */
-const overload = (why: RegExp) => (err: unknown) => {
-  assert.ok(RegistryError.is(err), String(err));
-  assert.equal(err.code, 'STORAGE_UNAVAILABLE');
-  assert.equal(err.retryAfterMs, OVERLOAD_RETRY_AFTER_MS);
-  assert.match(err.message, why);
-  return true;
-};
 
 /** Waits until `n` backends of the database wait for a lock. */
 async function lockWaiters(client: pg.Client, n: number): Promise<void> {

@@ -4,9 +4,8 @@
 // candidates, and bounded like the wait for a connection ([failure-overload]).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RegistryError } from '../../../../contract/registry-error.ts';
-import { OVERLOAD_RETRY_AFTER_MS } from '../connection-queue.ts';
 import { ResolveTurns } from '../resolve-turns.ts';
+import { overload } from './overload-answer.ts';
 
 /** A body that runs until released, recording when it started. */
 function gate(log: string[], name: string) {
@@ -82,13 +81,6 @@ describe('resolve turns', () => {
     const [a, b, c] = ['a', 'b', 'c'].map((n) => gate(log, n));
     const first = turns.take('k', a!.body);
     const queued = turns.take('k', b!.body);
-    const overload = (why: RegExp) => (err: unknown) => {
-      assert.ok(RegistryError.is(err), String(err));
-      assert.equal(err.code, 'STORAGE_UNAVAILABLE');
-      assert.equal(err.retryAfterMs, OVERLOAD_RETRY_AFTER_MS);
-      assert.match(err.message, why);
-      return true;
-    };
     await assert.rejects(turns.take('k', c!.body), overload(/already wait for their turn/));
     await assert.rejects(queued, overload(/no turn came in time/));
     a!.release();
