@@ -9,9 +9,16 @@
 // replica under its lock, so processes sharing one database stay correct,
 // and a resolve that finds more candidates opens the line again.
 //
-// The wait is bounded as the wait for a connection is ([failure-overload]):
-// at most `size` resolves wait for a turn in the process, each at most
-// `waitMs`; beyond either, the overload answer.
+// The requests of one line are those that meet the same candidates: one
+// tenant and capability with one required capacity class and region
+// (route-selection.ts, turnKey). A resolve that found no replica, or failed,
+// opens the line too; a resolve answered from a stored route says nothing.
+//
+// The wait for a turn is bounded with the connection queue's figures
+// ([failure-overload]): at most `size` resolves wait for a turn in the
+// process, each at most `waitMs`, before they wait for a connection; beyond
+// either, the overload answer. A queue of size 0 (refuse whatever cannot have
+// a connection at once) takes no turns.
 import type { ConnectionQueue } from './connection-queue.ts';
 import { overloaded } from './database.ts';
 
@@ -32,6 +39,8 @@ export class ResolveTurns {
 
   /** Runs `body` when its turn comes: at once, unless `key`'s replica stood alone and a resolve of it runs. */
   async take<T>(key: string, body: () => Promise<T>): Promise<T> {
+    // A queue of size 0 refuses only when no connection is free: no resolve waits here then.
+    if (this.queue.size === 0) return body();
     let line = this.lines.get(key);
     if (!line) {
       line = { running: 0, waiting: [] };

@@ -98,10 +98,28 @@ export interface ResolveInputs {
   choices: ReferenceChoices;
 }
 
+/** What narrows a request's candidate replicas: its required capacity class and region (residency), each or null. */
+function candidateFilter(req: ResolveRequest): { capacityClass: string | null; residency: string | null } {
+  const pref: TopologyPreference = req.topology ?? {};
+  return {
+    capacityClass: pref.capacity_class ?? null,
+    residency: pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null,
+  };
+}
+
+/**
+ * The requests that meet the same candidate replicas, for the store's turns
+ * (resolve-turns.ts): one tenant and capability with one candidate filter.
+ */
+export function turnKey(tenantId: string, req: ResolveRequest): string {
+  const { capacityClass, residency } = candidateFilter(req);
+  return JSON.stringify([tenantId, req.capability_id, capacityClass, residency]);
+}
+
 /** The arguments of resolve.sql, in the order fleetproof_resolve declares them. */
 export function resolveArgs(i: ResolveInputs): unknown[] {
   const pref: TopologyPreference = i.req.topology ?? {};
-  const residency = pref.allow_cross_region === false && pref.region !== undefined ? pref.region : null;
+  const { capacityClass, residency } = candidateFilter(i.req);
   const s = i.set ?? NO_SET;
   return [
     i.req.action_id,
@@ -113,7 +131,7 @@ export function resolveArgs(i: ResolveInputs): unknown[] {
     i.nowMs,
     toTimestamp(i.nowMs),
     i.fenceToken,
-    pref.capacity_class ?? null,
+    capacityClass,
     residency,
     pref.region ?? null,
     pref.zone ?? null,

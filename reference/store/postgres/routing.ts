@@ -26,7 +26,7 @@ import type { Clock } from '../../domain/time.ts';
 import { assertShape } from '../../domain/validation.ts';
 import { read } from './database.ts';
 import type { ResolveTurns } from './resolve-turns.ts';
-import { resolveArgs, type EligibleChains } from './route-selection.ts';
+import { resolveArgs, turnKey, type EligibleChains } from './route-selection.ts';
 import { sql } from './sql.ts';
 
 export interface RoutingContext {
@@ -96,7 +96,7 @@ async function call<R extends pg.QueryResultRow>(ctx: RoutingContext, statement:
 export async function resolve(ctx: RoutingContext, tenantId: string, req: ResolveRequest): Promise<RouteView> {
   assertShape<string>('TenantId', tenantId);
   assertShape<ResolveRequest>('ResolveRequest', req);
-  const key = `${tenantId.length}:${tenantId}${req.capability_id}`;
+  const key = turnKey(tenantId, req);
   // The clock is read once the turn has come: a lease is judged at the call.
   const row = await ctx.turns.take(key, async () => {
     const args = resolveArgs({
@@ -107,11 +107,19 @@ export async function resolve(ctx: RoutingContext, tenantId: string, req: Resolv
       fenceToken: ctx.fenceTokens(),
       choices: ctx.choices,
     });
-    const answer = await call<ResolveRow>(ctx, 'resolve', args);
-    if (answer.alone !== null) ctx.turns.learn(key, answer.alone);
+    let answer: ResolveRow;
+    try {
+      answer = await call<ResolveRow>(ctx, 'resolve', args);
+    } catch (err) {
+      ctx.turns.learn(key, false); // a refusal or a failure says nothing of a lone replica: the line opens
+      throw err;
+    }
+    // Kept before the turn passes on, so that the next resolve sends these bindings.
+    if (answer.publication !== null) ctx.eligible.put(tenantId, req.capability_id, answer.publication, answer.keys!, answer.tier_ends!);
+    // A new route's replica stood alone or not; no replica for it opens the line; a stored route says nothing.
+    if (answer.outcome !== 'route' && answer.outcome !== 'conflict') ctx.turns.learn(key, answer.alone === true);
     return answer;
   });
-  if (row.publication !== null) ctx.eligible.put(tenantId, req.capability_id, row.publication, row.keys!, row.tier_ends!);
   switch (row.outcome) {
     case 'route':
     case 'created':

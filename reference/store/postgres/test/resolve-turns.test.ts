@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ResolveTurns } from '../resolve-turns.ts';
+import { turnKey } from '../route-selection.ts';
 import { overload } from './overload-answer.ts';
 
 /** A body that runs until released, recording when it started. */
@@ -91,5 +92,28 @@ describe('resolve turns', () => {
     await d.running;
     d.release();
     assert.equal(await after, 'd', 'the line serves again');
+  });
+
+  it('a queue of size 0 takes no turns: nothing waits where it would be refused', async () => {
+    const turns = new ResolveTurns({ size: 0, waitMs: 50 });
+    turns.learn('k', true);
+    const log: string[] = [];
+    const [a, b] = ['a', 'b'].map((n) => gate(log, n));
+    const taken = [turns.take('k', a!.body), turns.take('k', b!.body)];
+    await Promise.all([a!.running, b!.running]);
+    a!.release();
+    b!.release();
+    assert.deepEqual(await Promise.all(taken), ['a', 'b']);
+  });
+
+  it('a line is one tenant, capability and candidate filter; a preference alone does not split it', () => {
+    const req = { action_id: 'act-1', capability_id: 'cap:x' };
+    const key = turnKey('tenant-a', req);
+    assert.equal(turnKey('tenant-a', { ...req, action_id: 'act-2' }), key);
+    assert.equal(turnKey('tenant-a', { ...req, topology: { region: 'eu', zone: 'eu-1' } }), key, 'where it would rather go');
+    assert.notEqual(turnKey('tenant-b', req), key);
+    assert.notEqual(turnKey('tenant-a', { ...req, capability_id: 'cap:y' }), key);
+    assert.notEqual(turnKey('tenant-a', { ...req, topology: { region: 'eu', allow_cross_region: false } }), key, 'residency');
+    assert.notEqual(turnKey('tenant-a', { ...req, topology: { capacity_class: 'large' } }), key, 'capacity class');
   });
 });
