@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReferenceChoices } from '../../reference/domain/choices.ts';
 import { generateSigningKeys, signingKeyFromJwk, TOKEN_ALGORITHM, type SigningKey } from '../../contract/tokens.ts';
 import { createRegistryServer } from '../../reference/http/server.ts';
+import { storageUnavailable } from '../../contract/registry-error.ts';
 import { MemoryStore } from '../../reference/store/memory/memory-store.ts';
 import { resolveConfig, type ConformConfig } from '../runner/config.ts';
 import { runConformance } from '../runner/run.ts';
@@ -49,10 +50,15 @@ const cachingTokens = (key: SigningKey): Front => {
  * The reference with these HTTP choices and its token clock `skewMs` off (30 s of leeway and a clock 15 s
  * behind is 45 s of leeway on exp), optionally behind a front given the registry's signing key.
  */
-async function statuses(cases: string[], choices: Partial<ReferenceChoices>, front?: (key: SigningKey) => Front, skewMs = 0) {
+async function statuses(
+  cases: string[],
+  choices: Partial<ReferenceChoices>,
+  front?: (key: SigningKey) => Front,
+  skewMs = 0,
+  store = new MemoryStore(),
+) {
   const { privateJwk, jwks } = await generateSigningKeys();
   const key = await signingKeyFromJwk(privateJwk);
-  const store = new MemoryStore();
   const server = createRegistryServer({ store, jwks, choices, now: () => Date.now() + skewMs, log: () => {} });
   let url = await server.listen(0, '127.0.0.1');
   const upstream = new URL(url);
@@ -91,6 +97,15 @@ const expectAll = (got: Record<string, string>, status: 'pass' | 'fail') =>
     JSON.stringify(got),
   );
 
+/** A request whose token is not yet valid reaches the registry 4 s late: by then its nbf is at most 29 s ahead. */
+const lateWhileNotYetValid: Front = {
+  request: async (h) => {
+    const token = h.authorization?.replace(/^Bearer /, '');
+    if (token && decodeJwt(token).nbf! * 1000 > Date.now()) await sleep(4_000);
+    return h;
+  },
+};
+
 describe('[auth-time] on both sides of the 30 s of leeway', () => {
   const EXPIRED = ['auth-and-isolation/expired-token-is-unauthenticated'];
   const NOT_YET = ['auth-and-isolation/not-yet-valid-token-is-unauthenticated'];
@@ -104,11 +119,16 @@ describe('[auth-time] on both sides of the 30 s of leeway', () => {
     expectAll(await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, undefined, 15_000), 'fail');
   });
   it('a registry too slow to handle a token before its nbf comes within 30 s cannot be judged, never fails', async () => {
-    // A request whose token is not yet valid reaches the registry 4 s late: by then its nbf is at most 29 s ahead.
-    const ahead = (h: IncomingHttpHeaders) =>
-      h.authorization && decodeJwt(h.authorization.replace(/^Bearer /, '')).nbf! * 1000 > Date.now();
-    const late: Front = { request: async (h) => (ahead(h) ? (await sleep(4_000), h) : h) };
-    const got = await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, () => late);
+    const got = await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, () => lateWhileNotYetValid);
+    assert.match(Object.values(got)[0]!, /^error: .*too slow to judge/, JSON.stringify(got));
+  });
+  it('nor does its storage failing once such a late token is accepted', async () => {
+    const failing = new (class extends MemoryStore {
+      override getReplica(): never {
+        throw storageUnavailable('storage down for this test');
+      }
+    })();
+    const got = await statuses(NOT_YET, { nbfLeewaySeconds: 30 }, () => lateWhileNotYetValid, 0, failing);
     assert.match(Object.values(got)[0]!, /^error: .*too slow to judge/, JSON.stringify(got));
   });
 });
