@@ -39,6 +39,8 @@ const INTERNAL_VIEW = '\u0000internal';
 /** Whose view a context reads: tenant context wins over unbound ([catalog-tenant-precedence]); null sees nothing. */
 const viewKey = (ctx: CatalogContext): string | null => ctx.tenant_id ?? (ctx.allow_unbound ? INTERNAL_VIEW : null);
 const emptyView = (revision: number): View => ({ revision, entries: [], byId: new Map() });
+/** Definitions by id, from the cache alone (undefined unless every one is there) or read from the database. */
+type DefinitionsOf = (ids: readonly string[]) => Promise<Map<string, CapabilityDefinition> | undefined>;
 const MAX_VIEWS = 512;
 const MAX_CACHED_DEFINITION_BYTES = 64 * 1024 * 1024;
 
@@ -66,28 +68,34 @@ export class CatalogReader {
   async get(capabilityId: string, ctx: CatalogContext): Promise<ResolvedCapability | null> {
     assertShape<string>('CapabilityId', capabilityId);
     const cached = await this.cachedAtCurrentRevision(ctx);
-    if (cached) {
-      if (!cached.view.byId.has(capabilityId)) return null;
-      const definition = this.cachedDefinitions([capabilityId])?.get(capabilityId);
-      if (definition) return { definition, catalog_revision: cached.revision };
-    }
-    return this.atOneRevision(async (db, revision) => {
-      if (!(await this.view(db, ctx, revision)).byId.has(capabilityId)) return null;
-      const definitions = await this.loadDefinitions(db, [capabilityId]);
-      return { definition: definitions.get(capabilityId)!, catalog_revision: revision };
-    });
+    const fast = cached && (await this.capability(capabilityId, cached.view, cached.revision, async (ids) => this.cachedDefinitions(ids)));
+    if (fast !== undefined) return fast;
+    return this.atOneRevision(
+      async (db, revision) =>
+        // The database has every definition a view holds: never undefined here.
+        (await this.capability(capabilityId, await this.view(db, ctx, revision), revision, (ids) =>
+          this.loadDefinitions(db, ids),
+        )) as ResolvedCapability | null,
+    );
+  }
+
+  /** One capability of `view`, or null when the view holds none by that id; undefined when `definitionsOf` has not its definition. */
+  private async capability(
+    capabilityId: string,
+    view: View,
+    revision: number,
+    definitionsOf: DefinitionsOf,
+  ): Promise<ResolvedCapability | null | undefined> {
+    if (!view.byId.has(capabilityId)) return null;
+    const definition = (await definitionsOf([capabilityId]))?.get(capabilityId);
+    return definition && { definition, catalog_revision: revision };
   }
 
   /**
    * One page of `view`: planned on ids and sizes, then only the definitions it
    * holds fetched. Undefined when `definitionsOf` has not every one it is asked for.
    */
-  private async page(
-    query: CatalogQuery,
-    view: View,
-    revision: number,
-    definitionsOf: (ids: readonly string[]) => Promise<Map<string, CapabilityDefinition> | undefined>,
-  ): Promise<CapabilityPage | undefined> {
+  private async page(query: CatalogQuery, view: View, revision: number, definitionsOf: DefinitionsOf): Promise<CapabilityPage | undefined> {
     const q = normaliseQuery(query, revision, this.limits, this.choices);
     let entries = view.entries.filter(
       (e) => (q.capabilityId === undefined || e.id === q.capabilityId) && (q.profile === undefined || e.profiles.has(q.profile)),

@@ -27,7 +27,7 @@ interface Line {
   waiting: Array<() => void>;
 }
 
-/** Tenant and capability keys last seen alone, at most this many (the oldest forgotten first). */
+/** Lines last seen alone, at most this many (the oldest forgotten first). */
 const REMEMBERED = 65_536;
 
 export class ResolveTurns {

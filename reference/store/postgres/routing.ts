@@ -36,7 +36,7 @@ export interface RoutingContext {
   choices: ReferenceChoices;
   /** Eligible bindings per tenant and capability, by catalog publication. */
   eligible: EligibleChains;
-  /** Turns for the resolves of one tenant and capability ([route-contention]). */
+  /** Turns for resolves that meet the same candidate replicas ([route-contention]). */
   turns: ResolveTurns;
 }
 
