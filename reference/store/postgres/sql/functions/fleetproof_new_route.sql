@@ -19,8 +19,8 @@
 --    lock, no row locks.
 -- 3. Admission counters, by fleetproof_reserve_scopes, in scope order; a
 --    scope at its limit aborts the transaction, undoing the replica's unit.
--- 4. The route row is inserted last; its foreign key check locks the replica
---    row FOR KEY SHARE, which this transaction already holds more strongly.
+-- 4. The route row is inserted last, naming the replica row this
+--    transaction holds (no foreign key: no statement deletes a replica).
 --
 -- Parameters: action, tenant and capability ids; the catalog revision read
 -- under the publication lock; the eligible bindings' keys and priority ends

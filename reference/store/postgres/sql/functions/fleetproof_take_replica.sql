@@ -9,8 +9,7 @@
 -- connector_replicas_by_binding_key, the array keys taken in order within
 -- it, not a probe per binding.
 --
--- Locks: the one replica row it takes (FOR NO KEY UPDATE, which a route's
--- foreign key check, FOR KEY SHARE, does not conflict with). It is the first
+-- Locks: the one replica row it takes (FOR NO KEY UPDATE). It is the first
 -- row lock of the transaction, so a resolve waits for a replica while
 -- holding no other row. The lowest priority with an eligible replica is
 -- taken first; within it, each attempt, with a snapshot of its own:
