@@ -1,0 +1,106 @@
+// bench:pg-ab FILE.sql — what a schema or function change does to the
+// server's CPU per resolve+settle pair, measured side by side: two databases
+// on one embedded server (durable settings, as bench:pg), each seeded with
+// the aip-fleet-slo-v1 dataset by its own store, the second then changed by
+// FILE.sql. Pair rounds at 8 clients alternate between the two (A B, B A,
+// ...), so a neighbour's load falls on both alike, and each round's CPU per
+// pair on B is divided by the neighbouring A round's: the median of those
+// ratios is the figure. Whole bench:pg runs of two trees, one after the
+// other, move more with the machine than a change of a few per cent does.
+// Knobs: BENCH_ROUNDS (10 per side), BENCH_ROUND_MS (2000).
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { sha256Hex } from '../../contract/digest.ts';
+import { scaleDataset } from '../../load/lib/dataset.js';
+import { databaseUrl } from '../../reference/store/postgres/database.ts';
+import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
+import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { PROC, serverCpuS, statFields } from './pg-cpu.ts';
+import { fmt, median } from './stats.ts';
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 10);
+const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
+const CLIENTS = 8;
+const file = process.argv[2];
+if (!file || !PROC) {
+  console.error(file ? 'bench:pg-ab reads CPU time from /proc, which this machine lacks' : 'usage: npm run bench:pg-ab -- FILE.sql');
+  process.exit(2);
+}
+const change = readFileSync(file, 'utf8');
+type Tenant = { id: string; capabilities: string[] };
+
+async function seeded(url: string): Promise<{ store: RegistryStore; tenants: Tenant[] }> {
+  const store = await openPostgresStore({ url });
+  const data = scaleDataset({ runId: 'bench', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });
+  for (const items of data.batches(1000)) await store.applyBatch(items);
+  const tenants = Array.from({ length: data.dimensions.tenants }, (_, k) => ({
+    id: data.ids.tenant(k + 1),
+    capabilities: data.tenantCapabilities(k + 1),
+  }));
+  return { store, tenants };
+}
+
+/** Pairs for ROUND_MS (or `ms`) over every tenant and capability in turn; the server's CPU milliseconds per pair. */
+async function round(store: RegistryStore, tenants: Tenant[], postmaster: number, tag: string, ms = ROUND_MS): Promise<number> {
+  let pairs = 0;
+  const cpu0 = serverCpuS(postmaster);
+  const end = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let n = 0; performance.now() < end; n++) {
+        const t = tenants[(n * CLIENTS + c) % tenants.length]!;
+        const req = { action_id: `act-${tag}-${c}-${n}`, capability_id: t.capabilities[n % t.capabilities.length]! };
+        const view = await store.resolve(t.id, req);
+        await store.settle(t.id, req.action_id, view.assignment, 'completed');
+        pairs++;
+      }
+    }),
+  );
+  return ((serverCpuS(postmaster) - cpu0) * 1000) / pairs;
+}
+
+const server = await startEmbeddedPostgres();
+try {
+  const admin = new pg.Client(server.url);
+  await admin.connect();
+  await admin.query('CREATE DATABASE registry_a');
+  await admin.query('CREATE DATABASE registry_b');
+  const backend = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const postmaster = Number(statFields(backend)![1]);
+  await admin.end();
+  console.log(`load average at start: ${loadavg()[0]!.toFixed(2)}; seeding two databases`);
+  const a = await seeded(databaseUrl(server.url, 'registry_a'));
+  const b = await seeded(databaseUrl(server.url, 'registry_b'));
+  const changer = new pg.Client(databaseUrl(server.url, 'registry_b'));
+  await changer.connect();
+  await changer.query(change);
+  await changer.end();
+  console.log(`B: registry_b changed by ${file}`);
+  try {
+    // Warm-up: every tenant and capability's eligible bindings read once on each side.
+    await round(a.store, a.tenants, postmaster, 'warm', 3000);
+    await round(b.store, b.tenants, postmaster, 'warm', 3000);
+    const cpuA: number[] = [];
+    const cpuB: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+      for (const side of order) {
+        const s = side === 'A' ? a : b;
+        (side === 'A' ? cpuA : cpuB).push(await round(s.store, s.tenants, postmaster, String(r)));
+      }
+      console.log(`round ${r + 1}: server CPU per pair A ${fmt(cpuA[r]!, 3)} ms, B ${fmt(cpuB[r]!, 3)} ms`);
+    }
+    const ratios = cpuB.map((x, i) => x / cpuA[i]!);
+    console.log(`server CPU per pair (medians): A ${fmt(median(cpuA), 3)} ms, B ${fmt(median(cpuB), 3)} ms`);
+    console.log(
+      `B ÷ A, median of ${ROUNDS} paired rounds: ${fmt(median(ratios), 3)} (range ${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)})`,
+    );
+  } finally {
+    await Promise.all([a.store.close(), b.store.close()]);
+  }
+  console.log(`load average at end: ${loadavg()[0]!.toFixed(2)}`);
+} finally {
+  await server.stop();
+}
