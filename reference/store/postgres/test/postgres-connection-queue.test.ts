@@ -48,7 +48,8 @@ test('a full queue and an expired wait are the overload answer; the store serves
 });
 
 test('resolves that could only wait for one replica wait for their turn in the store, not on a connection', async (t) => {
-  const { store, db } = await databases.openStore({ dataPoolSize: 2, connectionQueue: { size: 1, waitMs: 1_000 } });
+  // The wait outlasts another tenant's resolve on a loaded machine: the queued resolve is still waiting when the next is refused.
+  const { store, db } = await databases.openStore({ dataPoolSize: 2, connectionQueue: { size: 1, waitMs: 5_000 } });
   t.after(() => store.close());
   // One replica each, leased from the store's own (real) clock.
   const w = new World(store, new ManualClock(Date.now()));
