@@ -12,12 +12,11 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { sha256Hex } from '../../contract/digest.ts';
-import { scaleDataset } from '../../load/lib/dataset.js';
 import { databaseUrl } from '../../reference/store/postgres/database.ts';
 import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { PROC, serverCpuS, statFields } from './pg-cpu.ts';
+import { seedScaleDataset, type SeededTenant } from './pg-dataset.ts';
 import { fmt, median } from './stats.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 10);
@@ -29,21 +28,14 @@ if (!file || !PROC) {
   process.exit(2);
 }
 const change = readFileSync(file, 'utf8');
-type Tenant = { id: string; capabilities: string[] };
 
-async function seeded(url: string): Promise<{ store: RegistryStore; tenants: Tenant[] }> {
+async function seeded(url: string): Promise<{ store: RegistryStore; tenants: SeededTenant[] }> {
   const store = await openPostgresStore({ url });
-  const data = scaleDataset({ runId: 'bench', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });
-  for (const items of data.batches(1000)) await store.applyBatch(items);
-  const tenants = Array.from({ length: data.dimensions.tenants }, (_, k) => ({
-    id: data.ids.tenant(k + 1),
-    capabilities: data.tenantCapabilities(k + 1),
-  }));
-  return { store, tenants };
+  return { store, tenants: (await seedScaleDataset(store)).tenants };
 }
 
 /** Pairs for ROUND_MS (or `ms`) over every tenant and capability in turn; the server's CPU milliseconds per pair. */
-async function round(store: RegistryStore, tenants: Tenant[], postmaster: number, tag: string, ms = ROUND_MS): Promise<number> {
+async function round(store: RegistryStore, tenants: SeededTenant[], postmaster: number, tag: string, ms = ROUND_MS): Promise<number> {
   let pairs = 0;
   const cpu0 = serverCpuS(postmaster);
   const end = performance.now() + ms;

@@ -17,12 +17,11 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { sha256Hex } from '../../contract/digest.ts';
-import { scaleDataset } from '../../load/lib/dataset.js';
 import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
 import { databaseUrl } from '../../reference/store/postgres/database.ts';
 import { parallelCatalogRounds } from './pg-catalog.ts';
 import { PROC, statFields } from './pg-cpu.ts';
+import { seedScaleDataset } from './pg-dataset.ts';
 import { hotReplicaRounds } from './pg-hot.ts';
 import { pairsAgainstPgbench } from './pg-pairs.ts';
 import { STATEMENT_SETTINGS } from './pg-statements.ts';
@@ -61,19 +60,10 @@ try {
   if (DATA_POOL !== undefined) console.log(`data pool: ${DATA_POOL} connections`);
   // The dataset, unless only the hot-replica mode is asked for.
   if (!HOT_ONLY) {
-    const data = scaleDataset({ runId: 'bench', sha256Hex, leaseUntilMs: Date.now() + 24 * 3_600_000 });
     const started = performance.now();
-    for (const items of data.batches(1000)) {
-      const { results } = await store.applyBatch(items);
-      const rejected = results.find((r) => r.outcome === 'rejected');
-      if (rejected) throw new Error(`seed item rejected: ${JSON.stringify(rejected)}`);
-    }
-    console.log(`dataset: ${JSON.stringify(data.counts)}`);
+    const { counts, tenants } = await seedScaleDataset(store);
+    console.log(`dataset: ${JSON.stringify(counts)}`);
     console.log(`seed: ${fmt((performance.now() - started) / 1000, 1)} s (target < 30 s)`);
-    const tenants = Array.from({ length: data.dimensions.tenants }, (_, k) => ({
-      id: data.ids.tenant(k + 1),
-      capabilities: data.tenantCapabilities(k + 1),
-    }));
     if (!CATALOG_ONLY)
       await pairsAgainstPgbench({
         store,
