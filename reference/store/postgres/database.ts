@@ -79,12 +79,22 @@ export function queueOf(pool: pg.Pool): ConnectionQueue {
 /** pg-pool's words when a request's wait for a connection ran out. */
 const QUEUE_WAIT_EXPIRED = 'timeout exceeded when trying to connect';
 
+/** Overload answers, which share STORAGE_UNAVAILABLE with failures whose outcome is unknown but are not one. */
+const refusedUnsent = new WeakSet<RegistryError>();
+
 /** The overload answer of [failure-overload]: nothing was done; retry after a while. */
 export function overloaded(why: string, cause?: unknown): RegistryError {
-  return new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, {
+  const err = new RegistryError('STORAGE_UNAVAILABLE', `registry storage is overloaded: ${why}; nothing was done`, {
     retryAfterMs: OVERLOAD_RETRY_AFTER_MS,
     cause,
   });
+  refusedUnsent.add(err);
+  return err;
+}
+
+/** True for an overload answer: the request was refused before any statement was sent, so nothing can have committed. */
+export function wasNeverSent(err: unknown): boolean {
+  return RegistryError.is(err) && refusedUnsent.has(err);
 }
 
 /** Refuses a request at once when the queue for a connection is full. */

@@ -4,12 +4,15 @@
 // reads the action back on a fresh connection and answers with what is
 // there when that settles the question; otherwise the answer stays
 // indeterminate. One look-up and at most one retry, so a storage outage
-// still answers promptly.
+// still answers promptly. An overload answer ([failure-overload]) is not
+// such a failure: it was given before any statement was sent, and a look-up
+// and a retry would only add to the load it reports.
 import type { ResolveRequest, RouteAssignment, RouteView, SettlementResult } from '../../../contract/records.ts';
 import { RegistryError } from '../../../contract/registry-error.ts';
+import { wasNeverSent } from './database.ts';
 
 function storageFailed(err: unknown): boolean {
-  return RegistryError.is(err) && err.code === 'STORAGE_UNAVAILABLE';
+  return RegistryError.is(err) && err.code === 'STORAGE_UNAVAILABLE' && !wasNeverSent(err);
 }
 
 /** The action's route, read afresh; a failure to read leaves the first answer standing. */

@@ -13,6 +13,7 @@ import type { RouteAssignment, RouteView, SettlementResult } from '../../../../c
 import { RegistryError, storageUnavailable } from '../../../../contract/registry-error.ts';
 import type { RegistryStore } from '../../registry-store.ts';
 import { b } from '../../test/behaviour/world.ts';
+import { overloaded } from '../database.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from '../lost-commit.ts';
 import { assertReconciled } from './test-invariants.ts';
 import { postgresTestDatabases } from './test-database.ts';
@@ -95,6 +96,30 @@ describe('postgres lost commit acknowledgements', () => {
       /terminated/,
       'a released route stays indeterminate',
     );
+  });
+
+  it('[failure-overload] an overload answer was never sent: it is answered at once, without a look-up or a retry', async () => {
+    const view = {
+      assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment,
+      reserved: true,
+      last_settlement: null,
+    };
+    let calls = 0;
+    let lookUps = 0;
+    const refused = async (): Promise<never> => {
+      calls++;
+      throw overloaded('1 requests already wait for a connection');
+    };
+    const lookUp = async () => {
+      lookUps++;
+      return null;
+    };
+    await assert.rejects(resolveKnowingLostCommits('t', request('a'), refused, lookUp), /overloaded/);
+    await assert.rejects(
+      settleKnowingLostCommits(view.assignment, refused, async () => (lookUps++, view)),
+      /overloaded/,
+    );
+    assert.deepEqual({ calls, lookUps }, { calls: 2, lookUps: 0 });
   });
 
   it('[failure-indeterminate] backends terminated around COMMIT: true answers, and retries converge', async () => {
