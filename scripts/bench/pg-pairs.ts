@@ -22,8 +22,8 @@ const run = promisify(execFile);
 
 export interface PairsBench {
   store: RegistryStore;
-  /** The embedded server's URL (its password) and port, for pgbench. */
-  server: { url: string; port: number };
+  /** The embedded server's URL (its password), port and socket directory, for pgbench. */
+  server: { url: string; port: number; socketDir: string | null };
   /** The registry database's URL, for the statement costs. */
   registryUrl: string;
   /** The postmaster's pid, or 0 where its CPU cannot be read. */
@@ -78,7 +78,8 @@ export async function pairsAgainstPgbench(b: PairsBench): Promise<void> {
   }
 
   const pgbenchEnv = { ...process.env, PGPASSWORD: new URL(b.server.url).password };
-  const pgbenchArgs = ['-h', '127.0.0.1', '-p', String(b.server.port), '-U', 'postgres'];
+  // pgbench reaches the server the way the store does: over its Unix socket when it has one.
+  const pgbenchArgs = ['-h', b.server.socketDir ?? '127.0.0.1', '-p', String(b.server.port), '-U', 'postgres'];
   let pgbenchMissing = false;
   try {
     await run('pgbench', [...pgbenchArgs, '-i', '-q', 'pgbench'], { env: pgbenchEnv });
