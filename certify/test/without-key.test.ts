@@ -1,7 +1,8 @@
 // `fleetproof certify --target URL --token-cmd CMD`, no --key, as a vendor
 // runs it at a terminal (a real pseudo-terminal): a registry that cannot
 // trust the harness's JWK set is certified on its vendor's tokens. The cases
-// only the trusted key can provoke skip with that reason, the clauses they
+// only the trusted key can provoke skip with that reason, in every report of
+// the conformance stage (conformance/test/keyless-run.ts), the clauses they
 // alone cover are named in the verdict's grounds, and the reference still
 // qualifies: every stage ran on the command's tokens, each caller's printed
 // once for the whole run. Each stage draws its bar with the time left,
@@ -14,6 +15,7 @@ import { delimiter, join } from 'node:path';
 import { after, it } from 'node:test';
 import { underPty } from '../../client/test/pty.ts';
 import { NEEDS_TRUSTED_KEY } from '../../conformance/harness/failure.ts';
+import { assertKeylessConformance } from '../../conformance/test/keyless-run.ts';
 import { startTokenService } from '../../conformance/test/token-command.ts';
 import { startEmbeddedReference } from '../../reference/embedded-reference.ts';
 import { BUNDLE_FILE, verifyBundle } from '../../reports/bundle/bundle.ts';
@@ -55,6 +57,8 @@ it(
       // The stages share the command's tokens (an hour each): one per caller in the whole run.
       const asked = [...service.issuedPerCaller()].filter(([, n]) => n > 1);
       assert.deepEqual(asked, [], 'callers whose token the command printed more than once');
+      assert.ok(service.issuedPerCaller().has('registry:admin '), 'the preflight asked for the roles the run uses');
+      await assertKeylessConformance(join(out, 'conformance'));
       const skips = r.stages.find((s) => s.name === 'conformance')!.skips ?? [];
       assert.ok(skips.length > 0 && skips.every((k) => k.reason.startsWith(`${NEEDS_TRUSTED_KEY}: `)), JSON.stringify(skips));
       const ground = r.grounds?.find((g) => g.startsWith('MUST clauses no check exercised: ')) ?? '';
