@@ -10,11 +10,11 @@
 // Knobs: BENCH_ROUNDS (10 per side), BENCH_ROUND_MS (2000).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { databaseUrl } from '../../reference/store/postgres/database.ts';
 import { openPostgresStore, startEmbeddedPostgres } from '../../reference/store/postgres/index.ts';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { drivePairs } from './pair-load.ts';
 import { PROC, serverCpuS, statFields } from './pg-cpu.ts';
 import { seedScaleDataset, type SeededTenant } from './pg-dataset.ts';
 import { fmt, median } from './stats.ts';
@@ -34,22 +34,10 @@ async function seeded(url: string): Promise<{ store: RegistryStore; tenants: See
   return { store, tenants: (await seedScaleDataset(store)).tenants };
 }
 
-/** Pairs for ROUND_MS (or `ms`) over every tenant and capability in turn; the server's CPU milliseconds per pair. */
+/** Pairs for ROUND_MS (or `ms`); the server's CPU milliseconds per pair. */
 async function round(store: RegistryStore, tenants: SeededTenant[], postmaster: number, tag: string, ms = ROUND_MS): Promise<number> {
-  let pairs = 0;
   const cpu0 = serverCpuS(postmaster);
-  const end = performance.now() + ms;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, c) => {
-      for (let n = 0; performance.now() < end; n++) {
-        const t = tenants[(n * CLIENTS + c) % tenants.length]!;
-        const req = { action_id: `act-${tag}-${c}-${n}`, capability_id: t.capabilities[n % t.capabilities.length]! };
-        const view = await store.resolve(t.id, req);
-        await store.settle(t.id, req.action_id, view.assignment, 'completed');
-        pairs++;
-      }
-    }),
-  );
+  const pairs = await drivePairs({ store, tenants, clients: CLIENTS, ms, tag });
   return ((serverCpuS(postmaster) - cpu0) * 1000) / pairs;
 }
 

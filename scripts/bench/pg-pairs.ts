@@ -10,10 +10,11 @@
 // the ratio follows those costs, and they swing far less with a neighbour's
 // load than throughput does.
 import { execFile } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import type { RegistryStore } from '../../reference/store/registry-store.ts';
+import { drivePairs } from './pair-load.ts';
 import { ownCpuS, serverCpuS, TICK_S } from './pg-cpu.ts';
+import type { SeededTenant } from './pg-dataset.ts';
 import { printStatementCosts, resetStatementStats } from './pg-statements.ts';
 import { fmt, median, percentile } from './stats.ts';
 
@@ -28,7 +29,7 @@ export interface PairsBench {
   registryUrl: string;
   /** The postmaster's pid, or 0 where its CPU cannot be read. */
   postmaster: number;
-  tenants: Array<{ id: string; capabilities: string[] }>;
+  tenants: readonly SeededTenant[];
   rounds: number;
   roundMs: number;
   pgbenchSeconds: number;
@@ -53,23 +54,16 @@ export async function pairsAgainstPgbench(b: PairsBench): Promise<void> {
   const routeMs: number[] = [];
 
   async function pairsRound(round: number): Promise<PairRound> {
-    let pairs = 0;
     const server0 = cpu ? serverCpuS(b.postmaster) : 0;
     const own0 = ownCpuS();
-    const end = performance.now() + b.roundMs;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, c) => {
-        for (let n = 0; performance.now() < end; n++) {
-          const t = b.tenants[(n * CLIENTS + c) % b.tenants.length]!;
-          const capability = t.capabilities[n % t.capabilities.length]!;
-          const t0 = performance.now();
-          const view = await b.store.resolve(t.id, { action_id: `act-${round}-${c}-${n}`, capability_id: capability });
-          routeMs.push(performance.now() - t0);
-          await b.store.settle(t.id, view.assignment.action_id, view.assignment, 'completed');
-          pairs++;
-        }
-      }),
-    );
+    const pairs = await drivePairs({
+      store: b.store,
+      tenants: b.tenants,
+      clients: CLIENTS,
+      ms: b.roundMs,
+      tag: String(round),
+      onResolve: (ms) => routeMs.push(ms),
+    });
     return {
       rate: pairs / (b.roundMs / 1000),
       serverS: cpu ? (serverCpuS(b.postmaster) - server0) / pairs : 0,
