@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, cp, lstat, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as absolutePath } from 'node:path';
 
 export interface EmbeddedServerOptions {
   /** Data directory to keep between runs; a fresh temporary one otherwise (removed on stop). */
@@ -252,12 +252,12 @@ export async function startEmbeddedPostgres(options: EmbeddedServerOptions = {})
   const original = await platformBinaries();
   const bin = as ? await stagedBinaries(original) : original;
   const temporary = options.dir === undefined;
-  const dataDir = options.dir ?? (await mkdtemp(join(tmpdir(), 'fleetproof-pg-')));
+  const dataDir = options.dir !== undefined ? absolutePath(options.dir) : await mkdtemp(join(tmpdir(), 'fleetproof-pg-'));
   // The socket goes in the data directory, which exists and belongs to the server's user (its default
   // directory may not exist or be writable). A round trip over it costs the server and its clients less
   // CPU than one over TCP loopback; TCP stays open for tools given a host and port.
-  // The setting is a comma-separated list, so only a plain path is given.
-  const socketDir = Buffer.byteLength(dataDir) <= MAX_SOCKET_DIR_BYTES && /^[\w./-]+$/.test(dataDir) ? dataDir : null;
+  // The setting is a comma-separated list, so only a plain absolute path is given (not a Windows one).
+  const socketDir = Buffer.byteLength(dataDir) <= MAX_SOCKET_DIR_BYTES && /^\/[\w./-]*$/.test(dataDir) ? dataDir : null;
   const flags = [
     '-c',
     'listen_addresses=127.0.0.1',

@@ -1,11 +1,12 @@
 // The embedded server's URL reaches it over a Unix socket in its data
 // directory, which costs the store and the server less CPU per round trip
 // than TCP loopback; TCP on 127.0.0.1 stays open for tools given a host and
-// port. A data directory whose path cannot hold a socket gets a TCP URL.
+// port. A data directory given as a relative path is made absolute, and one
+// whose path cannot hold a socket gets a TCP URL.
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded-server.ts';
@@ -37,6 +38,18 @@ describe('the embedded PostgreSQL server', { concurrency: true }, () => {
       await server.halt();
       await server.resume();
       assert.equal(await serverAddress(server.url), null, 'the socket is back after a restart');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('takes a data directory given relative to the working directory, socket included', async () => {
+    const dir = join(root, 'relative');
+    await mkdir(dir);
+    const server = await startEmbeddedPostgres({ ephemeral: true, dir: relative(process.cwd(), dir) });
+    try {
+      assert.equal(server.socketDir, dir);
+      assert.equal(await serverAddress(server.url), null);
     } finally {
       await server.stop();
     }
