@@ -14,6 +14,7 @@ import { RegistryError, storageUnavailable } from '../../../../contract/registry
 import type { RegistryStore } from '../../registry-store.ts';
 import { b } from '../../test/behaviour/world.ts';
 import { overloaded } from '../database.ts';
+import { overload } from './overload-answer.ts';
 import { resolveKnowingLostCommits, settleKnowingLostCommits } from '../lost-commit.ts';
 import { assertReconciled } from './test-invariants.ts';
 import { postgresTestDatabases } from './test-database.ts';
@@ -29,6 +30,12 @@ const POLICY = b.policy('quota:lost', {
   max_tenant_retry_in_flight: 100_000,
 });
 const request = (actionId: string) => ({ action_id: actionId, capability_id: 'cap:lost' });
+/** A reserved route of action a, as a look-up finds it. */
+const view: RouteView = {
+  assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment,
+  reserved: true,
+  last_settlement: null,
+};
 
 async function seed(store: RegistryStore): Promise<void> {
   const version = b.version('cver_lost', 'ctype_lost', [b.capability('cap:lost')]);
@@ -64,11 +71,6 @@ interface Action {
 
 describe('postgres lost commit acknowledgements', () => {
   it('a committed resolve whose acknowledgement was lost is answered from the stored route', async () => {
-    const view = {
-      assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment,
-      reserved: true,
-      last_settlement: null,
-    };
     const lost = async (): Promise<never> => {
       throw storageUnavailable('connection terminated during COMMIT');
     };
@@ -99,11 +101,6 @@ describe('postgres lost commit acknowledgements', () => {
   });
 
   it('[failure-overload] an overload answer was never sent: it is answered at once, without a look-up or a retry', async () => {
-    const view = {
-      assignment: { action_id: 'a', tenant_id: 't', capability_id: 'c', fence_token: 'f' } as RouteAssignment,
-      reserved: true,
-      last_settlement: null,
-    };
     let calls = 0;
     let lookUps = 0;
     const refused = async (): Promise<never> => {
@@ -114,10 +111,11 @@ describe('postgres lost commit acknowledgements', () => {
       lookUps++;
       return null;
     };
-    await assert.rejects(resolveKnowingLostCommits('t', request('a'), refused, lookUp), /overloaded/);
+    const refusal = overload(/1 requests already wait for a connection/);
+    await assert.rejects(resolveKnowingLostCommits('t', request('a'), refused, lookUp), refusal);
     await assert.rejects(
       settleKnowingLostCommits(view.assignment, refused, async () => (lookUps++, view)),
-      /overloaded/,
+      refusal,
     );
     assert.deepEqual({ calls, lookUps }, { calls: 2, lookUps: 0 });
   });
