@@ -13,7 +13,8 @@ import { startEmbeddedPostgres } from '../embedded-server.ts';
 
 /** The server's address as the session sees it: null over a Unix socket. */
 async function serverAddress(config: string | pg.ClientConfig): Promise<string | null> {
-  const client = new pg.Client(config);
+  const given = typeof config === 'string' ? { connectionString: config } : config;
+  const client = new pg.Client({ ...given, connectionTimeoutMillis: 10_000, query_timeout: 10_000 });
   await client.connect();
   try {
     return (await client.query<{ a: string | null }>('SELECT host(inet_server_addr()) AS a')).rows[0]!.a;
