@@ -1,9 +1,11 @@
 // The database's own guards on the rows that every resolve and settlement
 // writes: a replica row never holds more units than its capacity or fewer
-// than none, nor an unknown status, and an admission counter never goes
-// below zero or names an unknown scope kind, whatever statement tries
-// ([admission-never-overbooked], [route-contention]). They are one CHECK constraint per
-// table (migration 0018); each condition is tried here on its own. The peer
+// than none, nor an unknown status, an admission counter never goes below
+// zero or names an unknown scope kind, and a route's last settlement is one
+// the contract names, whatever statement tries ([admission-never-overbooked],
+// [route-contention]). A guard on one column is its column's domain, the
+// one that joins two columns a table constraint (migration 0019); each
+// condition is tried here on its own, on insert and on update. The peer
 // fields an assignment embeds are cut from the provisioned record when the
 // replica is inserted and stay as they were through its counter updates.
 import assert from 'node:assert/strict';
@@ -67,6 +69,16 @@ test('replica rows and admission counters that break an invariant are refused by
     await c.query(counter('tenant', 1));
     await refused(c, counter('binding', -1));
     await refused(c, counter('region', 1));
+    await refused(c, `UPDATE admission_counters SET active = active - 2 WHERE scope_kind = 'tenant'`);
+    await refused(c, `UPDATE admission_counters SET scope_kind = 'region' WHERE scope_kind = 'tenant'`);
+
+    const route = (settlement: string) =>
+      `INSERT INTO route_assignments (action_id, tenant_id, capability_id, replica_id, version_id, fence_token, reserved,
+         last_settlement, reservation_scopes, assignment, assigned_at_ms)
+       VALUES ('act_guard', 'tenant-a', 'cap:guard', 'crepl_guard', '${version.id}', 'fence_guard', false, ${settlement}, '[]', '{}', 0)`;
+    await refused(c, route(`'forgotten'`));
+    await c.query(route(`'completed'`));
+    await refused(c, `UPDATE route_assignments SET last_settlement = 'forgotten' WHERE action_id = 'act_guard'`);
     await c.query('ROLLBACK');
   });
 });
