@@ -17,6 +17,7 @@ import type { RegistryStore } from '../../reference/store/registry-store.ts';
 import { drivePairs } from './pair-load.ts';
 import { PROC, serverCpuS, statFields } from './pg-cpu.ts';
 import { seedScaleDataset, type SeededTenant } from './pg-dataset.ts';
+import { withClient } from './pg-statements.ts';
 import { fmt, median } from './stats.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 10);
@@ -54,16 +55,10 @@ try {
   const a = await seeded(databaseUrl(server.url, 'registry_a'));
   const b = await seeded(databaseUrl(server.url, 'registry_b'));
   try {
-    const changer = new pg.Client(databaseUrl(server.url, 'registry_b'));
-    await changer.connect();
-    try {
-      await changer.query(change);
-    } catch (err) {
-      // A file the migrated schema already holds (a migration of this tree) fails here, not in a round.
-      throw new Error(`${file} failed on registry_b, migrated by this tree: ${(err as Error).message}`);
-    } finally {
-      await changer.end();
-    }
+    // A file the migrated schema already holds (a migration of this tree) fails here, not in a round.
+    await withClient(databaseUrl(server.url, 'registry_b'), (c) => c.query(change)).catch((err: Error) => {
+      throw new Error(`${file} failed on registry_b, migrated by this tree: ${err.message}`);
+    });
     console.log(`B: registry_b changed by ${file}`);
     // Warm-up: every tenant and capability's eligible bindings read once on each side.
     await round(a.store, a.tenants, postmaster, 'warm', 3000);

@@ -20,7 +20,8 @@ function statementNames(): Map<string, string> {
   return names;
 }
 
-async function withClient<T>(url: string, body: (c: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `body` on a client of `url` of its own, closed afterwards. */
+export async function withClient<T>(url: string, body: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client(url);
   await c.connect();
   try {
