@@ -2,14 +2,52 @@
 // the file's own output kept aside, and a last-resort timeout that kills
 // the process group and names the tests that were still running.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url));
 
 /**
  * @typedef {{ name: string, path: string[], ok: boolean, skipped: boolean, skipReason?: string, durationMs: number, error?: string }} TestResult
- * @typedef {{ file: string, tests: TestResult[], output: string, durationMs: number, timedOut: string[] | null, exitCode: number | null, fileError?: string }} FileResult
+ * @typedef {{ file: string, tests: TestResult[], output: string, durationMs: number, cpuMs?: number, timedOut: string[] | null, exitCode: number | null, fileError?: string }} FileResult
  */
+
+/**
+ * CPU milliseconds (user + system) of every child this process has reaped,
+ * with the children they reaped in turn: /proc/self/stat's cutime and
+ * cstime. Undefined without /proc.
+ */
+function reapedChildrenCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+/** @type {number | undefined} */
+let reapedBefore;
+let filesRunning = 0;
+
+/** With no file running, whatever else the runner reaped before (the compiler) is no file's. */
+function countFromHere() {
+  if (filesRunning++ === 0) reapedBefore = reapedChildrenCpuMs();
+}
+
+/**
+ * A file's CPU time: what the reaped children's total grew by since the
+ * last exit. Each child is reaped when it exits, so the growth at its exit
+ * is its own (two exits reaped in the same turn of the loop fall to the
+ * first). A process a file left running unreaped is not counted.
+ */
+function cpuOfExitedChild() {
+  filesRunning--;
+  const now = reapedChildrenCpuMs();
+  if (now === undefined || reapedBefore === undefined) return undefined;
+  const grew = now - reapedBefore;
+  reapedBefore = now;
+  return grew;
+}
 
 /**
  * `file` names the test file in every result (its path in the repository);
@@ -34,6 +72,7 @@ export function runFile(o) {
   // Its own process group, so a timeout or Ctrl-C also ends what the file started.
   // Run under node:test itself (the runner's own tests), the child would otherwise report to it instead of to the reporter.
   const { NODE_TEST_CONTEXT: _, ...env } = o.env;
+  countFromHere();
   const child = spawn(process.execPath, args, { cwd: o.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stop = () => {
     try {
@@ -101,6 +140,9 @@ export function runFile(o) {
     timedOut = running.filter(Boolean);
     stop();
   }, o.fileTimeoutMs);
+  /** @type {number | undefined} */
+  let cpuMs;
+  child.on('exit', () => (cpuMs = cpuOfExitedChild()));
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -110,6 +152,7 @@ export function runFile(o) {
         tests,
         output,
         durationMs: Date.now() - started,
+        ...(cpuMs === undefined ? {} : { cpuMs }),
         timedOut,
         exitCode: code,
         ...(fileError ? { fileError } : {}),

@@ -56,7 +56,8 @@ function indent(text, n) {
 export function progressLine(r, done, total, failedSoFar, elapsedMs) {
   const mark = fileFailed(r) ? '✖' : '✔';
   const n = r.tests.length;
-  return `${mark} [${done}/${total}] ${r.file} (${n} test${n === 1 ? '' : 's'}, ${(r.durationMs / 1000).toFixed(1)} s) · ${failedSoFar} failed so far · ${clock(elapsedMs)} elapsed`;
+  const cpu = r.cpuMs === undefined ? '' : `, ${(r.cpuMs / 1000).toFixed(1)} CPU-s`;
+  return `${mark} [${done}/${total}] ${r.file} (${n} test${n === 1 ? '' : 's'}, ${(r.durationMs / 1000).toFixed(1)} s${cpu}) · ${failedSoFar} failed so far · ${clock(elapsedMs)} elapsed`;
 }
 
 /** @param {FileResult[]} results @param {number} elapsedMs */
@@ -65,7 +66,9 @@ export function summaryText(results, elapsedMs) {
   const failing = results.filter(fileFailed);
   const lines = [''];
   if (failing.length) lines.push(`failures (${failing.length} file${failing.length === 1 ? '' : 's'}):`, ...failing.map(failureText), '');
-  lines.push(`${results.length} files in ${clock(elapsedMs)}; ${c.skipped} skipped`);
+  const cpuMs = results.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);
+  const cpu = results.some((r) => r.cpuMs !== undefined) ? ` (test processes: ${(cpuMs / 1000).toFixed(0)} CPU-s)` : '';
+  lines.push(`${results.length} files in ${clock(elapsedMs)}${cpu}; ${c.skipped} skipped`);
   /** @type {Map<string, number>} */
   const reasons = new Map();
   for (const t of results.flatMap((r) => r.tests)) if (t.skipReason) reasons.set(t.skipReason, (reasons.get(t.skipReason) ?? 0) + 1);
