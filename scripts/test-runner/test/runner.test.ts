@@ -1,14 +1,15 @@
 // The test runner on fixture files: results per test, a file's output kept
 // for its failures only, each reason for skipping said once, the per-file
 // timeout naming the test still running, the closing line and the JUnit
-// report, and the order files start in.
+// report, the CPU time a file used, and the order files start in.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileFailed, runFile } from '../file-run.js';
-import { failureText, summaryText, writeJunit } from '../report.js';
+import { existsSync } from 'node:fs';
+import { failureText, progressLine, summaryText, writeJunit } from '../report.js';
 import { LONGEST_FIRST, ROOT, selectFiles } from '../suite.js';
 
 const fixture = (name: string) => join('scripts', 'test-runner', 'test', 'fixtures', `${name}.fixture.ts`);
@@ -58,6 +59,14 @@ test('a file that hangs is killed at the per-file timeout, naming the test that 
   assert.equal(fileFailed(hung), true);
   assert.match(failureText(hung), /per-file timeout\); still running: never finishes/);
   assert.equal(summaryText([hung], 1_000).split('\n').at(-1), '1 passed, 1 failed');
+});
+
+test('a file is credited with the CPU time its process used', { skip: !existsSync('/proc/self/stat') && 'no /proc here' }, async () => {
+  const spins = await run('spins');
+  assert.equal(fileFailed(spins), false, failureText(spins));
+  assert.ok(spins.cpuMs !== undefined && spins.cpuMs >= 500, `credited ${spins.cpuMs} ms of CPU`);
+  assert.match(progressLine(spins, 1, 1, 0, 1_000), new RegExp(`, ${(spins.cpuMs / 1000).toFixed(1)} CPU-s\\)`));
+  assert.match(summaryText([spins], 1_000), new RegExp(`\\(test processes: ${(spins.cpuMs / 1000).toFixed(0)} CPU-s\\)`));
 });
 
 test('the longest files start first, and each one the list names exists', () => {
