@@ -9,22 +9,42 @@ import { invalid } from '../../contract/registry-error.ts';
 
 let integerNames: ReadonlySet<string> | undefined;
 
-function collectIntegerNames(node: unknown, into: Set<string>): void {
+type Schema = { type?: unknown; $ref?: string; oneOf?: Schema[]; anyOf?: Schema[] };
+
+/** An integer schema, through a named one (`Revision`, `Count`) or a choice that admits one (an integer or null). */
+function admitsInteger(schema: Schema | undefined, components: Record<string, Schema>): boolean {
+  if (!schema) return false;
+  if (schema.type === 'integer') return true;
+  if (schema.$ref) return admitsInteger(components[schema.$ref.replace('#/components/schemas/', '')], components);
+  return [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s) => admitsInteger(s, components));
+}
+
+function collectIntegerNames(node: unknown, components: Record<string, Schema>, into: Set<string>): void {
   if (typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) return node.forEach((n) => collectIntegerNames(n, into));
-  const properties = (node as { properties?: Record<string, { type?: unknown }> }).properties;
-  if (properties) for (const [name, schema] of Object.entries(properties)) if (schema?.type === 'integer') into.add(name);
-  for (const child of Object.values(node)) collectIntegerNames(child, into);
+  if (Array.isArray(node)) return node.forEach((n) => collectIntegerNames(n, components, into));
+  const properties = (node as { properties?: Record<string, Schema> }).properties;
+  if (properties) for (const [name, schema] of Object.entries(properties)) if (admitsInteger(schema, components)) into.add(name);
+  for (const child of Object.values(node)) collectIntegerNames(child, components, into);
 }
 
 /** A member name not preceded by an escape, then a number with a fraction or an exponent. */
 const WRITTEN_WITH_FRACTION = /(?<!\\)"([a-z_]+)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/g;
 
+/**
+ * What every refusal below needs somewhere in the text: a member name's
+ * closing quote, a colon, then a number that goes on with a fraction or an
+ * exponent. Most bodies have none (a timestamp's `30.224` follows a digit),
+ * and finding that out takes one scan without captures.
+ */
+const FRACTION_AFTER_COLON = /"\s*:\s*-?[0-9]+[.eE]/;
+
 /** INVALID_REQUEST when an integer member is written as `1.0` or `1e0`. */
 export function refuseIntegralFractions(text: string): void {
+  if (!FRACTION_AFTER_COLON.test(text)) return;
   integerNames ??= (() => {
     const names = new Set<string>();
-    collectIntegerNames(openApiDocument().components.schemas, names);
+    const components = openApiDocument().components.schemas as Record<string, Schema>;
+    collectIntegerNames(components, components, names);
     return names;
   })();
   for (const [, name, number] of text.matchAll(WRITTEN_WITH_FRACTION)) {
