@@ -5,7 +5,8 @@
 // module's JavaScript, and beside it the files the code reads relative to
 // import.meta.url (the contract's openapi.yaml and spec.md, the JSON schemas,
 // the SQL, the scale contract, the k6 scripts, the case sources the runner
-// lints), the guides under docs/, the entry point, and a package.json naming
+// lints), the guides under docs/, the entry point, openapi.yaml parsed once
+// into contract/openapi.json (openapi-json.js), and a package.json naming
 // the version and the commit it was built from. Tests, fixtures, benchmarks
 // and generated runs stay out.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeParsedOpenApi } from './openapi-json.js';
 import { repositoryFiles } from './test-runner/compiled-tree.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,6 +66,7 @@ function build() {
     mkdirSync(dirname(join(DIST, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(DIST, file));
   }
+  writeParsedOpenApi(DIST);
   const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   writeFileSync(join(DIST, 'package.json'), `${JSON.stringify({ name, version, type: 'module', ...commitOf() }, null, 2)}\n`);
   return files.length;

@@ -6,7 +6,8 @@
 //
 // The tree is a copy of the repository with each .ts file's JavaScript beside
 // it, so whatever a module finds relative to import.meta.url (openapi.yaml,
-// the k6 scripts, the case files' sources) is where it is in the repository.
+// the k6 scripts, the case files' sources) is where it is in the repository,
+// and openapi.yaml parsed once beside it, as dist/ has it (openapi-json.js).
 // Each run builds its own (.build/run-<pid>/) and removes it when it exits,
 // so two runs in one checkout never share one; a tree whose run was killed
 // is removed by the next run.
@@ -14,6 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
+import { writeParsedOpenApi } from '../openapi-json.js';
 
 /** Never copied: installed packages (found from the tree by walking up), history, trees, run output, local state. */
 const NOT_COPIED = ['node_modules', '.git', '.build', 'dist', '.fleetproof', 'reports/runs'];
@@ -42,6 +44,7 @@ export function buildCompiledTree(root) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', tree], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`compiling the test tree failed (tsc -p tsconfig.build.json):\n${r.stdout}${r.stderr}`);
+  writeParsedOpenApi(tree);
   return tree;
 }
 
