@@ -1,7 +1,8 @@
 // openapi.yaml parsed once, when the compiled code is built (dist/ and the
 // test runner's tree), and written beside it as contract/openapi.json with
-// the digest of the YAML it came from. Parsing the YAML costs each process
-// about 0.2 CPU-seconds at its start; reading the JSON, a few milliseconds.
+// the digest of the YAML it came from. Loading the yaml package and parsing
+// the document cost each process about a third of a CPU-second at its
+// start; reading the JSON, a few milliseconds (docs/figures.md).
 // contract/openapi.ts takes the JSON only while that digest is the YAML's
 // beside it, so an edited contract is never shadowed by an old copy, and the
 // YAML stays the one source.

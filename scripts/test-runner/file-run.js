@@ -15,7 +15,7 @@ const REPORTER = fileURLToPath(new URL('./events-reporter.js', import.meta.url))
 /**
  * CPU milliseconds (user + system) of every child this process has reaped,
  * with the children they reaped in turn: /proc/self/stat's cutime and
- * cstime. Undefined without /proc.
+ * cstime, counted in Linux's USER_HZ (100 a second). Undefined without /proc.
  */
 function reapedChildrenCpuMs() {
   try {
