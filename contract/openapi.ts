@@ -57,6 +57,14 @@ export function openApiDocument(): OpenApiDocument {
   return cached;
 }
 
+/** The schema a `#/components/schemas/<name>` reference names; an error when openapi.yaml has none. */
+export function componentSchema(ref: string): unknown {
+  const name = ref.replace('#/components/schemas/', '');
+  const found = openApiDocument().components.schemas[name];
+  if (found === undefined) throw new Error(`openapi.yaml has no schema ${name}`);
+  return found;
+}
+
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 

@@ -12,16 +12,9 @@
 // and `prefixItems` widen what `additionalProperties` and `items` leave out,
 // so they are read too, and `$dynamicRef` or an `items` array (older drafts)
 // count as open.
-import { openApiDocument } from '../../contract/openapi.ts';
+import { componentSchema } from '../../contract/openapi.ts';
 
 type Schema = boolean | Record<string, unknown>;
-
-function componentOf(ref: string): Schema {
-  const name = ref.replace('#/components/schemas/', '');
-  const found = openApiDocument().components.schemas[name];
-  if (found === undefined) throw new Error(`openapi.yaml has no schema ${name}`);
-  return found as Schema;
-}
 
 /** The nesting depth of a JSON value, counted as [wire-nesting] counts it. */
 export function nestingOf(value: unknown): number {
@@ -70,7 +63,7 @@ export function deepestNesting(schema: Schema, refsOnPath: ReadonlySet<string> =
   const ref = schema['$ref'];
   if (typeof ref === 'string') {
     // A schema that refers back to itself can nest without end.
-    bound = refsOnPath.has(ref) ? Infinity : deepestNesting(componentOf(ref), new Set([...refsOnPath, ref]));
+    bound = refsOnPath.has(ref) ? Infinity : deepestNesting(componentSchema(ref) as Schema, new Set([...refsOnPath, ref]));
   }
   for (const s of (schema['allOf'] ?? []) as Schema[]) bound = Math.min(bound, deepestNesting(s, refsOnPath));
   for (const key of ['oneOf', 'anyOf'] as const) {

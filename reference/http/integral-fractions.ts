@@ -4,7 +4,7 @@
 // text: this finds an integer member of the contract's schemas (by name)
 // whose value is so written. Names come from openapi.yaml, so open content
 // (capability schemas) is not mistaken for a record unless it reuses a name.
-import { openApiDocument } from '../../contract/openapi.ts';
+import { componentSchema, openApiDocument } from '../../contract/openapi.ts';
 import { invalid } from '../../contract/registry-error.ts';
 
 let integerNames: ReadonlySet<string> | undefined;
@@ -12,19 +12,19 @@ let integerNames: ReadonlySet<string> | undefined;
 type Schema = { type?: unknown; $ref?: string; oneOf?: Schema[]; anyOf?: Schema[] };
 
 /** An integer schema, through a named one (`Revision`, `Count`) or a choice that admits one (an integer or null). */
-function admitsInteger(schema: Schema | undefined, components: Record<string, Schema>): boolean {
+function admitsInteger(schema: Schema | undefined): boolean {
   if (!schema) return false;
   if (schema.type === 'integer') return true;
-  if (schema.$ref) return admitsInteger(components[schema.$ref.replace('#/components/schemas/', '')], components);
-  return [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s) => admitsInteger(s, components));
+  if (schema.$ref) return admitsInteger(componentSchema(schema.$ref) as Schema);
+  return [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some(admitsInteger);
 }
 
-function collectIntegerNames(node: unknown, components: Record<string, Schema>, into: Set<string>): void {
+function collectIntegerNames(node: unknown, into: Set<string>): void {
   if (typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) return node.forEach((n) => collectIntegerNames(n, components, into));
+  if (Array.isArray(node)) return node.forEach((n) => collectIntegerNames(n, into));
   const properties = (node as { properties?: Record<string, Schema> }).properties;
-  if (properties) for (const [name, schema] of Object.entries(properties)) if (admitsInteger(schema, components)) into.add(name);
-  for (const child of Object.values(node)) collectIntegerNames(child, components, into);
+  if (properties) for (const [name, schema] of Object.entries(properties)) if (admitsInteger(schema)) into.add(name);
+  for (const child of Object.values(node)) collectIntegerNames(child, into);
 }
 
 /** A member name not preceded by an escape, then a number with a fraction or an exponent. */
@@ -43,8 +43,7 @@ export function refuseIntegralFractions(text: string): void {
   if (!FRACTION_AFTER_COLON.test(text)) return;
   integerNames ??= (() => {
     const names = new Set<string>();
-    const components = openApiDocument().components.schemas as Record<string, Schema>;
-    collectIntegerNames(components, components, names);
+    collectIntegerNames(openApiDocument().components.schemas, names);
     return names;
   })();
   for (const [, name, number] of text.matchAll(WRITTEN_WITH_FRACTION)) {

@@ -4,7 +4,7 @@
 // the URL into JSON values the schemas can judge: percent-decoding, and query
 // strings to integers or booleans where the parameter's schema says so.
 import type { ValidateFunction } from 'ajv';
-import { openApiDocument, type OpenApiParameter, type OperationEntry } from '../../contract/openapi.ts';
+import { componentSchema, type OpenApiParameter, type OperationEntry } from '../../contract/openapi.ts';
 import { compileSchema, describeViolation } from '../../contract/schemas.ts';
 import { invalid } from '../../contract/registry-error.ts';
 import { deepestNesting } from './body-nesting.ts';
@@ -25,7 +25,7 @@ const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 /** The declared scalar type of a parameter schema, following one level of $ref. */
 function scalarTypeOf(schema: unknown): ScalarType {
   let s = schema as { type?: unknown; $ref?: string };
-  if (s.$ref) s = openApiDocument().components.schemas[s.$ref.replace('#/components/schemas/', '')] as typeof s;
+  if (s.$ref) s = componentSchema(s.$ref) as typeof s;
   return s.type === 'integer' || s.type === 'number' || s.type === 'boolean' ? s.type : 'string';
 }
 

@@ -1,11 +1,11 @@
-import { openApiDocument } from '../../../contract/openapi.ts';
+import { componentSchema } from '../../../contract/openapi.ts';
 import { httpDefect } from '../defect.ts';
 import { operationOf, rewritingJsonBodies } from '../support/http.ts';
 
 /** The top-level members the operation's body schema names, or null when it names none. */
 function knownMembers(schema: unknown): Set<string> | null {
   const ref = (schema as { $ref?: string } | undefined)?.$ref;
-  const component = ref ? openApiDocument().components.schemas[ref.replace('#/components/schemas/', '')] : schema;
+  const component = ref ? componentSchema(ref) : schema;
   const properties = (component as { properties?: Record<string, unknown> } | undefined)?.properties;
   return properties ? new Set(Object.keys(properties)) : null;
 }
