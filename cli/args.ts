@@ -120,18 +120,23 @@ export function origin(source: SettingSource | undefined): string {
   return source ? `(from ${describeSource(source)})` : '(not set)';
 }
 
-/** Parses argv and fills the rest from the environment and the config file; prints help and returns null for --help. */
-export function parseFlags<S extends Record<string, FlagSpec>>(
+/** True when argv asks for a command's help rather than a run. */
+export function asksForHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+/**
+ * The flags and positionals argv gives, by name, with nothing filled in: an
+ * unknown flag, a missing value or a positional the command takes none of is
+ * a usage error. The dispatcher calls it with the command's flag table alone
+ * (flags/), so such a mistake is told before the command itself is loaded.
+ */
+export function readArgv(
   command: string,
-  summary: string,
-  flags: S,
+  flags: Record<string, FlagSpec>,
   argv: string[],
-  options: { positionals?: string; env?: NodeJS.ProcessEnv; cwd?: string; announce?: (line: string) => void } = {},
-): Parsed<S> | null {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(helpText(command, summary, flags, options.positionals));
-    return null;
-  }
+  positionals?: string,
+): { given: Record<string, unknown>; positionals: string[] } {
   const all = withConfigFlag(flags);
   const spec: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [name, f] of Object.entries(all)) {
@@ -140,14 +145,29 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     if (f.short) spec[name].short = f.short;
     if (f.formerly) spec[f.formerly] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   }
-  let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: options.positionals !== undefined });
+    const parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: positionals !== undefined });
+    return { given: parsed.values as Record<string, unknown>, positionals: parsed.positionals };
   } catch (err) {
     throw parseError(command, all, err as NodeJS.ErrnoException);
   }
+}
+
+/** Parses argv and fills the rest from the environment and the config file; prints help and returns null for --help. */
+export function parseFlags<S extends Record<string, FlagSpec>>(
+  command: string,
+  summary: string,
+  flags: S,
+  argv: string[],
+  options: { positionals?: string; env?: NodeJS.ProcessEnv; cwd?: string; announce?: (line: string) => void } = {},
+): Parsed<S> | null {
+  if (asksForHelp(argv)) {
+    console.log(helpText(command, summary, flags, options.positionals));
+    return null;
+  }
+  const all = withConfigFlag(flags);
+  const { given, positionals } = readArgv(command, flags, argv, options.positionals);
   const env = options.env ?? process.env;
-  const given = parsed.values as Record<string, unknown>;
   const warn = options.announce ?? ((line: string) => console.error(line));
   for (const [name, f] of Object.entries(all)) {
     if (f.formerly === undefined || given[f.formerly] === undefined) continue;
@@ -166,7 +186,7 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     if (name in flags && values[name] !== undefined)
       warn(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
   }
-  return { values: values as FlagValues<S>, positionals: parsed.positionals, sources: sources as Parsed<S>['sources'] };
+  return { values: values as FlagValues<S>, positionals, sources: sources as Parsed<S>['sources'] };
 }
 
 /** The environment variables and config file members a command's flags are read from. */

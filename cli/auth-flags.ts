@@ -1,24 +1,9 @@
-// The flags that bring a vendor's own authentication, shared by every command
-// that talks to a target; the credential sources behind them live in the
-// contract's transport, so every suite's requests carry them.
+// Reading the flags that bring a vendor's own authentication (flags/shared.ts,
+// AUTH_FLAGS), shared by every command that talks to a target; the credential
+// sources behind them live in the client kit's transport, so every suite's
+// requests carry them.
 import { parseHeader, splitCommand, type CredentialChoice } from '../client/credential-sources.ts';
-import { UsageError, type FlagSpec } from './args.ts';
-
-export const AUTH_FLAGS = {
-  'token-cmd': {
-    type: 'string',
-    description:
-      "command printing a bearer token for {tenant} and {roles} (e.g. 'vault-token --tenant {tenant} --scope {roles}'); run without a shell, a JWT is reused until its exp",
-  },
-  // A header value may hold commas, so the variable holds one header per line.
-  header: {
-    type: 'string',
-    short: 'H',
-    multiple: true,
-    separator: '\n',
-    description: "static header on every authenticated request, 'Name: value'; repeatable",
-  },
-} satisfies Record<string, FlagSpec>;
+import { UsageError } from './args.ts';
 
 /**
  * The run's choice, checked before anything runs: a malformed header or command is a usage error, and so is

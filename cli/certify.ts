@@ -9,42 +9,16 @@ import { parseDuration } from '../load/runner/scale-contract.ts';
 import { isStoreKind } from '../reference/store/open-store.ts';
 import { BREAKPOINT_PHASE } from '../load/runner/breakpoint.ts';
 import { loadScaleContract } from '../load/runner/scale-contract.ts';
-import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
-import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { parseFlags, UsageError } from './args.ts';
+import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { counted } from '../client/terminal.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
-import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
-import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
-import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
+import { nemesisRequestOf } from './nemesis-flags.ts';
+import { budgetsOf } from './budget-flag.ts';
+import { variantOf } from './variant-flag.ts';
 
-export const summary = 'certify a registry: conformance, properties, faults and load in one signed report';
-
-export const FLAGS = {
-  target: { type: 'string', description: 'base URL of the registry to certify (default: start the reference in-process)' },
-  key: {
-    type: 'string',
-    description:
-      'private Ed25519 JWK the target trusts (with --target); without it --token-cmd or --header authenticate, and the cases that need it skip',
-  },
-  ...AUTH_FLAGS,
-  store: { type: 'string', description: 'store of the embedded reference: memory or postgres', default: 'memory' },
-  variant: VARIANT_FLAG,
-  profile: { type: 'string', description: 'load profile: smoke, aip-fleet-slo-v1 or sustained', default: 'smoke' },
-  'report-dir': reportDirFlag("folder for the run's reports and bundle (default reports/runs/<run id>)"),
-  'sign-key': { type: 'string', description: 'private Ed25519 JWK that signs bundle.json (default: a fresh key, published beside it)' },
-  budget: BUDGET_FLAG,
-  'keep-data': {
-    type: 'boolean',
-    description:
-      "leave the run's records as they are instead of retiring them (certify: its conformance stage's, so each failure's curl replays against them; the report gives the command that retires them later)",
-  },
-  ...NEMESIS_FLAGS,
-  'faults-duration': {
-    type: 'string',
-    description: 'keep the faults stage going at least this long (90s, 5m); default: until three faults fell inside it',
-  },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, summary } from './flags/certify.ts';
 
 /** Past this many characters a line of the verdict names a few of its clauses and leaves the list to the report. */
 const TERMINAL_LINE = 240;

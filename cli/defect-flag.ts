@@ -6,17 +6,9 @@
 // so nothing else in the program reaches them.
 import type { Defect } from '../reference/defects/defect.ts';
 import type { RegistryStore, StoreOptions } from '../reference/store/registry-store.ts';
-import { UsageError, type FlagSpec } from './args.ts';
+import { UsageError } from './args.ts';
+import { ALLOW_DEFECTS } from './flags/shared.ts';
 import { unknownName } from './suggest.ts';
-
-export const ALLOW_DEFECTS = 'FLEETPROOF_ALLOW_DEFECTS';
-
-export const DEFECT_FLAG = {
-  type: 'string',
-  // Never from a variable or a config file: a broken registry is asked for on the command line or not at all.
-  flagOnly: true,
-  description: `deliberate defect to build into the reference, by name (development only: needs ${ALLOW_DEFECTS}=1)`,
-} satisfies FlagSpec;
 
 /** The defect named by --defect, or null without the flag. */
 export async function defectOf(name: string | undefined): Promise<Defect | null> {

@@ -15,29 +15,10 @@ import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
 import { credentialsOf, hasOwnCredentials } from '../client/credential-sources.ts';
 import { bearerCredentials } from '../client/credentials.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { parseFlags, UsageError } from './args.ts';
+import { authChoice } from './auth-flags.ts';
 
-export const summary = "report a Kubernetes Service's pods to a registry as replica health";
-
-const WATCH_SUMMARY =
-  "Observes one connector instance's Service and EndpointSlices and reports each pod as a replica:\n" +
-  'ready -> ready, terminating but serving -> draining, anything else or deleted -> offline.\n' +
-  'Leases are renewed only while the watch is live. Exits 0 on SIGINT/SIGTERM, 1 when the Service is deleted.';
-
-export const FLAGS = {
-  'kube-api': { type: 'string', description: 'Kubernetes API origin, e.g. https://kube.example:6443 (required)' },
-  binding: { type: 'string', description: 'binding file (YAML or JSON): target, kubernetes binding, replica template (required)' },
-  target: { type: 'string', description: 'registry base URL, e.g. http://127.0.0.1:8080 (required)' },
-  key: {
-    type: 'string',
-    description: 'private Ed25519 signing key (JWK) to mint registry tokens with (required unless --token-cmd or --header authenticate)',
-  },
-  ...AUTH_FLAGS,
-  'kube-token-file': { type: 'string', description: 'file holding the bearer token for the Kubernetes API' },
-  'kube-ca-file': { type: 'string', description: 'PEM file of the CA that signed the Kubernetes API certificate' },
-  audience: { type: 'string', description: 'audience of the registry tokens', default: 'fleetproof-registry' },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, LABEL_FLAGS, LABELS_SUMMARY, summary, WATCH_SUMMARY } from './flags/directory.ts';
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}`);
@@ -151,11 +132,6 @@ async function watch(argv: string[]): Promise<number> {
     await lifecycle.close();
   }
 }
-
-const LABELS_SUMMARY = 'Prints the labels the bound Service and its EndpointSlices must carry (the markers include the target key).';
-const LABEL_FLAGS = {
-  binding: { type: 'string', description: 'binding file (YAML or JSON) (required)' },
-} satisfies Record<string, FlagSpec>;
 
 /** The labels depend only on the target and the Kubernetes names, never on the API origin. */
 const ANY_ORIGIN = 'https://kubernetes.invalid';

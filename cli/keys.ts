@@ -3,15 +3,11 @@
 // registry that should trust them (`fleetproof serve --jwks`).
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JWKS_FILE, SIGNING_KEY_FILE, writeSigningKeys } from '../contract/tokens.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { writeSigningKeys } from '../contract/tokens.ts';
+import { JWKS_FILE, SIGNING_KEY_FILE } from '../contract/token-defaults.ts';
+import { parseFlags, UsageError } from './args.ts';
 
-export const summary = 'write an Ed25519 signing key and its public JWK set';
-
-export const FLAGS = {
-  out: { type: 'string', description: `directory for ${SIGNING_KEY_FILE} and ${JWKS_FILE} (created if missing)` },
-  force: { type: 'boolean', description: 'replace keys already in the directory' },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, summary } from './flags/keys.ts';
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(

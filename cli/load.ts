@@ -2,64 +2,17 @@
 // k6 scripts in load/, on k6 when it is on PATH, else on the Node runner.
 import { loadScaleContract, parseDuration } from '../load/runner/scale-contract.ts';
 import { chooseSegment, type SegmentChoice } from '../load/runner/execution-segments.ts';
-import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
+import { budgetsOf } from './budget-flag.ts';
 import { runLoad, writeSharedPlan, type LoadRunOptions, type LoadRunOutcome } from '../load/runner/run-load.ts';
 import { renderTerminalSummary } from '../reports/load/terminal-summary.ts';
 import { writeLoadReport } from '../reports/load/write-load-report.ts';
 import { hasOwnCredentials } from '../client/credential-sources.ts';
-import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
-import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { parseFlags, UsageError } from './args.ts';
+import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
-import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
+import { nemesisRequestOf } from './nemesis-flags.ts';
 
-export const summary = 'run a scale qualification profile against a registry and audit it';
-
-export const FLAGS = {
-  target: { type: 'string', description: 'base URL of the registry' },
-  key: { type: 'string', description: 'private Ed25519 JWK that mints the tokens the target trusts (fleetproof keys)' },
-  ...AUTH_FLAGS,
-  profile: { type: 'string', description: 'smoke, aip-fleet-slo-v1, sustained or breakpoint', default: 'smoke' },
-  engine: { type: 'string', description: 'auto, k6 or node', default: 'auto' },
-  set: {
-    type: 'string',
-    multiple: true,
-    description: 'override a dataset dimension (tenants=10) or phase parameter (concurrent_routes.routes=200); repeatable',
-  },
-  phases: {
-    type: 'string',
-    description: 'run only these phases, comma-separated (the seed always runs); a partial run is no qualification',
-  },
-  duration: { type: 'string', description: 'how long the sustained phases run (90s, 5m)' },
-  'report-dir': reportDirFlag('folder for the reports (default reports/runs/<run id>)'),
-  budget: BUDGET_FLAG,
-  quiet: { type: 'boolean', description: 'no progress output' },
-  'keep-data': {
-    type: 'boolean',
-    description: "leave the run's records as they are (default: disable its types and take its replicas offline after the audit)",
-  },
-  'write-plan': {
-    type: 'string',
-    flagOnly: true,
-    description: 'write the shared plan of a distributed run to FILE and stop (holds bearer tokens)',
-  },
-  plan: {
-    type: 'string',
-    flagOnly: true,
-    description:
-      'run one part of a distributed run on its shared plan (target, profile and tokens come from it); the audit waits for fleetproof report --merge --plan',
-  },
-  segment: {
-    type: 'string',
-    flagOnly: true,
-    description: 'with --plan: the share of the test this part runs, a k6 execution segment (0:1/2, 1/2:1)',
-  },
-  'segment-sequence': {
-    type: 'string',
-    flagOnly: true,
-    description: 'with --segment: the segments of every part (0,1/3,2/3,1); default N equal parts',
-  },
-  ...NEMESIS_FLAGS,
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, summary } from './flags/load.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('load', summary, FLAGS, argv);

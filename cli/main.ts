@@ -1,40 +1,82 @@
-// The `fleetproof` command: one entry point, one module per subcommand. Each
-// subcommand module exports `run(args): Promise<number>` (the exit code), a
-// one-line summary and its FLAGS; the dispatcher loads only the one it runs,
-// and the others only to judge a FLEETPROOF_* variable or config member the
+// The `fleetproof` command: one entry point, two modules per subcommand.
+// flags/<command>.ts says what it accepts (summary and FLAGS, data only);
+// <command>.ts exports `run(args): Promise<number>` (the exit code). The
+// dispatcher answers --help and a flag the command does not take from the
+// first alone, loads the second only to run it, and reads the other
+// commands' flags only to judge a FLEETPROOF_* variable or config member the
 // running one does not read.
 import { FleetproofError } from '../client/errors.ts';
 import { harnessProvenance } from '../client/provenance.ts';
-import { exitCodesLine, helpHint, settingNames, type FlagSpec } from './args.ts';
+import { asksForHelp, exitCodesLine, helpHint, helpText, readArgv, settingNames, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 import { didYouMean } from './suggest.ts';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;
+}
+
+/** What a command accepts (flags/<command>.ts). */
+interface CommandFlags {
+  summary: string;
   FLAGS: Record<string, FlagSpec>;
+  /** What the command takes besides flags, as its usage line names it; none if absent. */
+  POSITIONALS?: string;
+  /** A command of subcommands: each one's summary and flags. */
+  SUBCOMMANDS?: Readonly<Record<string, { summary: string; flags: Record<string, FlagSpec> }>>;
 }
 
 interface Command {
   summary: string;
+  flags(): Promise<CommandFlags>;
   load(): Promise<CommandModule>;
 }
 
 export const COMMANDS: Record<string, Command> = {
   certify: {
     summary: 'certify a registry: conformance, properties, faults and load in one signed report',
+    flags: () => import('./flags/certify.ts'),
     load: () => import('./certify.ts'),
   },
-  verify: { summary: 'verify a signed certification bundle and the results it names', load: () => import('./verify.ts') },
-  serve: { summary: 'serve the reference registry over HTTP', load: () => import('./serve.ts') },
-  keys: { summary: 'write an Ed25519 signing key and its public JWK set', load: () => import('./keys.ts') },
-  token: { summary: 'print a bearer token for the given roles and tenant', load: () => import('./token.ts') },
-  conform: { summary: 'run the conformance suite against a registry over HTTP', load: () => import('./conform.ts') },
-  directory: { summary: "report a Kubernetes Service's pods to a registry as replica health", load: () => import('./directory.ts') },
-  load: { summary: 'run a scale qualification profile against a registry and audit it', load: () => import('./load.ts') },
-  properties: { summary: 'run the property suites against a store or a registry over HTTP', load: () => import('./properties.ts') },
+  verify: {
+    summary: 'verify a signed certification bundle and the results it names',
+    flags: () => import('./flags/verify.ts'),
+    load: () => import('./verify.ts'),
+  },
+  serve: { summary: 'serve the reference registry over HTTP', flags: () => import('./flags/serve.ts'), load: () => import('./serve.ts') },
+  keys: {
+    summary: 'write an Ed25519 signing key and its public JWK set',
+    flags: () => import('./flags/keys.ts'),
+    load: () => import('./keys.ts'),
+  },
+  token: {
+    summary: 'print a bearer token for the given roles and tenant',
+    flags: () => import('./flags/token.ts'),
+    load: () => import('./token.ts'),
+  },
+  conform: {
+    summary: 'run the conformance suite against a registry over HTTP',
+    flags: () => import('./flags/conform.ts'),
+    load: () => import('./conform.ts'),
+  },
+  directory: {
+    summary: "report a Kubernetes Service's pods to a registry as replica health",
+    flags: () => import('./flags/directory.ts'),
+    load: () => import('./directory.ts'),
+  },
+  load: {
+    summary: 'run a scale qualification profile against a registry and audit it',
+    flags: () => import('./flags/load.ts'),
+    load: () => import('./load.ts'),
+  },
+  properties: {
+    summary: 'run the property suites against a store or a registry over HTTP',
+    flags: () => import('./flags/properties.ts'),
+    load: () => import('./properties.ts'),
+  },
   report: {
     summary: 'merge the parts of a distributed load run (--merge DIR...), or compare two runs (--compare A B)',
+    flags: () => import('./flags/report.ts'),
     load: () => import('./report.ts'),
   },
 };
@@ -71,7 +113,7 @@ function configFileOf(argv: string[]) {
 }
 
 /** Warnings for FLEETPROOF_* variables and config members no command reads. */
-async function warnAboutUnknownSettings(running: CommandModule, argv: string[]): Promise<void> {
+async function warnAboutUnknownSettings(running: CommandFlags, argv: string[]): Promise<void> {
   const file = configFileOf(argv);
   const own = settingNames(running.FLAGS);
   const strayEnv = Object.keys(process.env).filter((n) => n.startsWith('FLEETPROOF_') && !own.env.includes(n) && !(n in OTHER_VARIABLES));
@@ -81,12 +123,34 @@ async function warnAboutUnknownSettings(running: CommandModule, argv: string[]):
   const env = new Set<string>();
   const members = new Set<string>();
   for (const c of Object.values(COMMANDS)) {
-    const names = settingNames((await c.load()).FLAGS);
+    const names = settingNames((await c.flags()).FLAGS);
     names.env.forEach((n) => env.add(n));
     names.members.forEach((m) => members.add(m));
   }
   for (const warning of unknownVariables(process.env, [...env])) console.error(`fleetproof: warning: ${warning}`);
   if (file) for (const warning of unknownMembers(file, [...members])) console.error(`fleetproof: warning: ${warning}`);
+}
+
+/**
+ * Prints the help argv asks for, or refuses a flag the command does not take
+ * (a UsageError), from the command's flags alone: neither needs the modules
+ * the command runs, which take most of a second to load. True when help was
+ * printed. A command of subcommands answers its own overview and an unknown
+ * subcommand.
+ */
+function answeredFromFlags(name: string, table: CommandFlags, argv: string[]): boolean {
+  let [command, summary, flags, args] = [name, table.summary, table.FLAGS, argv];
+  if (table.SUBCOMMANDS) {
+    const sub = Object.hasOwn(table.SUBCOMMANDS, argv[0] ?? '') ? table.SUBCOMMANDS[argv[0]!] : undefined;
+    if (!sub) return false;
+    [command, summary, flags, args] = [`${name} ${argv[0]}`, sub.summary, sub.flags, argv.slice(1)];
+  }
+  if (asksForHelp(args)) {
+    console.log(helpText(command, summary, flags, table.POSITIONALS));
+    return true;
+  }
+  readArgv(command, flags, args, table.POSITIONALS);
+  return false;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -114,9 +178,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   stopWhenOrphaned();
   try {
-    const module = await command.load();
-    if (!rest.includes('--help') && !rest.includes('-h')) await warnAboutUnknownSettings(module, rest);
-    return await module.run(rest);
+    const table = await command.flags();
+    if (answeredFromFlags(name, table, rest)) return 0;
+    if (!asksForHelp(rest)) await warnAboutUnknownSettings(table, rest);
+    return await (await command.load()).run(rest);
   } catch (err) {
     // The one place a harness error becomes an exit code (client/errors.ts, docs/exit-codes.md).
     if (FleetproofError.is(err)) {

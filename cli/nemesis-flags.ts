@@ -1,26 +1,11 @@
-// The nemesis flags `properties`, `load` and `certify` share, and how they
-// become a request for certify/nemesis: which kinds, on what schedule, with
+// How the nemesis flags `properties`, `load` and `certify` share
+// (flags/shared.ts, NEMESIS_FLAGS) become a request for certify/nemesis: which kinds, on what schedule, with
 // which of the user's own commands.
 import { parseNemesisCommands } from '../certify/nemesis/command-faults.ts';
 import { parseInterval } from '../certify/nemesis/interval.ts';
 import type { Fault } from '../certify/nemesis/nemesis.ts';
 import { parseNemesisKinds, randomSeed, type NemesisRequest } from '../certify/nemesis/open-nemesis.ts';
-import { UsageError, type FlagSpec } from './args.ts';
-
-export const NEMESIS_FLAGS = {
-  nemesis: { type: 'string', description: 'break things during the run: proxy, command, builtin (comma-separated)' },
-  'nemesis-interval': { type: 'string', description: 'FAULT[/QUIET] durations of each fault and the calm after it (default 3s/5s)' },
-  'nemesis-seed': {
-    type: 'string',
-    description:
-      "seed of the fault schedule: when each fault falls, which comes first, what the proxy disturbs (default: the suites' --seed, else a random seed, printed)",
-  },
-  'nemesis-cmd': {
-    type: 'string',
-    multiple: true,
-    description: "NAME='COMMAND' for --nemesis command: storage-down, storage-up, process-kill, process-start; repeatable",
-  },
-} satisfies Record<string, FlagSpec>;
+import { UsageError } from './args.ts';
 
 interface NemesisValues {
   nemesis?: string | undefined;

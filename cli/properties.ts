@@ -3,39 +3,18 @@
 // when every property holds, 1 on a counterexample, 2 when the suites could
 // not run or judge. Every failure prints its seed, path and shrunk script and
 // is written to result.json, so `--seed S --path P` replays it exactly.
-import { VARIANT_FLAG, variantOf } from './variant-flag.ts';
-import { DEFECT_FLAG, defectiveOpeners, defectOf } from './defect-flag.ts';
+import { variantOf } from './variant-flag.ts';
+import { defectiveOpeners, defectOf } from './defect-flag.ts';
 import { SUITE_NAMES } from '../properties/suites/index.ts';
 import { hasOwnCredentials } from '../client/credential-sources.ts';
-import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
-import { AUTH_FLAGS, authChoice } from './auth-flags.ts';
+import { parseFlags, UsageError } from './args.ts';
+import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
-import { NEMESIS_FLAGS, nemesisRequestOf } from './nemesis-flags.ts';
-import { BUDGET_FLAG, budgetsOf } from './budget-flag.ts';
+import { nemesisRequestOf } from './nemesis-flags.ts';
+import { budgetsOf } from './budget-flag.ts';
 import type { CallFaults } from '../properties/targets/http/call-outcomes.ts';
 
-export const summary = 'run the property suites against a store or a registry over HTTP';
-
-export const FLAGS = {
-  store: { type: 'string', description: 'memory or postgres (the reference stores, in process)' },
-  variant: VARIANT_FLAG,
-  target: { type: 'string', description: 'base URL of a registry to test over HTTP instead of a store' },
-  key: {
-    type: 'string',
-    description: 'private Ed25519 JWK that mints the tokens the target trusts (with --target, unless --token-cmd or --header authenticate)',
-  },
-  ...AUTH_FLAGS,
-  'pg-url': { type: 'string', description: 'PostgreSQL URL for --store postgres (default $PG_URL, else an embedded server)' },
-  runs: { type: 'string', description: 'runs per suite (default: each suite’s count for the target)' },
-  seed: { type: 'string', description: 'seed to run or replay with (default: $FC_SEED, derived in CI, else random)' },
-  path: { type: 'string', description: 'counterexample path to replay; needs exactly one --suite' },
-  suite: { type: 'string', multiple: true, description: 'run only this suite; repeatable' },
-  'report-dir': reportDirFlag('folder for result.json and the reports (default reports/runs/<run id>)'),
-  'request-timeout-ms': { type: 'string', description: 'after this long an HTTP request is indeterminate', default: '10000' },
-  defect: { ...DEFECT_FLAG, description: `${DEFECT_FLAG.description}, in the in-process store` },
-  budget: BUDGET_FLAG,
-  ...NEMESIS_FLAGS,
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, summary } from './flags/properties.ts';
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

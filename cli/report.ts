@@ -16,28 +16,12 @@ import { MergeRefusal, mergeRuns } from '../load/merge/merge-runs.ts';
 import { writeMergedReport } from '../reports/load/write-merged-report.ts';
 import { writeComparison } from '../reports/compare/write-comparison.ts';
 import { commandLine } from '../client/rerun.ts';
-import { parseFlags, UsageError, type FlagSpec, reportDirFlag } from './args.ts';
+import { parseFlags, UsageError } from './args.ts';
 
-export const summary = 'merge the parts of a distributed load run (--merge DIR...), or compare two runs (--compare A B)';
-
-export const FLAGS = {
-  merge: { type: 'boolean', description: 'merge the run directories given as arguments, one per k6 instance (execution segment)' },
-  compare: {
-    type: 'boolean',
-    flagOnly: true,
-    description:
-      'compare two run directories given as arguments, A then B: verdicts, status changes, latency against a noise band; exit 99 when B regressed, 0 when not',
-  },
-  'report-dir': reportDirFlag('folder for the report (default reports/runs/merged-<run id>, or compare-<run A>-<run B>)'),
-  plan: {
-    type: 'string',
-    description: 'the shared plan of the run (fleetproof load --write-plan): audit the target over every part, then retire the run',
-  },
-  'keep-data': { type: 'boolean', description: "with --plan: leave the run's records as they are after the audit" },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, POSITIONALS, summary } from './flags/report.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseFlags('report', summary, FLAGS, argv, { positionals: 'DIR...' });
+  const parsed = parseFlags('report', summary, FLAGS, argv, { positionals: POSITIONALS });
   if (!parsed) return 0;
   const usage = (m: string) => new UsageError(`${m}`);
   if (parsed.values.compare) {

@@ -13,7 +13,7 @@ export const TABLE_END = '<!-- end of settings table -->';
 export async function settingsTable(): Promise<string> {
   const rows = new Map<string, { spec: FlagSpec; commands: string[]; description: string }>();
   for (const [command, c] of Object.entries(COMMANDS)) {
-    for (const [flag, spec] of Object.entries((await c.load()).FLAGS)) {
+    for (const [flag, spec] of Object.entries((await c.flags()).FLAGS)) {
       // The first command's wording; each command's --help says what the setting means to it.
       const row = rows.get(flag) ?? { spec, commands: [], description: spec.description.replace(/ \(FLEETPROOF_[A-Z_]+[^)]*\)/, '') };
       row.commands.push(command);

@@ -2,23 +2,12 @@
 // `fleetproof keys` (or the one `fleetproof serve` printed).
 import { componentValidator } from '../contract/schemas.ts';
 import { ROLES } from '../contract/records.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, loadSigningKey, type SigningKey } from '../contract/tokens.ts';
+import { loadSigningKey, type SigningKey } from '../contract/tokens.ts';
 import { mintToken } from '../client/token-minter.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError } from './args.ts';
 import { unknownName } from './suggest.ts';
 
-export const summary = 'print a bearer token for the given roles and tenant';
-
-export const FLAGS = {
-  key: { type: 'string', description: 'private signing key (signing-key.jwk.json)' },
-  roles: { type: 'string', description: `comma-separated roles: ${ROLES.join(', ')}` },
-  tenant: {
-    type: 'string',
-    description: "tenant_id claim; the only source of tenant authority ('' for none, as a --token-cmd {tenant} gives it)",
-  },
-  ttl: { type: 'string', description: 'lifetime in seconds', default: String(DEFAULT_TOKEN_TTL_SECONDS) },
-  audience: { type: 'string', description: 'aud claim', default: DEFAULT_AUDIENCE },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, summary } from './flags/token.ts';
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}`);

@@ -4,20 +4,12 @@
 // bundle or the key cannot be read (nothing was judged).
 import { rederiveVerdict } from '../certify/verdict.ts';
 import { verifyBundle } from '../reports/bundle/bundle.ts';
-import { parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { parseFlags, UsageError } from './args.ts';
 
-export const summary = 'verify a signed certification bundle and the results it names';
-
-export const FLAGS = {
-  pubkey: {
-    type: 'string',
-    description:
-      "the expected signer's public Ed25519 JWK or JWK set (default: the key beside the bundle, which proves integrity, not who signed)",
-  },
-} satisfies Record<string, FlagSpec>;
+import { FLAGS, POSITIONALS, summary } from './flags/verify.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseFlags('verify', summary, FLAGS, argv, { positionals: 'BUNDLE' });
+  const parsed = parseFlags('verify', summary, FLAGS, argv, { positionals: POSITIONALS });
   if (!parsed) return 0;
   const [bundle, ...extra] = parsed.positionals;
   if (bundle === undefined || extra.length > 0) throw new UsageError('give exactly one bundle file');

@@ -8,7 +8,8 @@
 import { dirname, join } from 'node:path';
 import { CONTRACT_VERSION, ROLES, type Role, type VersionInfo } from '../contract/records.ts';
 import { componentValidator, describeViolation } from '../contract/schemas.ts';
-import { DEFAULT_AUDIENCE, JWKS_FILE, type SigningKey } from '../contract/tokens.ts';
+import { type SigningKey } from '../contract/tokens.ts';
+import { DEFAULT_AUDIENCE, JWKS_FILE } from '../contract/token-defaults.ts';
 import { mintToken } from './token-minter.ts';
 import { credentialsOf, hasOwnCredentials, type CredentialChoice } from './credential-sources.ts';
 import type { Credentials } from './credentials.ts';

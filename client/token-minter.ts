@@ -5,7 +5,8 @@
 // an exchange can name its caller without ever showing the token.
 import { SignJWT } from 'jose';
 import type { Role } from '../contract/records.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS, TOKEN_ALGORITHM, type SigningKey } from '../contract/tokens.ts';
+import { TOKEN_ALGORITHM, type SigningKey } from '../contract/tokens.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_TOKEN_TTL_SECONDS } from '../contract/token-defaults.ts';
 import type { CallerSummary } from './exchange.ts';
 
 export interface MintOptions {

@@ -5,13 +5,10 @@
 // the public JWK set.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { JWKS_FILE, SIGNING_KEY_FILE } from './token-defaults.ts';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 
 export const TOKEN_ALGORITHM = 'EdDSA';
-export const DEFAULT_AUDIENCE = 'fleetproof-registry';
-export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
-export const SIGNING_KEY_FILE = 'signing-key.jwk.json';
-export const JWKS_FILE = 'jwks.json';
 
 /** A private Ed25519 key ready to sign, with the key id its tokens name. */
 export interface SigningKey {

@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { splitCommand } from '../../client/credential-sources.ts';
-import { EXIT_CODES_DOC, helpText, parseFlags, type FlagSpec } from '../args.ts';
+import { EXIT_CODES_DOC, helpText, parseFlags } from '../args.ts';
 import { COMMANDS } from '../main.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const POSITIONALS: Record<string, string> = { verify: 'BUNDLE', report: 'DIR...' };
 
 /** `npx fleetproof …` lines of the shell blocks of a Markdown file, continuation lines joined, comments cut. */
 function commandLines(markdown: string): string[] {
@@ -25,13 +24,17 @@ function commandLines(markdown: string): string[] {
 async function parseExample(line: string): Promise<void> {
   const words = splitCommand(line.replace(/^([A-Z_]+=\S+ )+/, '').replace(/^npx /, ''));
   let [, name, ...args] = words;
-  if (name === 'directory') [name, ...args] = [`directory ${args[0]}`, ...args.slice(1)];
-  const module = COMMANDS[name!.split(' ')[0]!];
-  assert.ok(module, `${line}: no command ${name}`);
-  if (name === 'directory labels') return;
-  const { FLAGS } = (await module.load()) as { FLAGS: Record<string, FlagSpec> };
-  const positionals = POSITIONALS[name!];
-  parseFlags(name!, '', FLAGS, args, {
+  const command = COMMANDS[name!];
+  assert.ok(command, `${line}: no command ${name}`);
+  const table = await command.flags();
+  let flags = table.FLAGS;
+  if (table.SUBCOMMANDS) {
+    const sub = table.SUBCOMMANDS[args[0]!];
+    assert.ok(sub, `${line}: no subcommand ${args[0]}`);
+    [name, flags, args] = [`${name} ${args[0]}`, sub.flags, args.slice(1)];
+  }
+  const positionals = table.POSITIONALS;
+  parseFlags(name!, '', flags, args, {
     ...(positionals ? { positionals } : {}),
     env: {},
     cwd: ROOT,
@@ -58,14 +61,14 @@ test('every fleetproof command in the README and docs parses with the real parse
 test('every help names only flags its command has, and ends with where the exit codes are', async () => {
   assert.ok(existsSync(EXIT_CODES_DOC), EXIT_CODES_DOC);
   for (const [name, command] of Object.entries(COMMANDS)) {
-    const { FLAGS, summary } = (await command.load()) as { FLAGS: Record<string, FlagSpec>; summary?: string };
-    const help = helpText(name, summary ?? '', FLAGS);
+    const { FLAGS, summary } = await command.flags();
+    const help = helpText(name, summary, FLAGS);
     assert.equal(help.split('\n').at(-1), `Exit codes: ${EXIT_CODES_DOC}`, name);
     const example = /e\.g\. (--[a-z-]+) from (FLEETPROOF_[A-Z_]+)/.exec(help);
     if (example) assert.ok(example[1]!.slice(2) in FLAGS, `${name} --help shows ${example[1]}, a flag it does not have`);
     // `fleetproof CMD --flag …` inside a description names a command and flags that exist.
     for (const m of help.matchAll(/fleetproof ([a-z]+)((?: --[a-z-]+(?: [A-Za-z0-9$.{}_-]+)?)+)/g)) {
-      const other = (await COMMANDS[m[1]!]!.load()) as { FLAGS: Record<string, FlagSpec> };
+      const other = await COMMANDS[m[1]!]!.flags();
       for (const flag of m[2]!.match(/--[a-z-]+/g)!)
         assert.ok(flag.slice(2) in other.FLAGS, `${name} --help names fleetproof ${m[1]} ${flag}, which it does not take`);
     }

@@ -21,7 +21,7 @@ async function captured<T>(fn: () => Promise<T>): Promise<{ value: T; out: strin
 }
 
 test('-H is --header, as in curl and Schemathesis', async () => {
-  const { FLAGS } = await import('../load.ts');
+  const { FLAGS } = await import('../flags/load.ts');
   const parsed = parseFlags('load', '', FLAGS, ['-H', 'X-Api-Key: a', '--header', 'X-Other: b'], { env: {}, announce: () => {} });
   assert.deepEqual(parsed!.values.header, ['X-Api-Key: a', 'X-Other: b']);
 });

@@ -11,7 +11,7 @@ import { COMMANDS } from '../main.ts';
 const WRITERS = ['certify', 'conform', 'properties', 'load', 'report'];
 
 async function flagsOf(name: string): Promise<Record<string, FlagSpec>> {
-  return ((await COMMANDS[name]!.load()) as { FLAGS: Record<string, FlagSpec> }).FLAGS;
+  return (await COMMANDS[name]!.flags()).FLAGS;
 }
 
 function parse(name: string, flags: Record<string, FlagSpec>, argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) {

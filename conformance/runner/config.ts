@@ -3,7 +3,7 @@
 // (cli/config.ts) and hands them here in that order, earlier winning. A bad
 // value anywhere is a ConfigError, which the CLI turns into exit 2 ("could
 // not run").
-import { DEFAULT_AUDIENCE } from '../../contract/tokens.ts';
+import { DEFAULT_AUDIENCE } from '../../contract/token-defaults.ts';
 import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { BUDGETED_STAGES, parseBudgets, type StageBudgets } from '../../client/stage-budget.ts';
 import { CATEGORY_NAMES, FEATURES, isCategory, isFeature, type Category, type Feature } from '../harness/vocabulary.ts';

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { DEFAULT_AUDIENCE, loadJwks, loadSigningKey, parseJwks, writeSigningKeys } from '../tokens.ts';
+import { loadJwks, loadSigningKey, parseJwks, writeSigningKeys } from '../tokens.ts';
+import { DEFAULT_AUDIENCE } from '../token-defaults.ts';
 import { mintToken } from '../../client/token-minter.ts';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {

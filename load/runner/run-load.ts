@@ -20,7 +20,8 @@ import {
   type PreflightResult,
   type TokenSource,
 } from '../../client/preflight.ts';
-import { JWKS_FILE, loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
+import { JWKS_FILE } from '../../contract/token-defaults.ts';
 import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { auditAndRetire, type AfterLoad } from './audit-and-retire.ts';
 import { chooseEngine, runEngine, type EngineChoice } from './engines.ts';

@@ -9,7 +9,8 @@
 import { REFERENCE_CHOICES, type ReferenceChoices } from '../domain/choices.ts';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { componentValidator } from '../../contract/schemas.ts';
-import { DEFAULT_AUDIENCE, TOKEN_ALGORITHM } from '../../contract/tokens.ts';
+import { TOKEN_ALGORITHM } from '../../contract/tokens.ts';
+import { DEFAULT_AUDIENCE } from '../../contract/token-defaults.ts';
 import { RegistryError } from '../../contract/registry-error.ts';
 
 /** Who is calling, as far as the registry is concerned: roles and tenant, nothing else. */

@@ -1,4 +1,4 @@
-import { DEFAULT_AUDIENCE } from '../../../contract/tokens.ts';
+import { DEFAULT_AUDIENCE } from '../../../contract/token-defaults.ts';
 import { httpDefect } from '../defect.ts';
 import { remintingTokens, signedByTrustedKey } from '../support/tokens.ts';
 
