@@ -225,8 +225,8 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const startedAt = new Date();
   const loadAtStart = loadAverageNow();
   const outDir = o.outDir ?? defaultRunDir(plan.run_id);
-  // k6 opens the file relative to the script unless the path is absolute.
-  const runFile = o.planPath !== undefined ? resolvePath(o.planPath) : join(outDir, 'run-plan.json');
+  // k6 (and the Node runner, as k6 does) opens a relative path from the script's folder, not the working directory.
+  const runFile = resolvePath(o.planPath ?? join(outDir, 'run-plan.json'));
   const summaryFile = join(outDir, 'engine-summary.json');
   const journalFile = join(outDir, 'journal.ndjson');
   const metricsFile = join(outDir, METRICS_FILE);
