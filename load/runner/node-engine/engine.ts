@@ -356,7 +356,7 @@ function watchAbortOnFail(
   const timer = setInterval(() => {
     const now = elapsedMs();
     const due = watched.map((t) => ({ ...t, expressions: t.expressions.filter((e) => now >= e.delayAbortEvalMs) }));
-    for (const v of evaluateThresholds(due, store, now)) if (!v.ok) abort(`threshold ${v.key} ${v.source} failed`);
+    for (const v of evaluateThresholds(due, store, now, true)) if (!v.ok) abort(`threshold ${v.key} ${v.source} failed`);
   }, 1000);
   timer.unref();
   return timer;

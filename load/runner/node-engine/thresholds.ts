@@ -132,14 +132,29 @@ export function checkAggregations(sets: ThresholdSet[], typeOf: (metric: string)
   }
 }
 
-/** Every expression's verdict; a metric with no samples aggregates to zero, as in k6. */
-export function evaluateThresholds(sets: ThresholdSet[], store: MetricStore, testDurationMs: number): ThresholdVerdict[] {
+/**
+ * Every expression's verdict, by k6's rules (v1.3.0, checked against its
+ * summaries). At the end of a run a metric with no samples reads zero (a
+ * count, a gauge's value, every trend aggregation), except a rate, which has
+ * no value then and so fails nothing: a phase that made no checks has not
+ * failed one. During the run (`whileRunning`, for abortOnFail) a metric with
+ * no samples is not judged at all.
+ */
+export function evaluateThresholds(
+  sets: ThresholdSet[],
+  store: MetricStore,
+  testDurationMs: number,
+  whileRunning = false,
+): ThresholdVerdict[] {
   const verdicts: ThresholdVerdict[] = [];
   for (const set of sets) {
     const agg = store.aggregate(set.selector.metric, set.selector.filter);
+    const empty = agg === undefined || agg.count === 0;
+    if (empty && whileRunning) continue;
     for (const e of set.expressions) {
       const value = agg ? aggregationValue(agg, e.aggregation, testDurationMs) : 0;
-      verdicts.push({ key: set.selector.key, source: e.source, ok: value !== undefined && compare(value, e), value });
+      const unjudged = empty && agg?.type === 'rate';
+      verdicts.push({ key: set.selector.key, source: e.source, ok: unjudged || (value !== undefined && compare(value, e)), value });
     }
   }
   return verdicts;

@@ -75,9 +75,11 @@ test('tag-filtered thresholds see only the matching samples', () => {
   assert.equal(verdicts[0]!.value, 99.01);
 });
 
-test('counters, rates and gauges aggregate as k6 does, and empty metrics read zero', () => {
+test('counters, rates and gauges aggregate as k6 does; an empty metric reads zero, an empty rate fails nothing', () => {
   const store = new MetricStore();
   store.declare('unused', 'counter', false);
+  store.declare('idle', 'gauge', false);
+  store.declare('untried', 'rate', false);
   for (const v of [1, 0, 1, 1]) store.add(sample('checks', 'rate', v, { phase: 'a' }));
   store.add(sample('checks', 'rate', 0, { phase: 'b' }));
   store.add(sample('errors', 'counter', 2, { code: 'X' }));
@@ -91,14 +93,55 @@ test('counters, rates and gauges aggregate as k6 does, and empty metrics read ze
       errors: ['count==5', 'rate==2.5'],
       'errors{code:Y}': 'count==3',
       spread: 'value==2',
-      unused: 'count==0',
+      unused: ['count==0', 'count>5'],
+      idle: 'value>5',
+      // k6 v1.3.0 gives a rate without samples no value, and a threshold on it holds whatever it says.
+      untried: ['rate==1', 'rate>=1', 'rate<0.5'],
+      'checks{phase:none}': 'rate==1',
     }),
     store,
     2000,
   );
   assert.deepEqual(
-    verdicts.map((v) => v.ok),
-    [true, false, true, true, true, true, true],
+    verdicts.map((v) => [v.key, v.source, v.ok]),
+    [
+      ['checks{phase:a}', 'rate==0.75', true],
+      ['checks{phase:b}', 'rate==1', false],
+      ['errors', 'count==5', true],
+      ['errors', 'rate==2.5', true],
+      ['errors{code:Y}', 'count==3', true],
+      ['spread', 'value==2', true],
+      ['unused', 'count==0', true],
+      ['unused', 'count>5', false],
+      ['idle', 'value>5', false],
+      ['untried', 'rate==1', true],
+      ['untried', 'rate>=1', true],
+      ['untried', 'rate<0.5', true],
+      ['checks{phase:none}', 'rate==1', true],
+    ],
+  );
+});
+
+test('while the run goes on (abortOnFail), a metric without samples is not judged, as in k6', () => {
+  const store = new MetricStore();
+  store.declare('routes', 'counter', false);
+  store.add(sample('http_req_duration', 'trend', 50, { step: 'one' }));
+  const sets = parseThresholds({
+    routes: 'count>5',
+    'http_req_duration{step:two}': 'p(99)>100',
+    'http_req_duration{step:one}': 'p(99)>100',
+  });
+  assert.deepEqual(
+    evaluateThresholds(sets, store, 1000, true).map((v) => [v.key, v.ok]),
+    [['http_req_duration{step:one}', false]],
+  );
+  assert.deepEqual(
+    evaluateThresholds(sets, store, 1000).map((v) => [v.key, v.ok]),
+    [
+      ['routes', false],
+      ['http_req_duration{step:two}', false],
+      ['http_req_duration{step:one}', false],
+    ],
   );
 });
 
