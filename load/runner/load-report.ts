@@ -242,6 +242,8 @@ export function buildLoadReport(args: {
   metrics?: MetricRow[];
   /** Why there is no audit, when it is not a failure of this run (a part of a distributed run is audited at the merge). */
   auditMissing?: string;
+  /** A part of a distributed run: the phases it holds no share of, which the other parts run (phases-elsewhere.ts). */
+  elsewhere?: readonly string[];
   /** A ramp's curve: its thresholds are its stopping rule, so one breaking is the answer, not a failure. */
   breakpoint?: BreakpointResult | null;
   /** What the preflight's checks found wrong with the target after the load (it went away, it refuses the run's tokens). */
@@ -302,70 +304,80 @@ export function buildLoadReport(args: {
   const unjudged = new Map<string, number>();
   for (const u of journal.unjudged) unjudged.set(u.phase, (unjudged.get(u.phase) ?? 0) + 1);
   const durationS = summary?.profile.duration_s ?? null;
-  const phases: PhaseRow[] = (summary?.phases ?? []).map((p) => {
-    const timing = journal.phases.find((x) => x.phase === p.name);
-    const sustained = openModel.has(p.name);
-    const budget = summary?.profile.phases.find((x) => x.name === p.name)?.budget_s;
-    const wall = timing ? timing.ms : sustained && durationS !== null ? durationS * 1000 : null;
-    const notJudged = unjudged.get(p.name) ?? 0;
-    // A phase whose every check went unjudged recorded none: its empty rate is no failure.
-    const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
-    let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
-    if (!sustained && p.name !== 'seed' && !timing) {
-      const cut = `phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`;
-      // A profile whose budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
-      const bounds = summary?.profile.budgets_judge_speed === false;
-      // The flows waited, on the phase's time, to send again requests whose answer left the outcome open
-      // ([failure-indeterminate]: no failure by itself) or was a contention refusal: the cut may be those waits.
-      const waitedMs = p.resend_wait_ms ?? 0;
-      status = bounds || waitedMs > 0 ? 'error' : 'fail';
-      if (bounds)
-        undecided.push(`${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`);
-      else if (waitedMs > 0)
-        undecided.push(
-          `${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`,
+  // A phase another part runs is no phase of this one: its absence here is no cut.
+  const elsewhere = (args.elsewhere ?? []).filter((name) => !journal.phases.some((x) => x.phase === name));
+  if (elsewhere.length > 0)
+    undecided.push(
+      `phase${elsewhere.length > 1 ? 's' : ''} ${elsewhere.join(', ')}: run by the other parts of this distributed run, judged when they are merged`,
+    );
+  const phases: PhaseRow[] = (summary?.phases ?? [])
+    .filter((p) => !elsewhere.includes(p.name))
+    .map((p) => {
+      const timing = journal.phases.find((x) => x.phase === p.name);
+      const sustained = openModel.has(p.name);
+      const budget = summary?.profile.phases.find((x) => x.name === p.name)?.budget_s;
+      const wall = timing ? timing.ms : sustained && durationS !== null ? durationS * 1000 : null;
+      const notJudged = unjudged.get(p.name) ?? 0;
+      // A phase whose every check went unjudged recorded none: its empty rate is no failure.
+      const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
+      let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
+      if (!sustained && p.name !== 'seed' && !timing) {
+        const cut = `phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`;
+        // A profile whose budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
+        const bounds = summary?.profile.budgets_judge_speed === false;
+        // The flows waited, on the phase's time, to send again requests whose answer left the outcome open
+        // ([failure-indeterminate]: no failure by itself) or was a contention refusal: the cut may be those waits.
+        const waitedMs = p.resend_wait_ms ?? 0;
+        status = bounds || waitedMs > 0 ? 'error' : 'fail';
+        if (bounds)
+          undecided.push(
+            `${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`,
+          );
+        else if (waitedMs > 0)
+          undecided.push(
+            `${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`,
+          );
+        else reasons.push(cut);
+      } else if (timing?.completed === false) {
+        status = 'error';
+        undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);
+      } else if (p.requests === 0) {
+        status = 'error';
+        undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
+      } else if ((p.dropped_iterations ?? 0) > droppedBound) {
+        status = 'error';
+      } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE))
+        reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
+      if (notJudged > 0) {
+        if (status === 'pass') status = 'error';
+        unsure.push(
+          `phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`,
         );
-      else reasons.push(cut);
-    } else if (timing?.completed === false) {
-      status = 'error';
-      undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);
-    } else if (p.requests === 0) {
-      status = 'error';
-      undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
-    } else if ((p.dropped_iterations ?? 0) > droppedBound) {
-      status = 'error';
-    } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE))
-      reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
-    if (notJudged > 0) {
-      if (status === 'pass') status = 'error';
-      unsure.push(
-        `phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`,
-      );
-    }
-    return {
-      name: p.name,
-      status,
-      checks_ok: p.checks_ok,
-      dropped_iterations: p.dropped_iterations ?? 0,
-      checks: p.checks,
-      requests: p.requests,
-      wall_ms: wall,
-      throughput_rps: wall ? p.requests / (wall / 1000) : null,
-      latency_ms: p.latency_ms,
-      nearest_rank: journal.latencies
-        .filter((l) => l.phase === p.name)
-        .map((l) => {
-          const sorted = [...l.ms].sort((a, b) => a - b);
-          return {
-            operation: l.operation,
-            count: sorted.length,
-            p50: nearestRank(sorted, 50),
-            p95: nearestRank(sorted, 95),
-            p99: nearestRank(sorted, 99),
-          };
-        }),
-    };
-  });
+      }
+      return {
+        name: p.name,
+        status,
+        checks_ok: p.checks_ok,
+        dropped_iterations: p.dropped_iterations ?? 0,
+        checks: p.checks,
+        requests: p.requests,
+        wall_ms: wall,
+        throughput_rps: wall ? p.requests / (wall / 1000) : null,
+        latency_ms: p.latency_ms,
+        nearest_rank: journal.latencies
+          .filter((l) => l.phase === p.name)
+          .map((l) => {
+            const sorted = [...l.ms].sort((a, b) => a - b);
+            return {
+              operation: l.operation,
+              count: sorted.length,
+              p50: nearestRank(sorted, 50),
+              p95: nearestRank(sorted, 95),
+              p99: nearestRank(sorted, 99),
+            };
+          }),
+      };
+    });
   // An engine that failed before the seed finished left records absent that the audit then misses: no violation of the registry's.
   const seeded = journal.phases.some((p) => p.phase === 'seed' && p.completed !== false);
   if (notRun.length > 0 && !seeded) undecided.push(NEVER_SEEDED);

@@ -37,6 +37,7 @@ import { fitProfileToLimits } from './fit-to-limits.ts';
 import { loadScaleContract, resolveProfile, type ResolvedProfile } from './scale-contract.ts';
 import { METRICS_FILE, writeRunMetrics } from './run-metrics.ts';
 import type { SegmentChoice } from './execution-segments.ts';
+import { phasesElsewhere } from './phases-elsewhere.ts';
 import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { readRunOutput } from './run-output.ts';
 import { loadExitCode } from './exit-code.ts';
@@ -327,6 +328,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       ...(part
         ? {
             auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)`,
+            elsewhere: phasesElsewhere(plan, o.segment!),
           }
         : {}),
     });

@@ -36,7 +36,14 @@ const phase = (name: string, over: Partial<Phase> = {}): Phase => ({
 
 function report(
   phases: Phase[],
-  options: { timings?: string[]; audit?: AuditResult; maxDropped?: number; engineError?: string; budgetsJudgeSpeed?: boolean } = {},
+  options: {
+    timings?: string[];
+    audit?: AuditResult;
+    maxDropped?: number;
+    engineError?: string;
+    budgetsJudgeSpeed?: boolean;
+    elsewhere?: string[];
+  } = {},
 ) {
   const summary: EngineSummary = {
     format: 'fleetproof-load-summary/v1',
@@ -73,6 +80,7 @@ function report(
     startedAt: now,
     finishedAt: now,
     retirement: null,
+    ...(options.elsewhere ? { elsewhere: options.elsewhere } : {}),
   });
 }
 
@@ -104,6 +112,19 @@ test('a phase cut at its budget is never a pass, and its reason is shown', () =>
   assert.equal(r.verdict, 'fail');
   assert.equal(r.phases[0]!.status, 'fail');
   assert.deepEqual(r.reasons, ['phase retry_storm: interrupted, not finished within its 6 s budget']);
+});
+
+test('a part of a distributed run names the phases another part runs, and reads no cut into their absence', () => {
+  const noShare = phase('retry_storm', { checks: { passes: 0, fails: 0 }, requests: 0 });
+  const r = report([noShare, phase('catalog_walk')], { timings: [timing('catalog_walk')], elsewhere: ['retry_storm'] });
+  assert.deepEqual(r.reasons, ['phase retry_storm: run by the other parts of this distributed run, judged when they are merged']);
+  assert.deepEqual(
+    r.phases.map((p) => p.name),
+    ['catalog_walk'],
+  );
+  // A phase the part was to run, and did not finish, is still a cut.
+  const cut = report([phase('retry_storm'), phase('catalog_walk')], { timings: [timing('catalog_walk')], elsewhere: [] });
+  assert.deepEqual(cut.reasons, ['phase retry_storm: interrupted, not finished within its 6 s budget']);
 });
 
 test('a phase stopped by an error of its own, or without requests, is an error, not a failure', () => {
