@@ -17,7 +17,7 @@ export const NARROW_PX = 640;
 const CSS = `
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1180px;padding:16px 24px;color:#1b1f24;background:#fff}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1180px;padding:16px 24px;color:#1b1f24;background:#fff;overflow-wrap:break-word}
 h1{font-size:24px;margin:0 0 8px}h2{font-size:19px;margin:30px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:16px;margin:18px 0 6px}
 a{color:#0969da}
 .verdict{padding:14px 18px;border-radius:8px;margin-bottom:12px}.verdict .word{font-size:22px;font-weight:700;letter-spacing:.02em}

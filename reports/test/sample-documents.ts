@@ -413,6 +413,14 @@ export function sampleFaults(): FaultsDocument {
   };
 }
 
+/**
+ * A failure found under faults as the faults stage words it: the counters a
+ * refused settlement changed, one named by a binding's digest, a token far
+ * wider than a phone that no space breaks.
+ */
+const FAULTS_FAILURE =
+  'round 1: idempotent-settlement: settle act-1 completed with fence_token altered: refused with STORAGE_UNAVAILABLE but changed replica active_assignments 1 → 0; counter tenant/fp20261201t120000abcdef01.6y.tenant-a 1 → 0; counter binding/sha256:6761fcc6b9c64aabd1390004361bb2b80111a7b75e9bf70a5738e4faee06df50 1 → 0';
+
 export function sampleCertification(conformance: ConformanceResult): CertificationResult {
   const failures = conformance.cases
     .filter((c) => c.status === 'fail')
@@ -443,7 +451,7 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
       postgres: null,
     },
     verdict: 'non-conformant',
-    reasons: ['conformance: 186 required case(s) failed or errored'],
+    reasons: ['conformance: 186 required case(s) failed or errored', `faults: ${FAULTS_FAILURE}`],
     stages: [
       {
         name: 'conformance',
@@ -471,8 +479,8 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
       },
       {
         name: 'faults',
-        status: 'passed',
-        reasons: [],
+        status: 'failed',
+        reasons: [FAULTS_FAILURE],
         duration_ms: 19500,
         result_file: 'faults/result.json',
         figures: { faults: 3, recovery_ms_max: 5, lost_after_forward: 77, indeterminate_runs: 0 },
@@ -495,7 +503,17 @@ export function sampleCertification(conformance: ConformanceResult): Certificati
       cases: [],
       properties: [],
     })),
-    failures,
+    failures: [
+      ...failures,
+      {
+        stage: 'faults',
+        subject: 'idempotent-settlement',
+        clause: 'settle-fence',
+        message: FAULTS_FAILURE,
+        reproduce: `npx fleetproof certify --target ${URL_} --key k.json --nemesis proxy --nemesis-seed 41`,
+        cause: 'idempotent-settlement under faults',
+      },
+    ],
     contract_revision: contractRevision(),
     case_set: caseSetOf(conformance.cases.map((c) => `case:${c.id}`)),
     rerun: `npx fleetproof certify --target ${URL_} --key /home/vendor/keys/signing-key.jwk.json --profile smoke`,
