@@ -11,8 +11,8 @@ import { scenariosOf } from './node-engine/scenarios.ts';
 import { segmentScenarios } from './node-engine/segmented-scenarios.ts';
 import type { RunPlan } from './run-plan.ts';
 
-/** The plan's phases of which `segment` runs nothing, in the profile's order. */
-export function phasesElsewhere(plan: RunPlan, segment: SegmentChoice): string[] {
+/** The plan's phases of which `segment` runs nothing, in the profile's order; none for the whole test (null). */
+export function phasesElsewhere(plan: RunPlan, segment: SegmentChoice | null): string[] {
   const scenarios = scenariosOf(buildOptions(plan) as Record<string, unknown>);
   const phaseOf = (s: { name: string; tags: Record<string, string> }) => s.tags['phase'] ?? s.name;
   const here = new Set(segmentScenarios(scenarios, ExecutionTuple.of(segment)).map((s) => phaseOf(s.config)));

@@ -237,6 +237,8 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   // summary would leave the old one to be read as this run's.
   await Promise.all([journalFile, summaryFile, metricsFile].map((f) => rm(f, { force: true })));
   if (!part) await writeRunPlan(runFile, plan);
+  // Worked out before the load, so that a plan it cannot read stops the run before it starts.
+  const elsewhere = part ? phasesElsewhere(plan, o.segment ?? null) : [];
   let run;
   o.onLoadStart?.(journalFile);
   const budget = new Budget('load', o.budgetMs ?? loadBudgetMs(profile));
@@ -328,7 +330,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       ...(part
         ? {
             auditMissing: `part of distributed run ${plan.run_id}: the audit runs when the parts are merged (fleetproof report --merge DIR... --plan FILE)`,
-            elsewhere: phasesElsewhere(plan, o.segment!),
+            elsewhere,
           }
         : {}),
     });

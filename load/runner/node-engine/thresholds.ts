@@ -152,9 +152,12 @@ export function evaluateThresholds(
     const empty = agg === undefined || agg.count === 0;
     if (empty && whileRunning) continue;
     for (const e of set.expressions) {
+      if (empty && agg?.type === 'rate') {
+        verdicts.push({ key: set.selector.key, source: e.source, ok: true, value: undefined });
+        continue;
+      }
       const value = agg ? aggregationValue(agg, e.aggregation, testDurationMs) : 0;
-      const unjudged = empty && agg?.type === 'rate';
-      verdicts.push({ key: set.selector.key, source: e.source, ok: unjudged || (value !== undefined && compare(value, e)), value });
+      verdicts.push({ key: set.selector.key, source: e.source, ok: value !== undefined && compare(value, e), value });
     }
   }
   return verdicts;

@@ -22,6 +22,24 @@ test('of two even parts, one runs every one-iteration phase and the other none o
   assert.deepEqual([first, second], [[], qualification]);
 });
 
-test('the whole test, as one part of one, holds every phase', () => {
+test('the whole test, as one part of one or with no segment at all, holds every phase', () => {
   assert.deepEqual(phasesElsewhere(plan, chooseSegment('0:1')), []);
+  assert.deepEqual(phasesElsewhere(plan, null), []);
+});
+
+test('whatever the split, every phase runs in some part, and a one-iteration phase in exactly one', () => {
+  const splits = [
+    ['0:1/3', '1/3:1'].map((s) => chooseSegment(s, '0,1/3,1')),
+    ['0:1/5', '1/5:2/5', '2/5:3/5', '3/5:4/5', '4/5:1'].map((s) => chooseSegment(s)),
+  ];
+  for (const parts of splits) {
+    const held = profile.phases
+      .map((p) => p.name)
+      .filter((name) => name !== 'seed')
+      .map((name) => [name, parts.filter((part) => !phasesElsewhere(plan, part).includes(name)).length] as const);
+    for (const [name, count] of held) {
+      if (qualification.includes(name)) assert.equal(count, 1, `${name} over ${parts.length} parts`);
+      else assert.ok(count >= 1, `${name} runs in no part of ${parts.length}`);
+    }
+  }
 });

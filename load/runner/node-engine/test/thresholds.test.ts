@@ -120,6 +120,7 @@ test('counters, rates and gauges aggregate as k6 does; an empty metric reads zer
       ['checks{phase:none}', 'rate==1', true],
     ],
   );
+  assert.equal(verdicts.find((v) => v.key === 'untried')!.value, undefined, 'an empty rate has no value to show');
 });
 
 test('while the run goes on (abortOnFail), a metric without samples is not judged, as in k6', () => {
