@@ -120,6 +120,11 @@ export function origin(source: SettingSource | undefined): string {
   return source ? `(from ${describeSource(source)})` : '(not set)';
 }
 
+/** The usage error for a subcommand a command of subcommands does not have. */
+export function unknownSubcommand(given: string, names: readonly string[]): UsageError {
+  return new UsageError(`unknown subcommand ${given}; use ${names.join(' or ')}`);
+}
+
 /** True when argv asks for a command's help rather than a run. */
 export function asksForHelp(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');

@@ -15,10 +15,10 @@ import { KubernetesDirectory } from '../directory/kubernetes/directory.ts';
 import { UndiciRequestExecutor } from '../directory/kubernetes/undici-executor.ts';
 import { credentialsOf, hasOwnCredentials } from '../client/credential-sources.ts';
 import { bearerCredentials } from '../client/credentials.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { asksForHelp, parseFlags, unknownSubcommand, UsageError } from './args.ts';
 import { authChoice } from './auth-flags.ts';
 
-import { FLAGS, LABEL_FLAGS, LABELS_SUMMARY, summary, WATCH_SUMMARY } from './flags/directory.ts';
+import { FLAGS, LABEL_FLAGS, LABELS_SUMMARY, OVERVIEW, SUBCOMMANDS, WATCH_SUMMARY } from './flags/directory.ts';
 
 function usageError(message: string): UsageError {
   return new UsageError(`${message}`);
@@ -164,22 +164,11 @@ async function labels(argv: string[]): Promise<number> {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h') {
-    console.log(
-      [
-        'usage: fleetproof directory <watch|labels> [options]',
-        '',
-        summary,
-        '',
-        '  watch   observe the Service and report its pods to the registry',
-        '  labels  print the labels the Service and its slices must carry',
-        '',
-        'Run `fleetproof directory <subcommand> --help` for its options.',
-      ].join('\n'),
-    );
+  if (sub === undefined || asksForHelp([sub])) {
+    console.log(OVERVIEW);
     return sub === undefined ? 2 : 0;
   }
   if (sub === 'watch') return watch(rest);
   if (sub === 'labels') return labels(rest);
-  throw new UsageError(`unknown subcommand ${sub}; use watch or labels`);
+  throw unknownSubcommand(sub, Object.keys(SUBCOMMANDS));
 }

@@ -7,7 +7,7 @@
 // running one does not read.
 import { FleetproofError } from '../client/errors.ts';
 import { harnessProvenance } from '../client/provenance.ts';
-import { asksForHelp, exitCodesLine, helpHint, helpText, readArgv, settingNames, type FlagSpec } from './args.ts';
+import { asksForHelp, exitCodesLine, helpHint, helpText, readArgv, settingNames, unknownSubcommand, type FlagSpec } from './args.ts';
 import { readConfigFile, unknownMembers, unknownVariables, OTHER_VARIABLES } from './config.ts';
 import { stopWhenOrphaned } from './orphan-watch.ts';
 import { didYouMean } from './suggest.ts';
@@ -22,8 +22,9 @@ interface CommandFlags {
   FLAGS: Record<string, FlagSpec>;
   /** What the command takes besides flags, as its usage line names it; none if absent. */
   POSITIONALS?: string;
-  /** A command of subcommands: each one's summary and flags. */
+  /** A command of subcommands: each one's summary and flags, and what it prints without one. */
   SUBCOMMANDS?: Readonly<Record<string, { summary: string; flags: Record<string, FlagSpec> }>>;
+  OVERVIEW?: string;
 }
 
 interface Command {
@@ -134,23 +135,28 @@ async function warnAboutUnknownSettings(running: CommandFlags, argv: string[]): 
 /**
  * Prints the help argv asks for, or refuses a flag the command does not take
  * (a UsageError), from the command's flags alone: neither needs the modules
- * the command runs, which take most of a second to load. True when help was
- * printed. A command of subcommands answers its own overview and an unknown
- * subcommand.
+ * the command runs, which take most of a second to load. A command of
+ * subcommands prints its overview without one, and refuses one it does not
+ * have. The exit code when it answered; null when the command is to run.
  */
-function answeredFromFlags(name: string, table: CommandFlags, argv: string[]): boolean {
+function answeredFromFlags(name: string, table: CommandFlags, argv: string[]): number | null {
   let [command, summary, flags, args] = [name, table.summary, table.FLAGS, argv];
   if (table.SUBCOMMANDS) {
-    const sub = Object.hasOwn(table.SUBCOMMANDS, argv[0] ?? '') ? table.SUBCOMMANDS[argv[0]!] : undefined;
-    if (!sub) return false;
-    [command, summary, flags, args] = [`${name} ${argv[0]}`, sub.summary, sub.flags, argv.slice(1)];
+    const [first, ...rest] = argv;
+    if (first === undefined || asksForHelp([first])) {
+      console.log(table.OVERVIEW);
+      return first === undefined ? 2 : 0;
+    }
+    if (!Object.hasOwn(table.SUBCOMMANDS, first)) throw unknownSubcommand(first, Object.keys(table.SUBCOMMANDS));
+    const sub = table.SUBCOMMANDS[first]!;
+    [command, summary, flags, args] = [`${name} ${first}`, sub.summary, sub.flags, rest];
   }
   if (asksForHelp(args)) {
     console.log(helpText(command, summary, flags, table.POSITIONALS));
-    return true;
+    return 0;
   }
   readArgv(command, flags, args, table.POSITIONALS);
-  return false;
+  return null;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -179,7 +185,8 @@ export async function main(argv: string[]): Promise<number> {
   stopWhenOrphaned();
   try {
     const table = await command.flags();
-    if (answeredFromFlags(name, table, rest)) return 0;
+    const answered = answeredFromFlags(name, table, rest);
+    if (answered !== null) return answered;
     if (!asksForHelp(rest)) await warnAboutUnknownSettings(table, rest);
     return await (await command.load()).run(rest);
   } catch (err) {

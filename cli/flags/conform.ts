@@ -1,6 +1,7 @@
 // What `fleetproof conform` accepts: its summary and flags, as data. The
 // dispatcher (main.ts) reads this alone for --help and to refuse an unknown
-// flag, so nothing here may import what the command runs.
+// flag, so it imports only what loads at once: never the command's module, nor
+// a package a run needs (cli/test/answers-from-flags.test.ts).
 import { CATEGORY_NAMES, FEATURES } from '../../conformance/harness/vocabulary.ts';
 import { reportDirFlag, type FlagSpec } from '../args.ts';
 import { AUTH_FLAGS, BUDGET_FLAG } from './shared.ts';

@@ -1,7 +1,8 @@
 // What `fleetproof directory` accepts: its summary, and each subcommand's
 // (watch, labels) with its flags, as data. The dispatcher (main.ts) reads this
-// alone for --help and to refuse an unknown flag, so nothing here may import
-// what the command runs.
+// alone for --help and to refuse an unknown flag, so it imports only what
+// loads at once: never the command's module, nor a package a run needs
+// (cli/test/answers-from-flags.test.ts).
 import type { FlagSpec } from '../args.ts';
 import { AUTH_FLAGS } from './shared.ts';
 
@@ -36,3 +37,15 @@ export const SUBCOMMANDS: Readonly<Record<string, { summary: string; flags: Reco
   watch: { summary: WATCH_SUMMARY, flags: FLAGS },
   labels: { summary: LABELS_SUMMARY, flags: LABEL_FLAGS },
 };
+
+/** What `fleetproof directory` prints without a subcommand, or with --help. */
+export const OVERVIEW = [
+  'usage: fleetproof directory <watch|labels> [options]',
+  '',
+  summary,
+  '',
+  '  watch   observe the Service and report its pods to the registry',
+  '  labels  print the labels the Service and its slices must carry',
+  '',
+  'Run `fleetproof directory <subcommand> --help` for its options.',
+].join('\n');

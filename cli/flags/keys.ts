@@ -1,6 +1,7 @@
 // What `fleetproof keys` accepts: its summary and flags, as data. The
 // dispatcher (main.ts) reads this alone for --help and to refuse an unknown
-// flag, so nothing here may import what the command runs.
+// flag, so it imports only what loads at once: never the command's module, nor
+// a package a run needs (cli/test/answers-from-flags.test.ts).
 import { JWKS_FILE, SIGNING_KEY_FILE } from '../../contract/token-defaults.ts';
 import type { FlagSpec } from '../args.ts';
 

@@ -1,6 +1,7 @@
 // What `fleetproof properties` accepts: its summary and flags, as data. The
 // dispatcher (main.ts) reads this alone for --help and to refuse an unknown
-// flag, so nothing here may import what the command runs.
+// flag, so it imports only what loads at once: never the command's module, nor
+// a package a run needs (cli/test/answers-from-flags.test.ts).
 import { reportDirFlag, type FlagSpec } from '../args.ts';
 import { AUTH_FLAGS, BUDGET_FLAG, DEFECT_FLAG, NEMESIS_FLAGS, VARIANT_FLAG } from './shared.ts';
 

@@ -1,6 +1,7 @@
 // What `fleetproof serve` accepts: its summary and flags, as data. The
 // dispatcher (main.ts) reads this alone for --help and to refuse an unknown
-// flag, so nothing here may import what the command runs.
+// flag, so it imports only what loads at once: never the command's module, nor
+// a package a run needs (cli/test/answers-from-flags.test.ts).
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../reference/http/connection-limits.ts';
 import { DEFAULT_CONNECTION_QUEUE, type ConnectionQueue } from '../../reference/store/postgres/connection-queue.ts';
 import type { FlagSpec } from '../args.ts';

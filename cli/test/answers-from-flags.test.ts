@@ -87,4 +87,18 @@ describe('answered from the flag table alone', () => {
       assert.deepEqual(runModules(command, run.loaded), []);
     });
   }
+
+  it('directory alone, directory --help and an unknown subcommand', async () => {
+    const answers = [
+      [[], 2, /^usage: fleetproof directory <watch\|labels>/],
+      [['--help'], 0, /^usage: fleetproof directory <watch\|labels>/],
+      [['bogus'], 2, /unknown subcommand bogus; use watch or labels; run `fleetproof directory --help`/],
+    ] as const;
+    for (const [args, code, text] of answers) {
+      const run = await loadsOf(['directory', ...args]);
+      assert.equal(run.code, code, run.output);
+      assert.match(run.output, text);
+      assert.deepEqual(runModules('directory', run.loaded), [], args.join(' '));
+    }
+  });
 });
