@@ -17,6 +17,7 @@ import { credentialsOf, hasOwnCredentials } from '../client/credential-sources.t
 import { bearerCredentials } from '../client/credentials.ts';
 import { asksForHelp, parseFlags, unknownSubcommand, UsageError } from './args.ts';
 import { authChoice } from './auth-flags.ts';
+import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
 
 import { FLAGS, LABEL_FLAGS, LABELS_SUMMARY, OVERVIEW, SUBCOMMANDS, WATCH_SUMMARY } from './flags/directory.ts';
 
@@ -111,6 +112,7 @@ async function watch(argv: string[]): Promise<number> {
 
   let stoppedBy: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (stoppedBy === undefined) ignoreSignalsWhileStopping();
     stoppedBy = signal;
     void bridge.stop();
   };

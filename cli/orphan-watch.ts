@@ -23,11 +23,27 @@ export function stopWhenOrphaned(env: NodeJS.ProcessEnv = process.env): void {
 }
 
 /**
+ * Once a command has begun to stop, a later SIGINT or SIGTERM must not end it
+ * before it has stopped what it started: Node's default would, the moment the
+ * command's own handler is gone. Under npx one signal arrives twice (the
+ * terminal's Ctrl-C reaches every process of the job, and the shell's going
+ * sets the orphan watch off), so a temporary PostgreSQL data folder or key
+ * was left behind. Every stop is bounded (in-flight requests get a grace
+ * period, each statement a timeout), so nothing waits on the ignored signal.
+ */
+export function ignoreSignalsWhileStopping(): void {
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+}
+
+/**
  * Until the returned function is called, SIGINT and SIGTERM run `cleanup` and
  * then end the process as the signal would (exit 128 + its number).
  */
 export function onTermination(cleanup: () => Promise<void>, log: (line: string) => void): () => void {
   const handler = (signal: NodeJS.Signals) => {
+    ignoreSignalsWhileStopping();
     remove();
     log(`fleetproof: ${signal}, stopping what this run started`);
     void cleanup()

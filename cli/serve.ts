@@ -17,6 +17,7 @@ import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { defectOf } from './defect-flag.ts';
 import { variantOf } from './variant-flag.ts';
+import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
 import { unknownName } from './suggest.ts';
 
 import { CONNECTION_FLAGS, FLAGS, QUEUE_FLAGS, summary } from './flags/serve.ts';
@@ -62,6 +63,7 @@ function signalWatch(): { received: Promise<NodeJS.Signals>; stop(): void } {
   let stop = () => {};
   const received = new Promise<NodeJS.Signals>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
+      ignoreSignalsWhileStopping();
       stop();
       resolve(signal);
     };
