@@ -11,8 +11,32 @@ import { parseFlags, UsageError } from './args.ts';
 import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { nemesisRequestOf } from './nemesis-flags.ts';
+import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
 
 import { FLAGS, summary } from './flags/load.ts';
+
+/**
+ * Runs the load with Ctrl-C (SIGINT, or SIGTERM) stopping it as its budget
+ * running out does: the registry is still audited and the run's records
+ * retired, and the plan file with its tokens removed, where Node's default
+ * would end the process and leave all three.
+ */
+async function stoppableBySignal<T>(body: (interrupt: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    ignoreSignalsWhileStopping();
+    console.error(`fleetproof load: ${signal}, stopping the load; the audit and the retirement still run`);
+    controller.abort(signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await body(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseFlags('load', summary, FLAGS, argv);
@@ -78,7 +102,7 @@ export async function run(argv: string[]): Promise<number> {
     throw usage('--nemesis runs with a whole load run, not with --plan or --write-plan');
   let outcome: LoadRunOutcome;
   if (v['write-plan'] !== undefined) outcome = await writeSharedPlan(options, v['write-plan']);
-  else if (!nemesis) outcome = await runLoad(options);
+  else if (!nemesis) outcome = await stoppableBySignal((interrupt) => runLoad({ ...options, interrupt }));
   else {
     // Judged by the sweep and the audit after the faults; speed under faults is reported, not judged.
     const { runLoadUnderFaults } = await import('../certify/nemesis/load-under-faults.ts');

@@ -73,6 +73,12 @@ export interface LoadRunOptions {
   keepData?: boolean;
   /** Writes the report into the run directory; summary.json alone unless the caller brings renderers. */
   writeReport?: ReportWriter<LoadReport>;
+  /**
+   * Aborted when the user stops the run (Ctrl-C): the load stops as at the
+   * end of its budget, the audit and the retirement still run, and the
+   * report says the run was interrupted. Its reason names the signal.
+   */
+  interrupt?: AbortSignal;
   /** Runs after the preflight, as the engine starts writing the journal there: a nemesis arms itself here. */
   onLoadStart?: (journalPath: string) => void;
   /** Runs after the load, before the audit: a nemesis heals here, so the audit reads a mended registry. */
@@ -244,7 +250,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const budget = new Budget('load', o.budgetMs ?? loadBudgetMs(profile));
   try {
     run = await runEngine({
-      signal: budget.signal,
+      signal: o.interrupt ? AbortSignal.any([budget.signal, o.interrupt]) : budget.signal,
       engine,
       env: { FLEETPROOF_RUN_FILE: runFile, FLEETPROOF_SUMMARY_FILE: summaryFile },
       journalPath: journalFile,
@@ -266,7 +272,8 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
-  if (budget.spent) {
+  if (o.interrupt?.aborted) run = { ...run, error: `it was stopped by ${String(o.interrupt.reason)} before the run ended` };
+  else if (budget.spent) {
     const finished = new Set(journal.phases.map((p) => p.phase));
     run = { ...run, error: budget.spentError(profile.phases.map((p) => p.name).filter((n) => !finished.has(n))).message };
   }
