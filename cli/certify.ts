@@ -14,6 +14,7 @@ import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { counted } from '../client/terminal.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { onTermination } from './orphan-watch.ts';
 import { nemesisRequestOf } from './nemesis-flags.ts';
 import { budgetsOf } from './budget-flag.ts';
 import { variantOf } from './variant-flag.ts';
@@ -84,6 +85,15 @@ export async function run(argv: string[]): Promise<number> {
     console.error('fleetproof certify: target the embedded reference (no --target, FLEETPROOF_TARGET or "target" in a config file)');
   // The embedded reference brings its own faults; their list is known once it has started.
   const nemesis = nemesisRequestOf(v, v.target === undefined ? [] : undefined);
+  // A registry of the user's own: a signal still ends the run through a handler, so what runs on exit (removing
+  // the load stage's plan file and its tokens) runs. The embedded target installs its own, which also stops it.
+  const stopOnSignal =
+    v.target !== undefined
+      ? onTermination(
+          async () => {},
+          (line) => console.error(line),
+        )
+      : () => {};
   const outcome = await runCertification({
     ...(nemesis ? { nemesis } : {}),
     ...(v['faults-duration'] !== undefined ? { faultsDurationMs: durationMs(v['faults-duration']) } : {}),
@@ -96,6 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(signer ? { signer } : {}),
     ...(v['keep-data'] ? { keepData: true } : {}),
   });
+  stopOnSignal();
   const r = outcome.result;
   const report = `${outcome.outDir}/report.md`;
   console.log(`\n${VERDICT_WORDS[r.verdict]}${r.reasons.length ? `: ${r.reasons.map((x) => summarised(x, report)).join('; ')}` : ''}`);

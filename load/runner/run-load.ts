@@ -5,6 +5,7 @@
 // otherwise, 2 when the run cannot start (exit-code.ts).
 // One part of a distributed run runs on the run's shared plan instead and
 // leaves the audit to the merge, which sees every part's routes.
+import { rmSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
@@ -243,6 +244,9 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   // summary would leave the old one to be read as this run's.
   await Promise.all([journalFile, summaryFile, metricsFile].map((f) => rm(f, { force: true })));
   if (!part) await writeRunPlan(runFile, plan);
+  // The plan holds bearer tokens: a process that exits mid-run (a signal's handler ends it) removes it too.
+  const forgetPlan = () => rmSync(runFile, { force: true });
+  if (!part) process.on('exit', forgetPlan);
   // Worked out before the load, so that a plan it cannot read stops the run before it starts.
   const elsewhere = part ? phasesElsewhere(plan, o.segment ?? null) : [];
   let run;
@@ -266,6 +270,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     // The plan holds bearer tokens; they stay in memory for the audit only.
     // A shared plan belongs to the user, who hands it to the merge.
     if (!part) await rm(runFile, { force: true });
+    process.off('exit', forgetPlan);
   }
   const summary = await readFile(summaryFile, 'utf8').then(
     (t) => JSON.parse(t) as EngineSummary,
