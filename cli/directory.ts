@@ -17,7 +17,7 @@ import { credentialsOf, hasOwnCredentials } from '../client/credential-sources.t
 import { bearerCredentials } from '../client/credentials.ts';
 import { asksForHelp, parseFlags, unknownSubcommand, UsageError } from './args.ts';
 import { authChoice } from './auth-flags.ts';
-import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
+import { signalWatch } from './orphan-watch.ts';
 
 import { FLAGS, LABEL_FLAGS, LABELS_SUMMARY, OVERVIEW, SUBCOMMANDS, WATCH_SUMMARY } from './flags/directory.ts';
 
@@ -111,13 +111,11 @@ async function watch(argv: string[]): Promise<number> {
   });
 
   let stoppedBy: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stoppedBy === undefined) ignoreSignalsWhileStopping();
+  const signals = signalWatch();
+  void signals.received.then((signal) => {
     stoppedBy = signal;
     void bridge.stop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   try {
     const exit = await bridge.run();
     if (exit === 'target_deleted') {
@@ -127,8 +125,7 @@ async function watch(argv: string[]): Promise<number> {
     console.error(`fleetproof directory watch: ${stoppedBy ?? 'stopped'}; leases are no longer renewed`);
     return 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.stop();
     await directory.close();
     await executor.close();
     await lifecycle.close();

@@ -11,8 +11,7 @@ import { parseFlags, UsageError } from './args.ts';
 import { authChoice } from './auth-flags.ts';
 import { unknownName } from './suggest.ts';
 import { nemesisRequestOf } from './nemesis-flags.ts';
-import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
-
+import { signalWatch } from './orphan-watch.ts';
 import { FLAGS, summary } from './flags/load.ts';
 
 /**
@@ -23,18 +22,15 @@ import { FLAGS, summary } from './flags/load.ts';
  */
 async function stoppableBySignal<T>(body: (interrupt: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    ignoreSignalsWhileStopping();
+  const signals = signalWatch();
+  void signals.received.then((signal) => {
     console.error(`fleetproof load: ${signal}, stopping the load; the audit and the retirement still run`);
     controller.abort(signal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  });
   try {
     return await body(controller.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.stop();
   }
 }
 

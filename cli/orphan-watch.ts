@@ -23,18 +23,35 @@ export function stopWhenOrphaned(env: NodeJS.ProcessEnv = process.env): void {
 }
 
 /**
- * Once a command has begun to stop, a later SIGINT or SIGTERM must not end it
- * before it has stopped what it started: Node's default would, the moment the
- * command's own handler is gone. Under npx one signal arrives twice (the
- * terminal's Ctrl-C reaches every process of the job, and the shell's going
- * sets the orphan watch off), so a temporary PostgreSQL data folder or key
- * was left behind. Every stop is bounded (in-flight requests get a grace
- * period, each statement a timeout), so nothing waits on the ignored signal.
+ * The first SIGINT or SIGTERM from now on: `received` resolves with its name.
+ * From then on a later one is ignored, where Node's default would end the
+ * command before it has stopped what it started: under npx one signal
+ * arrives twice (the terminal's Ctrl-C reaches every process of the job, and
+ * the shell's going sets the orphan watch off), and a temporary PostgreSQL
+ * data folder or key was left behind. Every stop is bounded (in-flight
+ * requests get a grace period, each statement a timeout), so nothing waits
+ * on an ignored signal. `stop()` stops listening, for a command that ended
+ * without one. Listening from the start means a signal sent the moment a
+ * server prints its address is never missed.
  */
-export function ignoreSignalsWhileStopping(): void {
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+export function signalWatch(): { received: Promise<NodeJS.Signals>; stop(): void } {
+  let stop = () => {};
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      stop();
+      const ignore = () => {};
+      process.on('SIGINT', ignore);
+      process.on('SIGTERM', ignore);
+      resolve(signal);
+    };
+    stop = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  return { received, stop };
 }
 
 /**
@@ -42,19 +59,12 @@ export function ignoreSignalsWhileStopping(): void {
  * then end the process as the signal would (exit 128 + its number).
  */
 export function onTermination(cleanup: () => Promise<void>, log: (line: string) => void): () => void {
-  const handler = (signal: NodeJS.Signals) => {
-    ignoreSignalsWhileStopping();
-    remove();
+  const watch = signalWatch();
+  void watch.received.then((signal) => {
     log(`fleetproof: ${signal}, stopping what this run started`);
     void cleanup()
       .catch((err: unknown) => log(`fleetproof: cleanup after ${signal} failed: ${(err as Error).message}`))
       .finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
-  };
-  const remove = () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return remove;
+  });
+  return watch.stop;
 }

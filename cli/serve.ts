@@ -17,7 +17,7 @@ import { variantOptions } from '../reference/variant/variant-options.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { defectOf } from './defect-flag.ts';
 import { variantOf } from './variant-flag.ts';
-import { ignoreSignalsWhileStopping } from './orphan-watch.ts';
+import { signalWatch } from './orphan-watch.ts';
 import { unknownName } from './suggest.ts';
 
 import { CONNECTION_FLAGS, FLAGS, QUEUE_FLAGS, summary } from './flags/serve.ts';
@@ -56,25 +56,6 @@ async function trustedKeys(jwksPath: string | undefined): Promise<{ jwks: JSONWe
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-keys-'));
   const files = await writeSigningKeys(dir);
   return { jwks: await loadJwks(files.jwksPath), ephemeralDir: dir, signingKeyPath: files.signingKeyPath };
-}
-
-/** Listens for SIGINT and SIGTERM from now on, so a signal sent the moment the address is printed is never missed. */
-function signalWatch(): { received: Promise<NodeJS.Signals>; stop(): void } {
-  let stop = () => {};
-  const received = new Promise<NodeJS.Signals>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      ignoreSignalsWhileStopping();
-      stop();
-      resolve(signal);
-    };
-    stop = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-  return { received, stop };
 }
 
 export async function run(argv: string[]): Promise<number> {
