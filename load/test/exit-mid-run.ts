@@ -15,7 +15,12 @@ const SCRIPT = fileURLToPath(import.meta.url);
 export function exitMidRun(outDir: string): Promise<number | null> {
   // Compiled, this file is JavaScript; from the sources it needs tsx, as the test running it does.
   const loader = SCRIPT.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, SCRIPT, outDir], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Bounded: a child that never reaches the load is killed, and the test then fails on its exit code.
+  const child = spawn(process.execPath, [...loader, SCRIPT, outDir], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
