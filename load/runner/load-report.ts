@@ -3,13 +3,13 @@
 // throughput, routes over time, the audit and the environment. Built from
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
-import { RATE_PHASES } from '../lib/options.js';
 import { caseSetOf, contractRevision, type CaseSet } from '../../client/provenance.ts';
 import type { VerdictKey } from '../../client/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
-import { BREAKPOINT_PHASE, type BreakpointResult } from './breakpoint.ts';
+import type { BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';
 import type { Journal } from './journal.ts';
+import { judgePhases, type EnginePhase, type PhaseRow } from './phase-rows.ts';
 import type { Retirement } from './retire.ts';
 import type { MetricRow } from './metric-summary.ts';
 import type { TimeSeries } from './time-series.ts';
@@ -41,15 +41,7 @@ export interface EngineSummary {
     /** Why the threshold, though measured, is no verdict (a distributed run whose parts did not run side by side). */
     not_judged?: string;
   }[];
-  phases: {
-    name: string;
-    checks_ok: boolean;
-    checks: { passes: number; fails: number };
-    latency_ms: Record<string, number> | null;
-    requests: number;
-    dropped_iterations?: number;
-    resend_wait_ms?: number;
-  }[];
+  phases: EnginePhase[];
   checks: { name: string; passes: number; fails: number }[];
   test_run_duration_ms: number | null;
   /** When setup ended and the scenarios' schedule began; absent from summaries written before the script recorded it. */
@@ -71,21 +63,6 @@ export interface ThresholdRow {
   margin_pct: number | null;
   /** Why the measured value is no verdict; absent when it is one. */
   not_judged?: string;
-}
-
-export interface PhaseRow {
-  name: string;
-  /** passed, failed, or error when it gave no evidence (interrupted by an exception, no requests, iterations dropped). */
-  status: 'pass' | 'fail' | 'error';
-  checks_ok: boolean;
-  dropped_iterations: number;
-  checks: { passes: number; fails: number };
-  requests: number;
-  wall_ms: number | null;
-  throughput_rps: number | null;
-  latency_ms: Record<string, number> | null;
-  /** Lower nearest-rank percentiles of the journal's raw latencies (the anchor's method). */
-  nearest_rank: { operation: string; count: number; p50: number; p95: number; p99: number }[];
 }
 
 export interface LoadReport {
@@ -190,8 +167,6 @@ export function undecidedVerdict(verdict: LoadReport['verdict']): boolean {
   return verdict === 'could-not-run' || verdict === 'could-not-judge';
 }
 
-const nearestRank = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.floor(((sorted.length - 1) * p) / 100)]!);
-
 function limitOf(expression: string): number | null {
   const m = /(-?[0-9.]+)\s*$/.exec(expression);
   return m ? Number(m[1]) : null;
@@ -208,9 +183,6 @@ function routesOverTime(journal: Journal): LoadReport['routes_over_time'] {
   for (const t of times) counts[Math.floor((t - start) / bucket)]!++;
   return { start_ms: start, bucket_ms: bucket, counts };
 }
-
-/** Phases that run at an arrival rate for the profile's duration; the others run once within a budget. */
-const openModel = new Set([...Object.keys(RATE_PHASES), BREAKPOINT_PHASE]);
 
 const ANCHOR_SEED_PHASES = ['seed', 'version_rollout', 'noisy_tenant', 'retry_storm'];
 
@@ -229,6 +201,8 @@ export function buildLoadReport(args: {
   environment: LoadEnvironment;
   engineExitCode: number;
   engineError: string | null;
+  /** Why the run was stopped before its end (a signal, the stage's budget), naming what it had not finished; the phases it cut show nothing. */
+  stopped?: string | null;
   runId: string;
   profile: string;
   overrides: string[];
@@ -258,6 +232,7 @@ export function buildLoadReport(args: {
   // The run did not happen as planned: nothing it saw is evidence either way.
   const notRun: string[] = [];
   if (args.targetProblem) notRun.push(`after the load, ${args.targetProblem}: what the run saw fail is no evidence against the registry`);
+  if (args.stopped) notRun.push(args.stopped);
   if (args.engineError) notRun.push(`the load engine failed: ${args.engineError}`);
   if (!summary) notRun.push('the load engine wrote no summary');
   const undecided: string[] = [...notRun];
@@ -301,83 +276,24 @@ export function buildLoadReport(args: {
   const unsure: string[] = thresholds
     .filter((t) => t.not_judged !== undefined)
     .map((t) => `threshold ${t.label} (${t.metric} ${t.expression}): ${t.not_judged}`);
-  const unjudged = new Map<string, number>();
-  for (const u of journal.unjudged) unjudged.set(u.phase, (unjudged.get(u.phase) ?? 0) + 1);
-  const durationS = summary?.profile.duration_s ?? null;
   // A phase another part runs is no phase of this one: its absence here is no cut.
   const elsewhere = (args.elsewhere ?? []).filter((name) => !journal.phases.some((x) => x.phase === name));
   if (elsewhere.length > 0)
     undecided.push(
       `phase${elsewhere.length > 1 ? 's' : ''} ${elsewhere.join(', ')}: run by the other parts of this distributed run, judged when they are merged`,
     );
-  const phases: PhaseRow[] = (summary?.phases ?? [])
-    .filter((p) => !elsewhere.includes(p.name))
-    .map((p) => {
-      const timing = journal.phases.find((x) => x.phase === p.name);
-      const sustained = openModel.has(p.name);
-      const budget = summary?.profile.phases.find((x) => x.name === p.name)?.budget_s;
-      const wall = timing ? timing.ms : sustained && durationS !== null ? durationS * 1000 : null;
-      const notJudged = unjudged.get(p.name) ?? 0;
-      // A phase whose every check went unjudged recorded none: its empty rate is no failure.
-      const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
-      let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
-      if (!sustained && p.name !== 'seed' && !timing) {
-        const cut = `phase ${p.name}: interrupted, not finished within its ${budget ?? '?'} s budget`;
-        // A profile whose budgets only keep the run bounded (smoke): a cut shows the machine, not the registry.
-        const bounds = summary?.profile.budgets_judge_speed === false;
-        // The flows waited, on the phase's time, to send again requests whose answer left the outcome open
-        // ([failure-indeterminate]: no failure by itself) or was a contention refusal: the cut may be those waits.
-        const waitedMs = p.resend_wait_ms ?? 0;
-        status = bounds || waitedMs > 0 ? 'error' : 'fail';
-        if (bounds)
-          undecided.push(
-            `${cut}, which in this profile only bounds the run: give the run more CPU, or a profile whose budgets judge speed`,
-          );
-        else if (waitedMs > 0)
-          undecided.push(
-            `${cut}, and the flows spent ${(waitedMs / 1000).toFixed(1)} s of it waiting to send again requests whose answer left the outcome open or was refused for contention: it shows nothing about speed`,
-          );
-        else reasons.push(cut);
-      } else if (timing?.completed === false) {
-        status = 'error';
-        undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);
-      } else if (p.requests === 0) {
-        status = 'error';
-        undecided.push(`phase ${p.name}: made no requests, so it shows nothing about the registry`);
-      } else if ((p.dropped_iterations ?? 0) > droppedBound) {
-        status = 'error';
-      } else if (!checksOk && !(ramp && p.name === BREAKPOINT_PHASE))
-        reasons.push(`phase ${p.name}: ${p.checks.fails} of ${p.checks.passes + p.checks.fails} checks failed`);
-      if (notJudged > 0) {
-        if (status === 'pass') status = 'error';
-        unsure.push(
-          `phase ${p.name}: ${notJudged} check(s) not judged: each failed in an iteration whose outcome an answer left open (no answer, STORAGE_UNAVAILABLE, a request sent again after one, or a resolve still refused for contention after its retries)`,
-        );
-      }
-      return {
-        name: p.name,
-        status,
-        checks_ok: p.checks_ok,
-        dropped_iterations: p.dropped_iterations ?? 0,
-        checks: p.checks,
-        requests: p.requests,
-        wall_ms: wall,
-        throughput_rps: wall ? p.requests / (wall / 1000) : null,
-        latency_ms: p.latency_ms,
-        nearest_rank: journal.latencies
-          .filter((l) => l.phase === p.name)
-          .map((l) => {
-            const sorted = [...l.ms].sort((a, b) => a - b);
-            return {
-              operation: l.operation,
-              count: sorted.length,
-              p50: nearestRank(sorted, 50),
-              p95: nearestRank(sorted, 95),
-              p99: nearestRank(sorted, 99),
-            };
-          }),
-      };
-    });
+  const judged = judgePhases({
+    phases: (summary?.phases ?? []).filter((p) => !elsewhere.includes(p.name)),
+    profile: summary?.profile ?? { duration_s: null, phases: [] },
+    journal,
+    droppedBound,
+    ramp: ramp !== null,
+    stopped: Boolean(args.stopped),
+  });
+  const phases = judged.rows;
+  undecided.push(...judged.undecided);
+  reasons.push(...judged.reasons);
+  unsure.push(...judged.unsure);
   // An engine that failed before the seed finished left records absent that the audit then misses: no violation of the registry's.
   const seeded = journal.phases.some((p) => p.phase === 'seed' && p.completed !== false);
   if (notRun.length > 0 && !seeded) undecided.push(NEVER_SEEDED);

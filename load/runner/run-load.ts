@@ -277,11 +277,13 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     () => null,
   );
   const journal = await readJournal(journalFile);
-  if (o.interrupt?.aborted) run = { ...run, error: `it was stopped by ${String(o.interrupt.reason)} before the run ended` };
-  else if (budget.spent) {
-    const finished = new Set(journal.phases.map((p) => p.phase));
-    run = { ...run, error: budget.spentError(profile.phases.map((p) => p.name).filter((n) => !finished.has(n))).message };
-  }
+  // A stopped engine's exit says nothing of its own: the stop is the reason, naming the phases this run had left.
+  const finished = new Set([...journal.phases.map((p) => p.phase), ...elsewhere]);
+  const outstanding = profile.phases.map((p) => p.name).filter((n) => !finished.has(n));
+  let stopped: string | null = null;
+  if (o.interrupt?.aborted) stopped = `the run was stopped by ${String(o.interrupt.reason)} before it ended${outstandingNote(outstanding)}`;
+  else if (budget.spent) stopped = budget.spentError(outstanding).message;
+  const engineError = stopped === null ? (run.error ?? null) : null;
   // A malformed output file loses the charts, not the run: writeRunMetrics below reports it.
   const output = await readRunOutput(metricsFile, summary?.test_run_duration_ms ?? null).catch(() => null);
   await o.beforeAudit?.();
@@ -317,7 +319,8 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
       audit: after.audit,
       environment: captureEnvironment(engine, target, version, loadAtStart),
       engineExitCode: run.exitCode,
-      engineError: run.error ?? after.error,
+      engineError: engineError ?? after.error,
+      stopped,
       runId: plan.run_id,
       profile: profile.name,
       overrides: profile.overrides,
@@ -357,12 +360,13 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
   const files = await write(outDir, report);
   if (part) {
     // A part's thresholds cover its share only; the merge evaluates them once, globally (k6 exits 99 on its own verdict).
-    const ran = run.exitCode === 0 || run.exitCode === 99;
+    const ran = stopped === null && (run.exitCode === 0 || run.exitCode === 99);
+    const why = stopped ?? engineError;
     return {
       exitCode: ran ? 0 : 2,
       outDir,
       report,
-      message: `${ran ? 'part written' : 'part COULD NOT RUN'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${run.error ? ` (${run.error})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}`,
+      message: `${ran ? 'part written' : 'part COULD NOT RUN'}: ${profile.name} run ${plan.run_id}, segment ${o.segment?.segment ?? '0:1'}, in ${outDir}${why ? ` (${why})` : ''}; merge the parts with fleetproof report --merge DIR... --plan ${o.planPath}${histogramNote}`,
     };
   }
   const exitCode = loadExitCode(report);
@@ -375,4 +379,9 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     report,
     message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}`,
   };
+}
+
+/** The phases a stopped run had not finished, as its reason names them. */
+function outstandingNote(outstanding: readonly string[]): string {
+  return outstanding.length === 0 ? '' : `; outstanding: ${outstanding.join(', ')}`;
 }

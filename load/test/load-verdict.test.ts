@@ -41,6 +41,7 @@ function report(
     audit?: AuditResult;
     maxDropped?: number;
     engineError?: string;
+    stopped?: string;
     budgetsJudgeSpeed?: boolean;
     elsewhere?: string[];
   } = {},
@@ -81,6 +82,7 @@ function report(
     finishedAt: now,
     retirement: null,
     ...(options.elsewhere ? { elsewhere: options.elsewhere } : {}),
+    ...(options.stopped ? { stopped: options.stopped } : {}),
   });
 }
 
@@ -112,6 +114,26 @@ test('a phase cut at its budget is never a pass, and its reason is shown', () =>
   assert.equal(r.verdict, 'fail');
   assert.equal(r.phases[0]!.status, 'fail');
   assert.deepEqual(r.reasons, ['phase retry_storm: interrupted, not finished within its 6 s budget']);
+});
+
+test('a run stopped before its end (a signal, the stage budget) could not run: its cut phases are errors, never slow', () => {
+  const stopped = 'the run was stopped by SIGINT before it ended; outstanding: retry_storm';
+  for (const budgetsJudgeSpeed of [true, false]) {
+    const r = report([phase('catalog_walk'), phase('retry_storm')], {
+      timings: [timing('seed'), timing('catalog_walk')],
+      stopped,
+      budgetsJudgeSpeed,
+    });
+    assert.equal(r.verdict, 'could-not-run');
+    assert.deepEqual(r.reasons, [stopped], 'the stop is the only reason: no phase budget was missed');
+    assert.deepEqual(
+      r.phases.map((p) => [p.name, p.status]),
+      [
+        ['catalog_walk', 'pass'],
+        ['retry_storm', 'error'],
+      ],
+    );
+  }
 });
 
 test('a part of a distributed run names the phases another part runs, and reads no cut into their absence', () => {

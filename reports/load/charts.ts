@@ -2,7 +2,8 @@
 // phase on a labelled log scale, latency percentiles over time as bands with
 // the profile's latency limits drawn across them, requests and errors per
 // second on the same time axis, and routes created over the run.
-import type { PhaseRow, ThresholdRow } from '../../load/runner/load-report.ts';
+import type { ThresholdRow } from '../../load/runner/load-report.ts';
+import type { PhaseRow } from '../../load/runner/phase-rows.ts';
 import type { TimeSeries } from '../../load/runner/time-series.ts';
 import { barChart, dotMark, limitMark, span } from '../charts/bar-rows.ts';
 import { decadeTicks, escapeXml as esc, tickLabel } from '../charts/svg.ts';
