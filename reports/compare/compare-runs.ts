@@ -8,8 +8,10 @@
 // values over their median, from intervals of at least 20 requests). A run's
 // own spread is how much the figure moves with nothing changed; a difference
 // smaller than that is not evidence of anything. A phase with too few
-// requests for its percentiles to mean much is not compared.
-import type { RunDocuments } from './read-run.ts';
+// requests for its percentiles to mean much is not compared. Runs of
+// different kinds (a certification and a load run) are compared on the
+// results both hold, verdicts included; with none in common, not at all.
+import type { RunDocuments, RunPart } from './read-run.ts';
 import type { MaybeUnderFaults } from '../../load/runner/judge-under-faults.ts';
 import type { VerdictKey } from '../../client/verdict-words.ts';
 import type { PhaseBucket } from '../../load/runner/time-series.ts';
@@ -53,7 +55,8 @@ export interface LatencyRow {
 export interface Comparison {
   a: RunSide;
   b: RunSide;
-  verdict: { a: VerdictKey; b: VerdictKey; direction: 'worse' | 'better' | 'same' };
+  /** The runs' verdicts; for runs of different kinds, those of the one result both hold (`of`). */
+  verdict: { a: VerdictKey; b: VerdictKey; direction: 'worse' | 'better' | 'same'; of: 'run' | RunPart };
   same_case_set: boolean | null;
   cases: { changed: StatusChange[]; added: string[]; removed: string[] } | null;
   properties: StatusChange[] | null;
@@ -139,8 +142,31 @@ function latency(a: MaybeUnderFaults, b: MaybeUnderFaults, notes: string[]): Lat
 const caseStatuses = (r: RunDocuments) => new Map((r.conformance?.cases ?? []).map((c) => [c.id, c.status]));
 const suiteStatuses = (r: RunDocuments) => new Map((r.properties?.suites ?? []).map((s) => [s.name, s.status]));
 
+/** Two runs of different kinds that hold no result of the same kind. */
+export class RunsNotComparable extends Error {}
+
+const PARTS: readonly RunPart[] = ['conformance', 'properties', 'load'];
+const PART_WORDS: Record<RunPart, string> = { conformance: 'conformance results', properties: 'property results', load: 'load reports' };
+
+/** Which verdicts compare: the runs', or, for runs of different kinds, those of the result both hold. */
+function comparedVerdicts(a: RunDocuments, b: RunDocuments, notes: string[]): Pick<Comparison['verdict'], 'a' | 'b' | 'of'> {
+  if (a.kind === b.kind) return { a: a.verdict, b: b.verdict, of: 'run' };
+  const shared = PARTS.filter((k) => a[k] && b[k]);
+  const part = shared[0];
+  if (part === undefined)
+    throw new RunsNotComparable(
+      `${a.dir} is a ${a.kind} run and ${b.dir} a ${b.kind} run: they hold no result of the same kind to compare`,
+    );
+  notes.push(
+    `A is a ${a.kind} run and B a ${b.kind} run: only their ${PART_WORDS[part]} are compared, and the verdicts are those of the ${part}, not of either run as a whole.`,
+  );
+  return { a: a.verdicts[part]!, b: b.verdicts[part]!, of: part };
+}
+
 export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
   const notes: string[] = [];
+  const verdicts = comparedVerdicts(a, b, notes);
+  const sameKind = a.kind === b.kind;
   const digestA = a.identity.caseSet?.digest;
   const digestB = b.identity.caseSet?.digest;
   const sameCaseSet = digestA && digestB ? digestA === digestB : null;
@@ -165,15 +191,15 @@ export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
       added: [...sb.keys()].filter((id) => !sa.has(id)).sort(),
       removed: [...sa.keys()].filter((id) => !sb.has(id)).sort(),
     };
-  } else if (a.conformance || b.conformance) notes.push('Only one of the runs has conformance results.');
+  } else if (sameKind && (a.conformance || b.conformance)) notes.push('Only one of the runs has conformance results.');
   const properties = a.properties && b.properties ? statusChanges(suiteStatuses(a), suiteStatuses(b)) : null;
   let rows: LatencyRow[] | null = null;
   if (a.load && b.load) {
     rows = latency(a.load, b.load, notes);
     if (a.load.profile !== b.load.profile)
       notes.push(`The load ran different profiles (${a.load.profile}, ${b.load.profile}): phases of the same name are compared.`);
-  } else if (a.load || b.load) notes.push('Only one of the runs has a load report.');
-  const direction = RANK[b.verdict] > RANK[a.verdict] ? 'worse' : RANK[b.verdict] < RANK[a.verdict] ? 'better' : 'same';
+  } else if (sameKind && (a.load || b.load)) notes.push('Only one of the runs has a load report.');
+  const direction = RANK[verdicts.b] > RANK[verdicts.a] ? 'worse' : RANK[verdicts.b] < RANK[verdicts.a] ? 'better' : 'same';
   const regressions =
     (direction === 'worse' ? 1 : 0) +
     (cases?.changed.filter((c) => c.direction === 'worse').length ?? 0) +
@@ -183,7 +209,7 @@ export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
   return {
     a: side(a),
     b: side(b),
-    verdict: { a: a.verdict, b: b.verdict, direction },
+    verdict: { ...verdicts, direction },
     same_case_set: sameCaseSet,
     cases,
     properties,

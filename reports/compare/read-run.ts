@@ -17,10 +17,15 @@ import { conformanceIdentity } from '../conformance/render-html.ts';
 import { loadIdentity } from '../load/render-html.ts';
 import { propertiesIdentity } from '../properties/render.ts';
 
+/** The results a run folder may hold: a certification holds each its stages ran, any other run its own. */
+export type RunPart = 'conformance' | 'properties' | 'load';
+
 export interface RunDocuments {
   dir: string;
-  kind: 'certification' | 'conformance' | 'properties' | 'load';
+  kind: 'certification' | RunPart;
   verdict: VerdictKey;
+  /** The verdict of each result the folder holds, in the common words. */
+  verdicts: Partial<Record<RunPart, VerdictKey>>;
   identity: RunIdentity;
   conformance: ConformanceResult | null;
   properties: PropertiesDocument | null;
@@ -47,27 +52,47 @@ export async function readRun(dir: string): Promise<RunDocuments> {
       const file = r.stages.find((s) => s.name === name)?.result_file;
       return file ? json<T>(join(dir, file)) : null;
     };
+    const conformance = await stage<ConformanceResult>('conformance');
+    const properties = await stage<PropertiesDocument>('properties');
+    const load = await stage<MaybeUnderFaults>('load');
     return {
       dir,
       kind: 'certification',
       verdict: r.verdict,
+      verdicts: {
+        ...(conformance ? { conformance: conformance.verdict } : {}),
+        ...(properties ? { properties: propertiesVerdictKey(properties.verdict) } : {}),
+        ...(load ? { load: loadVerdictKey(load.verdict) } : {}),
+      },
       identity: certificationIdentity(r),
-      conformance: await stage<ConformanceResult>('conformance'),
-      properties: await stage<PropertiesDocument>('properties'),
-      load: await stage<MaybeUnderFaults>('load'),
+      conformance,
+      properties,
+      load,
     };
   }
   if (result?.schema === 'fleetproof-conformance-result/v1') {
     const r = result as ConformanceResult;
-    return { dir, kind: 'conformance', verdict: r.verdict, identity: conformanceIdentity(r), ...none, conformance: r };
+    const verdict = r.verdict;
+    return {
+      dir,
+      kind: 'conformance',
+      verdict,
+      verdicts: { conformance: verdict },
+      identity: conformanceIdentity(r),
+      ...none,
+      conformance: r,
+    };
   }
   if (result?.schema === 'fleetproof-properties-result/v1') {
     const r = result as PropertiesDocument;
-    return { dir, kind: 'properties', verdict: propertiesVerdictKey(r.verdict), identity: propertiesIdentity(r), ...none, properties: r };
+    const verdict = propertiesVerdictKey(r.verdict);
+    return { dir, kind: 'properties', verdict, verdicts: { properties: verdict }, identity: propertiesIdentity(r), ...none, properties: r };
   }
   const load = await json<MaybeUnderFaults>(join(dir, SUMMARY_FILE));
-  if (load?.format === 'fleetproof-load-report/v1')
-    return { dir, kind: 'load', verdict: loadVerdictKey(load.verdict), identity: loadIdentity(load), ...none, load };
+  if (load?.format === 'fleetproof-load-report/v1') {
+    const verdict = loadVerdictKey(load.verdict);
+    return { dir, kind: 'load', verdict, verdicts: { load: verdict }, identity: loadIdentity(load), ...none, load };
+  }
   throw new RunUnreadable(
     `${dir} holds no fleetproof result (${RESULT_FILE} of a certification, conformance or property run, or a load run's ${SUMMARY_FILE})`,
   );

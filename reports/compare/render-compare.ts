@@ -24,7 +24,8 @@ export const BAND_RULE = `The noise band of a phase's percentile is the larger o
 function summaryLine(c: Comparison): string {
   const how =
     c.verdict.direction === 'same' ? 'the same verdict' : c.verdict.direction === 'worse' ? 'a worse verdict' : 'a better verdict';
-  return `A ${VERDICT_WORDS[c.verdict.a]} → B ${VERDICT_WORDS[c.verdict.b]}: ${how}; ${c.regressions} regression(s) flagged.`;
+  const of = c.verdict.of === 'run' ? '' : `${c.verdict.of}: `;
+  return `${of}A ${VERDICT_WORDS[c.verdict.a]} → B ${VERDICT_WORDS[c.verdict.b]}: ${how}; ${c.regressions} regression(s) flagged.`;
 }
 
 function sideFacts(label: string, s: RunSide): Array<[string, string]> {

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { EXIT } from '../../client/errors.ts';
 import { defaultRunDir } from '../../client/run-id.ts';
-import { compareRuns, type Comparison } from './compare-runs.ts';
+import { compareRuns, RunsNotComparable, type Comparison } from './compare-runs.ts';
 import { readRun, RunUnreadable } from './read-run.ts';
 import { renderComparisonHtml, renderComparisonMarkdown } from './render-compare.ts';
 
@@ -13,9 +13,9 @@ export const COMPARISON_FILE = 'comparison.json';
 export interface ComparisonOutcome {
   /**
    * 0 nothing regressed; 99 a regression was flagged; 2 a folder could not be
-   * read. A regression is a threshold crossed between two runs, not the
-   * registry breaking the contract (exit 1 says that): each run's own
-   * verdict already has its exit.
+   * read, or the two hold no result of the same kind. A regression is a
+   * threshold crossed between two runs, not the registry breaking the
+   * contract (exit 1 says that): each run's own verdict already has its exit.
    */
   exitCode: typeof EXIT.qualified | typeof EXIT.couldNotRun | typeof EXIT.thresholdsCrossed;
   message: string;
@@ -28,7 +28,7 @@ export async function writeComparison(dirA: string, dirB: string, outDir?: strin
   try {
     comparison = compareRuns(await readRun(resolve(dirA)), await readRun(resolve(dirB)));
   } catch (err) {
-    if (err instanceof RunUnreadable) return { exitCode: EXIT.couldNotRun, message: err.message };
+    if (err instanceof RunUnreadable || err instanceof RunsNotComparable) return { exitCode: EXIT.couldNotRun, message: err.message };
     throw err;
   }
   const out = outDir ?? defaultRunDir(`compare-${comparison.a.identity.run}-${comparison.b.identity.run}`);

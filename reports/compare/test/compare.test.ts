@@ -13,7 +13,7 @@ import { caseSetOf } from '../../../client/provenance.ts';
 import type { LoadReport } from '../../../load/runner/load-report.ts';
 import type { TimeBucket } from '../../../load/runner/time-series.ts';
 import { main } from '../../../cli/main.ts';
-import { sampleConformance, sampleLoad, sampleProperties } from '../../test/sample-documents.ts';
+import { sampleCertification, sampleConformance, sampleLoad, sampleProperties } from '../../test/sample-documents.ts';
 import { compareRuns } from '../compare-runs.ts';
 import { readRun } from '../read-run.ts';
 import { BAND_RULE } from '../render-compare.ts';
@@ -113,7 +113,7 @@ describe('report --compare', () => {
     const a = await readRun(await runDir('conform-a', 'result.json', passing));
     const b = await readRun(await runDir('conform-b', 'result.json', after));
     const c = compareRuns(a, b);
-    assert.deepEqual(c.verdict, { a: 'qualified', b: 'non-conformant', direction: 'worse' });
+    assert.deepEqual(c.verdict, { a: 'qualified', b: 'non-conformant', of: 'run', direction: 'worse' });
     assert.equal(c.same_case_set, false);
     assert.match(c.notes.join('\n'), /different case sets/);
     assert.deepEqual(c.cases!.changed[0], { id: after.cases[0]!.id, a: 'pass', b: 'fail', direction: 'worse' });
@@ -144,6 +144,27 @@ describe('report --compare', () => {
     const refused = await writeComparison(a, empty);
     assert.equal(refused.exitCode, 2);
     assert.match(refused.message, /holds no fleetproof result/);
+  });
+
+  it('compares runs of different kinds on the result both hold, verdicts included, and refuses two with none in common', async () => {
+    // A non-conformant certification whose load stage passed, and a load run that passed with the same latencies.
+    const certification = await runDir('kinds-cert', 'result.json', sampleCertification(sampleConformance()));
+    await runDir(join('kinds-cert', 'conformance'), 'result.json', sampleConformance());
+    await runDir(join('kinds-cert', 'load'), 'summary.json', loadRun('fpk', QUIET, { seed: 10 }));
+    const load = await runDir('kinds-load', 'summary.json', loadRun('fpl', QUIET, { seed: 10 }));
+    const c = compareRuns(await readRun(load), await readRun(certification));
+    assert.deepEqual(c.verdict, { a: 'qualified', b: 'qualified', of: 'load', direction: 'same' });
+    assert.equal(c.regressions, 0, 'the certification failing its conformance stage is no regression of the load');
+    assert.ok(
+      c.notes.some((n) => n.startsWith('A is a load run and B a certification run: only their load reports are compared')),
+      c.notes.join('\n'),
+    );
+    assert.equal((await writeComparison(load, certification, join(root, 'kinds-out'))).exitCode, 0);
+    assert.match(await readFile(join(root, 'kinds-out', 'report.md'), 'utf8'), /load: A QUALIFIED → B QUALIFIED/);
+    const conformance = await runDir('kinds-conform', 'result.json', sampleConformance());
+    const refused = await writeComparison(conformance, load, join(root, 'kinds-none'));
+    assert.equal(refused.exitCode, 2);
+    assert.match(refused.message, /is a conformance run and .* a load run: they hold no result of the same kind to compare/);
   });
 
   it('runs as fleetproof report --compare A B: exit 0 without a regression, 99 with one', async () => {
