@@ -37,7 +37,7 @@ export function parseBudgets(values: readonly string[]): StageBudgets {
       throw new FleetproofError('FP_ERR_USAGE', `--budget ${item}: no stage ${stage} (stages: ${BUDGETED_STAGES.join(', ')})`);
     const ms = durationMs(duration);
     if (ms === null || ms <= 0)
-      throw new FleetproofError('FP_ERR_USAGE', `--budget ${item}: the budget must be a duration such as 90s, 20m or 1h`);
+      throw new FleetproofError('FP_ERR_USAGE', `--budget ${item}: the budget must be a duration above zero, such as 90s, 20m or 1h`);
     budgets[stage as BudgetedStage] = ms;
   }
   return budgets;
