@@ -211,8 +211,14 @@ export class HttpTransport {
       exchange.transport_error = describe(err);
       if (err instanceof AnswerTooLarge) throw err;
       const failure: TransportFailure = this.options.signal?.aborted ? 'aborted' : deadline.signal.aborted ? 'timeout' : failureOf(err);
-      const what = failure === 'timeout' ? `no whole answer within ${this.options.timeoutMs} ms` : 'no response';
-      throw new TransportError(`${req.method} ${req.path}: ${what} (${exchange.transport_error})`, failure, exchange, { cause: err });
+      // The deadline's own abort says nothing the time limit does not; any other error says how the exchange broke.
+      const what =
+        failure !== 'timeout'
+          ? `no response (${exchange.transport_error})`
+          : isAbort(err)
+            ? `no whole answer within ${this.options.timeoutMs} ms`
+            : `no whole answer within ${this.options.timeoutMs} ms (${exchange.transport_error})`;
+      throw new TransportError(`${req.method} ${req.path}: ${what}`, failure, exchange, { cause: err });
     } finally {
       clearTimeout(timer);
       exchange.duration_ms = Date.now() - started;
@@ -282,6 +288,8 @@ export class HttpTransport {
     await this.connections.dispatcher.close();
   }
 }
+
+const isAbort = (err: unknown) => (err as Error)?.name === 'AbortError';
 
 function describe(err: unknown): string {
   return `${(err as { code?: string }).code ?? (err as Error).name}: ${(err as Error).message}`;
