@@ -71,7 +71,7 @@ export interface CertifyOutcome {
 }
 
 /** The certification's rhythm: short enough that faults fall inside the suites. */
-const CERTIFY_SCHEDULE: Schedule = { ...DEFAULT_SCHEDULE, faultMs: 2000, quietMs: 2000 };
+export const CERTIFY_SCHEDULE: Schedule = { ...DEFAULT_SCHEDULE, faultMs: 2000, quietMs: 2000 };
 
 function stages(faults: FaultsStageOptions): Record<StageName, (ctx: StageContext) => Promise<StageOutput>> {
   return { conformance: conformanceStage, properties: propertiesStage, faults: (ctx) => faultsStage(ctx, faults), load: loadStage };

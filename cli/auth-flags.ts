@@ -20,7 +20,7 @@ export function authChoice(values: {
   const tokens = values['token-cmd'] !== undefined ? '--token-cmd' : values.key !== undefined ? '--key' : null;
   if (tokens && names.includes('authorization')) {
     throw new UsageError(
-      `--header Authorization would replace every token ${tokens} gives, so every request would speak as one caller: leave the header out, or ${tokens} out to authenticate with the header alone`,
+      `--header Authorization would replace every token ${tokens} gives, so every request would speak as one caller: leave the Authorization header out (other headers, such as a gateway's key, may stay)`,
     );
   }
   return { tokenCommand: values['token-cmd'], headers: values.header ?? [] };

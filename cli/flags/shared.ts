@@ -32,7 +32,11 @@ export const BUDGET_FLAG = {
 /** Faults during the run, on `properties`, `load` and `certify`. */
 export const NEMESIS_FLAGS = {
   nemesis: { type: 'string', description: 'break things during the run: proxy, command, builtin (comma-separated)' },
-  'nemesis-interval': { type: 'string', description: 'FAULT[/QUIET] durations of each fault and the calm after it (default 3s/5s)' },
+  'nemesis-interval': {
+    type: 'string',
+    description:
+      'FAULT[/QUIET] durations of each fault and the calm after it (default 3s/5s; certify 2s/2s, so that faults fall inside its suites)',
+  },
   'nemesis-seed': {
     type: 'string',
     description:

@@ -3,7 +3,10 @@
 // faults for a registry that has none.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_SCHEDULE } from '../../certify/nemesis/nemesis.ts';
+import { CERTIFY_SCHEDULE } from '../../certify/run-certification.ts';
 import { UsageError } from '../args.ts';
+import { NEMESIS_FLAGS } from '../flags/shared.ts';
 import { nemesisRequestOf } from '../nemesis-flags.ts';
 
 describe('the nemesis flags', () => {
@@ -42,5 +45,12 @@ describe('the nemesis flags', () => {
     );
     assert.throws(() => nemesisRequestOf({ nemesis: 'builtin' }), /embedded reference only/);
     assert.deepEqual(nemesisRequestOf({ nemesis: 'builtin' }, [])!.kinds, ['builtin']);
+  });
+
+  it('state in their help the rhythm each command runs by default', () => {
+    const s = (ms: number) => `${ms / 1000}s`;
+    const help = NEMESIS_FLAGS['nemesis-interval'].description;
+    assert.ok(help.includes(`default ${s(DEFAULT_SCHEDULE.faultMs)}/${s(DEFAULT_SCHEDULE.quietMs)}`), help);
+    assert.ok(help.includes(`certify ${s(CERTIFY_SCHEDULE.faultMs)}/${s(CERTIFY_SCHEDULE.quietMs)}`), help);
   });
 });
