@@ -204,7 +204,12 @@ async function answers(base: string, transport: HttpTransport): Promise<Received
 }
 
 function noAnswer(base: string, err: unknown): PreflightProblem {
-  return new PreflightProblem(`the target ${base} does not answer (${cause(err)}): start it, or point --target at its base URL`);
+  // Something took the connection and kept it without answering: it is running, so starting it is no advice.
+  const advice =
+    TransportError.is(err) && err.failure === 'timeout'
+      ? "check that --target is the registry's base URL and that the registry is not stalled"
+      : 'start it, or point --target at its base URL';
+  return new PreflightProblem(`the target ${base} does not answer (${cause(err)}): ${advice}`);
 }
 
 function versionInfo(base: string, reply: Received): VersionInfo {

@@ -56,7 +56,11 @@ const BEHAVIOURS: Array<{ name: string; misbehaviour: Misbehaviour; on?: (path: 
     misbehaviour: 'trickle',
     why: /does not answer \(GET \/version: no whole answer within 2000 ms/,
   },
-  { name: 'no answer ever', misbehaviour: 'silent', why: /does not answer \(GET \/version: no whole answer within 2000 ms/ },
+  {
+    name: 'no answer ever',
+    misbehaviour: 'silent',
+    why: /does not answer \(GET \/version: no whole answer within 2000 ms\): check that --target is the registry's base URL and that the registry is not stalled$/,
+  },
   {
     name: 'garbage instead of an answer',
     misbehaviour: 'garbage',
