@@ -40,7 +40,9 @@ export async function run(argv: string[]): Promise<number> {
   const v = parsed.values;
   const usage = (m: string) => new UsageError(`${m}`);
   if (v.plan !== undefined) {
-    for (const flag of ['target', 'set', 'phases', 'duration', 'write-plan'] as const) {
+    // The plan holds the target, the profile as fitted and every token; the merge audits and retires.
+    const fixed = ['target', 'profile', 'set', 'phases', 'duration', 'key', 'token-cmd', 'header', 'keep-data', 'write-plan'] as const;
+    for (const flag of fixed) {
       // A FLEETPROOF_TARGET meant for other commands is no conflict: only a flag given with --plan is.
       if (parsed.sources[flag]?.from === 'flag' && !(Array.isArray(v[flag]) && v[flag].length === 0))
         throw usage(`--${flag} cannot be combined with --plan: the plan fixes the run`);

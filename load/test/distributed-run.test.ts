@@ -57,6 +57,8 @@ for (const engine of ['node', 'k6'] as const) {
       assert.equal((await stat(planFile)).mode & 0o077, 0, 'the plan holds bearer tokens: private to its owner');
       const plan = JSON.parse(await readFile(planFile, 'utf8')) as RunPlan;
       assert.equal(await cli('load', '--plan', planFile, '--target', target.url), 2, 'the plan fixes the target');
+      for (const fixed of [['--profile', 'sustained'], ['--key', target.keyPath], ['--keep-data']])
+        assert.equal(await cli('load', '--plan', planFile, '--segment', '0:1/2', ...fixed), 2, `the plan fixes ${fixed[0]}`);
       assert.equal(
         await cli('load', '--target', target.url, '--key', target.keyPath, '--segment', '0:1/2'),
         2,
