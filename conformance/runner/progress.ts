@@ -12,7 +12,8 @@ import type { CaseStatus } from './status.ts';
 
 export interface ProgressSink {
   start(info: { runId: string; target: string; implementation: string; total: number }): void;
-  phase(name: string): void;
+  /** A new phase; `done` says what a phase other than running cases did, once it ends (default: the cases it finished). */
+  phase(name: string, done?: () => string): void;
   caseFinished(result: CaseResult): void;
   note(message: string): void;
   finish(result: ConformanceResult, outDir: string): void;
@@ -40,6 +41,7 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
   let total = 0;
   let started = Date.now();
   let phase = '';
+  let phaseDone: (() => string) | undefined;
   let phaseStarted = { at: Date.now(), done: 0 };
   const done = () => counts.pass + counts.fail + counts.skip + counts.error;
   const line = () => {
@@ -51,8 +53,8 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
   const live = statusLine(stream, line, tty);
   const endPhase = () => {
     if (tty || phase === '') return;
-    const finished = done() - phaseStarted.done;
-    stream.write(`   ${phase}: ${counted(finished, 'case')} in ${seconds((Date.now() - phaseStarted.at) / 1000)}\n`);
+    const what = phaseDone ? phaseDone() : counted(done() - phaseStarted.done, 'case');
+    stream.write(`   ${phase}: ${what} in ${seconds((Date.now() - phaseStarted.at) / 1000)}\n`);
   };
   return {
     start(info) {
@@ -61,9 +63,10 @@ export function terminalProgress(stream: Stream = process.stdout, tty = Boolean(
       stream.write(`fleetproof conform ${info.runId}\ntarget ${info.target} (${info.implementation}), ${counted(info.total, 'case')}\n`);
       live.start();
     },
-    phase(name) {
+    phase(name, whatItDid) {
       endPhase();
       phase = name;
+      phaseDone = whatItDid;
       phaseStarted = { at: Date.now(), done: done() };
       if (!tty) stream.write(`-- ${name}\n`);
       live.redraw();

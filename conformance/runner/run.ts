@@ -30,6 +30,7 @@ import { conformRerun } from './rerun.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult, KeptData } from './result.ts';
 import { EXIT, outcomeOf } from '../../client/errors.ts';
+import { counted } from '../../client/terminal.ts';
 import { connect, CouldNotRun } from './connection.ts';
 
 export interface ConformOptions {
@@ -108,7 +109,8 @@ export async function retireRun(
   budgetMs: number | undefined,
   progress: ProgressSink,
 ): Promise<{ retirement: RetirementOutcome; budgetMs: number; unfinished: string | null }> {
-  progress.phase('retiring run data');
+  let records = 0;
+  progress.phase('retiring run data', () => counted(records, 'record'));
   const budget = new Budget('retirement', budgetMs ?? retirementBudgetMs(scope.ledger));
   try {
     const bare = new RegistryClient({ transport: scope.transport.with({ signal: budget.signal }) });
@@ -123,6 +125,7 @@ export async function retireRun(
       scope.clock,
       budget.signal,
     );
+    records = Object.values(retirement.counts).reduce((n, c) => n + c.created, 0);
     const left = Object.values(retirement.counts).reduce((n, c) => n + c.failed, 0);
     const unfinished = budget.spent ? budget.spentError([`${left} record(s) not retired`]).message : null;
     return { retirement, budgetMs: budget.ms, unfinished };
@@ -189,11 +192,13 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
       .map((l) => l.id);
 
     // Each failure's exchange once more, while the records it touched are still as the run left them.
-    progress.phase('replaying failures');
+    let replayed = 0;
+    progress.phase('replaying failures', () => counted(replayed, 'failure'));
     const cases = await replayFailures(
       selected.map((l) => results.get(l.id)!),
       transport,
     );
+    replayed = cases.filter((c) => c.replay !== undefined).length;
     const outDir = options.writeReports === false ? null : resolve(config.out ?? defaultRunDir(runId));
     const recorded = redactConfig(config, key?.kid ?? null, auth);
     let retirement: RetirementOutcome;

@@ -14,6 +14,7 @@ import { HttpTransport } from '../../client/http-transport.ts';
 import type { Exchange } from '../../client/exchange.ts';
 import { main } from '../../cli/main.ts';
 import { KEPT_RECORDS_FILE } from '../runner/kept-data.ts';
+import { terminalProgress } from '../runner/progress.ts';
 import { replayExchange } from '../runner/replay.ts';
 import { runConformance } from '../runner/run.ts';
 import type { ConformanceResult } from '../runner/result.ts';
@@ -41,6 +42,15 @@ describe('replaying failures before retirement', () => {
     assert.deepEqual(c.replay, { outcome: 'reproduced', status: 200, code: null, note: null });
     assert.equal(c.clause_text?.startsWith('The registry compares the presented assignment'), true, 'the clause it broke, quoted');
     assert.equal(resultSchemaProblems(outcome.result), null);
+  });
+
+  it('says in a log how many failures it replayed and how many records it retired', async () => {
+    let log = '';
+    const progress = terminalProgress({ write: (text: string) => (log += text) }, false);
+    await runConformance({ config: target.config({ cases: [CASE] }), signingKey: target.key, writeReports: false, progress });
+    assert.match(log, /^ {3}replaying failures: 1 failure in \d/m, log);
+    const retired = /^ {3}retiring run data: (\d+) records? in \d/m.exec(log);
+    assert.ok(retired && Number(retired[1]) > 0, log);
   });
 
   it('says when a replay got another answer, none, or could not be made as recorded', async (t) => {
