@@ -185,8 +185,7 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
     options.cwd ?? process.cwd(),
   );
-  const { values, sources, warnings } = resolveSettings(flags, given, env, file);
-  for (const warning of warnings) warn(`fleetproof ${command}: warning: ${warning}`);
+  const { values, sources } = resolveSettings(flags, given, env, file);
   for (const name of ANNOUNCED) {
     if (name in flags && values[name] !== undefined)
       warn(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);
