@@ -81,6 +81,6 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (outcome.result?.kept_data) console.log(`records kept; retire them later with:\n  ${outcome.result.kept_data.retire}`);
   if (outcome.exitCode === EXIT.couldNotRun && outcome.error !== undefined)
-    console.error(`fleetproof conform: could not run: ${outcome.error}`);
+    console.error(`fleetproof conform: could not run: ${outcome.error}${outcome.code ? ` [${outcome.code}]` : ''}`);
   return outcome.exitCode;
 }

@@ -57,7 +57,9 @@ export async function run(argv: string[]): Promise<number> {
         }
       : {}),
   });
-  (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof report: ${outcome.message}`);
+  (outcome.exitCode === 0 ? console.log : console.error)(
+    `fleetproof report: ${outcome.message}${outcome.code ? ` [${outcome.code}]` : ''}`,
+  );
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;
 }

@@ -6,7 +6,7 @@
 import { CLOCK_BOUND_MS, credentialSource, preflight } from '../../client/preflight.ts';
 import type { FleetStatus, VersionInfo } from '../../contract/records.ts';
 import { loadSigningKey, type SigningKey } from '../../contract/tokens.ts';
-import { hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
+import { CredentialSourceError, hasOwnCredentials, type CredentialChoice } from '../../client/credential-sources.ts';
 import { HttpTransport } from '../../client/http-transport.ts';
 import { answerLimitOf } from '../../client/answer-limit.ts';
 import { FleetproofError } from '../../client/errors.ts';
@@ -66,7 +66,7 @@ export async function connect(
     try {
       key = await loadSigningKey(config.keyFile);
     } catch (err) {
-      throw new CouldNotRun(`signing key: ${(err as Error).message}`);
+      throw new CredentialSourceError(`signing key: ${(err as Error).message}`, { cause: err });
     }
   }
   if (!key && !hasOwnCredentials(auth))

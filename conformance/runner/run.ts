@@ -29,7 +29,7 @@ import { replayFailures } from './replay.ts';
 import { conformRerun } from './rerun.ts';
 import { buildResult } from './rollup.ts';
 import type { CaseResult, ConformanceResult, KeptData } from './result.ts';
-import { EXIT, outcomeOf } from '../../client/errors.ts';
+import { EXIT, outcomeOf, type HarnessErrorCode } from '../../client/errors.ts';
 import { counted } from '../../client/terminal.ts';
 import { connect, CouldNotRun } from './connection.ts';
 
@@ -58,6 +58,8 @@ export interface ConformOutcome {
   outDir: string | null;
   /** Why the run could not happen (exit 2). */
   error?: string;
+  /** The stable code of that error (docs/exit-codes.md). */
+  code?: HarnessErrorCode;
 }
 
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
@@ -239,7 +241,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
     progress.finish(result, outDir ?? '(not written)');
     const exitCode =
       result.verdict === 'qualified' ? EXIT.qualified : result.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.couldNotRun;
-    return { exitCode, result, outDir, ...(result.unfinished ? { error: result.unfinished } : {}) };
+    return { exitCode, result, outDir, ...(result.unfinished ? { error: result.unfinished, code: 'FP_ERR_COULD_NOT_RUN' } : {}) };
   } catch (err) {
     // Out of budget before a case ran, the checks that stopped are no finding about the target.
     if (budget?.spent)
@@ -248,9 +250,10 @@ export async function runConformance(options: ConformOptions): Promise<ConformOu
         result: null,
         outDir: null,
         error: budget.spentError(['the preflight, and every case']).message,
+        code: 'FP_ERR_COULD_NOT_RUN',
       };
-    const { exitCode, message } = outcomeOf(err);
-    return { exitCode, result: null, outDir: null, error: message };
+    const { exitCode, message, code } = outcomeOf(err);
+    return { exitCode, result: null, outDir: null, error: message, code };
   } finally {
     budget?.stop();
     await transport?.close();

@@ -48,7 +48,11 @@ describe('fleetproof conform', () => {
     assert.match(none.stderr, /could not run: no target/);
     const unreachable = await conform(['--target', 'http://127.0.0.1:1', '--key', keyFile]);
     assert.equal(unreachable.code, 2);
-    assert.match(unreachable.stderr, /could not run: the target \S+ does not answer/);
+    assert.match(unreachable.stderr, /could not run: the target \S+ does not answer .*\[FP_ERR_PREFLIGHT\]$/m);
+    // The stable code a script matches on ends each such line (docs/exit-codes.md).
+    const noKey = await conform(['--target', 'http://127.0.0.1:1', '--key', join(dir, 'missing.json')]);
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /could not run: signing key: .*\[FP_ERR_CREDENTIALS\]$/m);
   });
 
   it('qualifies a selection of the reference, configured by file, environment and flags', async () => {

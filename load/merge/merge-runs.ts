@@ -23,7 +23,7 @@ import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } 
 import { VERDICT_WORDS } from '../../client/verdict-words.ts';
 import { evaluateThreshold, selectSeries, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
 import { loadExitCode } from '../runner/exit-code.ts';
-import { FleetproofError, outcomeOf } from '../../client/errors.ts';
+import { FleetproofError, outcomeOf, type HarnessErrorCode } from '../../client/errors.ts';
 import { rawOutputName, readRunPart, type RunPart } from './run-part.ts';
 import { readRunOutput, type RunOutput } from '../runner/run-output.ts';
 import {
@@ -267,6 +267,8 @@ export function evaluateRun(h: RunHistograms): Evaluation {
 export interface MergeOutcome {
   exitCode: 0 | 1 | 2 | 99;
   message: string;
+  /** The stable code of the error that stopped the merge before its report (docs/exit-codes.md). */
+  code?: HarnessErrorCode;
   outDir?: string;
   report?: MergedReport;
   histograms?: RunHistograms;

@@ -42,7 +42,7 @@ import { phasesElsewhere } from './phases-elsewhere.ts';
 import { breakpointCurve, type BreakpointResult } from './breakpoint.ts';
 import { readRunOutput } from './run-output.ts';
 import { loadExitCode } from './exit-code.ts';
-import { FleetproofError, outcomeOf, type ExitCode } from '../../client/errors.ts';
+import { FleetproofError, outcomeOf, type ExitCode, type HarnessErrorCode } from '../../client/errors.ts';
 
 export interface LoadRunOptions {
   target: string;
@@ -126,6 +126,8 @@ export interface LoadRunOutcome {
   /** 0 held, 1 a defect, 2 could not run, 99 thresholds crossed (exit-code.ts). */
   exitCode: ExitCode;
   message: string;
+  /** The stable code of the error that stopped the run before its report (docs/exit-codes.md). */
+  code?: HarnessErrorCode;
   outDir?: string;
   report?: LoadReport;
 }

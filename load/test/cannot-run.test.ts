@@ -31,8 +31,8 @@ test('a run that cannot start exits 2 and says why', async (t) => {
 
   const unreachable = await runLoad({ ...base, profile: 'smoke' });
   assert.deepEqual(
-    [unreachable.exitCode, unreachable.message],
-    [2, `the target ${target} does not answer (ECONNREFUSED): start it, or point --target at its base URL`],
+    [unreachable.exitCode, unreachable.message, unreachable.code],
+    [2, `the target ${target} does not answer (ECONNREFUSED): start it, or point --target at its base URL`, 'FP_ERR_PREFLIGHT'],
   );
   assert.equal((await runLoad({ ...base, profile: 'nope' })).exitCode, 2);
   assert.equal((await runLoad({ ...base, profile: 'smoke', sets: ['tenants=0'] })).exitCode, 2);

@@ -7,6 +7,7 @@ import type { CredentialChoice } from '../../client/credential-sources.ts';
 import { loadSigningKey } from '../../contract/tokens.ts';
 import { isSuiteName, SUITE_NAMES, type SuiteName } from '../suites/index.ts';
 import { Budget } from '../../client/stage-budget.ts';
+import { FleetproofError } from '../../client/errors.ts';
 import { propertiesBudgetMs } from './budget.ts';
 import type { Target } from '../targets/target.ts';
 import { failureReport, type ReplayCommand } from './failure-report.ts';
@@ -112,7 +113,8 @@ export async function runPropertiesCommand(c: PropertiesCommand): Promise<number
     target = await c.openTarget(runId, budget.signal);
   } catch (err) {
     budget.stop();
-    console.error(`fleetproof properties: could not run: ${(err as Error).message}`);
+    const code = FleetproofError.is(err) ? ` [${err.code}]` : '';
+    console.error(`fleetproof properties: could not run: ${(err as Error).message}${code}`);
     return 2;
   }
   const replay = replayCommandFor(c.argv);

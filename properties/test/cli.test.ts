@@ -170,7 +170,7 @@ describe('fleetproof properties', () => {
     assert.equal(unreachable.code, 2, unreachable.stdout + unreachable.stderr);
     assert.match(
       unreachable.stderr,
-      /^fleetproof properties: could not run: the target http:\/\/127\.0\.0\.1:9 does not answer \(ECONNREFUSED\): start it/m,
+      /^fleetproof properties: could not run: the target http:\/\/127\.0\.0\.1:9 does not answer \(ECONNREFUSED\): start it.* \[FP_ERR_PREFLIGHT\]$/m,
     );
   });
 });
