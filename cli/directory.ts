@@ -140,12 +140,8 @@ async function labels(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const path = parsed.values.binding;
   if (path === undefined) throw new UsageError(`--binding is required`);
-  let binding: BridgeBinding;
-  try {
-    binding = await loadBindingFile(path, ANY_ORIGIN, { ignoreApiOrigin: true });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  // A file that cannot be read or is not valid ends with its own code, FP_ERR_BINDING_FILE.
+  const binding: BridgeBinding = await loadBindingFile(path, ANY_ORIGIN, { ignoreApiOrigin: true });
   const show = (title: string, map: Record<string, string>) => [
     title,
     ...Object.keys(map)

@@ -141,6 +141,15 @@ describe('fleetproof directory watch', () => {
     assert.match(text, /fleetproof.dev\/binding-version=v1/);
     assert.match(text, /kubernetes.io\/service-name=alpha/);
     assert.equal(await main(['directory', 'labels']), 2);
+    const errors: string[] = [];
+    const error = console.error;
+    console.error = (line: string) => errors.push(line);
+    try {
+      assert.equal(await main(['directory', 'labels', '--binding', join(dir, 'absent.yaml')]), 2);
+    } finally {
+      console.error = error;
+    }
+    assert.match(errors.join('\n'), /cannot read binding file .*absent\.yaml.* \[FP_ERR_BINDING_FILE\]$/m);
   });
 
   test('a child process provisions replicas and stops cleanly on SIGTERM', async () => {
