@@ -19,8 +19,7 @@ import type { AfterLoad } from '../runner/audit-and-retire.ts';
 import { captureEnvironment } from '../runner/environment.ts';
 import type { Journal } from '../runner/journal.ts';
 import { mergeAudits, mergeJournals } from './merge-journals.ts';
-import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
-import { VERDICT_WORDS } from '../../client/verdict-words.ts';
+import { buildLoadReport, loadVerdictWords, type EngineSummary, type LoadReport } from '../runner/load-report.ts';
 import { evaluateThreshold, selectSeries, trendStats, type ThresholdOutcome } from '../runner/evaluate.ts';
 import { loadExitCode } from '../runner/exit-code.ts';
 import { FleetproofError, outcomeOf, type HarnessErrorCode } from '../../client/errors.ts';
@@ -449,7 +448,7 @@ export async function mergeRuns(o: MergeOptions): Promise<MergeOutcome> {
   await writeRunHistograms(join(outDir, HISTOGRAMS_FILE), merged);
   return {
     exitCode: loadExitCode(report),
-    message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
+    message: `${loadVerdictWords(report)}: ${report.profile} run ${report.run_id}, ${parts.length} part(s) merged; report ${files.html ?? files.json}`,
     outDir,
     report,
     histograms: merged,

@@ -4,7 +4,7 @@
 // the script's summary (any engine), the run journal and the audit; the
 // HTML and Markdown pages are rendered from this document alone.
 import { caseSetOf, contractRevision, type CaseSet } from '../../client/provenance.ts';
-import type { VerdictKey } from '../../client/verdict-words.ts';
+import { VERDICT_WORDS, type VerdictKey } from '../../client/verdict-words.ts';
 import type { AuditResult } from './audit.ts';
 import type { BreakpointResult } from './breakpoint.ts';
 import type { LoadEnvironment } from './environment.ts';
@@ -160,6 +160,14 @@ export function profileCaseSet(profile: {
 /** A load verdict in the common words: a profile met is qualified, one missed is not. */
 export function loadVerdictKey(verdict: LoadReport['verdict']): VerdictKey {
   return verdict === 'pass' ? 'qualified' : verdict === 'fail' ? 'non-conformant' : verdict;
+}
+
+/** The verdict as a console line says it: a pass with overrides (a partial run, a --set) is no qualification of the profile. */
+export function loadVerdictWords(r: Pick<LoadReport, 'verdict' | 'overrides'>): string {
+  const words = VERDICT_WORDS[loadVerdictKey(r.verdict)];
+  return r.verdict === 'pass' && r.overrides.length > 0
+    ? `${words} (ran with ${r.overrides.join(', ')}: not a qualification of the profile)`
+    : words;
 }
 
 /** Whether a verdict is no verdict on the registry: the run could not run, or could not judge. */

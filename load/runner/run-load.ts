@@ -8,8 +8,7 @@
 import { rmSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
-import { buildLoadReport, loadVerdictKey, type EngineSummary, type LoadReport } from './load-report.ts';
-import { VERDICT_WORDS } from '../../client/verdict-words.ts';
+import { buildLoadReport, loadVerdictWords, type EngineSummary, type LoadReport } from './load-report.ts';
 import { defaultRunDir } from '../../client/run-id.ts';
 import { writeSummary, type ReportWriter } from './write-summary.ts';
 import {
@@ -379,7 +378,7 @@ async function runLoadOrThrow(o: LoadRunOptions): Promise<LoadRunOutcome> {
     exitCode,
     outDir,
     report,
-    message: `${VERDICT_WORDS[loadVerdictKey(report.verdict)]}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}`,
+    message: `${loadVerdictWords(report)}: ${profile.name} run ${plan.run_id}${answer}; report ${files.html ?? files.json}${histogramNote}`,
   };
 }
 

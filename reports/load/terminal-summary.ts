@@ -2,9 +2,8 @@
 // each marked ✓ or ✗ with its value and limit, then one line per metric with
 // its count, rate and, for trends, p50/p90/p95/p99 (rates: the share of
 // non-zero points), then the verdict in the reports' words.
-import type { LoadReport } from '../../load/runner/load-report.ts';
+import { loadVerdictWords, type LoadReport } from '../../load/runner/load-report.ts';
 import type { MetricRow } from '../../load/runner/metric-summary.ts';
-import { loadVerdictKey, VERDICT_WORDS } from '../look.ts';
 
 const num = (n: number | null, unit = '') => {
   if (n === null) return 'n/a';
@@ -49,6 +48,6 @@ export function renderTerminalSummary(r: LoadReport): string {
     fails: 0,
   });
   lines.push('', `  checks: ${checks.passes} ✓ ${checks.fails} ✗; audit: ${r.audit ? (r.audit.ok ? 'clean' : 'violations') : 'not run'}`);
-  lines.push('', `  ${VERDICT_WORDS[loadVerdictKey(r.verdict)]}`, ...r.reasons.map((x) => `    ${x}`), '');
+  lines.push('', `  ${loadVerdictWords(r)}`, ...r.reasons.map((x) => `    ${x}`), '');
   return lines.join('\n');
 }

@@ -19,3 +19,12 @@ test('prints thresholds marked, metrics with percentiles, and the verdict', () =
   assert.match(text, /data_received\.+: 622 kB 16\.4 kB\/s/);
   assert.match(text, /\n {2}NON-CONFORMANT\n/);
 });
+
+test('a pass with overrides (a partial run, a --set) says it qualifies nothing', () => {
+  const partial = { ...sampleLoad(), verdict: 'pass' as const, reasons: [], overrides: ['phases=seed,catalog_walk'] };
+  assert.match(
+    renderTerminalSummary(partial),
+    /\n {2}QUALIFIED \(ran with phases=seed,catalog_walk: not a qualification of the profile\)\n/,
+  );
+  assert.match(renderTerminalSummary({ ...partial, overrides: [] }), /\n {2}QUALIFIED\n/);
+});
