@@ -106,7 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     const { runLoadUnderFaults } = await import('../certify/nemesis/load-under-faults.ts');
     outcome = await runLoadUnderFaults(options, nemesis, (line) => console.log(line));
   }
-  if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report));
+  if (outcome.report && !v.quiet) console.log(renderTerminalSummary(outcome.report, { part: v.plan !== undefined }));
   (outcome.exitCode === 0 ? console.log : console.error)(`fleetproof load: ${outcome.message}${outcome.code ? ` [${outcome.code}]` : ''}`);
   for (const reason of outcome.report?.reasons ?? []) console.error(`  ${reason}`);
   return outcome.exitCode;

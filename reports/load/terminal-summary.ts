@@ -27,7 +27,8 @@ function metricLine(m: MetricRow, width: number): string {
   return `  ${name} last max=${num(m.max)} min=${num(m.min)}`;
 }
 
-export function renderTerminalSummary(r: LoadReport): string {
+/** `part`: one part of a distributed run, whose verdict only the merge gives (a part that ran exits 0). */
+export function renderTerminalSummary(r: LoadReport, o: { part?: boolean } = {}): string {
   const lines: string[] = [
     '',
     `  fleetproof load ${r.profile}, run ${r.run_id}, engine ${r.environment.engine.name} ${r.environment.engine.version}`,
@@ -48,6 +49,10 @@ export function renderTerminalSummary(r: LoadReport): string {
     fails: 0,
   });
   lines.push('', `  checks: ${checks.passes} ✓ ${checks.fails} ✗; audit: ${r.audit ? (r.audit.ok ? 'clean' : 'violations') : 'not run'}`);
-  lines.push('', `  ${loadVerdictWords(r)}`, ...r.reasons.map((x) => `    ${x}`), '');
+  const verdict =
+    o.part && r.verdict !== 'could-not-run'
+      ? 'PART WRITTEN: no verdict until the parts are merged (fleetproof report --merge)'
+      : loadVerdictWords(r);
+  lines.push('', `  ${verdict}`, ...r.reasons.map((x) => `    ${x}`), '');
   return lines.join('\n');
 }

@@ -28,3 +28,11 @@ test('a pass with overrides (a partial run, a --set) says it qualifies nothing',
   );
   assert.match(renderTerminalSummary({ ...partial, overrides: [] }), /\n {2}QUALIFIED\n/);
 });
+
+test('a part of a distributed run gives no verdict of its own', () => {
+  const part = { ...sampleLoad(), verdict: 'could-not-judge' as const };
+  const text = renderTerminalSummary(part, { part: true });
+  assert.match(text, /\n {2}PART WRITTEN: no verdict until the parts are merged \(fleetproof report --merge\)\n/);
+  assert.doesNotMatch(text, /COULD NOT JUDGE/);
+  assert.match(renderTerminalSummary({ ...part, verdict: 'could-not-run' }, { part: true }), /\n {2}COULD NOT RUN\n/);
+});
