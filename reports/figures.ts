@@ -45,7 +45,7 @@ const FIGURES: Record<string, [label: string, unit: string]> = {
   profile: ['profile', ''],
   engine: ['engine', ''],
   thresholds: ['thresholds', ''],
-  routes_seen: ['routes created', ''],
+  routes_seen: ['routes', ''],
   route_p99_ms: ['route p99', 'ms'],
   faults: ['faults injected', ''],
   recovery_ms_max: ['slowest recovery', 'ms'],

@@ -1,7 +1,7 @@
 // The load report's charts: thresholds against their limits, latency per
 // phase on a labelled log scale, latency percentiles over time as bands with
 // the profile's latency limits drawn across them, requests and errors per
-// second on the same time axis, and routes created over the run.
+// second on the same time axis, and routes over the run (each as first returned).
 import type { ThresholdRow } from '../../load/runner/load-report.ts';
 import type { PhaseRow } from '../../load/runner/phase-rows.ts';
 import type { TimeSeries } from '../../load/runner/time-series.ts';
@@ -171,14 +171,14 @@ export function overTimeCharts(series: TimeSeries | null, thresholds: readonly T
   return latencyChartHtml + trafficChart;
 }
 
-/** Routes created per second over the run, from the journal. */
+/** Routes per second over the run, each counted when the registry first returned it (the journal's). */
 export function routesChart(series: { start_ms: number; bucket_ms: number; counts: number[] }): string {
-  if (series.counts.length === 0) return '<p class="muted">No routes were created.</p>';
+  if (series.counts.length === 0) return '<p class="muted">The registry returned no route.</p>';
   const step = series.bucket_ms / 1000;
   const points = series.counts.map((c, i) => [i * step, c / step] as const);
   return xyChart({
-    label: 'routes created per second over the run',
-    caption: `Routes created per second (${step} s buckets)`,
+    label: 'routes first returned per second over the run',
+    caption: `Routes first returned per second (${step} s buckets)`,
     x: { ...linearAxis(series.counts.length * step, ''), title: 'seconds after the first route' },
     panels: [
       {

@@ -140,7 +140,7 @@ export function loadSections(r: MaybeUnderFaults, level: 2 | 3 = 2): string {
     r.breakpoint ? breakpointHtml(r.breakpoint, r.thresholds, h) : '',
     sloSection(r, h),
     phasesSection(r, h),
-    `<${h}>Over time</${h}>${overTimeCharts(r.over_time ?? null, r.thresholds)}${routesChart(r.routes_over_time)}<p>${r.routes_seen} routes created in all.</p>`,
+    `<${h}>Over time</${h}>${overTimeCharts(r.over_time ?? null, r.thresholds)}${routesChart(r.routes_over_time)}<p>${r.routes_seen} routes in all, each counted once, when the registry first returned it.</p>`,
     auditSection(r, h),
     environmentSection(r, h),
     r.script_messages.length ? `<${h}>Script messages</${h}><pre>${esc(r.script_messages.join('\n'))}</pre>` : '',
