@@ -49,7 +49,8 @@ export interface LatencyRow {
   spread_a_pct: number | null;
   spread_b_pct: number | null;
   band_pct: number;
-  flag: 'regression' | 'improvement' | 'within band';
+  /** not judged: the runs' load generators differ, so the change is no evidence either way. */
+  flag: 'regression' | 'improvement' | 'within band' | 'not judged';
 }
 
 export interface Comparison {
@@ -196,6 +197,14 @@ export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
   let rows: LatencyRow[] | null = null;
   if (a.load && b.load) {
     rows = latency(a.load, b.load, notes);
+    const engines = [a.load, b.load].map((l) => `${l.environment.engine.name} ${l.environment.engine.version}`);
+    if (engines[0] !== engines[1]) {
+      // Two clients time a request differently: what moved may be the instrument, not the registry.
+      rows = rows.map((r) => ({ ...r, flag: 'not judged' }));
+      notes.push(
+        `The load ran on different engines (${engines.join(', ')}): their latencies are shown, not judged, since each engine times requests its own way.`,
+      );
+    }
     if (a.load.profile !== b.load.profile)
       notes.push(`The load ran different profiles (${a.load.profile}, ${b.load.profile}): phases of the same name are compared.`);
   } else if (sameKind && (a.load || b.load)) notes.push('Only one of the runs has a load report.');

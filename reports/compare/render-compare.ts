@@ -74,7 +74,7 @@ ${table(
       ? badge('worse', 'regression')
       : r.flag === 'improvement'
         ? badge('better', 'improvement')
-        : '<span class="muted">within band</span>',
+        : `<span class="muted">${r.flag}</span>`,
   ]),
 )}`
     : '<h2>Latency per phase</h2><p class="muted">Latency is compared only when both runs have a load report.</p>';

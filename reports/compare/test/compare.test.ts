@@ -167,6 +167,23 @@ describe('report --compare', () => {
     assert.match(refused.message, /is a conformance run and .* a load run: they hold no result of the same kind to compare/);
   });
 
+  it('shows but does not judge latency measured by different engines', async () => {
+    const k6 = loadRun('fpm', QUIET, { seed: 10 });
+    const node = loadRun('fpn', QUIET, { seed: 20 });
+    node.environment = { ...node.environment, engine: { name: 'node-runner', version: '0.6.0' } };
+    k6.environment = { ...k6.environment, engine: { name: 'k6', version: 'v1.3.0' } };
+    const c = compareRuns(
+      await readRun(await runDir('engine-k6', 'summary.json', k6)),
+      await readRun(await runDir('engine-node', 'summary.json', node)),
+    );
+    assert.equal(c.latency!.find((r) => r.phase === 'seed' && r.percentile === 'p99')?.flag, 'not judged');
+    assert.equal(c.regressions, 0, 'a p99 twice as high on another engine is no regression');
+    assert.ok(
+      c.notes.some((n) => n.startsWith('The load ran on different engines (k6 v1.3.0, node-runner 0.6.0)')),
+      c.notes.join('\n'),
+    );
+  });
+
   it('runs as fleetproof report --compare A B: exit 0 without a regression, 99 with one', async () => {
     const a = await runDir('cli-a', 'summary.json', loadRun('fpg', QUIET, { seed: 10 }));
     const slower = await runDir('cli-b', 'summary.json', loadRun('fph', QUIET, { seed: 20 }));
