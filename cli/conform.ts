@@ -3,7 +3,7 @@
 // JSON config file (args.ts). Exit 0 qualified, 1 non-conformant, 2 could not run.
 import { resolveConfig, type ConfigInput } from '../conformance/runner/config.ts';
 import { terminalProgress } from '../conformance/runner/progress.ts';
-import { runConformance } from '../conformance/runner/run.ts';
+import { inSelection, runConformance } from '../conformance/runner/run.ts';
 import { retireKept } from '../conformance/runner/retire-kept.ts';
 import { EXIT } from '../client/errors.ts';
 import { CATEGORY_NAMES } from '../conformance/harness/vocabulary.ts';
@@ -16,7 +16,7 @@ import { budgetsOf } from './budget-flag.ts';
 
 import { FLAGS, summary } from './flags/conform.ts';
 
-/** The cases this copy of the suite holds, as --list prints them. */
+/** The cases this copy of the suite holds, as --list prints them (those of the selection, when one is given). */
 async function caseList(): Promise<{ id: string; clause: string; category: string; description: string }[]> {
   return (await loadCases()).map((l) => ({
     id: l.id,
@@ -48,11 +48,16 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const v = parsed.values;
   if (v.json && !v.list) throw new UsageError('--json goes with --list');
+  await checkSelection(v.case ?? [], v.category ?? []);
   if (v.list) {
-    printList(await caseList(), v.json ?? false);
+    // The cases a run with the same --category and --case would select.
+    const selected = inSelection({ categories: v.category ?? [], cases: v.case ?? [] });
+    printList(
+      (await caseList()).filter((c) => selected(c.id)),
+      v.json ?? false,
+    );
     return EXIT.qualified;
   }
-  await checkSelection(v.case ?? [], v.category ?? []);
   const flags: ConfigInput = {
     target: v.target,
     keyFile: v.key,

@@ -53,6 +53,10 @@ export const FLAGS = {
     description: 'retire the records a run kept with --keep-data, listed in DIR/kept-records.json, on its --target with its credentials',
   },
   ...AUTH_FLAGS,
-  list: { type: 'boolean', flagOnly: true, description: 'print the case ids with their clause and category, and stop' },
+  list: {
+    type: 'boolean',
+    flagOnly: true,
+    description: 'print the case ids with their clause and category (those --category and --case select), and stop',
+  },
   json: { type: 'boolean', flagOnly: true, description: 'with --list: one JSON array of {id, clause, category, description}' },
 } satisfies Record<string, FlagSpec>;

@@ -63,6 +63,17 @@ test('conform --list prints every case with its clause and category, as text or 
   const cases = JSON.parse(json.out) as { id: string; clause: string; category: string }[];
   assert.equal(cases.length, lines.length);
   for (const c of cases) assert.ok(c.clause !== '' && c.id.startsWith(`${c.category}/`), c.id);
+  // With a selection, the cases a run of it would select: each of its categories, and each case it names.
+  const health = 'operations/health-answers-without-a-token';
+  const some = await captured(() => run(['--list', '--json', '--category', 'catalog', '--case', health]));
+  const listed = (JSON.parse(some.out) as { id: string; category: string }[]).map((c) => c.id);
+  const catalog = cases.filter((c) => c.category === 'catalog').map((c) => c.id);
+  assert.ok(catalog.length > 0);
+  assert.deepEqual(listed.sort(), [...catalog, health].sort());
+  await assert.rejects(
+    captured(() => run(['--list', '--category', 'catalogue'])),
+    /did you mean catalog/,
+  );
 });
 
 test('an unknown case id or category gets a "did you mean" before anything runs', async () => {

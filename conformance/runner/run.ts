@@ -62,14 +62,20 @@ export interface ConformOutcome {
   code?: HarnessErrorCode;
 }
 
+/** Whether a case id is in a selection: every case when none is named, else each case named and each of a category named. */
+export function inSelection(selection: { categories: readonly string[]; cases: readonly string[] }): (id: string) => boolean {
+  if (selection.categories.length === 0 && selection.cases.length === 0) return () => true;
+  const categories = new Set<string>(selection.categories);
+  const cases = new Set(selection.cases);
+  return (id) => cases.has(id) || categories.has(id.split('/')[0]!);
+}
+
 function select(loaded: LoadedCase[], config: ConformConfig): LoadedCase[] {
   const known = new Set(loaded.map((l) => l.id));
   const unknown = config.cases.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new CouldNotRun(`no such case: ${unknown.join(', ')}`);
-  if (config.categories.length === 0 && config.cases.length === 0) return loaded;
-  const categories = new Set<string>(config.categories);
-  const cases = new Set(config.cases);
-  return loaded.filter((l) => cases.has(l.id) || categories.has(l.id.split('/')[0]!));
+  const selected = inSelection(config);
+  return loaded.filter((l) => selected(l.id));
 }
 
 /** Runs the cases (independent ones concurrently, then serial ones, then exclusive ones, each alone) until done or out of budget. */
