@@ -3,7 +3,7 @@
 // alone for --help and to refuse an unknown flag, so it imports only what
 // loads at once: never the command's module, nor a package a run needs
 // (cli/test/answers-from-flags.test.ts).
-import type { FlagSpec } from '../args.ts';
+import { exitCodesLine, type FlagSpec } from '../args.ts';
 import { AUTH_FLAGS } from './shared.ts';
 
 export const summary = "report a Kubernetes Service's pods to a registry as replica health";
@@ -48,4 +48,5 @@ export const OVERVIEW = [
   '  labels  print the labels the Service and its slices must carry',
   '',
   'Run `fleetproof directory <subcommand> --help` for its options.',
+  exitCodesLine(),
 ].join('\n');

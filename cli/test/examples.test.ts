@@ -75,7 +75,9 @@ test('every help names only flags its command has, and ends with where the exit 
   }
 });
 
-test('the top-level help ends with where the exit codes are too', async () => {
+test('the top-level help and the directory overview end with where the exit codes are too', async () => {
   const { usage } = await import('../main.ts');
   assert.equal(usage().split('\n').at(-1), `Exit codes: ${EXIT_CODES_DOC}`);
+  const { OVERVIEW } = await import('../flags/directory.ts');
+  assert.equal(OVERVIEW.split('\n').at(-1), `Exit codes: ${EXIT_CODES_DOC}`);
 });
