@@ -4,6 +4,7 @@
 // bundle or the key cannot be read (nothing was judged).
 import { rederiveVerdict } from '../certify/verdict.ts';
 import { verifyBundle } from '../reports/bundle/bundle.ts';
+import { VERDICT_WORDS } from '../client/verdict-words.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 import { FLAGS, POSITIONALS, summary } from './flags/verify.ts';
@@ -19,6 +20,6 @@ export async function run(argv: string[]): Promise<number> {
   for (const problem of report.problems) console.log(`FAILED  ${problem}`);
   if (!report.keyPinned)
     console.log('note: checked against the public key shipped beside the bundle; pass --pubkey to check who signed it');
-  console.log(report.ok ? `verified: ${report.verdict}` : 'NOT verified');
+  console.log(report.ok ? `verified: the signed verdict is ${report.verdict ? VERDICT_WORDS[report.verdict] : 'none'}` : 'NOT verified');
   return report.ok ? 0 : 1;
 }

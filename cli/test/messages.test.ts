@@ -1,10 +1,15 @@
 // Messages that say what to do, and the conventions users bring from curl,
 // Schemathesis and k6: -H for a header, a case list, "did you mean".
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseFlags } from '../args.ts';
 import { tokenCommandCredentials } from '../../client/credential-sources.ts';
+import { loadSigner, writeBundle } from '../../reports/bundle/bundle.ts';
+import { sampleCouldNotRun } from '../../reports/test/sample-documents.ts';
 
 /** Runs `fn` with console.log and console.error captured. */
 async function captured<T>(fn: () => Promise<T>): Promise<{ value: T; out: string; err: string }> {
@@ -99,4 +104,29 @@ test('a verdict line listing every clause is summarised on the terminal and poin
     'MUST clauses no check exercised: 123 clauses ([clause-0], [clause-1], [clause-2], …); each with its reason in reports/runs/r/report.md',
   );
   assert.equal(summarised('every MUST clause was exercised', 'r.md'), 'every MUST clause was exercised', 'a short line stays as it is');
+});
+
+test('verify names the signed verdict in the reports’ words', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'fleetproof-verify-words-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const result = sampleCouldNotRun();
+  await writeFile(join(dir, 'result.json'), JSON.stringify(result));
+  const bundle = await writeBundle(
+    dir,
+    ['result.json'],
+    {
+      verdict: result.verdict,
+      harness: result.harness,
+      contract: 'fleetproof-registry/v1',
+      target: { url: null, implementation: { name: 'test', version: '1' } },
+      profile: 'smoke',
+      run_id: result.run_id,
+      finished_at: result.finished_at,
+    },
+    await loadSigner(),
+  );
+  const { run } = await import('../verify.ts');
+  const verified = await captured(() => run([bundle]));
+  assert.equal(verified.value, 0, verified.out);
+  assert.match(verified.out, /^verified: the signed verdict is COULD NOT RUN$/m);
 });
