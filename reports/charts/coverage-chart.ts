@@ -32,7 +32,7 @@ export function coverageChart(clauses: ReadonlyArray<{ section: string; status: 
         return span(from, at, s.color, `${section}: ${n} ${s.label}`);
       });
       const parts = STATUSES.filter((s) => (counts.get(s.name) ?? 0) > 0).map((s) => `${counts.get(s.name)} ${s.label}`);
-      return { label: esc(section), marks: marks.join(''), value: `${total} clauses: ${esc(parts.join(', '))}` };
+      return { label: esc(section), marks: marks.join(''), value: `${total} clause${total === 1 ? '' : 's'}: ${esc(parts.join(', '))}` };
     });
   return barChart({
     label: 'clauses per section of the contract, by status',
