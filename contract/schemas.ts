@@ -66,7 +66,13 @@ export function componentValidator(name: string): ValidateFunction {
 export function describeViolation(errors: ErrorObject[] | null | undefined): SchemaViolation {
   const e = errors?.[0];
   if (!e) return { path: '', message: 'invalid' };
-  const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params['additionalProperty'])})` : '';
+  // ajv names the field but not what it should have held: the unknown field, or the one value a const allows.
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String(e.params['additionalProperty'])})`
+      : e.keyword === 'const'
+        ? ` ${JSON.stringify(e.params['allowedValue'])}`
+        : '';
   return { path: e.instancePath || '/', message: `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}${extra}` };
 }
 
