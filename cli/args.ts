@@ -105,6 +105,12 @@ function parseError(command: string, flags: Record<string, FlagSpec>, err: NodeJ
     const hint = didYouMean(unknown.replace(/^-+/, ''), Object.keys(flags), (n) => `--${n}`);
     return new UsageError(`unknown flag ${unknown}${hint}; ${helpHint(command)}`);
   }
+  // Node's own words for `--runs -1` run to three lines; one says it.
+  const ambiguous = /^Option '(-{1,2}[^']+)' argument is ambiguous/.exec(err.message)?.[1];
+  if (ambiguous)
+    return new UsageError(
+      `${ambiguous} takes a value, and what follows it starts with a dash: write ${ambiguous}=VALUE; ${helpHint(command)}`,
+    );
   return new UsageError(`${err.message.replace(/\.$/, '')}; ${helpHint(command)}`);
 }
 

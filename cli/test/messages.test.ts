@@ -130,3 +130,11 @@ test('verify names the signed verdict in the reports’ words', async (t) => {
   assert.equal(verified.value, 0, verified.out);
   assert.match(verified.out, /^verified: the signed verdict is COULD NOT RUN$/m);
 });
+
+test('a value that starts with a dash is asked for as --flag=VALUE, in one line', async () => {
+  const { FLAGS } = await import('../flags/properties.ts');
+  assert.throws(
+    () => parseFlags('properties', '', FLAGS, ['--runs', '-1'], { env: {}, announce: () => {} }),
+    /^UsageError: --runs takes a value, and what follows it starts with a dash: write --runs=VALUE; run `fleetproof properties --help` for the options$/,
+  );
+});
