@@ -191,7 +191,8 @@ export function parseFlags<S extends Record<string, FlagSpec>>(
     (given['config'] as string | undefined) ?? (env['FLEETPROOF_CONFIG'] || undefined),
     options.cwd ?? process.cwd(),
   );
-  const { values, sources } = resolveSettings(flags, given, env, file);
+  const { values, sources, warnings } = resolveSettings(flags, given, env, file);
+  for (const warning of warnings) warn(`fleetproof ${command}: warning: ${warning}`);
   for (const name of ANNOUNCED) {
     if (name in flags && values[name] !== undefined)
       warn(`fleetproof ${command}: ${name} ${String(values[name])} ${origin(sources[name])}`);

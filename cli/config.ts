@@ -30,11 +30,7 @@ export interface SettingSpec {
   flagOnly?: boolean;
   /** How a repeatable setting's values are separated in a variable: commas unless a value may hold them. */
   separator?: ',' | '\n';
-  /**
-   * The setting's flag before it was renamed, which still works for one
-   * release, with a warning. Only the flag: its variable and member may be
-   * another command's own setting (FLEETPROOF_OUT and "out" are keys').
-   */
+  /** The setting's name before it was renamed: its flag, variable and member still work for one release, with a warning. */
   formerly?: string;
 }
 
@@ -136,11 +132,38 @@ function fromFile(flag: string, spec: SettingSpec, value: unknown, where: string
 export interface Resolved {
   values: Record<string, unknown>;
   sources: Record<string, SettingSource>;
+  /** One line per renamed setting still given by its old name. */
+  warnings: string[];
 }
 
-/** What replaces a renamed flag, and the warning that says so. */
+/** What replaces a renamed setting's old name wherever it was given, and the warning that says so. */
 export function renamedWarning(oldName: string, newName: string): string {
   return `${oldName} is renamed ${newName} (k6's --out names metric outputs); ${oldName} will stop working in the next release`;
+}
+
+/** A renamed setting's old variable or member, when the new one is not set: read with a warning. */
+function formerSetting(
+  flag: string,
+  spec: SettingSpec,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile | null,
+): { value: unknown; source: SettingSource; warning: string } | undefined {
+  if (spec.formerly === undefined || spec.flagOnly) return undefined;
+  const oldEnv = envName(spec.formerly, { type: spec.type });
+  const oldMember = fileMember(spec.formerly, { type: spec.type });
+  if (env[oldEnv] !== undefined && env[oldEnv] !== '')
+    return {
+      value: fromEnvironment(flag, spec, env[oldEnv]!, oldEnv),
+      source: { from: 'env', name: oldEnv },
+      warning: renamedWarning(oldEnv, envName(flag, spec)),
+    };
+  if (file && Object.hasOwn(file.members, oldMember))
+    return {
+      value: fromFile(flag, spec, file.members[oldMember], `"${oldMember}" in ${file.path}`),
+      source: { from: 'file', path: file.path, member: oldMember },
+      warning: renamedWarning(`"${oldMember}" in ${file.path}`, `"${fileMember(flag, spec)}"`),
+    };
+  return undefined;
 }
 
 /** Fills every setting the flags left out from the environment, then the file, then its default. */
@@ -152,10 +175,19 @@ export function resolveSettings(
 ): Resolved {
   const values: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
+  const warnings: string[] = [];
   for (const [flag, spec] of Object.entries(specs)) {
     const name = envName(flag, spec);
     const member = fileMember(flag, spec);
-    if (given[flag] !== undefined) {
+    const former =
+      given[flag] === undefined && !(env[name] ?? '') && !(file && Object.hasOwn(file.members, member))
+        ? formerSetting(flag, spec, env, file)
+        : undefined;
+    if (former) {
+      values[flag] = former.value;
+      sources[flag] = former.source;
+      warnings.push(former.warning);
+    } else if (given[flag] !== undefined) {
       values[flag] = given[flag];
       sources[flag] = { from: 'flag', flag };
     } else if (!spec.flagOnly && env[name] !== undefined && env[name] !== '') {
@@ -169,7 +201,7 @@ export function resolveSettings(
       sources[flag] = { from: 'default' };
     }
   }
-  return { values, sources };
+  return { values, sources, warnings };
 }
 
 /** A FLEETPROOF_* variable no command reads: a warning naming the closest known one. */

@@ -28,7 +28,9 @@ export async function settingsTable(): Promise<string> {
       : `\`${envName(flag, spec)}\`${spec.multiple ? (spec.separator === '\n' ? ' (one per line)' : ' (comma list)') : ''}`;
     const member = spec.flagOnly ? '—' : `\`${fileMember(flag, spec)}\``;
     const names = `${spec.short ? `\`-${spec.short}\`, ` : ''}\`--${flag}${value}\``;
-    const renamed = spec.formerly ? ` (until the next release also --${spec.formerly}, with a warning)` : '';
+    const renamed = spec.formerly
+      ? ` (until the next release also --${spec.formerly}, ${envName(spec.formerly, { type: spec.type })}, "${fileMember(spec.formerly, { type: 'string' })}", with a warning)`
+      : '';
     lines.push(`| ${names} | ${env} | ${member} | ${commands.join(', ')} | ${cell(description + renamed)} |`);
   }
   lines.push('', '| other variable | meaning |', '| --- | --- |');

@@ -1,6 +1,5 @@
 // --report-dir names the report folder on every command that writes one;
-// --out (k6's flag for metric outputs) still works for one release, warned;
-// FLEETPROOF_OUT and "out" are keys' own, and never a report folder.
+// --out (k6's flag for metric outputs) still works for one release, warned.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,16 +39,16 @@ test('every command that writes reports takes --report-dir, and --out with a war
   }
 });
 
-test('FLEETPROOF_OUT and "out" are keys\' own settings: a command that writes reports leaves them to keys', async (t) => {
+test('the old variable and config member still work, warned; the new ones win', async (t) => {
   const flags = await flagsOf('conform');
-  const fromEnv = parse('conform', flags, [], { FLEETPROOF_OUT: 'keys-here' });
-  assert.deepEqual([fromEnv.values['report-dir'], fromEnv.warnings], [undefined, []]);
+  const fromEnv = parse('conform', flags, [], { FLEETPROOF_OUT: 'e' });
+  assert.equal(fromEnv.values['report-dir'], 'e');
+  assert.match(fromEnv.warnings.join('\n'), /FLEETPROOF_OUT is renamed FLEETPROOF_REPORT_DIR/);
+  assert.equal(parse('conform', flags, [], { FLEETPROOF_OUT: 'e', FLEETPROOF_REPORT_DIR: 'n' }).values['report-dir'], 'n');
   const dir = await mkdtemp(join(tmpdir(), 'fleetproof-report-dir-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  // One config file for every command: keys' folder and conform's reports each in its place.
-  await writeFile(join(dir, 'fleetproof.config.json'), JSON.stringify({ out: 'keys-here', report_dir: 'runs-here' }));
-  assert.equal(parse('conform', flags, [], {}, dir).values['report-dir'], 'runs-here');
-  await writeFile(join(dir, 'fleetproof.config.json'), JSON.stringify({ out: 'keys-here' }));
-  assert.deepEqual(parse('conform', flags, [], {}, dir).values['report-dir'], undefined);
-  assert.equal(parse('keys', await flagsOf('keys'), [], {}, dir).values['out'], 'keys-here');
+  await writeFile(join(dir, 'fleetproof.config.json'), JSON.stringify({ out: 'f' }));
+  const fromFile = parse('conform', flags, [], {}, dir);
+  assert.equal(fromFile.values['report-dir'], 'f');
+  assert.match(fromFile.warnings.join('\n'), /"out" in fleetproof.config.json is renamed "report_dir"/);
 });
