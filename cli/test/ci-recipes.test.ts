@@ -139,6 +139,7 @@ for (const [name, read] of [
       try {
         assert.equal(code, 0, output);
         assert.match(output, /target http:\/\/127\.0\.0\.1:[0-9]+ \(from FLEETPROOF_TARGET\)/);
+        assert.doesNotMatch(output, /warning: .* is renamed/, 'a published recipe names no setting by a name on its way out');
         const junit = await readFile(join(dir, recipe.junit), 'utf8');
         assert.match(junit, /<testsuites[^>]*>/);
         assert.match(junit, new RegExp(SHORT_CASE.split('/')[1]!));
