@@ -57,7 +57,7 @@ describe('properties with tokens the target does not take', () => {
     assert.ok(run.stderr.trim().endsWith(lines[0]!), run.stderr);
     assert.match(
       lines[0]!,
-      /^fleetproof properties: could not run: the target refused a token signed with kid=\S+ \(role [^)]+\): configure it to trust \S+ \(audience \S+\)$/,
+      /^fleetproof properties: could not run: the target refused a token signed with kid=\S+ \(role [^)]+\): configure it to trust \S+ \(audience \S+\) \[FP_ERR_PREFLIGHT\]$/,
     );
     assert.doesNotMatch(run.stdout, /pinned-routes|NON-CONFORMANT|counterexample/);
     await assert.rejects(access(join(out, 'result.json')), 'nothing that reads as a verdict is written');
