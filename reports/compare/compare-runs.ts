@@ -168,8 +168,10 @@ export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
   const notes: string[] = [];
   const verdicts = comparedVerdicts(a, b, notes);
   const sameKind = a.kind === b.kind;
-  const digestA = a.identity.caseSet?.digest;
-  const digestB = b.identity.caseSet?.digest;
+  // Runs of different kinds ran the same cases where the one result both hold did: its own case set says.
+  const caseSetOf = (r: RunDocuments) => (verdicts.of === 'run' ? r.identity.caseSet?.digest : r[verdicts.of]?.case_set?.digest);
+  const digestA = caseSetOf(a);
+  const digestB = caseSetOf(b);
   const sameCaseSet = digestA && digestB ? digestA === digestB : null;
   if (sameCaseSet === false)
     notes.push('The two runs ran different case sets: a case added or removed is listed below, not counted as a change.');
@@ -197,7 +199,8 @@ export function compareRuns(a: RunDocuments, b: RunDocuments): Comparison {
   let rows: LatencyRow[] | null = null;
   if (a.load && b.load) {
     rows = latency(a.load, b.load, notes);
-    const engines = [a.load, b.load].map((l) => `${l.environment.engine.name} ${l.environment.engine.version}`);
+    // Another version of the same engine times requests as it did: only another engine is another instrument.
+    const engines = [a.load, b.load].map((l) => l.environment.engine.name);
     if (engines[0] !== engines[1]) {
       // Two clients time a request differently: what moved may be the instrument, not the registry.
       rows = rows.map((r) => ({ ...r, flag: 'not judged' }));

@@ -155,6 +155,8 @@ describe('report --compare', () => {
     const c = compareRuns(await readRun(load), await readRun(certification));
     assert.deepEqual(c.verdict, { a: 'qualified', b: 'qualified', of: 'load', direction: 'same' });
     assert.equal(c.regressions, 0, 'the certification failing its conformance stage is no regression of the load');
+    assert.equal(c.same_case_set, true, 'the same profile: the load reports ran the same case set');
+    assert.ok(!c.notes.some((n) => n.includes('different case sets')), c.notes.join('\n'));
     assert.ok(
       c.notes.some((n) => n.startsWith('A is a load run and B a certification run: only their load reports are compared')),
       c.notes.join('\n'),
@@ -179,9 +181,16 @@ describe('report --compare', () => {
     assert.equal(c.latency!.find((r) => r.phase === 'seed' && r.percentile === 'p99')?.flag, 'not judged');
     assert.equal(c.regressions, 0, 'a p99 twice as high on another engine is no regression');
     assert.ok(
-      c.notes.some((n) => n.startsWith('The load ran on different engines (k6 v1.3.0, node-runner 0.6.0)')),
+      c.notes.some((n) => n.startsWith('The load ran on different engines (k6, node-runner)')),
       c.notes.join('\n'),
     );
+    // Another version of the same engine is the same instrument: its changes are judged.
+    node.environment = { ...node.environment, engine: { name: 'k6', version: 'v1.3.1' } };
+    const upgraded = compareRuns(
+      await readRun(await runDir('engine-k6-a', 'summary.json', k6)),
+      await readRun(await runDir('engine-k6-b', 'summary.json', node)),
+    );
+    assert.equal(upgraded.latency!.find((r) => r.phase === 'seed' && r.percentile === 'p99')?.flag, 'regression');
   });
 
   it('runs as fleetproof report --compare A B: exit 0 without a regression, 99 with one', async () => {
