@@ -73,8 +73,11 @@ export function judgePhases(args: {
     // A phase whose every check went unjudged recorded none: its empty rate is no failure.
     const checksOk = p.checks_ok || (p.checks.passes + p.checks.fails === 0 && notJudged > 0);
     let status: PhaseRow['status'] = checksOk ? 'pass' : 'fail';
-    if (!sustained && p.name !== 'seed' && !timing) {
-      status = args.stopped ? 'error' : judgeCut(out, p, budget, profile.budgets_judge_speed === false);
+    // A stop cuts every phase that had not finished, the rate-driven ones (which run to the end) among them:
+    // each is no evidence, and the stop, which names them, is their one reason.
+    if (args.stopped && p.name !== 'seed' && !timing) status = 'error';
+    else if (!sustained && p.name !== 'seed' && !timing) {
+      status = judgeCut(out, p, budget, profile.budgets_judge_speed === false);
     } else if (timing?.completed === false) {
       status = 'error';
       out.undecided.push(`phase ${p.name}: interrupted by an error of its own after ${timing.ms} ms (see the script's messages)`);

@@ -119,7 +119,8 @@ test('a phase cut at its budget is never a pass, and its reason is shown', () =>
 test('a run stopped before its end (a signal, the stage budget) could not run: its cut phases are errors, never slow', () => {
   const stopped = 'the run was stopped by SIGINT before it ended; outstanding: retry_storm';
   for (const budgetsJudgeSpeed of [true, false]) {
-    const r = report([phase('catalog_walk'), phase('retry_storm')], {
+    const idle = phase('sustained_routes', { requests: 0, checks_ok: false, checks: { passes: 0, fails: 0 } });
+    const r = report([phase('catalog_walk'), phase('retry_storm'), idle, phase('sustained_catalog', { checks_ok: false })], {
       timings: [timing('seed'), timing('catalog_walk')],
       stopped,
       budgetsJudgeSpeed,
@@ -131,6 +132,8 @@ test('a run stopped before its end (a signal, the stage budget) could not run: i
       [
         ['catalog_walk', 'pass'],
         ['retry_storm', 'error'],
+        ['sustained_routes', 'error'],
+        ['sustained_catalog', 'error'],
       ],
     );
   }
