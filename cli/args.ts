@@ -107,10 +107,12 @@ function parseError(command: string, flags: Record<string, FlagSpec>, err: NodeJ
   }
   // Node's own words for `--runs -1` run to three lines; one says it.
   const ambiguous = /^Option '(-{1,2}[^']+)' argument is ambiguous/.exec(err.message)?.[1];
-  if (ambiguous)
-    return new UsageError(
-      `${ambiguous} takes a value, and what follows it starts with a dash: write ${ambiguous}=VALUE; ${helpHint(command)}`,
-    );
+  if (ambiguous) {
+    // `-H=v` would give the value "=v": the form to write is the long flag's.
+    const short = Object.entries(flags).find(([, f]) => f.short !== undefined && `-${f.short}` === ambiguous)?.[0];
+    const long = short === undefined ? ambiguous : `--${short}`;
+    return new UsageError(`${ambiguous} takes a value, and what follows it starts with a dash: write ${long}=VALUE; ${helpHint(command)}`);
+  }
   return new UsageError(`${err.message.replace(/\.$/, '')}; ${helpHint(command)}`);
 }
 

@@ -137,4 +137,9 @@ test('a value that starts with a dash is asked for as --flag=VALUE, in one line'
     () => parseFlags('properties', '', FLAGS, ['--runs', '-1'], { env: {}, announce: () => {} }),
     /^UsageError: --runs takes a value, and what follows it starts with a dash: write --runs=VALUE; run `fleetproof properties --help` for the options$/,
   );
+  const load = await import('../flags/load.ts');
+  assert.throws(
+    () => parseFlags('load', '', load.FLAGS, ['-H', '-x'], { env: {}, announce: () => {} }),
+    /-H takes a value, and what follows it starts with a dash: write --header=VALUE;/,
+  );
 });
